@@ -1,0 +1,61 @@
+/**
+ * `parley`: the command line. Each command is a module under commands/; they run the same
+ * engines and processes as the app, so the two cannot disagree.
+ */
+import { appVersion } from '../processes/supervisor/ui-api.js';
+import { ParleyError } from '../protocol/errors.js';
+import { runUi } from './commands/ui.js';
+
+const HELP = `parley: an API workbench (REST client, contract checks, mocks, importers)
+
+Usage:
+  parley ui [project-folder] [--port <n>] [--no-open] [--demo]
+      Start Parley and serve its UI on 127.0.0.1; prints the URL to open.
+      --port <n>   listen on this port (default: a free one)
+      --no-open    do not open a browser
+      --demo       also start the demo API and open the demo project
+
+  parley --help       this text
+  parley --version    the version
+
+Environment:
+  PARLEY_HOME   the workspace folder (environments, preferences); default: the user's data folder
+`;
+
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  ui: runUi,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (!first || first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(HELP);
+    return first ? 0 : 2;
+  }
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(`${appVersion()}\n`);
+    return 0;
+  }
+  const command = commands[first];
+  if (!command) {
+    process.stderr.write(`parley: unknown command "${first}". Run parley --help.\n`);
+    return 2;
+  }
+  try {
+    return await command(rest);
+  } catch (err) {
+    const message = err instanceof ParleyError ? err.message : (err as Error).message;
+    process.stderr.write(`parley ${first}: ${message}\n`);
+    return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: Error) => {
+    process.stderr.write(`parley: ${err.message}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,51 @@
+/**
+ * The child side of the supervisor's bus: connects fd 3 (the duplex pipe the supervisor
+ * opened), answers heartbeats and shutdown, and exits when the supervisor goes away so no
+ * child is ever orphaned.
+ */
+import { Socket } from 'node:net';
+import { Peer, type Handlers } from '../../protocol/peer.js';
+import { streamTransport } from '../../protocol/transport-stream.js';
+import { validateCompiled } from '../../protocol/validate-node.js';
+
+export const BUS_FD = 3;
+
+export interface ChildOptions {
+  role: string;
+  handlers: Handlers;
+  /** Runs before exit on shutdown or when the supervisor disappears. */
+  onShutdown?: () => Promise<void> | void;
+}
+
+export function connectToSupervisor(options: ChildOptions): Peer {
+  const socket = new Socket({ fd: BUS_FD, readable: true, writable: true });
+  const peer = new Peer(streamTransport(socket), {
+    role: options.role,
+    pid: process.pid,
+    validate: validateCompiled,
+    onProtocolError: (err) => process.stderr.write(`[${options.role}] bus: ${err.code}: ${err.message}\n`),
+    handlers: {
+      'sys.ping': ({ t }) => ({ t, pid: process.pid }),
+      'sys.shutdown': async () => {
+        setImmediate(() => void exit(0));
+        return {};
+      },
+      ...options.handlers,
+    },
+  });
+
+  let exiting = false;
+  const exit = async (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    try {
+      await options.onShutdown?.();
+    } finally {
+      process.exit(code);
+    }
+  };
+  // The supervisor closing our pipe (or dying) is our signal to go.
+  peer.onClose(() => void exit(0));
+  process.on('SIGTERM', () => void exit(0));
+  return peer;
+}

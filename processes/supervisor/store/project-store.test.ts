@@ -1,0 +1,135 @@
+import { mkdtemp, readFile, writeFile, mkdir, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ProjectStore } from './project-store.js';
+import { nodeFs, type FsOps } from './atomic.js';
+
+const open: ProjectStore[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+async function newProject(): Promise<{ dir: string; store: ProjectStore }> {
+  const dir = await mkdtemp(join(tmpdir(), 'parley-project-'));
+  const store = await ProjectStore.open(dir, { create: true, name: 'Test' });
+  open.push(store);
+  return { dir, store };
+}
+
+function until<T>(check: () => T | undefined | false, ms = 5000): Promise<T> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      const value = check();
+      if (value) return resolve(value);
+      if (Date.now() - started > ms) return reject(new Error('condition not met in time'));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+describe('ProjectStore', () => {
+  it('creates, saves and reloads APIs, folders and requests', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Payments', baseUrl: 'https://pay.example' });
+    const request = await store.createRequest({ parent: `${api.id}/cards/refunds`, name: 'Refund', method: 'post', url: '/refunds' });
+    expect(request.method).toBe('POST');
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    const tree = again.tree();
+    expect(tree.items.map((i) => `${i.kind}:${i.name}`)).toEqual(['api:Payments', 'folder:cards', 'folder:refunds', 'request:Refund']);
+    expect(again.getRequest(request.id).url).toBe('/refunds');
+  });
+
+  it('reports the file, the line and the rule of a broken file and loads the rest', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    await store.createRequest({ parent: api.id, name: 'Good', method: 'GET', url: '/ok' });
+    const folder = join(dir, 'apis', 'A', 'requests');
+    await writeFile(join(folder, 'bad.request.yaml'), 'version: 1\nid: r_bad\nname: Bad\nmethod: GET\nurl: 42\n');
+    await writeFile(join(folder, 'syntax.request.yaml'), 'version: 1\nname: [unclosed\n');
+    await writeFile(join(folder, 'future.request.yaml'), 'version: 7\nid: r_f\n');
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    const tree = again.tree();
+    expect(tree.items.filter((i) => i.kind === 'request').map((i) => i.name)).toEqual(['Good']);
+    const byFile = Object.fromEntries(tree.problems.map((p) => [p.file.split('/').pop(), p]));
+    expect(byFile['bad.request.yaml']).toMatchObject({ rule: 'schema', line: expect.any(Number) });
+    expect(byFile['syntax.request.yaml']).toMatchObject({ rule: 'yaml-syntax' });
+    expect(byFile['syntax.request.yaml']!.line).toBeGreaterThanOrEqual(2);
+    expect(byFile['future.request.yaml']).toMatchObject({ rule: 'version-too-new', line: 1 });
+    expect(byFile['future.request.yaml']!.message).toContain('reads up to version 1');
+  });
+
+  it('names the line of the offending key', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
+    const file = join(dir, 'apis', 'A', 'requests', 'R.request.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('timeoutMs: 30000', 'timeoutMs: soon'));
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    const problem = again.tree().problems[0]!;
+    const expectedLine = text.split('\n').findIndex((l) => l.includes('timeoutMs')) + 1;
+    expect(problem).toMatchObject({ rule: 'schema', line: expectedLine });
+    expect(problem.message).toContain('/settings/timeoutMs');
+    expect(() => again.getRequest(r.id)).toThrow(/No request/);
+  });
+
+  it('refuses folder names that escape the project', async () => {
+    const { store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    await expect(store.createRequest({ parent: `${api.id}/../../x`, name: 'R', method: 'GET', url: '' })).rejects.toMatchObject({ code: 'path-escape' });
+  });
+
+  it('keeps comments and key order of a hand-edited file when saving', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
+    const file = join(dir, 'apis', 'A', 'requests', 'R.request.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, `# owned by the payments team\n${text.replace('url: /x', 'url: /x # the path')}`);
+    await until(() => store.getRequest(r.id) && true);
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    await again.saveRequest({ ...again.getRequest(r.id), name: 'Renamed' });
+    const saved = await readFile(file, 'utf8');
+    expect(saved.startsWith('# owned by the payments team\n')).toBe(true);
+    expect(saved).toContain('url: /x # the path');
+    expect(saved).toContain('name: Renamed');
+  });
+
+  it('picks up external edits without a restart', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
+    const changes: string[][] = [];
+    store.watch((ids) => changes.push(ids));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const file = join(dir, 'apis', 'A', 'requests', 'R.request.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('url: /x', 'url: /edited'));
+    await until(() => store.getRequest(r.id).url === '/edited');
+    expect(changes.flat()).toContain(r.id);
+    await mkdir(join(dir, 'apis', 'A', 'requests', 'new-folder'));
+    await writeFile(join(dir, 'apis', 'A', 'requests', 'new-folder', 'n.request.yaml'), (await readFile(file, 'utf8')).replace(r.id, 'r_external').replace('name: R', 'name: External'));
+    await until(() => store.tree().items.find((i) => i.name === 'External'));
+  });
+
+  it('a failed save leaves the files and the loaded request exactly as they were', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
+    const file = join(dir, 'apis', 'A', 'requests', 'R.request.yaml');
+    const before = await readFile(file, 'utf8');
+    const broken: FsOps = { ...nodeFs, rename: async () => Promise.reject(Object.assign(new Error('disk full'), { code: 'ENOSPC' })) };
+    const fragile = await ProjectStore.open(dir, { fs: broken });
+    open.push(fragile);
+    await expect(fragile.saveRequest({ ...fragile.getRequest(r.id), url: '/changed' })).rejects.toMatchObject({ code: 'save-failed' });
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(fragile.getRequest(r.id).url).toBe('/x');
+    expect((await readdir(join(dir, 'apis', 'A', 'requests'))).sort()).toEqual(['R.request.yaml']);
+  });
+});

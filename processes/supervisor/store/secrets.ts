@@ -1,0 +1,91 @@
+/**
+ * Secrets live in the OS keychain (Secret Service on Linux, Keychain on macOS, Credential
+ * Manager on Windows) through @napi-rs/keyring; files only ever hold `${secret:name}`.
+ * Without a keychain nothing is stored and callers are told "no secure storage".
+ */
+import { createHash } from 'node:crypto';
+import { ParleyError } from '../../../protocol/errors.js';
+
+export interface SecretStore {
+  get(name: string): Promise<string | null>;
+  set(name: string, value: string): Promise<void>;
+  delete(name: string): Promise<void>;
+  /** Null when usable, else why not. */
+  unavailableReason(): Promise<string | null>;
+}
+
+const SERVICE = 'parley';
+const NAME = /^[A-Za-z0-9_.:/-]{1,200}$/;
+
+export class KeychainSecrets implements SecretStore {
+  private readonly scope: string;
+  private probe: Promise<string | null> | null = null;
+
+  /** `workspaceDir` scopes the entries, so two workspaces never read each other's secrets. */
+  constructor(workspaceDir: string) {
+    this.scope = createHash('sha256').update(workspaceDir).digest('hex').slice(0, 12);
+  }
+
+  async get(name: string): Promise<string | null> {
+    const entry = await this.entry(name);
+    try {
+      return await entry.getPassword();
+    } catch (err) {
+      throw keychainError('read', name, err);
+    }
+  }
+
+  async set(name: string, value: string): Promise<void> {
+    const entry = await this.entry(name);
+    try {
+      await entry.setPassword(value);
+    } catch (err) {
+      throw keychainError('store', name, err);
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    const entry = await this.entry(name);
+    try {
+      await entry.deleteCredential();
+    } catch (err) {
+      throw keychainError('delete', name, err);
+    }
+  }
+
+  unavailableReason(): Promise<string | null> {
+    this.probe ??= (async () => {
+      try {
+        const { AsyncEntry } = await import('@napi-rs/keyring');
+        const entry = new AsyncEntry(SERVICE, `${this.scope}:probe`, { linux: { store: 'secret-service' } });
+        await entry.getPassword();
+        return null;
+      } catch (err) {
+        return `No secure storage: the system keychain is not available (${firstLine(err)}).`;
+      }
+    })();
+    return this.probe;
+  }
+
+  private async entry(name: string) {
+    if (!NAME.test(name)) throw new ParleyError('bad-input', `Secret name ${JSON.stringify(name.slice(0, 40))} is not allowed: use letters, digits and . _ - : /`);
+    const reason = await this.unavailableReason();
+    if (reason) throw new ParleyError('no-secure-storage', reason);
+    const { AsyncEntry } = await import('@napi-rs/keyring');
+    // Pin Secret Service: the default silently falls back to the kernel keyring, lost at reboot.
+    return new AsyncEntry(SERVICE, `${this.scope}:${name}`, { linux: { store: 'secret-service' } });
+  }
+}
+
+function keychainError(action: string, name: string, err: unknown): ParleyError {
+  return new ParleyError('keychain-failed', `Could not ${action} the secret ${name} in the system keychain (${firstLine(err)}).`);
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 200);
+}
+
+/** `${secret:name}` references in a text, in order of appearance. */
+export function secretRefs(text: string): string[] {
+  return [...text.matchAll(/\$\{secret:([^}]+)\}/g)].map((m) => m[1]!);
+}

@@ -1,0 +1,155 @@
+/**
+ * The supervisor: owner of the workspace and the open projects (their single writer), parent
+ * of every child process, and the other end of every UI connection. Headless under the CLI;
+ * the Electron main process on the desktop.
+ */
+import { resolve } from 'node:path';
+import type { Peer } from '../../protocol/peer.js';
+import type { EventName, EventOf } from '../../protocol/messages.js';
+import { ParleyError } from '../../protocol/errors.js';
+import { ChildProcessHandle, type ChildSpec } from './children/child-process.js';
+import { distEntry } from './paths.js';
+import { ProjectStore } from './store/project-store.js';
+import { KeychainSecrets, type SecretStore } from './store/secrets.js';
+import { WorkspaceStore } from './store/workspace-store.js';
+
+export interface SupervisorOptions {
+  dataDir: string;
+  log?: (line: string) => void;
+  secrets?: SecretStore;
+  electron?: boolean;
+  /** Heartbeat settings for children, shortened in tests. */
+  heartbeatMs?: number;
+  hangMs?: number;
+}
+
+export class Supervisor {
+  readonly sender: ChildProcessHandle;
+  readonly checker: ChildProcessHandle;
+  readonly workspace: WorkspaceStore;
+  readonly secrets: SecretStore;
+  readonly log: (line: string) => void;
+  readonly electron: boolean;
+  private readonly projects = new Map<string, ProjectStore>();
+  private readonly uiPeers = new Set<Peer>();
+  private readonly jobs = new Set<ChildProcessHandle>();
+  private readonly options: SupervisorOptions;
+  private stopped = false;
+
+  private constructor(options: SupervisorOptions, workspace: WorkspaceStore) {
+    this.options = options;
+    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.workspace = workspace;
+    this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
+    this.electron = options.electron ?? false;
+    this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true });
+    this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true });
+  }
+
+  static async start(options: SupervisorOptions): Promise<Supervisor> {
+    const workspace = await WorkspaceStore.open(options.dataDir);
+    const supervisor = new Supervisor(options, workspace);
+    await Promise.all([supervisor.sender.start(), supervisor.checker.start()]);
+    return supervisor;
+  }
+
+  get dataDir(): string {
+    return this.options.dataDir;
+  }
+
+  /** A long-lived child whose state the status bar shows. */
+  private service(spec: Omit<ChildSpec, 'log' | 'heartbeatMs' | 'hangMs'>): ChildProcessHandle {
+    const handle = new ChildProcessHandle({
+      ...spec,
+      log: this.log,
+      heartbeatMs: this.options.heartbeatMs,
+      hangMs: this.options.hangMs,
+    });
+    handle.onStatus((state, message) =>
+      this.broadcast('child.status', { name: spec.name, state: state === 'starting' ? 'restarting' : state, pid: handle.pid, message }),
+    );
+    return handle;
+  }
+
+  /** A one-shot child for one job (an import); killed when the job is cancelled or done. */
+  async runJob<T>(spec: Omit<ChildSpec, 'log' | 'restart'>, work: (child: ChildProcessHandle) => Promise<T>): Promise<T> {
+    const child = new ChildProcessHandle({ ...spec, restart: false, log: this.log, heartbeatMs: this.options.heartbeatMs, hangMs: this.options.hangMs });
+    this.jobs.add(child);
+    try {
+      await child.start();
+      return await work(child);
+    } finally {
+      this.jobs.delete(child);
+      await child.stop(200);
+    }
+  }
+
+  get activeJobs(): ChildProcessHandle[] {
+    return [...this.jobs];
+  }
+
+  // --- projects --------------------------------------------------------------------------
+
+  async openProject(path: string, options: { create?: boolean; name?: string } = {}): Promise<ProjectStore> {
+    const root = resolve(path);
+    const open = this.projects.get(root);
+    if (open) return open;
+    const store = await ProjectStore.open(root, { log: this.log, ...options });
+    this.projects.set(root, store);
+    store.watch((changed) => this.broadcast('project.changed', { tree: store.tree(), changed }));
+    await this.workspace
+      .update((ws) => {
+        ws.recentProjects = [root, ...ws.recentProjects.filter((p) => p !== root)].slice(0, 20);
+      })
+      .catch((err: Error) => this.log(`recent projects not saved: ${err.message}`));
+    return store;
+  }
+
+  project(path: string): ProjectStore {
+    const store = this.projects.get(resolve(path));
+    if (!store) throw new ParleyError('not-found', `The project ${path} is not open.`);
+    return store;
+  }
+
+  openProjects(): ProjectStore[] {
+    return [...this.projects.values()];
+  }
+
+  async closeProject(path: string): Promise<void> {
+    const store = this.projects.get(resolve(path));
+    if (!store) return;
+    this.projects.delete(store.root);
+    await store.close();
+  }
+
+  /** Tells every UI that a project changed through a save of ours. */
+  projectChanged(store: ProjectStore, changed: string[]): void {
+    this.broadcast('project.changed', { tree: store.tree(), changed });
+  }
+
+  // --- UI connections --------------------------------------------------------------------
+
+  attachUi(peer: Peer): void {
+    this.uiPeers.add(peer);
+    peer.onClose(() => this.uiPeers.delete(peer));
+  }
+
+  broadcast<E extends EventName>(type: E, payload: EventOf<E>): void {
+    for (const peer of this.uiPeers) peer.emit(type, payload);
+  }
+
+  notify(level: 'info' | 'warning' | 'error', message: string): void {
+    this.broadcast('notice', { level, message });
+  }
+
+  // --- lifecycle -------------------------------------------------------------------------
+
+  /** Stops every child and closes every project; nothing is left running. */
+  async shutdown(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await Promise.all([this.sender.stop(), this.checker.stop(), ...[...this.jobs].map((job) => job.stop(200))]);
+    await Promise.all([...this.projects.values()].map((p) => p.close()));
+    for (const peer of this.uiPeers) peer.close();
+  }
+}

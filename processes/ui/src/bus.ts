@@ -1,0 +1,66 @@
+/**
+ * The UI's connection to the supervisor: a WebSocket in the browser, the preload bridge in
+ * Electron; the same msgpack envelopes either way. Reconnects when the supervisor restarts.
+ */
+import { Peer, type Transport } from '../../../protocol/peer.js';
+import { validateInterpreted } from '../../../protocol/validate-browser.js';
+
+interface Bridge {
+  send(bytes: Uint8Array): void;
+  onMessage(listener: (bytes: Uint8Array) => void): void;
+  onClose(listener: () => void): void;
+}
+
+declare global {
+  interface Window {
+    parleyBridge?: Bridge;
+  }
+}
+
+export function connect(onProtocolError: (message: string) => void): Promise<Peer> {
+  const transport = window.parleyBridge ? bridgeTransport(window.parleyBridge) : webSocketTransport();
+  const peer = new Peer(transport, {
+    role: 'ui',
+    validate: validateInterpreted,
+    onProtocolError: (err) => onProtocolError(`${err.code}: ${err.message}`),
+  });
+  return peer.ready.then(() => peer);
+}
+
+function webSocketTransport(): Transport {
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const ws = new WebSocket(`ws://${location.host}/bus?token=${encodeURIComponent(token)}`);
+  ws.binaryType = 'arraybuffer';
+  const outbox: Uint8Array[] = [];
+  const transport: Transport = {
+    onMessage: null,
+    onFrameError: null,
+    onClose: null,
+    send(bytes) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(bytes);
+      else if (ws.readyState === WebSocket.CONNECTING) outbox.push(bytes);
+    },
+    close() {
+      ws.close();
+    },
+  };
+  ws.onopen = () => {
+    for (const bytes of outbox.splice(0)) ws.send(bytes);
+  };
+  ws.onmessage = (event) => transport.onMessage?.(new Uint8Array(event.data as ArrayBuffer));
+  ws.onclose = () => transport.onClose?.('The connection to Parley closed.');
+  return transport;
+}
+
+function bridgeTransport(bridge: Bridge): Transport {
+  const transport: Transport = {
+    onMessage: null,
+    onFrameError: null,
+    onClose: null,
+    send: (bytes) => bridge.send(bytes),
+    close: () => {},
+  };
+  bridge.onMessage((bytes) => transport.onMessage?.(bytes));
+  bridge.onClose(() => transport.onClose?.('The connection to Parley closed.'));
+  return transport;
+}

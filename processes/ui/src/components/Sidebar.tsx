@@ -1,0 +1,145 @@
+/** The sidebar: projects > APIs > folders > requests, and mocks; virtualized for big projects. */
+import { useComputed, useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { projects } from '../state/app.js';
+import { activeTab } from '../state/tabs.js';
+import { openMenu } from '../state/overlays.js';
+import { itemActions, openItem } from '../state/actions.js';
+import { expand, expanded, selectedKey } from '../state/tree.js';
+import { ApiIcon, Chevron, FolderIcon, MethodBadge, MockIcon, ProjectIcon, SearchIcon } from './Icons.js';
+import { rowKey, visibleRows, type Row } from './tree-rows.js';
+
+const ROW_HEIGHT = 28;
+const OVERSCAN = 12;
+
+
+export function Sidebar() {
+  const filter = useSignal('');
+  const scrollTop = useSignal(0);
+  const height = useSignal(600);
+  const listRef = useRef<HTMLDivElement>(null);
+  const rows = useComputed(() => visibleRows(projects.value, expanded.value, filter.value));
+
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => (height.value = el.clientHeight));
+    observer.observe(el);
+    height.value = el.clientHeight;
+    return () => observer.disconnect();
+  }, []);
+
+  // Keep the active tab's item highlighted in the tree.
+  useEffect(() => {
+    const tab = activeTab.value;
+    if (tab && tab.kind !== 'welcome') selectedKey.value = rowKey(tab.project, tab.itemId);
+  }, [activeTab.value]);
+
+  const all = rows.value;
+  const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(all.length, Math.ceil((scrollTop.value + height.value) / ROW_HEIGHT) + OVERSCAN);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const index = all.findIndex((r) => r.key === selectedKey.value);
+    const row = all[index];
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = all[Math.max(0, Math.min(all.length - 1, index + (e.key === 'ArrowDown' ? 1 : -1)))];
+      if (next) {
+        selectedKey.value = next.key;
+        scrollIntoView(listRef.current, all.indexOf(next));
+      }
+    } else if (row && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+      e.preventDefault();
+      if (row.hasChildren) expand(row.key, e.key === 'ArrowRight');
+    } else if (row && e.key === 'Enter') {
+      e.preventDefault();
+      activate(row);
+    }
+  };
+
+  return (
+    <aside class="sidebar" aria-label="Projects">
+      <div class="sidebar-search">
+        <SearchIcon />
+        <input
+          type="search"
+          placeholder="Filter requests"
+          aria-label="Filter requests"
+          value={filter.value}
+          onInput={(e) => (filter.value = (e.target as HTMLInputElement).value)}
+        />
+      </div>
+      <div
+        class="tree"
+        role="tree"
+        tabIndex={0}
+        ref={listRef}
+        onScroll={(e) => (scrollTop.value = (e.target as HTMLElement).scrollTop)}
+        onKeyDown={onKeyDown}
+      >
+        <div style={{ height: `${all.length * ROW_HEIGHT}px`, position: 'relative' }}>
+          {all.slice(first, last).map((row, i) => (
+            <TreeRow key={row.key} row={row} top={(first + i) * ROW_HEIGHT} />
+          ))}
+        </div>
+        {projects.value.length === 0 && <p class="empty-hint">No project open. Open one with the command palette.</p>}
+      </div>
+    </aside>
+  );
+}
+
+function activate(row: Row): void {
+  selectedKey.value = row.key;
+  const kind = row.item.kind;
+  if (kind === 'request' || kind === 'api' || kind === 'mock' || kind === 'project') openItem(row.project, row.item);
+  if (row.hasChildren && kind !== 'request') expand(row.key, !expanded.value.has(row.key) || kind === 'api' || kind === 'project');
+}
+
+function TreeRow({ row, top }: { row: Row; top: number }) {
+  const open = expanded.value.has(row.key);
+  const item = row.item;
+  const selected = selectedKey.value === row.key;
+  return (
+    <div
+      class={`tree-row kind-${item.kind}${selected ? ' selected' : ''}`}
+      role="treeitem"
+      aria-expanded={row.hasChildren ? open : undefined}
+      aria-selected={selected}
+      data-key={row.key}
+      data-name={item.name}
+      style={{ top: `${top}px`, paddingLeft: `${8 + row.depth * 14}px` }}
+      onClick={() => activate(row)}
+      onContextMenu={(e) => {
+        selectedKey.value = row.key;
+        const actions = itemActions(row.project, item);
+        if (actions.length > 0) openMenu(e, actions);
+      }}
+    >
+      <span
+        class="twisty"
+        onClick={(e) => {
+          if (!row.hasChildren) return;
+          e.stopPropagation();
+          expand(row.key, !open);
+        }}
+      >
+        {row.hasChildren ? <Chevron open={open} /> : null}
+      </span>
+      {item.kind === 'project' && <ProjectIcon />}
+      {item.kind === 'api' && <ApiIcon />}
+      {item.kind === 'folder' && <FolderIcon />}
+      {(item.kind === 'mock' || item.kind === 'group') && <MockIcon />}
+      {item.kind === 'request' && <MethodBadge method={item.method} small />}
+      <span class="tree-label">{item.name}</span>
+      {item.kind === 'request' && item.orphaned && <span class="badge badge-warn" title="Its operation is no longer in the definition">orphaned</span>}
+    </div>
+  );
+}
+
+function scrollIntoView(el: HTMLElement | null, index: number): void {
+  if (!el) return;
+  const top = index * ROW_HEIGHT;
+  if (top < el.scrollTop) el.scrollTop = top;
+  else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+}

@@ -1,0 +1,36 @@
+import { appInfo, childStatus, connection, projects, theme, workspace } from '../state/app.js';
+import { paletteOpen, mod } from '../state/commands.js';
+import { attempt } from '../state/rpc.js';
+import { MoonIcon, SunIcon } from './Icons.js';
+
+export function StatusBar() {
+  const env = workspace.value?.environments.find((e) => e.id === workspace.value?.activeEnvironment);
+  const troubled = Object.entries(childStatus.value).filter(([, s]) => s.state !== 'running');
+  return (
+    <footer class="statusbar">
+      <span class={`conn conn-${connection.value}`} title={`Connection to the Parley supervisor: ${connection.value}`}>
+        <span class="dot" />
+        {connection.value === 'connected' ? 'Connected' : connection.value === 'connecting' ? 'Connecting…' : 'Disconnected'}
+      </span>
+      {troubled.map(([name, s]) => (
+        <span key={name} class="status-warn" title={s.message ?? ''}>
+          {name}: {s.state}
+        </span>
+      ))}
+      <span class="status-item">{projects.value.length === 1 ? projects.value[0]!.name : `${projects.value.length} projects`}</span>
+      <span class="status-item" title="Active environment">Env: {env?.name ?? 'none'}</span>
+      <span class="spacer" />
+      <button class="status-button" onClick={() => (paletteOpen.value = true)} title="Command palette">
+        {mod}+Shift+P
+      </button>
+      <button
+        class="status-button"
+        aria-label={`Switch to ${theme.value === 'dark' ? 'light' : 'dark'} theme`}
+        onClick={() => void attempt('workspace.setPreferences', { theme: theme.value === 'dark' ? 'light' : 'dark' })}
+      >
+        {theme.value === 'dark' ? <SunIcon /> : <MoonIcon />}
+      </button>
+      <span class="status-item muted">Parley {appInfo.value?.version ?? ''}</span>
+    </footer>
+  );
+}

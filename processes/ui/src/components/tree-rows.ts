@@ -1,0 +1,91 @@
+/** Flattens project trees into the visible rows of the sidebar, honouring expanded nodes. */
+import type { ProjectTree, TreeItem } from '../../../../protocol/model/project.js';
+
+export interface Row {
+  key: string;
+  project: string;
+  depth: number;
+  item: TreeItem | { kind: 'project'; id: string; name: string } | { kind: 'group'; id: string; name: string };
+  hasChildren: boolean;
+}
+
+interface Index {
+  children: Map<string, TreeItem[]>;
+  roots: TreeItem[];
+  mocks: TreeItem[];
+}
+
+const indexes = new WeakMap<ProjectTree, Index>();
+
+function indexOf(tree: ProjectTree): Index {
+  let index = indexes.get(tree);
+  if (index) return index;
+  const children = new Map<string, TreeItem[]>();
+  const roots: TreeItem[] = [];
+  const mocks: TreeItem[] = [];
+  for (const item of tree.items) {
+    if (item.kind === 'api') roots.push(item);
+    else if (item.kind === 'mock') mocks.push(item);
+    else {
+      let list = children.get(item.parent);
+      if (!list) children.set(item.parent, (list = []));
+      list.push(item);
+    }
+  }
+  // Folders before requests, each group in name order (the store sends them sorted).
+  for (const list of children.values()) list.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'folder' ? -1 : 1));
+  index = { children, roots, mocks };
+  indexes.set(tree, index);
+  return index;
+}
+
+export function rowKey(project: string, id: string): string {
+  return `${project}::${id}`;
+}
+
+export function visibleRows(trees: ProjectTree[], expanded: Set<string>, filter = ''): Row[] {
+  const rows: Row[] = [];
+  const needle = filter.trim().toLowerCase();
+  for (const tree of trees) {
+    const index = indexOf(tree);
+    const projectKey = rowKey(tree.root, '@project');
+    rows.push({ key: projectKey, project: tree.root, depth: 0, item: { kind: 'project', id: '@project', name: tree.name }, hasChildren: true });
+    if (!expanded.has(projectKey) && !needle) continue;
+    const matches = needle ? matchingIds(tree, index, needle) : null;
+    const walk = (item: TreeItem, depth: number) => {
+      if (matches && !matches.has(item.id)) return;
+      const key = rowKey(tree.root, item.id);
+      const kids = index.children.get(item.id) ?? [];
+      rows.push({ key, project: tree.root, depth, item, hasChildren: kids.length > 0 });
+      if (expanded.has(key) || needle) for (const child of kids) walk(child, depth + 1);
+    };
+    for (const api of index.roots) walk(api, 1);
+    if (index.mocks.length > 0 && (!matches || index.mocks.some((m) => matches.has(m.id)))) {
+      const groupKey = rowKey(tree.root, '@mocks');
+      rows.push({ key: groupKey, project: tree.root, depth: 1, item: { kind: 'group', id: '@mocks', name: 'Mocks' }, hasChildren: true });
+      if (expanded.has(groupKey) || needle) {
+        for (const mock of index.mocks) {
+          if (matches && !matches.has(mock.id)) continue;
+          rows.push({ key: rowKey(tree.root, mock.id), project: tree.root, depth: 2, item: mock, hasChildren: false });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+/** Ids of items whose name matches, plus every ancestor so the match stays reachable. */
+function matchingIds(tree: ProjectTree, index: Index, needle: string): Set<string> {
+  const parent = new Map<string, string>();
+  for (const [p, kids] of index.children) for (const kid of kids) parent.set(kid.id, p);
+  const out = new Set<string>();
+  for (const item of tree.items) {
+    if (!item.name.toLowerCase().includes(needle)) continue;
+    let id: string | undefined = item.id;
+    while (id && !out.has(id)) {
+      out.add(id);
+      id = parent.get(id);
+    }
+  }
+  return out;
+}

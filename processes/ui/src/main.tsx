@@ -1,0 +1,52 @@
+/** Boots the UI: connects to the supervisor, loads what is open, renders the shell. */
+import { render } from 'preact';
+import './styles/app.css';
+import { App } from './App.js';
+import { connect } from './bus.js';
+import { appInfo, childStatus, connection, peer, projects, upsertProject, workspace } from './state/app.js';
+import { toast } from './state/toasts.js';
+import { expand } from './state/tree.js';
+import { rowKey } from './components/tree-rows.js';
+import { registerCoreCommands } from './commands.js';
+import { registerEditors } from './editors/index.js';
+
+registerEditors();
+registerCoreCommands();
+
+async function start(): Promise<void> {
+  connection.value = 'connecting';
+  let current;
+  try {
+    current = await connect((message) => console.warn(`bus: ${message}`));
+  } catch {
+    connection.value = 'disconnected';
+    setTimeout(() => void start(), 1000);
+    return;
+  }
+  peer.value = current;
+  connection.value = 'connected';
+  current.onClose(() => {
+    peer.value = null;
+    connection.value = 'disconnected';
+    setTimeout(() => void start(), 1000);
+  });
+  current.on('project.changed', ({ tree }) => upsertProject(tree));
+  current.on('workspace.changed', (ws) => (workspace.value = ws));
+  current.on('notice', ({ level, message }) => toast(level, message));
+  current.on('child.status', ({ name, state, message }) => {
+    childStatus.value = { ...childStatus.value, [name]: { state, message } };
+    if (state === 'restarting' && message) toast('warning', message);
+  });
+
+  const [info, ws] = await Promise.all([current.call('app.info', {}), current.call('workspace.get', {})]);
+  appInfo.value = info;
+  workspace.value = ws;
+  const trees = await Promise.all(info.projects.map((root) => current.call('project.tree', { project: root })));
+  const first = projects.value.length === 0;
+  projects.value = trees;
+  if (first) for (const tree of trees) expand(rowKey(tree.root, '@project'));
+  document.body.dataset.ready = 'true';
+}
+
+render(<App />, document.getElementById('app')!);
+void start();

@@ -1,0 +1,133 @@
+/** User actions shared by the tree, the palette and the editors. */
+import type { TreeItem } from '../../../../protocol/model/project.js';
+import { projectByRoot, projects, upsertProject, workspace } from './app.js';
+import { attempt, call } from './rpc.js';
+import { openTab } from './tabs.js';
+import { openForm, type MenuItem } from './overlays.js';
+import { toast } from './toasts.js';
+import { expand } from './tree.js';
+import { rowKey } from '../components/tree-rows.js';
+
+type Openable = TreeItem | { kind: 'project'; id: string; name: string } | { kind: 'group'; id: string; name: string };
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
+
+export function openItem(project: string, item: Openable): void {
+  if (item.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method });
+  else if (item.kind === 'api') openTab({ kind: 'api', project, itemId: item.id, title: item.name });
+  else if (item.kind === 'mock') openTab({ kind: 'mock', project, itemId: item.id, title: item.name });
+  else if (item.kind === 'project') openTab({ kind: 'project', project, itemId: '@project', title: item.name });
+}
+
+/** Context-menu actions of a tree item; other features add theirs through `menuContributions`. */
+export function itemActions(project: string, item: Openable): MenuItem[] {
+  const actions: MenuItem[] = [];
+  if (item.kind === 'project') {
+    actions.push({ label: 'New API…', run: () => newApiDialog(project) });
+    actions.push({ label: 'Project properties', run: () => openItem(project, item) });
+  }
+  if (item.kind === 'api' || item.kind === 'folder') {
+    actions.push({ label: 'New request…', run: () => newRequestDialog(project, item.id) });
+  }
+  if (item.kind === 'api') actions.push({ label: 'Open API settings', run: () => openItem(project, item) });
+  for (const contribute of menuContributions) actions.push(...contribute(project, item));
+  if (item.kind === 'request') {
+    actions.push({ label: 'Open', run: () => openItem(project, item) });
+    actions.push({ label: 'Delete request', danger: true, run: () => void deleteRequest(project, item.id, item.name) });
+  }
+  if (item.kind === 'project') actions.push({ label: 'Close project', run: () => void closeProject(project) });
+  return actions;
+}
+
+export const menuContributions: ((project: string, item: Openable) => MenuItem[])[] = [];
+
+export async function openProject(path: string): Promise<void> {
+  const tree = await attempt('project.open', { path });
+  if (!tree) return;
+  upsertProject(tree);
+  expand(rowKey(tree.root, '@project'));
+}
+
+export async function closeProject(root: string): Promise<void> {
+  await attempt('project.close', { project: root });
+  projects.value = projects.value.filter((p) => p.root !== root);
+}
+
+export function openProjectDialog(): void {
+  const recent = workspace.value?.recentProjects ?? [];
+  openForm({
+    title: 'Open project folder',
+    submitLabel: 'Open',
+    fields: [{ name: 'path', label: 'Folder', value: recent[0] ?? '', placeholder: '/path/to/project', required: true }],
+    onSubmit: async ({ path }) => {
+      try {
+        const tree = await call('project.open', { path: path! });
+        upsertProject(tree);
+        expand(rowKey(tree.root, '@project'));
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+}
+
+export function newApiDialog(project?: string): void {
+  const target = project ?? projects.value[0]?.root;
+  if (!target) {
+    toast('warning', 'Open a project first.');
+    return;
+  }
+  openForm({
+    title: 'New API',
+    submitLabel: 'Create API',
+    fields: [
+      { name: 'name', label: 'Name', placeholder: 'Payments API', required: true },
+      { name: 'baseUrl', label: 'Base URL', placeholder: 'https://api.example.com/v1' },
+    ],
+    onSubmit: async ({ name, baseUrl }) => {
+      try {
+        const api = await call('api.create', { project: target, name: name!.trim(), baseUrl: (baseUrl ?? '').trim() });
+        expand(rowKey(target, '@project'));
+        openTab({ kind: 'api', project: target, itemId: api.id, title: api.name });
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+}
+
+export function newRequestDialog(project?: string, parent?: string): void {
+  const tree = project ? projectByRoot(project) : projects.value[0];
+  const apis = tree?.items.filter((i) => i.kind === 'api') ?? [];
+  if (!tree || apis.length === 0) {
+    toast('warning', 'Create an API first: a request lives under an API.');
+    return;
+  }
+  const target = parent ?? apis[0]!.id;
+  openForm({
+    title: 'New request',
+    submitLabel: 'Create request',
+    fields: [
+      { name: 'name', label: 'Name', placeholder: 'List pets', required: true },
+      { name: 'method', label: 'Method', kind: 'select', options: METHODS, value: 'GET' },
+      { name: 'url', label: 'URL or path', placeholder: '/pets/{petId}' },
+    ],
+    onSubmit: async ({ name, method, url }) => {
+      try {
+        const request = await call('request.create', { project: tree.root, parent: target, name: name!.trim(), method: method ?? 'GET', url: (url ?? '').trim() });
+        expand(rowKey(tree.root, target));
+        const apiId = target.split('/')[0]!;
+        expand(rowKey(tree.root, apiId));
+        openTab({ kind: 'request', project: tree.root, itemId: request.id, title: request.name, method: request.method });
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+}
+
+async function deleteRequest(project: string, id: string, name: string): Promise<void> {
+  if (!confirm(`Delete the request "${name}"? Its file is removed from the project folder.`)) return;
+  const done = await attempt('request.delete', { project, id });
+  if (done) toast('info', `Deleted ${name}.`);
+}

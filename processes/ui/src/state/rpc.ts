@@ -1,0 +1,23 @@
+/** Calls into the supervisor; failures become an error toast unless the caller handles them. */
+import type { MethodName, ReqOf, ResOf } from '../../../../protocol/messages.js';
+import type { CallOptions } from '../../../../protocol/peer.js';
+import { ParleyError } from '../../../../protocol/errors.js';
+import { peer } from './app.js';
+import { toast } from './toasts.js';
+
+export function call<M extends MethodName>(type: M, payload: ReqOf<M>, options?: CallOptions<M>): Promise<ResOf<M>> {
+  const current = peer.value;
+  if (!current) return Promise.reject(new ParleyError('peer-closed', 'Not connected to Parley.'));
+  return current.call(type, payload, options);
+}
+
+/** Like `call`, but shows the error as a toast and resolves to null. */
+export async function attempt<M extends MethodName>(type: M, payload: ReqOf<M>, options?: CallOptions<M>): Promise<ResOf<M> | null> {
+  try {
+    return await call(type, payload, options);
+  } catch (err) {
+    const e = err as ParleyError;
+    if (e.code !== 'cancelled') toast('error', e.message);
+    return null;
+  }
+}

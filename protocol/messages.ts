@@ -1,0 +1,106 @@
+/**
+ * The message catalog: every call and event between Parley's processes, in one place.
+ * Each entry's schemas are the runtime check of what arrives and the source of its type.
+ *
+ * Naming: `<service>.<method>`. The service prefix says who answers:
+ *   sys.*       any process (heartbeat, shutdown)
+ *   sender.*    the sender child          checker.*  the checker child
+ *   importer.*  an importer child         mock.*     a mock-host child
+ *   app.*, workspace.*, project.*, request.*, api.*  the supervisor, called by the UI or CLI
+ */
+import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
+import { Problem, Row } from './model/common.js';
+import { Request } from './model/request.js';
+import { Api } from './model/api.js';
+import { ProjectTree } from './model/project.js';
+import { Preferences, Workspace } from './model/workspace.js';
+import { SendResult, SendSpec } from './model/exchange.js';
+
+export interface MethodSpec {
+  req: TSchema;
+  res: TSchema;
+  /** Present when the reply is streamed: chunks of this shape, then the final `res`. */
+  chunk?: TSchema;
+}
+
+const Empty = T.Object({});
+const ProjectRef = T.Object({ project: T.String() });
+
+export const methods = {
+  'sys.ping': { req: T.Object({ t: T.Number() }), res: T.Object({ t: T.Number(), pid: T.Integer() }) },
+  'sys.shutdown': { req: Empty, res: Empty },
+
+  'sender.send': { req: SendSpec, res: SendResult },
+
+  'app.info': {
+    req: Empty,
+    res: T.Object({
+      version: T.String(),
+      workspaceDir: T.String(),
+      projects: T.Array(T.String()),
+      electron: T.Boolean(),
+    }),
+  },
+  'app.ping': { req: T.Object({ t: T.Number() }), res: T.Object({ t: T.Number() }) },
+
+  'workspace.get': { req: Empty, res: Workspace },
+  'workspace.setPreferences': { req: T.Partial(Preferences), res: Preferences },
+
+  'project.open': { req: T.Object({ path: T.String() }), res: ProjectTree },
+  'project.close': { req: ProjectRef, res: Empty },
+  'project.tree': { req: ProjectRef, res: ProjectTree },
+  'project.setProperties': { req: T.Object({ project: T.String(), properties: T.Array(Row) }), res: ProjectTree },
+
+  'api.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Api },
+  'api.create': { req: T.Object({ project: T.String(), name: T.String(), baseUrl: T.String() }), res: Api },
+  'api.save': { req: T.Object({ project: T.String(), api: Api }), res: Api },
+
+  'request.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Request },
+  'request.create': {
+    req: T.Object({
+      project: T.String(),
+      parent: T.String(),
+      name: T.String(),
+      method: T.String(),
+      url: T.String(),
+    }),
+    res: Request,
+  },
+  'request.save': { req: T.Object({ project: T.String(), request: Request }), res: Request },
+  'request.delete': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
+} satisfies Record<string, MethodSpec>;
+
+export const events = {
+  /** A project changed on disk or through a save: the new tree, and the ids whose files changed. */
+  'project.changed': T.Object({ tree: ProjectTree, changed: T.Array(T.String()) }),
+  /** A child process changed state (started, restarting, stopped), for the status bar. */
+  'child.status': T.Object({
+    name: T.String(),
+    state: T.Union([T.Literal('running'), T.Literal('restarting'), T.Literal('stopped')]),
+    pid: T.Optional(T.Integer()),
+    message: T.Optional(T.String()),
+  }),
+  /** Something the user should see as a toast. */
+  notice: T.Object({
+    level: T.Union([T.Literal('info'), T.Literal('warning'), T.Literal('error')]),
+    message: T.String(),
+  }),
+  'workspace.changed': Workspace,
+  'load.problems': T.Object({ project: T.String(), problems: T.Array(Problem) }),
+} satisfies Record<string, TSchema>;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type EventName = keyof typeof events;
+
+export type ReqOf<M extends MethodName> = Static<Methods[M]['req']>;
+export type ResOf<M extends MethodName> = Static<Methods[M]['res']>;
+export type ChunkOf<M extends MethodName> = Methods[M] extends { chunk: infer C extends TSchema } ? Static<C> : never;
+export type EventOf<E extends EventName> = Static<(typeof events)[E]>;
+
+/** Method names served by a service prefix, e.g. ServiceMethods<'sender'> = 'sender.send'. */
+export type ServiceMethods<S extends string> = Extract<MethodName, `${S}.${string}`>;
+
+/** The calls as a discriminated union on `type`, for code that switches over them. */
+export type Call = { [M in MethodName]: { type: M; payload: ReqOf<M> } }[MethodName];
+export type Event = { [E in EventName]: { type: E; payload: EventOf<E> } }[EventName];

@@ -1,0 +1,46 @@
+import { Type as T, type Static } from '@sinclair/typebox';
+import { Id } from './common.js';
+import { Auth } from './auth.js';
+
+/** Where a definition was read from; a query key or password is never part of `location`. */
+export const DefinitionSource = T.Object({
+  kind: T.Union([T.Literal('url'), T.Literal('file')]),
+  location: T.String(),
+  /** Name of the keychain reference holding the credentials used to fetch it. */
+  credentials: T.Optional(
+    T.Object({
+      type: T.Union([T.Literal('basic'), T.Literal('bearer'), T.Literal('apikey')]),
+      username: T.Optional(T.String()),
+      name: T.Optional(T.String()),
+      in: T.Optional(T.Union([T.Literal('header'), T.Literal('query')])),
+      secret: T.String(),
+    }),
+  ),
+});
+export type DefinitionSource = Static<typeof DefinitionSource>;
+
+export const ApiDefinition = T.Object({
+  /** e.g. openapi-3.1, swagger-2.0 */
+  format: T.String(),
+  /** Absent for an API imported from pasted text. */
+  source: T.Optional(DefinitionSource),
+  /** Cached documents, relative to the API folder; the first is the entry document. */
+  cached: T.Array(T.String()),
+  /** Fingerprint of every document read, to refuse an Apply whose sources changed since preview. */
+  fingerprint: T.String(),
+  /** The API's own version (info.version) as the document states it. */
+  apiVersion: T.Optional(T.String()),
+});
+export type ApiDefinition = Static<typeof ApiDefinition>;
+
+export const Api = T.Object({
+  version: T.Literal(1),
+  id: Id,
+  name: T.String({ minLength: 1 }),
+  baseUrl: T.String(),
+  auth: Auth,
+  definition: T.Optional(ApiDefinition),
+  /** What the import generated for API-wide fields; see Definition update rules. */
+  generated: T.Optional(T.Object({ baseUrl: T.String(), auth: Auth, apiVersion: T.String() })),
+});
+export type Api = Static<typeof Api>;

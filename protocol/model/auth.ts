@@ -1,0 +1,30 @@
+import { Type as T, type Static } from '@sinclair/typebox';
+
+/**
+ * Request and API authentication. Secret fields hold `${secret:name}` references, never the
+ * secret itself: the value lives in the OS keychain and is read at send time.
+ */
+export const Auth = T.Union([
+  T.Object({ type: T.Literal('inherit') }),
+  T.Object({ type: T.Literal('none') }),
+  T.Object({ type: T.Literal('basic'), username: T.String(), password: T.String() }),
+  T.Object({ type: T.Literal('bearer'), token: T.String() }),
+  T.Object({
+    type: T.Literal('apikey'),
+    name: T.String(),
+    value: T.String(),
+    in: T.Union([T.Literal('header'), T.Literal('query')]),
+  }),
+  T.Object({
+    type: T.Literal('oauth2'),
+    grant: T.Union([T.Literal('client_credentials'), T.Literal('authorization_code')]),
+    tokenUrl: T.String(),
+    authorizationUrl: T.String(),
+    clientId: T.String(),
+    clientSecret: T.String(),
+    scope: T.String(),
+    usePkce: T.Boolean(),
+  }),
+]);
+export type Auth = Static<typeof Auth>;
+export type AuthType = Auth['type'];

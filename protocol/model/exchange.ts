@@ -1,0 +1,91 @@
+import { Type as T, type Static } from '@sinclair/typebox';
+import { HttpVersion } from './request.js';
+
+export const Header = T.Tuple([T.String(), T.String()]);
+export type Header = Static<typeof Header>;
+
+/** A body the sender can put on the wire, already resolved: no `${...}` left in it. */
+export const OutgoingBody = T.Union([
+  T.Object({ type: T.Literal('none') }),
+  T.Object({ type: T.Literal('bytes'), data: T.Uint8Array() }),
+  T.Object({ type: T.Literal('file'), path: T.String() }),
+  T.Object({
+    type: T.Literal('multipart'),
+    parts: T.Array(
+      T.Union([
+        T.Object({ kind: T.Literal('text'), name: T.String(), value: T.String() }),
+        T.Object({ kind: T.Literal('file'), name: T.String(), path: T.String(), contentType: T.String() }),
+      ]),
+    ),
+  }),
+]);
+export type OutgoingBody = Static<typeof OutgoingBody>;
+
+/** A fully resolved request: what the sender process sends, hop after hop. */
+export const SendSpec = T.Object({
+  method: T.String(),
+  url: T.String(),
+  headers: T.Array(Header),
+  body: OutgoingBody,
+  timeoutMs: T.Integer({ minimum: 0 }),
+  httpVersion: HttpVersion,
+  followRedirects: T.Boolean(),
+  maxRedirects: T.Integer({ minimum: 0, maximum: 100 }),
+  /** http://host:port or empty. */
+  proxy: T.String(),
+  /** Extra trusted CAs in PEM, or empty. */
+  caPem: T.String(),
+  /** Bodies over this many bytes are spooled to a file and only their start is kept in memory. */
+  inlineLimit: T.Integer({ minimum: 0 }),
+});
+export type SendSpec = Static<typeof SendSpec>;
+
+export const Hop = T.Object({
+  method: T.String(),
+  url: T.String(),
+  status: T.Integer(),
+  statusText: T.String(),
+  location: T.String(),
+  headers: T.Array(Header),
+});
+export type Hop = Static<typeof Hop>;
+
+/** Milliseconds of each phase; a phase that did not happen (a reused connection's DNS) is 0. */
+export const Timing = T.Object({
+  dns: T.Number(),
+  connect: T.Number(),
+  tls: T.Number(),
+  send: T.Number(),
+  wait: T.Number(),
+  download: T.Number(),
+  total: T.Number(),
+});
+export type Timing = Static<typeof Timing>;
+
+export const ResponseBody = T.Object({
+  /** The whole decoded body, or its first `inlineLimit` bytes when spooled. */
+  bytes: T.Uint8Array(),
+  /** Decoded size in bytes. */
+  size: T.Integer({ minimum: 0 }),
+  /** Bytes as they came off the wire (before gzip/deflate/br decoding). */
+  wireSize: T.Integer({ minimum: 0 }),
+  /** Path of the temp file holding the whole body when it was too large to hold. */
+  spooledTo: T.Optional(T.String()),
+});
+export type ResponseBody = Static<typeof ResponseBody>;
+
+export const SendResult = T.Object({
+  status: T.Integer(),
+  statusText: T.String(),
+  httpVersion: T.String(),
+  headers: T.Array(Header),
+  body: ResponseBody,
+  /** Every hop before the final response (the redirects), in order. */
+  hops: T.Array(Hop),
+  timing: Timing,
+  /** The final exchange as text: request line and headers, a body preview, then the response head. */
+  raw: T.Object({ request: T.String(), response: T.String() }),
+  url: T.String(),
+  remoteAddress: T.String(),
+});
+export type SendResult = Static<typeof SendResult>;

@@ -1,0 +1,38 @@
+import { Type as T, type Static } from '@sinclair/typebox';
+import { Problem, Row } from './common.js';
+
+/** parley.yaml at the root of a project folder. */
+export const ProjectFile = T.Object({
+  version: T.Literal(1),
+  name: T.String({ minLength: 1 }),
+  properties: T.Array(Row),
+});
+export type ProjectFile = Static<typeof ProjectFile>;
+
+/**
+ * The sidebar's view of a project: a flat list of rows with parent ids, cheap to send and
+ * to virtualize. Full requests are fetched one at a time when opened.
+ */
+export const TreeItem = T.Union([
+  T.Object({ kind: T.Literal('api'), id: T.String(), name: T.String(), baseUrl: T.String(), hasDefinition: T.Boolean() }),
+  T.Object({ kind: T.Literal('folder'), id: T.String(), parent: T.String(), name: T.String() }),
+  T.Object({
+    kind: T.Literal('request'),
+    id: T.String(),
+    parent: T.String(),
+    name: T.String(),
+    method: T.String(),
+    orphaned: T.Boolean(),
+  }),
+  T.Object({ kind: T.Literal('mock'), id: T.String(), name: T.String() }),
+]);
+export type TreeItem = Static<typeof TreeItem>;
+
+export const ProjectTree = T.Object({
+  root: T.String(),
+  name: T.String(),
+  items: T.Array(TreeItem),
+  properties: T.Array(Row),
+  problems: T.Array(Problem),
+});
+export type ProjectTree = Static<typeof ProjectTree>;

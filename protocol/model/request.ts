@@ -1,0 +1,109 @@
+import { Type as T, type Static } from '@sinclair/typebox';
+import { Id, Row } from './common.js';
+import { Auth } from './auth.js';
+
+export const RawLanguage = T.Union([
+  T.Literal('json'),
+  T.Literal('xml'),
+  T.Literal('text'),
+  T.Literal('html'),
+  T.Literal('javascript'),
+]);
+export type RawLanguage = Static<typeof RawLanguage>;
+
+export const BodyKind = T.Union([
+  T.Literal('none'),
+  T.Literal('raw'),
+  T.Literal('form'),
+  T.Literal('multipart'),
+  T.Literal('binary'),
+]);
+export type BodyKind = Static<typeof BodyKind>;
+
+export const MultipartPart = T.Union([
+  T.Object({ kind: T.Literal('text'), name: T.String(), value: T.String(), enabled: T.Boolean() }),
+  T.Object({
+    kind: T.Literal('file'),
+    name: T.String(),
+    /** Absolute path, or relative to the project folder. */
+    file: T.String(),
+    contentType: T.String(),
+    enabled: T.Boolean(),
+  }),
+]);
+export type MultipartPart = Static<typeof MultipartPart>;
+
+/** Every body kind keeps its own draft, so trying another kind loses nothing. */
+export const Body = T.Object({
+  kind: BodyKind,
+  raw: T.Object({ language: RawLanguage, text: T.String() }),
+  form: T.Array(Row),
+  multipart: T.Array(MultipartPart),
+  binary: T.Object({ file: T.String(), contentType: T.String() }),
+});
+export type Body = Static<typeof Body>;
+
+export const HttpVersion = T.Union([T.Literal('1.1'), T.Literal('2')]);
+export type HttpVersion = Static<typeof HttpVersion>;
+
+export const RequestSettings = T.Object({
+  sendCookies: T.Boolean(),
+  /** Milliseconds until the response headers arrive; 0 waits forever. */
+  timeoutMs: T.Integer({ minimum: 0 }),
+  httpVersion: HttpVersion,
+});
+export type RequestSettings = Static<typeof RequestSettings>;
+
+/** The operation an import linked the request to: method and path as the document writes them. */
+export const OperationLink = T.Object({ method: T.String(), path: T.String() });
+export type OperationLink = Static<typeof OperationLink>;
+
+/** What the import generated, kept so a definition update can tell user edits from generated values. */
+export const GeneratedFields = T.Object({
+  url: T.String(),
+  query: T.Array(Row),
+  headers: T.Array(Row),
+  pathParams: T.Array(T.Object({ name: T.String(), value: T.String() })),
+  contentType: T.String(),
+  body: T.String(),
+  auth: Auth,
+});
+export type GeneratedFields = Static<typeof GeneratedFields>;
+
+export const Request = T.Object({
+  version: T.Literal(1),
+  id: Id,
+  name: T.String({ minLength: 1 }),
+  method: T.String({ minLength: 1, maxLength: 32 }),
+  /** The URL or path without its query string: the query lives in `query` rows. */
+  url: T.String(),
+  pathParams: T.Array(T.Object({ name: T.String(), value: T.String() })),
+  query: T.Array(Row),
+  headers: T.Array(Row),
+  body: Body,
+  auth: Auth,
+  settings: RequestSettings,
+  operation: T.Optional(OperationLink),
+  generated: T.Optional(GeneratedFields),
+  /** Set by a definition update: the linked operation is no longer in the document. */
+  orphaned: T.Optional(T.Boolean()),
+  /** Set by a definition update: the linked operation came back. */
+  restored: T.Optional(T.Boolean()),
+});
+export type Request = Static<typeof Request>;
+
+export function emptyBody(): Body {
+  return {
+    kind: 'none',
+    raw: { language: 'json', text: '' },
+    form: [],
+    multipart: [],
+    binary: { file: '', contentType: 'application/octet-stream' },
+  };
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function defaultSettings(): RequestSettings {
+  return { sendCookies: false, timeoutMs: DEFAULT_TIMEOUT_MS, httpVersion: '1.1' };
+}

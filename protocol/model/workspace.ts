@@ -1,0 +1,44 @@
+import { Type as T, type Static } from '@sinclair/typebox';
+import { Id, Row } from './common.js';
+
+/** A variable whose value is a `${secret:name}` reference is a secret; the value sits in the keychain. */
+export const Environment = T.Object({
+  id: Id,
+  name: T.String({ minLength: 1 }),
+  variables: T.Array(Row),
+});
+export type Environment = Static<typeof Environment>;
+
+export const Theme = T.Union([T.Literal('light'), T.Literal('dark'), T.Literal('system')]);
+export type Theme = Static<typeof Theme>;
+
+export const Preferences = T.Object({
+  theme: Theme,
+  /** http://host:port, or empty for a direct connection. */
+  proxy: T.String(),
+  /** Path to a PEM file of extra trusted CAs, or empty. */
+  caBundle: T.String(),
+  /** Preferences > Mock services > Listen on all interfaces. */
+  mockListenAllInterfaces: T.Boolean(),
+});
+export type Preferences = Static<typeof Preferences>;
+
+export const Workspace = T.Object({
+  version: T.Literal(1),
+  environments: T.Array(Environment),
+  globals: T.Array(Row),
+  activeEnvironment: T.Optional(T.String()),
+  preferences: Preferences,
+  /** Names of secrets this workspace stored in the keychain (the values are never here). */
+  secrets: T.Array(T.String()),
+  recentProjects: T.Array(T.String()),
+});
+export type Workspace = Static<typeof Workspace>;
+
+export function defaultPreferences(): Preferences {
+  return { theme: 'system', proxy: '', caBundle: '', mockListenAllInterfaces: false };
+}
+
+export function emptyWorkspace(): Workspace {
+  return { version: 1, environments: [], globals: [], preferences: defaultPreferences(), secrets: [], recentProjects: [] };
+}

@@ -1,0 +1,324 @@
+/**
+ * A typed RPC endpoint over any message transport: request/reply with correlation ids,
+ * streamed replies, cancellation, one-way events and a version handshake. Both ends of every
+ * process boundary (pipe or WebSocket) are a Peer; what arrives is validated against the
+ * catalog before a handler or caller sees it.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { decode, encode } from './codec.js';
+import { type Envelope, type Hello, hello, readEnvelope } from './envelope.js';
+import { ParleyError, type WireError, toWireError } from './errors.js';
+import {
+  type ChunkOf,
+  type EventName,
+  type EventOf,
+  type MethodName,
+  type MethodSpec,
+  type ReqOf,
+  type ResOf,
+  events as eventCatalog,
+  methods as methodCatalog,
+} from './messages.js';
+import { PROTOCOL_VERSION } from './version.js';
+
+export interface Transport {
+  send(bytes: Uint8Array): void;
+  close(): void;
+  onMessage: ((bytes: Uint8Array) => void) | null;
+  /** A frame that could not be read (too large, cut short); the transport goes on. */
+  onFrameError: ((err: ParleyError) => void) | null;
+  onClose: ((reason: string) => void) | null;
+}
+
+/** Returns null when `value` fits `schema`, else a short description of the first mismatch. */
+export type Validator = (schema: TSchema, value: unknown) => string | null;
+
+export interface CallContext<M extends MethodName> {
+  signal: AbortSignal;
+  /** Sends one item of a streamed reply. */
+  chunk(item: ChunkOf<M>): void;
+}
+
+export type Handler<M extends MethodName> = (payload: ReqOf<M>, ctx: CallContext<M>) => Promise<ResOf<M>> | ResOf<M>;
+export type Handlers = { [M in MethodName]?: Handler<M> };
+
+export interface CallOptions<M extends MethodName> {
+  signal?: AbortSignal;
+  onChunk?: (item: ChunkOf<M>) => void;
+}
+
+export interface PeerOptions {
+  role: string;
+  validate: Validator;
+  handlers?: Handlers;
+  /** Bus problems that have no caller to reject (bad frames, unknown events). For logs. */
+  onProtocolError?: (err: ParleyError) => void;
+  pid?: number;
+}
+
+interface Pending {
+  type: MethodName;
+  resolve(value: unknown): void;
+  reject(err: ParleyError): void;
+  onChunk?: (item: never) => void;
+  cleanup(): void;
+}
+
+export class Peer {
+  readonly role: string;
+  readonly ready: Promise<Hello>;
+  private readonly transport: Transport;
+  private readonly validate: Validator;
+  private readonly handlers: Handlers;
+  private readonly onProtocolError: (err: ParleyError) => void;
+  private readonly pendingCalls = new Map<number, Pending>();
+  private readonly running = new Map<number, AbortController>();
+  private readonly listeners = new Map<string, Set<(payload: never) => void>>();
+  private readonly closeListeners = new Set<(err: ParleyError) => void>();
+  private nextId = 1;
+  private remote: Hello | null = null;
+  private closedWith: ParleyError | null = null;
+  private settleReady!: { resolve(h: Hello): void; reject(e: ParleyError): void };
+
+  constructor(transport: Transport, options: PeerOptions) {
+    this.role = options.role;
+    this.transport = transport;
+    this.validate = options.validate;
+    this.handlers = { ...options.handlers };
+    this.onProtocolError = options.onProtocolError ?? (() => {});
+    this.ready = new Promise<Hello>((resolve, reject) => (this.settleReady = { resolve, reject }));
+    this.ready.catch(() => {});
+    transport.onMessage = (bytes) => this.receive(bytes);
+    transport.onFrameError = (err) => this.onProtocolError(err);
+    transport.onClose = (reason) => this.closed(new ParleyError('peer-closed', reason || `The ${this.remoteRole} closed the connection.`));
+    this.write(hello(this.role, options.pid ?? 0));
+  }
+
+  get remoteRole(): string {
+    return this.remote?.role ?? 'other side';
+  }
+
+  get pending(): number {
+    return this.pendingCalls.size;
+  }
+
+  get isClosed(): boolean {
+    return this.closedWith !== null;
+  }
+
+  serve(handlers: Handlers): void {
+    Object.assign(this.handlers, handlers);
+  }
+
+  call<M extends MethodName>(type: M, payload: ReqOf<M>, options: CallOptions<M> = {}): Promise<ResOf<M>> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    const id = this.nextId++;
+    return new Promise<ResOf<M>>((resolve, reject) => {
+      const onAbort = () => {
+        this.pendingCalls.delete(id);
+        this.write({ v: PROTOCOL_VERSION, id, kind: 'cancel', type });
+        reject(abortError(signal!));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pendingCalls.set(id, {
+        type,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        onChunk: options.onChunk as ((item: never) => void) | undefined,
+        cleanup: () => signal?.removeEventListener('abort', onAbort),
+      });
+      this.write({ v: PROTOCOL_VERSION, id, kind: 'req', type, payload });
+    });
+  }
+
+  emit<E extends EventName>(type: E, payload: EventOf<E>): void {
+    if (!this.closedWith) this.write({ v: PROTOCOL_VERSION, id: 0, kind: 'event', type, payload });
+  }
+
+  on<E extends EventName>(type: E, listener: (payload: EventOf<E>) => void): () => void {
+    let set = this.listeners.get(type);
+    if (!set) this.listeners.set(type, (set = new Set()));
+    set.add(listener as (payload: never) => void);
+    return () => set.delete(listener as (payload: never) => void);
+  }
+
+  onClose(listener: (err: ParleyError) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** Closes the connection; every call still waiting fails with `err`. */
+  close(err: ParleyError = new ParleyError('peer-closed', 'Connection closed.')): void {
+    if (this.closedWith) return;
+    this.closed(err);
+    this.transport.close();
+  }
+
+  private closed(err: ParleyError): void {
+    if (this.closedWith) return;
+    this.closedWith = err;
+    this.settleReady.reject(err);
+    for (const pending of this.pendingCalls.values()) {
+      pending.cleanup();
+      pending.reject(err);
+    }
+    this.pendingCalls.clear();
+    for (const controller of this.running.values()) controller.abort(err);
+    this.running.clear();
+    for (const listener of this.closeListeners) listener(err);
+  }
+
+  private write(envelope: Envelope): void {
+    if (this.closedWith && envelope.kind !== 'hello') return;
+    this.transport.send(encode(envelope));
+  }
+
+  private receive(bytes: Uint8Array): void {
+    let value: unknown;
+    try {
+      value = decode(bytes);
+    } catch (err) {
+      this.onProtocolError(err as ParleyError);
+      return;
+    }
+    const envelope = readEnvelope(value);
+    if (typeof envelope === 'string') {
+      this.rejectMalformed(value, envelope);
+      return;
+    }
+    if (envelope.kind === 'hello') {
+      this.receiveHello(envelope.payload);
+      return;
+    }
+    if (!this.remote) {
+      this.onProtocolError(new ParleyError('bad-message', `A ${envelope.kind} arrived before the version handshake.`));
+      return;
+    }
+    switch (envelope.kind) {
+      case 'req':
+        void this.receiveCall(envelope.id, envelope.type, envelope.payload);
+        return;
+      case 'chunk':
+        this.receiveChunk(envelope.id, envelope.payload);
+        return;
+      case 'res':
+        this.receiveReply(envelope.id, envelope.payload, envelope.error);
+        return;
+      case 'event':
+        this.receiveEvent(envelope.type, envelope.payload);
+        return;
+      case 'cancel':
+        this.running.get(envelope.id)?.abort(new ParleyError('cancelled', 'Cancelled by the caller.'));
+        return;
+    }
+  }
+
+  private receiveHello(remote: Hello): void {
+    if (remote.protocol !== PROTOCOL_VERSION) {
+      const err = new ParleyError(
+        'version-mismatch',
+        `The ${remote.role} speaks bus protocol ${remote.protocol}, this ${this.role} speaks ${PROTOCOL_VERSION}: restart Parley so both come from the same release.`,
+        { local: PROTOCOL_VERSION, remote: remote.protocol },
+      );
+      this.onProtocolError(err);
+      this.close(err);
+      return;
+    }
+    this.remote = remote;
+    this.settleReady.resolve(remote);
+  }
+
+  private rejectMalformed(value: unknown, why: string): void {
+    const err = new ParleyError('bad-message', `Malformed message refused: ${why}.`);
+    this.onProtocolError(err);
+    const id = (value as { id?: unknown } | null)?.id;
+    const kind = (value as { kind?: unknown } | null)?.kind;
+    if (kind === 'req' && typeof id === 'number' && Number.isSafeInteger(id) && id > 0) {
+      this.write({ v: PROTOCOL_VERSION, id, kind: 'res', type: 'error', error: err.toWire() });
+    }
+  }
+
+  private async receiveCall(id: number, type: string, payload: unknown): Promise<void> {
+    const spec = (methodCatalog as Record<string, MethodSpec>)[type];
+    const handler = (this.handlers as Record<string, Handler<MethodName> | undefined>)[type];
+    if (!spec || !handler) {
+      this.reply(id, type, undefined, { code: 'unknown-method', message: `The ${this.role} does not answer ${type}.` });
+      return;
+    }
+    const problem = this.validate(spec.req, payload);
+    if (problem) {
+      this.reply(id, type, undefined, { code: 'invalid-payload', message: `${type}: ${problem}` });
+      return;
+    }
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    const ctx: CallContext<MethodName> = {
+      signal: controller.signal,
+      chunk: (item) => {
+        if (!controller.signal.aborted) this.write({ v: PROTOCOL_VERSION, id, kind: 'chunk', type, payload: item });
+      },
+    };
+    try {
+      const result = await handler(payload as never, ctx);
+      if (!controller.signal.aborted) this.reply(id, type, result);
+    } catch (err) {
+      if (!controller.signal.aborted) this.reply(id, type, undefined, toWireError(err));
+    } finally {
+      this.running.delete(id);
+    }
+  }
+
+  private reply(id: number, type: string, payload: unknown, error?: WireError): void {
+    this.write(error ? { v: PROTOCOL_VERSION, id, kind: 'res', type, error } : { v: PROTOCOL_VERSION, id, kind: 'res', type, payload });
+  }
+
+  private receiveChunk(id: number, payload: unknown): void {
+    const pending = this.pendingCalls.get(id);
+    if (!pending?.onChunk) return;
+    const schema = (methodCatalog as Record<string, MethodSpec>)[pending.type]?.chunk;
+    const problem = schema ? this.validate(schema, payload) : 'this call does not stream';
+    if (problem) {
+      this.onProtocolError(new ParleyError('invalid-payload', `${pending.type} chunk: ${problem}`));
+      return;
+    }
+    pending.onChunk(payload as never);
+  }
+
+  private receiveReply(id: number, payload: unknown, error: WireError | undefined): void {
+    const pending = this.pendingCalls.get(id);
+    if (!pending) return; // cancelled or timed out already
+    this.pendingCalls.delete(id);
+    pending.cleanup();
+    if (error) {
+      pending.reject(ParleyError.fromWire(error));
+      return;
+    }
+    const spec = (methodCatalog as Record<string, MethodSpec>)[pending.type]!;
+    const problem = this.validate(spec.res, payload);
+    if (problem) pending.reject(new ParleyError('invalid-payload', `${pending.type} reply: ${problem}`));
+    else pending.resolve(payload);
+  }
+
+  private receiveEvent(type: string, payload: unknown): void {
+    const schema = (eventCatalog as Record<string, TSchema>)[type];
+    if (!schema) {
+      this.onProtocolError(new ParleyError('unknown-method', `Unknown event ${type}.`));
+      return;
+    }
+    const problem = this.validate(schema, payload);
+    if (problem) {
+      this.onProtocolError(new ParleyError('invalid-payload', `${type}: ${problem}`));
+      return;
+    }
+    for (const listener of this.listeners.get(type) ?? []) listener(payload as never);
+  }
+}
+
+function abortError(signal: AbortSignal): ParleyError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ParleyError) return reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError') return new ParleyError('timeout', 'Timed out.');
+  return new ParleyError('cancelled', 'Cancelled.');
+}

@@ -1,0 +1,26 @@
+/**
+ * The on-disk layout of a project folder (YAML that diffs well in git):
+ *
+ *   parley.yaml                                 the project (name, properties)
+ *   apis/<api>/api.yaml                         an API (base URL, auth, definition record)
+ *   apis/<api>/definition/...                   its cached definition documents
+ *   apis/<api>/requests/[<folder>/...]<name>.request.yaml   requests; sub-folders are folders
+ *   mocks/<mock>/mock.yaml ...                  mocks (see docs/mock-files.md)
+ *   imported-scripts/...                        scripts kept as text by importers, never run
+ */
+import { ProjectFile } from '../model/project.js';
+import { Api } from '../model/api.js';
+import { Request } from '../model/request.js';
+import type { FileKind } from './yaml-file.js';
+
+export const PROJECT_FILE = 'parley.yaml';
+export const APIS_DIR = 'apis';
+export const API_FILE = 'api.yaml';
+export const REQUESTS_DIR = 'requests';
+export const DEFINITION_DIR = 'definition';
+export const MOCKS_DIR = 'mocks';
+export const REQUEST_SUFFIX = '.request.yaml';
+
+export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: ProjectFile, version: 1 };
+export const apiKind: FileKind<Api> = { label: 'API', schema: Api, version: 1 };
+export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 1 };
