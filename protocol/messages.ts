@@ -15,6 +15,8 @@ import { Api } from './model/api.js';
 import { ProjectTree } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
 import { SendResult, SendSpec } from './model/exchange.js';
+import { Exchange, HistoryEntry } from './model/history.js';
+import { Environment } from './model/workspace.js';
 
 export interface MethodSpec {
   req: TSchema;
@@ -68,6 +70,31 @@ export const methods = {
   },
   'request.save': { req: T.Object({ project: T.String(), request: Request }), res: Request },
   'request.delete': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
+  /** Sends the request as edited (saved or not); cancelling the call stops the send. */
+  'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange },
+
+  'history.list': { req: T.Object({ project: T.String(), requestId: T.Optional(T.String()) }), res: T.Array(HistoryEntry) },
+
+  'environments.save': {
+    req: T.Object({ environments: T.Array(Environment), globals: T.Array(Row), activeEnvironment: T.Optional(T.String()) }),
+    res: Workspace,
+  },
+  'environments.setActive': { req: T.Object({ id: T.Optional(T.String()) }), res: Workspace },
+
+  /** Stores a secret in the OS keychain; files then refer to it as `${secret:name}`. */
+  'secret.set': { req: T.Object({ name: T.String(), value: T.String() }), res: T.Object({ ref: T.String() }) },
+  'secret.delete': { req: T.Object({ name: T.String() }), res: Empty },
+  'secret.status': { req: Empty, res: T.Object({ available: T.Boolean(), reason: T.Optional(T.String()), names: T.Array(T.String()) }) },
+
+  /** Lists a local folder for the file chooser (the UI itself never touches files). */
+  'fs.list': {
+    req: T.Object({ path: T.Optional(T.String()) }),
+    res: T.Object({
+      path: T.String(),
+      parent: T.Optional(T.String()),
+      entries: T.Array(T.Object({ name: T.String(), dir: T.Boolean(), size: T.Integer() })),
+    }),
+  },
 } satisfies Record<string, MethodSpec>;
 
 export const events = {

@@ -76,6 +76,7 @@ export class Peer {
   private readonly listeners = new Map<string, Set<(payload: never) => void>>();
   private readonly closeListeners = new Set<(err: ParleyError) => void>();
   private nextId = 1;
+  private readonly pid: number;
   private remote: Hello | null = null;
   private closedWith: ParleyError | null = null;
   private settleReady!: { resolve(h: Hello): void; reject(e: ParleyError): void };
@@ -91,7 +92,8 @@ export class Peer {
     transport.onMessage = (bytes) => this.receive(bytes);
     transport.onFrameError = (err) => this.onProtocolError(err);
     transport.onClose = (reason) => this.closed(new ParleyError('peer-closed', reason || `The ${this.remoteRole} closed the connection.`));
-    this.write(hello(this.role, options.pid ?? 0));
+    this.pid = options.pid ?? 0;
+    this.write(hello(this.role, this.pid));
   }
 
   get remoteRole(): string {
@@ -216,6 +218,7 @@ export class Peer {
   }
 
   private receiveHello(remote: Hello): void {
+    if (this.remote) return; // the answer to our repeated hello below
     if (remote.protocol !== PROTOCOL_VERSION) {
       const err = new ParleyError(
         'version-mismatch',
@@ -227,6 +230,9 @@ export class Peer {
       return;
     }
     this.remote = remote;
+    // Our own hello may have gone out before the other side listened (a window still loading):
+    // say it again now that it certainly listens. A second hello is ignored.
+    this.write(hello(this.role, this.pid));
     this.settleReady.resolve(remote);
   }
 

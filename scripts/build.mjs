@@ -13,6 +13,7 @@ const watch = process.argv.includes('--watch');
 
 const nodeEntries = {
   cli: 'cli/main.ts',
+  'electron-main': 'processes/electron/main.ts',
   sender: 'processes/sender/main.ts',
   checker: 'processes/checker/main.ts',
   'checker-worker': 'processes/checker/worker.ts',
@@ -27,8 +28,6 @@ for (const [name, file] of Object.entries(nodeEntries)) {
     delete nodeEntries[name];
   }
 }
-const electronEntries = { 'electron-main': 'processes/electron/main.ts', 'electron-preload': 'processes/electron/preload.ts' };
-for (const [name, file] of Object.entries(electronEntries)) if (!existsSync(join(root, file))) delete electronEntries[name];
 
 await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, 'ui'), { recursive: true });
@@ -50,7 +49,7 @@ await Promise.all([
   }),
   build({
     absWorkingDir: root,
-    entryPoints: electronEntries,
+    entryPoints: { 'electron-preload': 'processes/electron/preload.ts' },
     outdir: dist,
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -12,6 +12,8 @@ import { distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
+import { HistoryStore } from './store/history-store.js';
+import type { SendDeps } from './send/send-service.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -28,6 +30,14 @@ export class Supervisor {
   readonly checker: ChildProcessHandle;
   readonly workspace: WorkspaceStore;
   readonly secrets: SecretStore;
+  readonly history: HistoryStore;
+  /** How a send gets OAuth tokens and contract verdicts; wired in wiring.ts. */
+  sendDeps: SendDeps = {
+    oauthToken: async () => {
+      throw new ParleyError('oauth-failed', 'OAuth 2 is not wired yet.');
+    },
+    verdict: async () => undefined,
+  };
   readonly log: (line: string) => void;
   readonly electron: boolean;
   private readonly projects = new Map<string, ProjectStore>();
@@ -41,6 +51,7 @@ export class Supervisor {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.workspace = workspace;
     this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
+    this.history = new HistoryStore(options.dataDir);
     this.electron = options.electron ?? false;
     this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true });
     this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true });

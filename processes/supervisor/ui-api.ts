@@ -6,12 +6,25 @@ import { readFileSync } from 'node:fs';
 import type { Handlers } from '../../protocol/peer.js';
 import { repoRoot } from './paths.js';
 import type { Supervisor } from './supervisor.js';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
+import { ParleyError } from '../../protocol/errors.js';
+import { sendRequest } from './send/send-service.js';
+import { moveSecretsToKeychain } from './send/secure-auth.js';
 
 let version: string | null = null;
 export function appVersion(): string {
   version ??= (JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as { version: string }).version;
   return version;
+}
+
+async function rememberSecrets(sup: Supervisor, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  const ws = await sup.workspace.update((draft) => {
+    draft.secrets = [...new Set([...draft.secrets, ...names])].sort();
+  });
+  sup.broadcast('workspace.changed', ws);
 }
 
 export function uiHandlers(sup: Supervisor): Handlers {
@@ -55,7 +68,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
     },
     'api.save': async ({ project, api }) => {
       const store = sup.project(project);
-      const saved = await store.saveApi(api);
+      const secured = await moveSecretsToKeychain(api.auth, `api/${api.id}`, sup.secrets);
+      await rememberSecrets(sup, secured.stored);
+      const saved = await store.saveApi({ ...api, auth: secured.auth });
       sup.projectChanged(store, [api.id]);
       return saved;
     },
@@ -69,7 +84,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
     },
     'request.save': async ({ project, request }) => {
       const store = sup.project(project);
-      const saved = await store.saveRequest(request);
+      const secured = await moveSecretsToKeychain(request.auth, `request/${request.id}`, sup.secrets);
+      await rememberSecrets(sup, secured.stored);
+      const saved = await store.saveRequest({ ...request, auth: secured.auth });
       sup.projectChanged(store, [request.id]);
       return saved;
     },
@@ -78,6 +95,70 @@ export function uiHandlers(sup: Supervisor): Handlers {
       await store.deleteRequest(id);
       sup.projectChanged(store, [id]);
       return {};
+    },
+    'request.send': ({ project, request }, { signal }) => sendRequest(sup, sup.sendDeps, project, request, signal),
+
+    'history.list': ({ project, requestId }) => sup.history.list(sup.project(project).root, requestId),
+
+    'environments.save': async ({ environments, globals, activeEnvironment }) => {
+      const names = new Set<string>();
+      for (const env of environments) {
+        const key = env.name.trim().toLowerCase();
+        if (names.has(key)) throw new ParleyError('bad-input', `Two environments are named "${env.name}": names must differ.`);
+        names.add(key);
+      }
+      const ws = await sup.workspace.update((draft) => {
+        draft.environments = environments;
+        draft.globals = globals;
+        draft.activeEnvironment = environments.some((e) => e.id === activeEnvironment) ? activeEnvironment : undefined;
+      });
+      sup.broadcast('workspace.changed', ws);
+      return ws;
+    },
+    'environments.setActive': async ({ id }) => {
+      const ws = await sup.workspace.update((draft) => {
+        if (id !== undefined && !draft.environments.some((e) => e.id === id)) throw new ParleyError('not-found', 'No such environment.');
+        draft.activeEnvironment = id;
+      });
+      sup.broadcast('workspace.changed', ws);
+      return ws;
+    },
+
+    'secret.set': async ({ name, value }) => {
+      await sup.secrets.set(name, value);
+      const ws = await sup.workspace.update((draft) => {
+        if (!draft.secrets.includes(name)) draft.secrets = [...draft.secrets, name].sort();
+      });
+      sup.broadcast('workspace.changed', ws);
+      return { ref: `\${secret:${name}}` };
+    },
+    'secret.delete': async ({ name }) => {
+      await sup.secrets.delete(name);
+      const ws = await sup.workspace.update((draft) => {
+        draft.secrets = draft.secrets.filter((n) => n !== name);
+      });
+      sup.broadcast('workspace.changed', ws);
+      return {};
+    },
+    'secret.status': async () => {
+      const reason = await sup.secrets.unavailableReason();
+      return { available: reason === null, ...(reason ? { reason } : {}), names: sup.workspace.get().secrets };
+    },
+
+    'fs.list': async ({ path }) => {
+      const dir = resolve(path || homedir());
+      const info = await stat(dir).catch(() => null);
+      if (!info?.isDirectory()) throw new ParleyError('not-found', `${dir} is not a folder.`);
+      const entries = await readdir(dir, { withFileTypes: true });
+      const listed = await Promise.all(
+        entries
+          .filter((e) => !e.name.startsWith('.'))
+          .slice(0, 2000)
+          .map(async (e) => ({ name: e.name, dir: e.isDirectory(), size: e.isFile() ? (await stat(join(dir, e.name)).catch(() => null))?.size ?? 0 : 0 })),
+      );
+      listed.sort((a, b) => (a.dir === b.dir ? a.name.localeCompare(b.name) : a.dir ? -1 : 1));
+      const parent = dirname(dir);
+      return { path: dir, ...(parent !== dir ? { parent } : {}), entries: listed };
     },
   };
 }

@@ -147,13 +147,19 @@ function csp(port: number): string {
   ].join('; ');
 }
 
+/** A Transport over a `ws` socket; sends made while it is still connecting wait for it to open. */
 export function webSocketTransport(ws: WebSocket): Transport {
+  const outbox: Uint8Array[] = [];
+  ws.once('open', () => {
+    for (const bytes of outbox.splice(0)) ws.send(bytes, { binary: true });
+  });
   const transport: Transport = {
     onMessage: null,
     onFrameError: null,
     onClose: null,
     send(bytes) {
       if (ws.readyState === ws.OPEN) ws.send(bytes, { binary: true });
+      else if (ws.readyState === ws.CONNECTING) outbox.push(bytes);
     },
     close() {
       ws.close();

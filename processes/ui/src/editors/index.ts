@@ -1,6 +1,14 @@
 import { registerEditor } from './registry.js';
 import { ProjectEditor } from './ProjectEditor.js';
+import { RequestEditor } from './request/RequestEditor.js';
+import { ApiEditor } from './ApiEditor.js';
+import { EnvironmentsEditor } from './EnvironmentsEditor.js';
+import { PreferencesEditor } from './PreferencesEditor.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
+  registerEditor('request', RequestEditor);
+  registerEditor('api', ApiEditor);
+  registerEditor('environments', EnvironmentsEditor);
+  registerEditor('preferences', PreferencesEditor);
 }

@@ -1,7 +1,7 @@
 /** Open editor tabs. A tab is identified by what it shows, so opening it twice focuses it. */
 import { computed, signal } from '@preact/signals';
 
-export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'settings' | 'welcome' | 'import';
+export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import';
 
 export interface Tab {
   id: string;
@@ -29,7 +29,13 @@ export function openTab(tab: Omit<Tab, 'id'>): void {
   activeTabId.value = id;
 }
 
+const closeListeners = new Set<(id: string) => void>();
+export function onTabClosed(listener: (id: string) => void): void {
+  closeListeners.add(listener);
+}
+
 export function closeTab(id: string): void {
+  for (const listener of closeListeners) listener(id);
   const list = tabs.value;
   const index = list.findIndex((t) => t.id === id);
   if (index < 0) return;

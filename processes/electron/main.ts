@@ -1,0 +1,63 @@
+/**
+ * The desktop entry: the supervisor runs in Electron's main process and the UI in a window
+ * with context isolation and the sandbox on, talking through the preload bridge. Electron is
+ * an optional dependency; without it Parley runs in the browser via `parley ui`.
+ */
+import { BrowserWindow, app, dialog, ipcMain, shell } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Peer } from '../../protocol/peer.js';
+import { validateCompiled } from '../../protocol/validate-node.js';
+import { Supervisor } from '../supervisor/supervisor.js';
+import { uiHandlers } from '../supervisor/ui-api.js';
+import { defaultDataDir } from '../supervisor/store/workspace-store.js';
+import { ipcTransport } from './ipc-transport.js';
+
+const distDir = dirname(fileURLToPath(import.meta.url));
+const indexHtml = join(distDir, 'ui', 'index.html');
+
+async function openWindow(): Promise<void> {
+  const supervisor = await Supervisor.start({ dataDir: defaultDataDir(), electron: true });
+  for (const folder of process.argv.slice(2).filter((a) => !a.startsWith('-'))) await supervisor.openProject(folder, { create: true }).catch(() => {});
+  const win = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    title: 'Parley',
+    webPreferences: {
+      preload: join(distDir, 'electron-preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  const ownUrl = pathToFileURL(indexHtml).href;
+  const peer = new Peer(ipcTransport(ipcMain, win.webContents, (url) => url.split('?')[0] === ownUrl), {
+    role: 'supervisor',
+    pid: process.pid,
+    validate: validateCompiled,
+    handlers: uiHandlers(supervisor),
+    onProtocolError: (err) => supervisor.log(`ui bus: ${err.code}: ${err.message}`),
+  });
+  supervisor.attachUi(peer);
+  ipcMain.handle('parley:choose-file', async (event) => {
+    if (event.sender !== win.webContents) return null;
+    const result = await dialog.showOpenDialog(win, { properties: ['openFile'] });
+    return result.canceled ? null : (result.filePaths[0] ?? null);
+  });
+  // The window shows only our page: links open in the system browser, navigation is refused.
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:/.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  await win.loadFile(indexHtml);
+  app.on('window-all-closed', () => {
+    void supervisor.shutdown().finally(() => app.quit());
+  });
+}
+
+app.whenReady().then(openWindow, (err: Error) => {
+  process.stderr.write(`parley: ${err.message}\n`);
+  app.exit(1);
+});

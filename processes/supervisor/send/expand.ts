@@ -1,0 +1,72 @@
+/**
+ * `${name}` expansion for a send: the active environment first, then the project's
+ * properties, then the workspace globals; `${secret:name}` from the keychain. Nothing is
+ * guessed: a name that resolves nowhere is collected and the send is refused.
+ */
+import type { Row } from '../../../protocol/model/common.js';
+
+const PATTERN = /\$\{([^{}]+)\}/g;
+
+export interface ExpansionScope {
+  environment: Row[];
+  project: Row[];
+  globals: Row[];
+  /** Secret values by name, fetched before expansion starts. */
+  secrets: Map<string, string>;
+}
+
+export class Expander {
+  readonly unresolved = new Set<string>();
+  /** Every secret value used, so it can be masked wherever the send is recorded. */
+  readonly secretValues = new Map<string, string>();
+  private readonly values = new Map<string, string>();
+
+  constructor(private readonly scope: ExpansionScope) {
+    // Lowest precedence first, so later sets win.
+    for (const rows of [scope.globals, scope.project, scope.environment]) {
+      for (const row of rows) if (row.enabled && row.name) this.values.set(row.name, row.value);
+    }
+  }
+
+  /** Expands once: a value that itself contains `${...}` is expanded too, up to a small depth. */
+  expand(text: string, depth = 0): string {
+    if (!text.includes('${')) return text;
+    return text.replace(PATTERN, (whole, name: string) => {
+      if (name.startsWith('secret:')) {
+        const key = name.slice('secret:'.length);
+        const value = this.scope.secrets.get(key);
+        if (value === undefined) {
+          this.unresolved.add(name);
+          return whole;
+        }
+        this.secretValues.set(key, value);
+        return value;
+      }
+      const value = this.values.get(name);
+      if (value === undefined) {
+        this.unresolved.add(name);
+        return whole;
+      }
+      if (depth >= 5 || !value.includes('${')) return value;
+      return this.expand(value, depth + 1);
+    });
+  }
+}
+
+/** Every `${secret:name}` named in any of the texts, and in the variables they may expand through. */
+export function secretNamesIn(texts: string[], scope: Omit<ExpansionScope, 'secrets'>): string[] {
+  const names = new Set<string>();
+  const all = [...texts, ...[scope.globals, scope.project, scope.environment].flat().filter((r) => r.enabled).map((r) => r.value)];
+  for (const text of all) for (const match of text.matchAll(/\$\{secret:([^{}]+)\}/g)) names.add(match[1]!);
+  return [...names];
+}
+
+/** Replaces every secret value in `text` by its `${secret:name}` reference. */
+export function redactSecrets(text: string, secrets: Map<string, string>): string {
+  let out = text;
+  // Longest first, so a secret that contains another is masked whole.
+  for (const [name, value] of [...secrets].sort((a, b) => b[1].length - a[1].length)) {
+    if (value.length >= 3) out = out.split(value).join(`\${secret:${name}}`);
+  }
+  return out;
+}

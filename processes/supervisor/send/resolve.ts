@@ -1,0 +1,186 @@
+/**
+ * Turns a request as edited (with `${...}` expansions, `{path}` placeholders, inherited auth
+ * and body drafts) into the fully resolved SendSpec the sender puts on the wire. Anything
+ * that does not resolve refuses the send here, before a byte reaches the network.
+ */
+import { ParleyError } from '../../../protocol/errors.js';
+import type { Api } from '../../../protocol/model/api.js';
+import type { Auth } from '../../../protocol/model/auth.js';
+import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
+import type { Request } from '../../../protocol/model/request.js';
+import { pathParamNames } from '../../../protocol/request-url.js';
+import { resolveInside } from '../../../protocol/project/safe-path.js';
+import { isAbsolute } from 'node:path';
+import type { Expander } from './expand.js';
+
+export interface ResolveContext {
+  expander: Expander;
+  projectRoot: string;
+  proxy: string;
+  caPem: string;
+  inlineLimit: number;
+  /** Gets an OAuth 2 access token for the resolved auth settings (cached by the caller). */
+  oauthToken: (auth: Extract<Auth, { type: 'oauth2' }>, cacheKey: string) => Promise<string>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  json: 'application/json',
+  xml: 'application/xml',
+  text: 'text/plain',
+  html: 'text/html',
+  javascript: 'application/javascript',
+};
+
+export async function resolveRequest(request: Request, api: Api, ctx: ResolveContext): Promise<SendSpec> {
+  const x = (text: string) => ctx.expander.expand(text);
+  const missingPath: string[] = [];
+
+  // URL: base URL + path, `{name}` segments filled from the path-parameter rows.
+  let path = x(request.url.trim());
+  for (const name of pathParamNames(request.url)) {
+    const row = request.pathParams.find((p) => p.name === name);
+    const value = row ? x(row.value) : '';
+    if (value === '') missingPath.push(name);
+    else path = path.split(`{${name}}`).join(encodeURIComponent(value));
+  }
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+  const base = absolute ? '' : x(api.baseUrl.trim());
+
+  const headers: Header[] = request.headers.filter((h) => h.enabled && h.name.trim()).map((h) => [x(h.name.trim()), x(h.value)]);
+  const query: [string, string][] = request.query.filter((q) => q.enabled && (q.name || q.value)).map((q) => [x(q.name), x(q.value)]);
+  const body = resolveBody(request, headers, x, ctx.projectRoot);
+
+  const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
+  const authRefusal = await applyAuth(auth, headers, query, x, ctx, request.auth.type === 'inherit' ? `api:${api.id}` : `request:${request.id}`);
+
+  // Refuse before anything else can fail: the user needs every unresolved name at once.
+  const unresolved = [...ctx.expander.unresolved];
+  if (missingPath.length > 0 || unresolved.length > 0) {
+    const parts = [
+      ...missingPath.map((name) => `path parameter {${name}} has no value`),
+      ...unresolved.map((name) =>
+        name.startsWith('secret:') ? `\${${name}} is not in the keychain` : `\${${name}} is not defined in the active environment, the project properties or the globals`,
+      ),
+    ];
+    throw new ParleyError('unresolved', `Not sent: ${parts.join('; ')}.`, { pathParams: missingPath, expansions: unresolved });
+  }
+  if (authRefusal) throw authRefusal;
+
+  if (!absolute && !base) throw new ParleyError('bad-url', `Not sent: "${path}" is a path and the API ${api.name} has no base URL. Set one on the API tab, or use a full URL.`);
+  const joined = absolute ? path : `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  let url: URL;
+  try {
+    url = new URL(joined);
+  } catch {
+    throw new ParleyError('bad-url', `Not sent: "${joined}" is not a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParleyError('bad-url', `Not sent: ${url.protocol} URLs are not HTTP requests.`);
+  const search = query.map(([k, v]) => (v === '' ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&');
+  if (search) url.search = url.search ? `${url.search.slice(1)}&${search}` : search;
+
+  for (const [name, value] of headers) {
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new ParleyError('bad-header', `Not sent: "${name}" is not a valid header name.`);
+    if (/[\r\n\0]/.test(value)) throw new ParleyError('bad-header', `Not sent: the value of header ${name} contains a line break or NUL.`);
+  }
+
+  return {
+    method: request.method.toUpperCase(),
+    url: url.toString(),
+    headers,
+    body,
+    timeoutMs: request.settings.timeoutMs,
+    httpVersion: request.settings.httpVersion,
+    followRedirects: true,
+    maxRedirects: 20,
+    proxy: ctx.proxy,
+    caPem: ctx.caPem,
+    inlineLimit: ctx.inlineLimit,
+  };
+}
+
+function resolveBody(request: Request, headers: Header[], x: (s: string) => string, root: string): OutgoingBody {
+  const body = request.body;
+  const hasContentType = headers.some(([name]) => name.toLowerCase() === 'content-type');
+  const setType = (type: string) => {
+    if (!hasContentType) headers.push(['Content-Type', type]);
+  };
+  switch (body.kind) {
+    case 'none':
+      return { type: 'none' };
+    case 'raw':
+      setType(CONTENT_TYPES[body.raw.language] ?? 'text/plain');
+      return { type: 'bytes', data: new TextEncoder().encode(x(body.raw.text)) };
+    case 'form': {
+      setType('application/x-www-form-urlencoded');
+      const params = new URLSearchParams();
+      for (const row of body.form) if (row.enabled && row.name) params.append(x(row.name), x(row.value));
+      return { type: 'bytes', data: new TextEncoder().encode(params.toString()) };
+    }
+    case 'multipart':
+      // The sender writes the boundary into Content-Type; a hand-set one would not match it.
+      return {
+        type: 'multipart',
+        parts: body.multipart
+          .filter((p) => p.enabled && p.name)
+          .map((p) =>
+            p.kind === 'text'
+              ? { kind: 'text' as const, name: x(p.name), value: x(p.value) }
+              : { kind: 'file' as const, name: x(p.name), path: filePath(root, x(p.file)), contentType: p.contentType || 'application/octet-stream' },
+          ),
+      };
+    case 'binary':
+      if (!body.binary.file) throw new ParleyError('bad-input', 'Not sent: the binary body has no file chosen.');
+      setType(body.binary.contentType || 'application/octet-stream');
+      return { type: 'file', path: filePath(root, x(body.binary.file)) };
+  }
+}
+
+/** A body file: absolute as chosen, or relative to the project folder (and then never outside it). */
+function filePath(root: string, file: string): string {
+  return isAbsolute(file) ? file : resolveInside(root, file, 'body file');
+}
+
+async function applyAuth(
+  auth: Auth,
+  headers: Header[],
+  query: [string, string][],
+  x: (s: string) => string,
+  ctx: ResolveContext,
+  cacheKey: string,
+): Promise<ParleyError | null> {
+  const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name.toLowerCase());
+  switch (auth.type) {
+    case 'inherit':
+    case 'none':
+      return null;
+    case 'basic':
+      if (!has('authorization')) headers.push(['Authorization', `Basic ${Buffer.from(`${x(auth.username)}:${x(auth.password)}`).toString('base64')}`]);
+      return null;
+    case 'bearer':
+      if (!has('authorization')) headers.push(['Authorization', `Bearer ${x(auth.token)}`]);
+      return null;
+    case 'apikey':
+      if (auth.in === 'header') {
+        if (!has(auth.name)) headers.push([x(auth.name), x(auth.value)]);
+      } else query.push([x(auth.name), x(auth.value)]);
+      return null;
+    case 'oauth2': {
+      const resolved = {
+        ...auth,
+        tokenUrl: x(auth.tokenUrl),
+        authorizationUrl: x(auth.authorizationUrl),
+        clientId: x(auth.clientId),
+        clientSecret: x(auth.clientSecret),
+        scope: x(auth.scope),
+      };
+      if (ctx.expander.unresolved.size > 0) return null; // refused above with the names
+      try {
+        const token = await ctx.oauthToken(resolved, cacheKey);
+        if (!has('authorization')) headers.push(['Authorization', `Bearer ${token}`]);
+        return null;
+      } catch (err) {
+        return err instanceof ParleyError ? err : new ParleyError('oauth-failed', `Not sent: the OAuth 2 token could not be obtained (${(err as Error).message}).`);
+      }
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Picks a local file for a body. Under Electron the native dialog; in the browser a folder
+ * browser served by the supervisor (the page itself cannot see file paths).
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { ResOf } from '../../../../protocol/messages.js';
+import { call } from '../state/rpc.js';
+import { openCustom } from '../state/overlays.js';
+import { FolderIcon } from './Icons.js';
+
+declare global {
+  interface Window {
+    parleyNative?: { chooseFile(): Promise<string | null> };
+  }
+}
+
+let lastFolder: string | undefined;
+
+export async function chooseFile(): Promise<string | null> {
+  if (window.parleyNative) return window.parleyNative.chooseFile();
+  return new Promise((resolve) => {
+    openCustom({
+      title: 'Choose a file',
+      wide: true,
+      render: (close) => (
+        <FolderBrowser
+          onPick={(path) => {
+            close();
+            resolve(path);
+          }}
+          onCancel={() => {
+            close();
+            resolve(null);
+          }}
+        />
+      ),
+    });
+  });
+}
+
+function FolderBrowser({ onPick, onCancel }: { onPick(path: string): void; onCancel(): void }) {
+  const listing = useSignal<ResOf<'fs.list'> | null>(null);
+  const error = useSignal('');
+  const typed = useSignal('');
+  const go = async (path?: string) => {
+    try {
+      listing.value = await call('fs.list', path === undefined ? {} : { path });
+      lastFolder = listing.value.path;
+      typed.value = listing.value.path;
+      error.value = '';
+    } catch (err) {
+      error.value = (err as Error).message;
+    }
+  };
+  useEffect(() => void go(lastFolder), []);
+  const current = listing.value;
+  return (
+    <div class="dialog-body file-browser">
+      <form
+        class="file-browser-path"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void go(typed.value);
+        }}
+      >
+        <input aria-label="Folder" value={typed.value} onInput={(e) => (typed.value = (e.target as HTMLInputElement).value)} />
+        <button class="button" type="submit">
+          Go
+        </button>
+      </form>
+      {error.value && <p class="form-error">{error.value}</p>}
+      <ul class="file-list">
+        {current?.parent && (
+          <li onClick={() => void go(current.parent)}>
+            <FolderIcon /> ..
+          </li>
+        )}
+        {current?.entries.map((entry) => (
+          <li key={entry.name} onClick={() => (entry.dir ? void go(`${current.path}/${entry.name}`) : onPick(`${current.path}/${entry.name}`))}>
+            {entry.dir ? <FolderIcon /> : <span class="file-dot" />}
+            <span>{entry.name}</span>
+            {!entry.dir && <span class="muted">{formatBytes(entry.size)}</span>}
+          </li>
+        ))}
+      </ul>
+      <footer class="dialog-footer">
+        <button class="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </footer>
+    </div>
+  );
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}

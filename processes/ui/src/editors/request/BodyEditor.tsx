@@ -1,0 +1,173 @@
+/** The body: none, raw (JSON, XML, text, HTML, JavaScript), form, multipart or binary, each with its own draft. */
+import { useSignal } from '@preact/signals';
+import type { Body, BodyKind, MultipartPart, RawLanguage } from '../../../../../protocol/model/request.js';
+import { RowsTable } from '../../components/RowsTable.js';
+import { CloseIcon } from '../../components/Icons.js';
+import { chooseFile } from '../../components/FileChooser.js';
+import { formatBody } from './format.js';
+
+const KINDS: [BodyKind, string][] = [
+  ['none', 'None'],
+  ['raw', 'Raw'],
+  ['form', 'Form (urlencoded)'],
+  ['multipart', 'Multipart'],
+  ['binary', 'Binary'],
+];
+const LANGUAGES: [RawLanguage, string][] = [
+  ['json', 'JSON'],
+  ['xml', 'XML'],
+  ['text', 'Text'],
+  ['html', 'HTML'],
+  ['javascript', 'JavaScript'],
+];
+
+export function BodyEditor({ body, onChange, extra }: { body: Body; onChange(body: Body): void; extra?: preact.ComponentChildren }) {
+  const formatError = useSignal('');
+  const set = (patch: Partial<Body>) => onChange({ ...body, ...patch });
+  return (
+    <div class="body-editor">
+      <div class="segmented" role="radiogroup" aria-label="Body kind">
+        {KINDS.map(([kind, label]) => (
+          <button key={kind} role="radio" aria-checked={body.kind === kind} class={body.kind === kind ? 'active' : ''} onClick={() => set({ kind })}>
+            {label}
+          </button>
+        ))}
+      </div>
+      {body.kind === 'none' && <p class="muted">This request has no body.</p>}
+      {body.kind === 'raw' && (
+        <>
+          <div class="toolbar">
+            <select aria-label="Raw language" value={body.raw.language} onChange={(e) => set({ raw: { ...body.raw, language: (e.target as HTMLSelectElement).value as RawLanguage } })}>
+              {LANGUAGES.map(([l, label]) => (
+                <option key={l} value={l}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            {(body.raw.language === 'json' || body.raw.language === 'xml') && (
+              <button
+                class="button small"
+                onClick={() => {
+                  const result = formatBody(body.raw.language, body.raw.text);
+                  if (result.ok) {
+                    formatError.value = '';
+                    set({ raw: { ...body.raw, text: result.text } });
+                  } else formatError.value = result.message;
+                }}
+              >
+                Format
+              </button>
+            )}
+            {extra}
+          </div>
+          {formatError.value && (
+            <p class="inline-error" role="alert">
+              {formatError.value}
+            </p>
+          )}
+          <textarea
+            class="code body-text"
+            aria-label="Body"
+            spellcheck={false}
+            value={body.raw.text}
+            onInput={(e) => {
+              formatError.value = '';
+              set({ raw: { ...body.raw, text: (e.target as HTMLTextAreaElement).value } });
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Tab' && !e.shiftKey) {
+                e.preventDefault();
+                const el = e.target as HTMLTextAreaElement;
+                const { selectionStart: s, selectionEnd: end } = el;
+                const text = `${el.value.slice(0, s)}  ${el.value.slice(end)}`;
+                set({ raw: { ...body.raw, text } });
+                requestAnimationFrame(() => el.setSelectionRange(s + 2, s + 2));
+              }
+            }}
+          />
+        </>
+      )}
+      {body.kind === 'form' && <RowsTable label="Form field" rows={body.form} onChange={(form) => set({ form })} />}
+      {body.kind === 'multipart' && <MultipartEditor parts={body.multipart} onChange={(multipart) => set({ multipart })} />}
+      {body.kind === 'binary' && (
+        <div class="form-grid binary-body">
+          <label>
+            <span>File</span>
+            <span class="file-pick">
+              <input aria-label="Binary file" value={body.binary.file} placeholder="/path/to/file" onInput={(e) => set({ binary: { ...body.binary, file: (e.target as HTMLInputElement).value } })} />
+              <button
+                class="button"
+                onClick={async () => {
+                  const file = await chooseFile();
+                  if (file) set({ binary: { ...body.binary, file } });
+                }}
+              >
+                Choose…
+              </button>
+            </span>
+          </label>
+          <label>
+            <span>Content type</span>
+            <input aria-label="Binary content type" value={body.binary.contentType} onInput={(e) => set({ binary: { ...body.binary, contentType: (e.target as HTMLInputElement).value } })} />
+          </label>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function MultipartEditor({ parts, onChange }: { parts: MultipartPart[]; onChange(parts: MultipartPart[]): void }) {
+  const update = (i: number, part: MultipartPart) => onChange(parts.map((p, j) => (j === i ? part : p)));
+  return (
+    <div class="multipart">
+      <table class="rows-table" aria-label="Multipart parts">
+        <tbody>
+          {parts.map((part, i) => (
+            <tr key={i} class={part.enabled ? '' : 'disabled'}>
+              <td class="cell-check">
+                <input type="checkbox" aria-label={`Send ${part.name}`} checked={part.enabled} onChange={(e) => update(i, { ...part, enabled: (e.target as HTMLInputElement).checked })} />
+              </td>
+              <td>
+                <input class="cell-input" aria-label="Part name" placeholder="name" value={part.name} onInput={(e) => update(i, { ...part, name: (e.target as HTMLInputElement).value })} />
+              </td>
+              <td>
+                {part.kind === 'text' ? (
+                  <input class="cell-input" aria-label={`Value of ${part.name}`} placeholder="value" value={part.value} onInput={(e) => update(i, { ...part, value: (e.target as HTMLInputElement).value })} />
+                ) : (
+                  <span class="file-pick">
+                    <input class="cell-input" aria-label={`File of ${part.name}`} placeholder="/path/to/file" value={part.file} onInput={(e) => update(i, { ...part, file: (e.target as HTMLInputElement).value })} />
+                    <button
+                      class="button small"
+                      onClick={async () => {
+                        const file = await chooseFile();
+                        if (file) update(i, { ...part, file });
+                      }}
+                    >
+                      Choose…
+                    </button>
+                  </span>
+                )}
+              </td>
+              <td class="cell-type">
+                {part.kind === 'file' && <input class="cell-input" aria-label={`Content type of ${part.name}`} placeholder="content type" value={part.contentType} onInput={(e) => update(i, { ...part, contentType: (e.target as HTMLInputElement).value })} />}
+              </td>
+              <td class="cell-action">
+                <button class="icon-button" aria-label={`Remove ${part.name}`} onClick={() => onChange(parts.filter((_, j) => j !== i))}>
+                  <CloseIcon />
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div class="toolbar">
+        <button class="button small" onClick={() => onChange([...parts, { kind: 'text', name: '', value: '', enabled: true }])}>
+          Add text field
+        </button>
+        <button class="button small" onClick={() => onChange([...parts, { kind: 'file', name: '', file: '', contentType: 'application/octet-stream', enabled: true }])}>
+          Add file
+        </button>
+      </div>
+    </div>
+  );
+}

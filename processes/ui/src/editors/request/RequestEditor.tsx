@@ -1,0 +1,236 @@
+/** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Settings, and the response below. */
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import type { Request } from '../../../../../protocol/model/request.js';
+import { applyUrlToRows, displayUrl, syncPathParams } from '../../../../../protocol/request-url.js';
+import { projectByRoot } from '../../state/app.js';
+import { mod } from '../../state/commands.js';
+import { METHODS } from '../../state/actions.js';
+import { edit, requestTabState, save, send, stop, type RequestTabState, type Section } from '../../state/request-tabs.js';
+import { RowsTable } from '../../components/RowsTable.js';
+import { AuthEditor } from '../../components/AuthEditor.js';
+import type { EditorProps } from '../registry.js';
+import { BodyEditor } from './BodyEditor.js';
+import { ResponsePane } from '../response/ResponsePane.js';
+
+const SECTIONS: [Section, string][] = [
+  ['params', 'Params'],
+  ['body', 'Body'],
+  ['headers', 'Headers'],
+  ['auth', 'Auth'],
+  ['settings', 'Settings'],
+];
+
+/** Extra UI other features hang on the body editor (the schema Form switch). */
+export const bodyExtras: ((state: RequestTabState) => preact.ComponentChildren)[] = [];
+
+export function RequestEditor({ tab }: EditorProps) {
+  const state = requestTabState(tab);
+  const rootRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const m = e.ctrlKey || e.metaKey;
+      if (m && e.key === 'Enter') {
+        e.preventDefault();
+        if (state.sending.value) stop(state);
+        else void send(state);
+      } else if (m && e.key.toLowerCase() === 's') {
+        e.preventDefault();
+        void save(state);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [state]);
+
+  if (state.loadError.value) return <div class="pane-message">{state.loadError.value}</div>;
+  const draft = state.draft.value;
+  if (!draft) return <div class="pane-message">Loading…</div>;
+  const change = (fn: (r: Request) => Request) => edit(state, fn);
+
+  return (
+    <div class="request-editor" ref={rootRef}>
+      <div class="request-top">
+        <Breadcrumb state={state} draft={draft} />
+        <UrlBar state={state} draft={draft} />
+        <nav class="subtabs" role="tablist" aria-label="Request sections">
+          {SECTIONS.map(([id, label]) => (
+            <button key={id} role="tab" aria-selected={state.section.value === id} class={state.section.value === id ? 'active' : ''} onClick={() => (state.section.value = id)}>
+              {label}
+              <SectionCount draft={draft} section={id} />
+            </button>
+          ))}
+        </nav>
+        <div class="section-body">
+          {state.section.value === 'params' && (
+            <>
+              {draft.pathParams.length > 0 && (
+                <>
+                  <h4>Path parameters</h4>
+                  <RowsTable
+                    label="Path parameter"
+                    fixedNames
+                    noToggle
+                    rows={draft.pathParams.map((p) => ({ ...p, enabled: true }))}
+                    onChange={(rows) => change((r) => ({ ...r, pathParams: rows.map(({ name, value }) => ({ name, value })) }))}
+                  />
+                </>
+              )}
+              <h4>Query parameters</h4>
+              <RowsTable label="Query parameter" rows={draft.query} onChange={(query) => change((r) => ({ ...r, query }))} />
+            </>
+          )}
+          {state.section.value === 'body' && (
+            <BodyEditor body={draft.body} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
+          )}
+          {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
+          {state.section.value === 'auth' && <AuthEditor auth={draft.auth} allowInherit onChange={(auth) => change((r) => ({ ...r, auth }))} />}
+          {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
+        </div>
+      </div>
+      <ResponsePane state={state} />
+    </div>
+  );
+}
+
+function SectionCount({ draft, section }: { draft: Request; section: Section }) {
+  const n =
+    section === 'params'
+      ? draft.query.filter((q) => q.enabled).length + draft.pathParams.length
+      : section === 'headers'
+        ? draft.headers.filter((h) => h.enabled).length
+        : 0;
+  if (section === 'body' && draft.body.kind !== 'none') return <span class="count-dot" />;
+  return n > 0 ? <span class="count">{n}</span> : null;
+}
+
+function Breadcrumb({ state, draft }: { state: RequestTabState; draft: Request }) {
+  const editing = useSignal(false);
+  const tree = projectByRoot(state.tab.project);
+  const trail: string[] = [];
+  if (tree) {
+    const byId = new Map(tree.items.map((i) => [i.id, i]));
+    let parent = (byId.get(draft.id) as { parent?: string } | undefined)?.parent;
+    while (parent) {
+      const item = byId.get(parent);
+      if (!item) break;
+      trail.unshift(item.name);
+      parent = (item as { parent?: string }).parent;
+    }
+    trail.unshift(tree.name);
+  }
+  return (
+    <div class="breadcrumb">
+      {trail.map((part, i) => (
+        <span key={i} class="crumb">
+          {part}
+          <span class="crumb-sep">/</span>
+        </span>
+      ))}
+      {editing.value ? (
+        <input
+          class="crumb-input"
+          aria-label="Request name"
+          value={draft.name}
+          ref={(el) => el?.focus()}
+          onInput={(e) => edit(state, (r) => ({ ...r, name: (e.target as HTMLInputElement).value }))}
+          onBlur={() => (editing.value = false)}
+          onKeyDown={(e) => (e.key === 'Enter' || e.key === 'Escape') && (editing.value = false)}
+        />
+      ) : (
+        <button class="crumb-name" title="Rename" onClick={() => (editing.value = true)}>
+          {draft.name}
+        </button>
+      )}
+      {draft.operation && (
+        <span class="badge" title="Linked to this operation of the imported definition">
+          {draft.operation.method.toUpperCase()} {draft.operation.path}
+        </span>
+      )}
+      {draft.orphaned && <span class="badge badge-warn">orphaned</span>}
+    </div>
+  );
+}
+
+function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
+  const shown = displayUrl(draft.url, draft.query);
+  return (
+    <div class="urlbar">
+      <select
+        class={`method-select method-${draft.method.toLowerCase()}`}
+        aria-label="Method"
+        value={METHODS.includes(draft.method) ? draft.method : '__custom'}
+        onChange={(e) => {
+          const value = (e.target as HTMLSelectElement).value;
+          const method = value === '__custom' ? (prompt('Method', draft.method) ?? draft.method).toUpperCase() : value;
+          edit(state, (r) => ({ ...r, method }));
+        }}
+      >
+        {METHODS.map((m) => (
+          <option key={m} value={m}>
+            {m}
+          </option>
+        ))}
+        {!METHODS.includes(draft.method) && <option value="__custom">{draft.method}</option>}
+        <option value="__custom">Other…</option>
+      </select>
+      <input
+        class="url-input mono"
+        aria-label="URL"
+        placeholder="https://api.example.com/items/{id} or /path under the API's base URL"
+        spellcheck={false}
+        value={shown}
+        onInput={(e) => {
+          const typed = (e.target as HTMLInputElement).value;
+          edit(state, (r) => {
+            const { url, query } = applyUrlToRows(typed, r.query);
+            return { ...r, url, query, pathParams: syncPathParams(url, r.pathParams) };
+          });
+        }}
+      />
+      {state.sending.value ? (
+        <button class="button send stop" onClick={() => stop(state)}>
+          Stop
+        </button>
+      ) : (
+        <button class="button primary send" title={`${mod}+Enter`} onClick={() => void send(state)}>
+          Send
+        </button>
+      )}
+      <button class="button" disabled={!state.dirty.value} title={`${mod}+S`} onClick={() => void save(state)}>
+        Save
+      </button>
+    </div>
+  );
+}
+
+function SettingsSection({ draft, change }: { draft: Request; change(fn: (r: Request) => Request): void }) {
+  const s = draft.settings;
+  const set = (patch: Partial<Request['settings']>) => change((r) => ({ ...r, settings: { ...r.settings, ...patch } }));
+  return (
+    <div class="form-grid settings-grid">
+      <label>
+        <span>Timeout until response headers (ms, 0 waits forever)</span>
+        <input
+          type="number"
+          min={0}
+          step={1000}
+          aria-label="Timeout"
+          value={s.timeoutMs}
+          onInput={(e) => {
+            const n = Number((e.target as HTMLInputElement).value);
+            if (Number.isInteger(n) && n >= 0) set({ timeoutMs: n });
+          }}
+        />
+      </label>
+      <label>
+        <span>HTTP version</span>
+        <select aria-label="HTTP version" value={s.httpVersion} onChange={(e) => set({ httpVersion: (e.target as HTMLSelectElement).value as '1.1' | '2' })}>
+          <option value="1.1">HTTP/1.1</option>
+          <option value="2">HTTP/2 (negotiated by ALPN over TLS)</option>
+        </select>
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,277 @@
+/** The response: status line with the contract chip, then Body, Preview, Headers, Cookies, Redirects, Timing, Raw. */
+import { useSignal } from '@preact/signals';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import type { Exchange } from '../../../../../protocol/model/history.js';
+import type { SendResult } from '../../../../../protocol/model/exchange.js';
+import type { RequestTabState, ResponseView } from '../../state/request-tabs.js';
+import { mod } from '../../state/commands.js';
+import { formatBytes } from '../../components/FileChooser.js';
+import { HIGHLIGHT_LIMIT, bodyKind, decodeText, header, prettyText, type BodyKind } from './body-view.js';
+import { highlightJson, highlightMarkup } from './highlight.js';
+import { lineForPointer, prettyJson } from './pretty-json.js';
+import { VerdictChip } from './VerdictChip.js';
+import { HtmlPreview } from './HtmlPreview.js';
+import { TimingView } from './TimingView.js';
+
+export function ResponsePane({ state }: { state: RequestTabState }) {
+  if (state.sending.value) {
+    return (
+      <section class="response-pane response-empty" aria-label="Response">
+        <div class="sending">
+          <span class="spinner" /> Sending…
+        </div>
+      </section>
+    );
+  }
+  const error = state.error.value;
+  if (error) {
+    const refused = error.code === 'unresolved' || error.message.startsWith('Not sent');
+    return (
+      <section class="response-pane response-empty" aria-label="Response">
+        <div class={`response-error${error.code === 'cancelled' ? ' stopped' : ''}`} role="alert">
+          <strong>{error.code === 'cancelled' ? 'Stopped' : refused ? 'Not sent' : 'Request failed'}</strong>
+          <p>{error.code === 'cancelled' ? 'The send was stopped before a response arrived.' : error.message}</p>
+          {!refused && error.code !== 'cancelled' && <code class="muted">{error.code}</code>}
+        </div>
+      </section>
+    );
+  }
+  const exchange = state.exchange.value;
+  if (!exchange) {
+    return (
+      <section class="response-pane response-empty" aria-label="Response">
+        <p class="muted">
+          Send the request to see its response. <kbd>{mod}+Enter</kbd>
+        </p>
+      </section>
+    );
+  }
+  return <ExchangeView state={state} exchange={exchange} />;
+}
+
+function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: Exchange }) {
+  const r = exchange.response;
+  const kind = bodyKind(r);
+  const views: [ResponseView, string][] = [
+    ['body', 'Body'],
+    ...(kind === 'html' ? ([['preview', 'Preview']] as [ResponseView, string][]) : []),
+    ['headers', `Headers (${r.headers.length})`],
+    ['cookies', 'Cookies'],
+    ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
+    ['timing', 'Timing'],
+    ['raw', 'Raw'],
+  ];
+  const view = views.some(([v]) => v === state.responseView.value) ? state.responseView.value : 'body';
+  const statusClass = r.status >= 500 ? 's5' : r.status >= 400 ? 's4' : r.status >= 300 ? 's3' : 's2';
+  const problemLine = useSignal<number | null>(null);
+  return (
+    <section class="response-pane" aria-label="Response">
+      <div class="status-line">
+        <span class={`status ${statusClass}`} data-testid="status">
+          {r.status} {r.statusText}
+        </span>
+        <span class="muted">{r.timing.total.toFixed(0)} ms</span>
+        <span class="muted">{formatBytes(r.body.size)}</span>
+        <span class="muted">HTTP/{r.httpVersion}</span>
+        {exchange.verdict && (
+          <VerdictChip
+            verdict={exchange.verdict}
+            onShowProblems={() => {
+              state.responseView.value = 'body';
+              problemLine.value = null;
+            }}
+          />
+        )}
+      </div>
+      <nav class="subtabs" role="tablist" aria-label="Response views">
+        {views.map(([id, label]) => (
+          <button key={id} role="tab" aria-selected={view === id} class={view === id ? 'active' : ''} onClick={() => (state.responseView.value = id)}>
+            {label}
+          </button>
+        ))}
+      </nav>
+      <div class="response-body">
+        {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} />}
+        {view === 'preview' && <HtmlPreview html={decodeText(r)} />}
+        {view === 'headers' && <HeaderTable headers={r.headers} />}
+        {view === 'cookies' && <CookiesView result={r} />}
+        {view === 'redirects' && <RedirectsView result={r} />}
+        {view === 'timing' && <TimingView timing={r.timing} />}
+        {view === 'raw' && (
+          <pre class="raw mono">
+            {exchange.request.method} {exchange.request.url}
+            {'\n'}
+            {r.raw.request}
+            {'\n\n'}
+            {r.raw.response}
+          </pre>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKind; exchange: Exchange }) {
+  const imageUrl = useMemo(() => (kind === 'image' ? URL.createObjectURL(new Blob([result.body.bytes as Uint8Array<ArrayBuffer>], { type: header(result, 'content-type') })) : null), [result, kind]);
+  useEffect(() => () => void (imageUrl && URL.revokeObjectURL(imageUrl)), [imageUrl]);
+  const spoolNote = result.body.spooledTo ? (
+    <p class="note">
+      Showing the first {formatBytes(result.body.bytes.byteLength)} of {formatBytes(result.body.size)}. The whole body was saved to <code>{result.body.spooledTo}</code>.
+    </p>
+  ) : null;
+  if (kind === 'empty') return <p class="muted">No body.</p>;
+  if (kind === 'image' && imageUrl) return <img class="body-image" src={imageUrl} alt="Response image" />;
+  if (kind === 'binary') {
+    return (
+      <>
+        {spoolNote}
+        <p class="muted">Binary body ({formatBytes(result.body.size)}, {header(result, 'content-type') ?? 'no content type'}).</p>
+      </>
+    );
+  }
+  const text = decodeText(result);
+  if (kind === 'json') return <JsonBody text={text} exchange={exchange} note={spoolNote} />;
+  const pretty = prettyText(kind, text);
+  const big = pretty.length > HIGHLIGHT_LIMIT;
+  return (
+    <>
+      {spoolNote}
+      <pre class="pretty mono">{big ? pretty : kind === 'text' ? pretty : highlightMarkup(pretty)}</pre>
+    </>
+  );
+}
+
+function JsonBody({ text, exchange, note }: { text: string; exchange: Exchange; note: preact.ComponentChildren }) {
+  const parsed = useMemo(() => {
+    try {
+      return { ok: true as const, pretty: prettyJson(JSON.parse(text)) };
+    } catch {
+      return { ok: false as const };
+    }
+  }, [text]);
+  const listRef = useRef<HTMLDivElement>(null);
+  const problems = exchange.verdict?.problems ?? [];
+  if (!parsed.ok || text.length > HIGHLIGHT_LIMIT * 4) {
+    return (
+      <>
+        {note}
+        <pre class="pretty mono">{text}</pre>
+      </>
+    );
+  }
+  const marks = new Map<number, string[]>();
+  for (const p of problems) {
+    const line = lineForPointer(parsed.pretty, p.pointer);
+    marks.set(line, [...(marks.get(line) ?? []), `${p.pointer || '/'}: ${p.message}`]);
+  }
+  const jump = (pointer: string) => {
+    const line = lineForPointer(parsed.pretty, pointer);
+    const el = listRef.current?.querySelector(`[data-line="${line}"]`);
+    el?.scrollIntoView({ block: 'center' });
+    el?.classList.add('flash');
+    setTimeout(() => el?.classList.remove('flash'), 1200);
+  };
+  return (
+    <div class="json-body">
+      {note}
+      <div class="pretty mono code-lines" ref={listRef}>
+        {parsed.pretty.lines.map((line, i) => (
+          <div key={i} data-line={i} class={`code-line${marks.has(i) ? ' has-problem' : ''}`} title={marks.get(i)?.join('\n')}>
+            <span class="gutter">{marks.has(i) ? <span class="problem-marker" aria-label="Contract problem">●</span> : i + 1}</span>
+            <span class="code-text">{highlightJson(line)}</span>
+          </div>
+        ))}
+      </div>
+      {problems.length > 0 && (
+        <div class="problems-panel" role="region" aria-label="Problems">
+          <h4>
+            Problems <span class="count">{problems.length}</span>
+          </h4>
+          <ul>
+            {problems.map((p, i) => (
+              <li key={i}>
+                <button class="problem-row" onClick={() => jump(p.pointer)}>
+                  <code>{p.pointer || '/'}</code> <span>{p.message}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function HeaderTable({ headers }: { headers: [string, string][] }) {
+  return (
+    <table class="kv-table">
+      <tbody>
+        {headers.map(([name, value], i) => (
+          <tr key={i}>
+            <th>{name}</th>
+            <td class="mono">{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Set-Cookie headers as received, every hop included; values masked until shown. */
+function CookiesView({ result }: { result: SendResult }) {
+  const show = useSignal(false);
+  const all = [...result.hops.flatMap((h) => h.headers.filter(([n]) => n.toLowerCase() === 'set-cookie').map(([, v]) => ({ url: h.url, v }))), ...result.headers.filter(([n]) => n.toLowerCase() === 'set-cookie').map(([, v]) => ({ url: result.url, v }))];
+  if (all.length === 0) return <p class="muted">The response set no cookies.</p>;
+  return (
+    <>
+      <label class="checkbox">
+        <input type="checkbox" checked={show.value} onChange={(e) => (show.value = (e.target as HTMLInputElement).checked)} /> Show values
+      </label>
+      <table class="kv-table">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Value</th>
+            <th>Attributes</th>
+            <th>From</th>
+          </tr>
+        </thead>
+        <tbody>
+          {all.map(({ url, v }, i) => {
+            const [pair = '', ...attrs] = v.split(';');
+            const eq = pair.indexOf('=');
+            return (
+              <tr key={i}>
+                <th>{pair.slice(0, eq).trim()}</th>
+                <td class="mono">{show.value ? pair.slice(eq + 1) : '••••••'}</td>
+                <td class="mono">{attrs.map((a) => a.trim()).join('; ')}</td>
+                <td class="muted">{url}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function RedirectsView({ result }: { result: SendResult }) {
+  if (result.hops.length === 0) return <p class="muted">No redirects: the first response was the final one.</p>;
+  return (
+    <ol class="hops">
+      {result.hops.map((hop, i) => (
+        <li key={i}>
+          <span class="status s3">{hop.status}</span> <span class="method">{hop.method}</span> <code>{hop.url}</code>
+          {hop.location && (
+            <div class="muted">
+              → Location: <code>{hop.location}</code>
+            </div>
+          )}
+        </li>
+      ))}
+      <li>
+        <span class={`status ${result.status >= 400 ? 's4' : 's2'}`}>{result.status}</span> <code>{result.url}</code> <span class="muted">(final)</span>
+      </li>
+    </ol>
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * What an import job is, what it reports while it runs and what it hands back; plus the
+ * definition update's preview and result. Shared by the importer child, the supervisor and the
+ * UI, so every shape here crosses the bus.
+ */
+import { Type as T, type Static } from '@sinclair/typebox';
+import { Api } from './api.js';
+import { Auth } from './auth.js';
+import { Request } from './request.js';
+
+/** Credentials for fetching a definition by URL (SPEC "Credentials for fetching a definition"). */
+export const FetchCredentials = T.Union([
+  T.Object({ type: T.Literal('basic'), username: T.String(), password: T.String() }),
+  T.Object({ type: T.Literal('bearer'), token: T.String() }),
+  T.Object({ type: T.Literal('apikey'), name: T.String({ minLength: 1 }), value: T.String(), in: T.Union([T.Literal('header'), T.Literal('query')]) }),
+]);
+export type FetchCredentials = Static<typeof FetchCredentials>;
+
+export const ImportSource = T.Union([
+  T.Object({ kind: T.Literal('url'), url: T.String({ minLength: 1 }), credentials: T.Optional(FetchCredentials) }),
+  T.Object({ kind: T.Literal('file'), path: T.String({ minLength: 1 }) }),
+  T.Object({ kind: T.Literal('paste'), text: T.String() }),
+]);
+export type ImportSource = Static<typeof ImportSource>;
+
+/** The network settings from the preferences (SPEC: the fetch uses the proxy and CA bundle). */
+export const FetchNetwork = T.Object({
+  /** http://host:port or empty. */
+  proxy: T.String(),
+  /** Extra trusted CAs in PEM, or empty. */
+  caPem: T.String(),
+});
+export type FetchNetwork = Static<typeof FetchNetwork>;
+
+export const OpenApiImportOptions = T.Object({
+  /** Name override; empty or absent takes info.title. */
+  name: T.Optional(T.String()),
+  /** Base URL override; empty or absent takes the first server. */
+  baseUrl: T.Optional(T.String()),
+  /** Cache specification documents with the project (default true). */
+  cacheDefinition: T.Optional(T.Boolean()),
+  /** Import webhooks & callbacks into the Webhooks collection (default true). */
+  importWebhooks: T.Optional(T.Boolean()),
+});
+export type OpenApiImportOptions = Static<typeof OpenApiImportOptions>;
+
+export const ImportJob = T.Object({
+  source: ImportSource,
+  /** 'auto' or an importer id such as 'openapi'. */
+  format: T.String({ minLength: 1 }),
+  options: OpenApiImportOptions,
+  network: FetchNetwork,
+});
+export type ImportJob = Static<typeof ImportJob>;
+
+export const ImportPhase = T.Union([
+  T.Literal('read'),
+  T.Literal('resolve'),
+  T.Literal('convert'),
+  T.Literal('done'),
+]);
+export type ImportPhase = Static<typeof ImportPhase>;
+
+/** A progress event; `message` never holds a query key, password or token. */
+export const ImportProgress = T.Object({
+  phase: ImportPhase,
+  message: T.String(),
+  done: T.Optional(T.Integer({ minimum: 0 })),
+  total: T.Optional(T.Integer({ minimum: 0 })),
+});
+export type ImportProgress = Static<typeof ImportProgress>;
+
+/** Where in the source something was found: document (cache-relative name), JSON Pointer, line. */
+export const SourceLocation = T.Object({
+  file: T.Optional(T.String()),
+  path: T.Optional(T.String()),
+  line: T.Optional(T.Integer({ minimum: 1 })),
+});
+export type SourceLocation = Static<typeof SourceLocation>;
+
+export const ReportItem = T.Composite([T.Object({ message: T.String() }), SourceLocation]);
+export type ReportItem = Static<typeof ReportItem>;
+
+export const UnimportedItem = T.Composite([T.Object({ item: T.String(), reason: T.String() }), SourceLocation]);
+export type UnimportedItem = Static<typeof UnimportedItem>;
+
+/** A security scheme as the summary lists it; `use` is what its Use button sets as the API's auth. */
+export const SecuritySchemeSummary = T.Object({
+  name: T.String(),
+  /** As the document types it: http, apiKey, oauth2, openIdConnect, mutualTLS, basic (2.0), ... */
+  type: T.String(),
+  details: T.String(),
+  use: T.Optional(Auth),
+  /** Why there is no Use action, when there is none. */
+  unusable: T.Optional(T.String()),
+});
+export type SecuritySchemeSummary = Static<typeof SecuritySchemeSummary>;
+
+export const ImportReport = T.Object({
+  /** Importer id that ran, e.g. 'openapi'. */
+  format: T.String(),
+  /** Declared document version, e.g. openapi-3.1, swagger-2.0, swagger-1.2. */
+  declaredVersion: T.String(),
+  /** The API's own version (info.version), when stated. */
+  apiVersion: T.Optional(T.String()),
+  baseUrl: T.String(),
+  requestCount: T.Integer({ minimum: 0 }),
+  folderCount: T.Integer({ minimum: 0 }),
+  webhookCount: T.Integer({ minimum: 0 }),
+  securitySchemes: T.Array(SecuritySchemeSummary),
+  unimported: T.Array(UnimportedItem),
+  warnings: T.Array(ReportItem),
+  errors: T.Array(ReportItem),
+  /** ISO time from the injected clock. */
+  importedAt: T.String(),
+});
+export type ImportReport = Static<typeof ImportReport>;
+
+/** One document read, to be written under the API's definition/ folder. */
+export const CachedDocument = T.Object({
+  /** Relative to the API's definition/ folder, '/'-separated. */
+  path: T.String({ minLength: 1 }),
+  bytes: T.Uint8Array(),
+  /**
+   * Where it was read from (file: or http(s): URL without any credential), so absolute
+   * references resolve against the cache. Not part of the Api model yet: see docs/importers.md.
+   */
+  source: T.String(),
+});
+export type CachedDocument = Static<typeof CachedDocument>;
+
+/** A request and the folder it goes in ('' at the API's root, '/'-separated). */
+export const PlacedRequest = T.Object({ folder: T.String(), request: Request });
+export type PlacedRequest = Static<typeof PlacedRequest>;
+
+/** The keychain entry the supervisor stores the fetch secret under, when one was used. */
+export const SecretToStore = T.Object({
+  /** Secret name, as used in `${secret:name}`. */
+  name: T.String(),
+  /** Which credential of the job it is: the password, token or key value that the job carried. */
+  from: T.Union([T.Literal('password'), T.Literal('token'), T.Literal('apikey')]),
+});
+export type SecretToStore = Static<typeof SecretToStore>;
+
+export const ImportedApi = T.Object({
+  api: Api,
+  /** Every folder path the requests use, ancestors included, sorted. */
+  folders: T.Array(T.String()),
+  requests: T.Array(PlacedRequest),
+  /** Empty when the job asked not to cache the definition. */
+  documents: T.Array(CachedDocument),
+  secret: T.Optional(SecretToStore),
+});
+export type ImportedApi = Static<typeof ImportedApi>;
+
+/** Webhooks and callbacks: a folder named after the API in the project's Webhooks collection. */
+export const WebhooksOutput = T.Object({
+  collection: T.Literal('Webhooks'),
+  folder: T.String(),
+  requests: T.Array(PlacedRequest),
+});
+export type WebhooksOutput = Static<typeof WebhooksOutput>;
+
+export const ImportResult = T.Object({
+  apis: T.Array(ImportedApi),
+  webhooks: T.Optional(WebhooksOutput),
+  report: ImportReport,
+});
+export type ImportResult = Static<typeof ImportResult>;
+
+// ---- Definition update -------------------------------------------------------------------
+
+/** An operation as the document writes it: method key and path. */
+export const OperationKey = T.Object({ method: T.String(), path: T.String() });
+export type OperationKey = Static<typeof OperationKey>;
+
+export const ChangeReason = T.Union([
+  T.Literal('parameters'),
+  T.Literal('request-body'),
+  T.Literal('responses'),
+  T.Literal('security'),
+  T.Literal('servers'),
+]);
+export type ChangeReason = Static<typeof ChangeReason>;
+
+export const ChangedOperation = T.Composite([OperationKey, T.Object({ reasons: T.Array(ChangeReason) })]);
+export type ChangedOperation = Static<typeof ChangedOperation>;
+
+export const ApiWideChange = T.Object({
+  servers: T.Boolean(),
+  security: T.Boolean(),
+  /** Set when info.version changed. */
+  version: T.Optional(T.Object({ from: T.String(), to: T.String() })),
+});
+export type ApiWideChange = Static<typeof ApiWideChange>;
+
+export const DefinitionUpdatePreview = T.Object({
+  added: T.Array(OperationKey),
+  removed: T.Array(OperationKey),
+  changed: T.Array(ChangedOperation),
+  /** Absent when servers, security and version are all unchanged. */
+  apiWide: T.Optional(ApiWideChange),
+  declaredVersion: T.String(),
+  /** Of every document read for this preview; Apply is refused when a fresh read differs. */
+  fingerprint: T.String(),
+  warnings: T.Array(ReportItem),
+});
+export type DefinitionUpdatePreview = Static<typeof DefinitionUpdatePreview>;
+
+export const DefinitionUpdateCounts = T.Object({
+  added: T.Integer({ minimum: 0 }),
+  rewritten: T.Integer({ minimum: 0 }),
+  orphaned: T.Integer({ minimum: 0 }),
+  restored: T.Integer({ minimum: 0 }),
+});
+export type DefinitionUpdateCounts = Static<typeof DefinitionUpdateCounts>;
+
+export const DefinitionUpdateResult = T.Object({
+  api: Api,
+  /** Every request of the API that was passed in, updated where the rules say so; none removed. */
+  requests: T.Array(Request),
+  added: T.Array(PlacedRequest),
+  counts: DefinitionUpdateCounts,
+  /** The new cached definition (replaces the old files). */
+  documents: T.Array(CachedDocument),
+});
+export type DefinitionUpdateResult = Static<typeof DefinitionUpdateResult>;

@@ -1,0 +1,212 @@
+import { describe, expect, it, beforeEach, afterEach } from 'vitest';
+import { cp, mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hasCode } from '../errors.js';
+import { Mock } from '../model/mock.js';
+import { Value } from '@sinclair/typebox/value';
+import {
+  loadMockFolder,
+  parseMockFolder,
+  readMockFolder,
+  renderYaml,
+  saveMockFolder,
+  serializeMockFolder,
+  type AtomicWriter,
+  type FileChange,
+} from './mock-files.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/mocks');
+
+/** A plain writer for tests: the app's writer is atomic, this one only has to apply the changes. */
+const writeAll: AtomicWriter = async (files) => {
+  for (const f of files) {
+    if (f.content === null) await rm(f.path, { force: true });
+    else {
+      await mkdir(dirname(f.path), { recursive: true });
+      await writeFile(f.path, f.content);
+    }
+  }
+};
+
+describe('loading refused mock folders', async () => {
+  const cases = (await readdir(join(fixtures, 'refused'))).sort();
+
+  it.each(cases)('%s is refused with file, line and rule', async (name) => {
+    const dir = join(fixtures, 'refused', name);
+    const expected = JSON.parse(await readFile(join(dir, 'expected.json'), 'utf8')) as Array<{ file: string; rule: string; line?: number }>;
+    const loaded = await loadMockFolder(dir);
+    expect(loaded.mock).toBeNull();
+    expect(loaded.problems.map((p) => ({ file: p.file, rule: p.rule, ...(expected.find((e) => e.file === p.file)?.line ? { line: p.line } : {}) }))).toEqual(expected);
+    for (const p of loaded.problems) expect(p.message.length).toBeGreaterThan(10);
+  });
+
+  it('names the file and the placeholder for {{undeclared}}', async () => {
+    const loaded = await loadMockFolder(join(fixtures, 'refused', 'undeclared-value'));
+    expect(loaded.problems[0]!.message).toContain('{{who}}');
+    expect(loaded.problems[0]!.message).toContain('Default.response.yaml');
+  });
+
+  it('says plainly that a newer file was left alone', async () => {
+    const loaded = await loadMockFolder(join(fixtures, 'refused', 'version-too-new'));
+    expect(loaded.problems[0]!.message).toMatch(/version 3, newer than this release reads \(up to 2\)/);
+  });
+});
+
+describe('loading the pets mock', () => {
+  it('builds the model from every file', async () => {
+    const { mock, problems } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+    expect(problems).toEqual([]);
+    expect(Value.Check(Mock, mock)).toBe(true);
+    expect(mock).toMatchObject({ version: 2, id: 'mock-pets', name: 'pets', path: '/api', port: 0, contractCheck: 'log' });
+    const list = mock!.operations.find((o) => o.name === 'listPets')!;
+    expect(list.dispatch).toBe('match');
+    expect(list.responses.map((r) => r.name)).toEqual(['Cats', 'Dogs', 'Default']);
+    expect(list.responses[0]!.match).toEqual([{ source: { from: 'query', name: 'kind' }, check: 'equals', value: 'cat' }]);
+    expect(list.responses[1]!.status).toBe(200);
+    const get = mock!.operations.find((o) => o.name === 'getPet')!;
+    expect(get.responses[0]!.values).toEqual({ petId: { from: 'path', name: 'petId' }, trace: { from: 'header', name: 'X-Trace' } });
+    expect(get.responses[0]!.body.text).toContain('Pet {{petId}}');
+    expect(get.responses[1]!.name).toBe('Not found');
+    const mine = mock!.operations.find((o) => o.name === 'myPets')!;
+    expect(mine.script).toContain("respond('Empty')");
+    expect(mine.responses.find((r) => r.name === 'Empty')!.body).toEqual({ kind: 'none', text: '' });
+    const create = mock!.operations.find((o) => o.name === 'createPet')!;
+    expect(create.defaultResponse).toBe('First');
+    expect(create.responses[1]!.scenario).toEqual({ name: 'adoption', onlyInState: 'Adopted' });
+  });
+});
+
+describe('saving', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = join(await mkdtemp(join(tmpdir(), 'parley-mock-files-')), 'pets');
+    await cp(join(fixtures, 'folders', 'pets'), dir, { recursive: true });
+  });
+  afterEach(async () => {
+    await rm(dirname(dir), { recursive: true, force: true });
+  });
+
+  it('changes nothing when nothing changed', async () => {
+    const { mock } = await loadMockFolder(dir);
+    expect(serializeMockFolder(mock!, await readMockFolder(dir))).toEqual([]);
+  });
+
+  it('keeps comments, key order and template values through an edit', async () => {
+    const { mock } = await loadMockFolder(dir);
+    const get = mock!.operations.find((o) => o.name === 'getPet')!;
+    get.responses[0]!.status = 203;
+    get.responses[1]!.name = 'Missing';
+    get.dispatch = 'random';
+    mock!.port = 4010;
+    const changes = await saveMockFolder(dir, mock!, writeAll);
+    expect(changes.map((c) => `${c.content === null ? '-' : '+'}${c.path}`).sort()).toEqual([
+      '+mock.yaml',
+      '+operations/getPet/Default.response.yaml',
+      '+operations/getPet/Missing.body.json',
+      '+operations/getPet/Missing.response.yaml',
+      '+operations/getPet/operation.yaml',
+      '-operations/getPet/Not found.body.json',
+      '-operations/getPet/Not found.response.yaml',
+    ]);
+
+    const mockYaml = await readFile(join(dir, 'mock.yaml'), 'utf8');
+    expect(mockYaml).toBe(
+      '# The pets mock: a hand-written folder the file tests load, save and compare.\nversion: 2\nid: mock-pets\nkind: rest\napi: api-pets\nport: 4010\npath: /api # every operation is served under /api\ncontractCheck: log\n',
+    );
+    const response = await readFile(join(dir, 'operations/getPet/Default.response.yaml'), 'utf8');
+    expect(response).toContain('# A template: it declares values');
+    expect(response).toContain('status: 203');
+    expect(response).toContain('  petId: { from: path, name: petId }');
+    const op = await readFile(join(dir, 'operations/getPet/operation.yaml'), 'utf8');
+    expect(op).toContain('dispatch: random');
+    expect(op).toContain('responses: [ Default, Missing ]');
+
+    const again = await loadMockFolder(dir);
+    expect(again.problems).toEqual([]);
+    const reloaded = again.mock!.operations.find((o) => o.name === 'getPet')!;
+    expect(reloaded.responses[0]!.values).toEqual(get.responses[0]!.values);
+    expect(reloaded.responses.map((r) => r.name)).toEqual(['Default', 'Missing']);
+    expect(again.mock!.version).toBe(2);
+  });
+
+  it('keeps a hand-written default like `delay: 0`', async () => {
+    const { mock } = await loadMockFolder(dir);
+    mock!.operations.find((o) => o.name === 'listPets')!.responses[2]!.status = 299;
+    await saveMockFolder(dir, mock!, writeAll);
+    const text = await readFile(join(dir, 'operations/listPets/Default.response.yaml'), 'utf8');
+    expect(text).toContain('delay: 0 # written by hand; kept as is');
+    expect(text).toContain('status: 299');
+  });
+
+  it('saves version 1 once no response declares values, and 2 when one does', async () => {
+    const { mock } = await loadMockFolder(dir);
+    const get = mock!.operations.find((o) => o.name === 'getPet')!;
+    get.responses[0]!.values = {};
+    get.responses[0]!.headers = get.responses[0]!.headers.filter((h) => h.name !== 'X-Trace');
+    get.responses[0]!.body.text = '{ "id": 7 }\n';
+    await saveMockFolder(dir, mock!, writeAll);
+    const v1 = await loadMockFolder(dir);
+    expect(v1.problems).toEqual([]);
+    expect(v1.mock!.version).toBe(1);
+    for (const [rel, text] of await readMockFolder(dir)) if (rel.endsWith('.yaml')) expect(text, rel).toMatch(/^version: 1$/m);
+
+    v1.mock!.operations[0]!.responses[0]!.values = { q: { from: 'query', name: 'q' } };
+    await saveMockFolder(dir, v1.mock!, writeAll);
+    for (const [rel, text] of await readMockFolder(dir)) if (rel.endsWith('.yaml')) expect(text, rel).toMatch(/^version: 2$/m);
+  });
+
+  it('writes a new response file with documented keys in a stable order', () => {
+    const text = renderYaml({
+      version: 2,
+      id: 'r9',
+      name: 'New',
+      status: 200,
+      delay: 0,
+      body: 'json',
+      headers: [],
+      values: { who: { from: 'query', name: 'who' } },
+      scenario: undefined,
+      match: [{ source: { from: 'header', name: 'X-Kind' }, check: 'present' }],
+    });
+    expect(text).toBe(
+      'version: 2\nid: r9\nname: New\nstatus: 200\nbody: json\nvalues:\n  who: { from: query, name: who }\nmatch:\n  - source: { from: header, name: X-Kind }\n    check: present\n',
+    );
+  });
+});
+
+describe('paths stay inside the mock folder', () => {
+  it('refuses a file list that climbs out with ../', () => {
+    const files = new Map([
+      ['mock.yaml', 'version: 1\nid: m\napi: a\n'],
+      ['operations/../../outside/operation.yaml', 'version: 1\nid: o\nmethod: GET\npath: /x\n'],
+    ]);
+    const loaded = parseMockFolder('m', files);
+    expect(loaded.mock).toBeNull();
+    expect(loaded.problems).toEqual([expect.objectContaining({ rule: 'path-escape', file: 'mocks/m/operations/../../outside/operation.yaml' })]);
+  });
+
+  it('refuses to save an operation whose name would leave the folder', async () => {
+    const { mock } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+    mock!.operations[0]!.name = '..';
+    expect(() => serializeMockFolder(mock!, new Map())).toThrow(expect.objectContaining({ code: 'path-escape' }));
+    mock!.operations[0]!.name = '../evil';
+    let caught: unknown;
+    try {
+      serializeMockFolder(mock!, new Map());
+    } catch (err) {
+      caught = err;
+    }
+    expect(hasCode(caught, 'path-escape')).toBe(true);
+  });
+
+  it('turns a response name with separators into a file name inside the operation folder', async () => {
+    const { mock } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+    mock!.operations[0]!.responses[0]!.name = '../../etc/passwd';
+    const changes: FileChange[] = serializeMockFolder(mock!, new Map());
+    const paths = changes.map((c) => c.path);
+    expect(paths).toContain(`operations/${mock!.operations[0]!.name}/_.._etc_passwd.response.yaml`);
+    for (const p of paths) expect(p.split('/')).not.toContain('..');
+  });
+});

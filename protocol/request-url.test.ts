@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { applyUrlToRows, displayUrl, parseQuery, pathParamNames, syncPathParams } from './request-url.js';
+
+describe('request URL and query rows', () => {
+  it('reads rows from a typed URL and keeps disabled rows', () => {
+    const rows = [
+      { name: 'debug', value: '1', enabled: false },
+      { name: 'old', value: 'x', enabled: true },
+    ];
+    const { url, query } = applyUrlToRows('https://api.example/pets?limit=10&tag=a%20b#frag', rows);
+    expect(url).toBe('https://api.example/pets');
+    expect(query).toEqual([
+      { name: 'limit', value: '10', enabled: true },
+      { name: 'tag', value: 'a b', enabled: true },
+      { name: 'debug', value: '1', enabled: false },
+    ]);
+    expect(displayUrl(url, query)).toBe('https://api.example/pets?limit=10&tag=a%20b');
+  });
+
+  it('keeps property expansions readable in the query string', () => {
+    expect(displayUrl('/pets', [{ name: 'key', value: '${apiKey}', enabled: true }])).toBe('/pets?key=${apiKey}');
+    expect(parseQuery('key=${apiKey}&flag')).toEqual([
+      { name: 'key', value: '${apiKey}', enabled: true },
+      { name: 'flag', value: '', enabled: true },
+    ]);
+  });
+
+  it('finds path placeholders but not ${expansions}', () => {
+    expect(pathParamNames('${base}/pets/{petId}/toys/{toyId}?q={notPath}')).toEqual(['petId', 'toyId']);
+    expect(pathParamNames('https://{host}.example/x/{id}')).toEqual(['id']);
+    expect(syncPathParams('/pets/{petId}/{kind}', [{ name: 'petId', value: '7' }, { name: 'gone', value: 'x' }])).toEqual([
+      { name: 'petId', value: '7' },
+      { name: 'kind', value: '' },
+    ]);
+  });
+});
