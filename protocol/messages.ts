@@ -17,6 +17,7 @@ import { Preferences, Workspace } from './model/workspace.js';
 import { SendResult, SendSpec } from './model/exchange.js';
 import { Exchange, HistoryEntry } from './model/history.js';
 import { Environment } from './model/workspace.js';
+import { CheckJob, Verdict } from './model/verdict.js';
 
 export interface MethodSpec {
   req: TSchema;
@@ -33,6 +34,7 @@ export const methods = {
   'sys.shutdown': { req: Empty, res: Empty },
 
   'sender.send': { req: SendSpec, res: SendResult },
+  'checker.check': { req: CheckJob, res: Verdict },
 
   'app.info': {
     req: Empty,

@@ -14,6 +14,7 @@ import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { HistoryStore } from './store/history-store.js';
 import type { SendDeps } from './send/send-service.js';
+import { ContractVerdicts } from './checks/contract-verdict.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -31,13 +32,9 @@ export class Supervisor {
   readonly workspace: WorkspaceStore;
   readonly secrets: SecretStore;
   readonly history: HistoryStore;
-  /** How a send gets OAuth tokens and contract verdicts; wired in wiring.ts. */
-  sendDeps: SendDeps = {
-    oauthToken: async () => {
-      throw new ParleyError('oauth-failed', 'OAuth 2 is not wired yet.');
-    },
-    verdict: async () => undefined,
-  };
+  readonly verdicts: ContractVerdicts;
+  /** How a send gets OAuth tokens and contract verdicts. */
+  readonly sendDeps: SendDeps;
   readonly log: (line: string) => void;
   readonly electron: boolean;
   private readonly projects = new Map<string, ProjectStore>();
@@ -55,6 +52,13 @@ export class Supervisor {
     this.electron = options.electron ?? false;
     this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true });
     this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true });
+    this.verdicts = new ContractVerdicts(this.checker);
+    this.sendDeps = {
+      oauthToken: async () => {
+        throw new ParleyError('oauth-failed', 'OAuth 2 is not wired yet.');
+      },
+      verdict: (root, request, result, signal) => this.verdicts.verdict(this.project(root), request, result, signal),
+    };
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {

@@ -432,8 +432,22 @@ function responseYamlOf(r: MockResponse, version: number): Record<string, unknow
   };
 }
 
-/** Optional keys left out of a new file when they hold their default; an existing key stays. */
-const DEFAULTS: Record<string, unknown> = { default: DEFAULT_RESPONSE, delay: 0, headers: [], values: {}, match: [], kind: 'rest' };
+/** Optional keys left out of a file when they hold their default, unless the file already has them. */
+const DEFAULTS: Record<string, unknown> = {
+  kind: 'rest',
+  port: 0,
+  path: '/',
+  contractCheck: 'log',
+  dispatch: 'in-order',
+  default: DEFAULT_RESPONSE,
+  status: 200,
+  delay: 0,
+  headers: [],
+  values: {},
+  match: [],
+};
+/** A new file still spells out the settings people look for (status, dispatch, port...). */
+const OMITTED_IN_NEW_FILES = new Set(['default', 'delay', 'headers', 'values', 'match']);
 
 interface ExistingFiles {
   opFolderById: Map<string, string>;
@@ -529,7 +543,10 @@ function isLayoutFile(rel: string): boolean {
   );
 }
 
-/** Writes `value` as YAML, editing the previous text's document in place when there is one. */
+/**
+ * Writes `value` as YAML. With the previous text: returned untouched when it already says the same
+ * (so an unrelated save never reformats a hand-written file), else edited in place.
+ */
 export function renderYaml(value: Record<string, unknown>, previous?: string): string {
   let doc: Document | null = null;
   if (previous !== undefined) {
@@ -541,9 +558,11 @@ export function renderYaml(value: Record<string, unknown>, previous?: string): s
   const trimmed: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (v === undefined) continue;
-    if (k in DEFAULTS && sameJson(v, DEFAULTS[k]) && !existingKeys.has(k)) continue;
+    const omit = doc ? !existingKeys.has(k) : OMITTED_IN_NEW_FILES.has(k);
+    if (omit && k in DEFAULTS && sameValue(v, DEFAULTS[k])) continue;
     trimmed[k] = v;
   }
+  if (doc && previous !== undefined && sameValue(doc.toJS(), trimmed)) return previous;
   if (!doc) {
     const fresh = new Document(trimmed);
     flowSources(fresh);
@@ -607,8 +626,15 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/** Deep equality of plain data, key order ignored. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a).filter((k) => a[k] !== undefined);
+  return keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length && keys.every((k) => sameValue(a[k], b[k]));
 }
 
 // ---------------------------------------------------------------------------------------------
