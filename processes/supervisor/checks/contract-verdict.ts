@@ -42,7 +42,11 @@ export class ContractVerdicts {
           ...(result.body.size !== result.body.bytes.byteLength ? { size: result.body.size } : {}),
         },
       };
-      const verdict = await this.checker.call('checker.check', job, { signal: stop });
+      let verdict = await this.checker.call('checker.check', job, { signal: stop });
+      if (known && verdict.kind === 'none' && verdict.reason?.code === 'no-definition') {
+        // The checker let the definition go (or restarted): send it again, once.
+        verdict = await this.checker.call('checker.check', { ...job, definition }, { signal: stop });
+      }
       this.seen.add(definition.fingerprint);
       return verdict.kind === 'none' ? undefined : verdict;
     } catch (err) {

@@ -1,17 +1,17 @@
 /** Ctrl+Shift+P / Cmd+Shift+P: every command by name, filtered as you type. */
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { commands, paletteOpen } from '../state/commands.js';
 
 export function CommandPalette() {
   const query = useSignal('');
   const index = useSignal(0);
   const inputRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (paletteOpen.value) {
       query.value = '';
       index.value = 0;
-      setTimeout(() => inputRef.current?.focus(), 0);
+      inputRef.current?.focus();
     }
   }, [paletteOpen.value]);
   if (!paletteOpen.value) return null;

@@ -1,6 +1,6 @@
 /** Toasts, the form dialog, custom dialogs and the context menu. */
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { contextMenu, customDialog, formDialog, type FormDialog } from '../state/overlays.js';
 import { dismissToast, toasts } from '../state/toasts.js';
 import { CloseIcon } from './Icons.js';
@@ -99,7 +99,7 @@ function FormDialogView({ dialog }: { dialog: FormDialog }) {
   const error = useSignal('');
   const busy = useSignal(false);
   const firstRef = useRef<HTMLInputElement>(null);
-  useEffect(() => firstRef.current?.focus(), []);
+  useLayoutEffect(() => firstRef.current?.focus(), []);
   const close = () => (formDialog.value = null);
   const submit = async (e: Event) => {
     e.preventDefault();
