@@ -17,6 +17,11 @@ describe('request URL and query rows', () => {
     expect(displayUrl(url, query)).toBe('https://api.example/pets?limit=10&tag=a%20b');
   });
 
+  it('switches a disabled row back on when the typed URL names it', () => {
+    const { query } = applyUrlToRows('/pets?tag=cat', [{ name: 'tag', value: '', enabled: false }]);
+    expect(query).toEqual([{ name: 'tag', value: 'cat', enabled: true }]);
+  });
+
   it('keeps property expansions readable in the query string', () => {
     expect(displayUrl('/pets', [{ name: 'key', value: '${apiKey}', enabled: true }])).toBe('/pets?key=${apiKey}');
     expect(parseQuery('key=${apiKey}&flag')).toEqual([

@@ -38,13 +38,15 @@ export function formatQuery(rows: Row[]): string {
 }
 
 /**
- * Applies a typed URL to the rows: enabled rows are replaced by the URL's query, disabled rows
- * stay where they were relative to each other (appended after the enabled ones).
+ * Applies a typed URL to the rows: enabled rows are replaced by the URL's query; disabled rows
+ * are kept (after the enabled ones) unless the URL now names them, which switches them back on.
  */
 export function applyUrlToRows(typed: string, rows: Row[]): { url: string; query: Row[] } {
   const { base, query } = splitUrl(typed);
-  const disabled = rows.filter((r) => !r.enabled);
-  return { url: base, query: [...parseQuery(query), ...disabled] };
+  const parsed = parseQuery(query);
+  const named = new Set(parsed.map((r) => r.name));
+  const disabled = rows.filter((r) => !r.enabled && !named.has(r.name));
+  return { url: base, query: [...parsed, ...disabled] };
 }
 
 /** What the URL box shows: the base plus the enabled rows. */

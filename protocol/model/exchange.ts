@@ -50,7 +50,12 @@ export const Hop = T.Object({
 });
 export type Hop = Static<typeof Hop>;
 
-/** Milliseconds of each phase; a phase that did not happen (a reused connection's DNS) is 0. */
+/**
+ * Milliseconds of each phase of the final hop; a phase that did not happen (a reused
+ * connection's DNS, connect and TLS) is 0. Through a proxy, `dns` is the proxy's, `connect`
+ * covers TCP to the proxy and its CONNECT tunnel, `tls` the handshake inside the tunnel.
+ * `total` runs from the start of the send to the last body byte, earlier redirect hops included.
+ */
 export const Timing = T.Object({
   dns: T.Number(),
   connect: T.Number(),
@@ -85,7 +90,9 @@ export const SendResult = T.Object({
   timing: Timing,
   /** The final exchange as text: request line and headers, a body preview, then the response head. */
   raw: T.Object({ request: T.String(), response: T.String() }),
+  /** The final hop's URL. */
   url: T.String(),
+  /** ip:port the final response came from ([v6]:port for IPv6; the proxy's through a proxy), or empty. */
   remoteAddress: T.String(),
 });
 export type SendResult = Static<typeof SendResult>;
