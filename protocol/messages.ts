@@ -115,6 +115,8 @@ export const events = {
     message: T.String(),
   }),
   'workspace.changed': Workspace,
+  /** The supervisor opened (or could not open) a page in the user's browser, e.g. an OAuth sign-in. */
+  'browser.open': T.Object({ url: T.String(), reason: T.String(), opened: T.Boolean() }),
   'load.problems': T.Object({ project: T.String(), problems: T.Array(Problem) }),
 } satisfies Record<string, TSchema>;
 

@@ -15,6 +15,8 @@ import { WorkspaceStore } from './store/workspace-store.js';
 import { HistoryStore } from './store/history-store.js';
 import type { SendDeps } from './send/send-service.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
+import { OAuthTokens } from './send/oauth-tokens.js';
+import { openExternal } from './open-external.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -53,10 +55,15 @@ export class Supervisor {
     this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true });
     this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true });
     this.verdicts = new ContractVerdicts(this.checker);
-    this.sendDeps = {
-      oauthToken: async () => {
-        throw new ParleyError('oauth-failed', 'OAuth 2 is not wired yet.');
+    const oauth = new OAuthTokens(
+      () => this.workspace.get().preferences,
+      async (url) => {
+        const opened = this.electron ? false : openExternal(url);
+        this.broadcast('browser.open', { url, reason: 'OAuth 2 sign-in', opened });
       },
+    );
+    this.sendDeps = {
+      oauthToken: (auth, cacheKey) => oauth.token(auth, cacheKey),
       verdict: (root, request, result, signal) => this.verdicts.verdict(this.project(root), request, result, signal),
     };
   }

@@ -158,6 +158,17 @@ describe('saving', () => {
     for (const [rel, text] of await readMockFolder(dir)) if (rel.endsWith('.yaml')) expect(text, rel).toMatch(/^version: 2$/m);
   });
 
+  it('keeps the file name when a response is renamed by letter case only', async () => {
+    const { mock } = await loadMockFolder(dir);
+    mock!.operations.find((o) => o.name === 'listPets')!.responses[0]!.name = 'cats';
+    const changes = serializeMockFolder(mock!, await readMockFolder(dir));
+    expect(changes.map((c) => c.path)).toEqual(['operations/listPets/operation.yaml', 'operations/listPets/Cats.response.yaml']);
+    await saveMockFolder(dir, mock!, writeAll);
+    const again = await loadMockFolder(dir);
+    expect(again.problems).toEqual([]);
+    expect(again.mock!.operations.find((o) => o.name === 'listPets')!.responses.map((r) => r.name)).toEqual(['cats', 'Dogs', 'Default']);
+  });
+
   it('writes a new response file with documented keys in a stable order', () => {
     const text = renderYaml({
       version: 2,

@@ -511,18 +511,20 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
     if (!isSafeFileName(op.name)) {
       throw new ParleyError('path-escape', `The operation name ${JSON.stringify(op.name)} cannot be a folder name inside the mock.`, { operation: op.id });
     }
-    if (opFolders.has(op.name)) throw new ParleyError('conflict', `Two operations are named ${JSON.stringify(op.name)}.`);
-    opFolders.add(op.name);
-    const dir = `operations/${op.name}`;
-    const oldDir = index.opFolderById.has(op.id) ? `operations/${index.opFolderById.get(op.id)}` : dir;
+    if (opFolders.has(op.name.toLowerCase())) throw new ParleyError('conflict', `Two operations are named ${JSON.stringify(op.name)}.`);
+    opFolders.add(op.name.toLowerCase());
+    const oldFolder = index.opFolderById.get(op.id);
+    // A rename by letter case only keeps the folder: macOS and Windows disks cannot tell them apart.
+    const dir = `operations/${oldFolder && oldFolder.toLowerCase() === op.name.toLowerCase() ? oldFolder : op.name}`;
+    const oldDir = oldFolder ? `operations/${oldFolder}` : dir;
     putYaml(`${dir}/${OPERATION_FILE}`, operationYamlOf(op, version), `${oldDir}/${OPERATION_FILE}`);
     if (op.script !== undefined) put(`${dir}/${DISPATCH_FILE}`, op.script);
 
     const bases = new Set<string>();
     for (const r of op.responses) {
       const old = index.responseById.get(`${op.id}/${r.id}`);
-      // Keep a hand-picked file name while the response keeps its name.
-      let base = old && old.name === r.name ? old.base : responseFileBase(r.name);
+      // Keep a hand-picked file name while the response keeps its name (or changes only its case).
+      let base = old && (old.name === r.name || old.base.toLowerCase() === responseFileBase(r.name).toLowerCase()) ? old.base : responseFileBase(r.name);
       for (let n = 2; bases.has(base.toLowerCase()); n++) base = `${responseFileBase(r.name)} ${n}`;
       bases.add(base.toLowerCase());
       putYaml(`${dir}/${base}${RESPONSE_SUFFIX}`, responseYamlOf(r, version), old ? `${oldDir}/${old.base}${RESPONSE_SUFFIX}` : undefined);
@@ -532,7 +534,12 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
 
   const changes: FileChange[] = [];
   for (const [rel, content] of wanted) if (existing.get(rel) !== content) changes.push({ path: rel, content });
-  for (const rel of existing.keys()) if (!wanted.has(rel) && isLayoutFile(rel)) changes.push({ path: rel, content: null });
+  // On a case-insensitive disk `Default.x` and `default.x` are one file: deleting the old spelling
+  // after writing the new one would lose it, so such a file is only rewritten.
+  const wantedFolded = new Set([...wanted.keys()].map((rel) => rel.toLowerCase()));
+  for (const rel of existing.keys()) {
+    if (!wanted.has(rel) && isLayoutFile(rel) && !wantedFolded.has(rel.toLowerCase())) changes.push({ path: rel, content: null });
+  }
   return changes;
 }
 

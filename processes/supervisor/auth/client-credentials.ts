@@ -7,8 +7,3 @@ export function requestClientCredentials(config: OAuth2Config, options: TokenReq
   if (config.scope !== '') params.scope = config.scope;
   return requestToken(config, params, options);
 }
-
-/** Trades a refresh token for a new access token (RFC 6749 section 6). */
-export function refreshAccessToken(config: OAuth2Config, refreshToken: string, options: TokenRequestOptions): Promise<TokenGrant> {
-  return requestToken(config, { grant_type: 'refresh_token', refresh_token: refreshToken }, options);
-}

@@ -44,7 +44,6 @@ export async function startLoopbackCallback(expectedState: string, timeoutMs: nu
     socket.on('close', () => sockets.delete(socket));
   });
 
-  let timer: NodeJS.Timeout | undefined;
   let closed = false;
   const shutDown = (): void => {
     if (closed) return;
@@ -66,15 +65,16 @@ export async function startLoopbackCallback(expectedState: string, timeoutMs: nu
   const onAbort = (): void => finish(new ParleyError('cancelled', 'The sign-in was cancelled.'));
   const close = (): void => finish(new ParleyError('cancelled', 'The sign-in was cancelled.'));
 
+  // Counted from now: the listener opens at once.
+  const timer = setTimeout(
+    () => finish(new ParleyError('oauth-callback-timeout', `No sign-in came back within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}; the browser flow was abandoned.`, { timeoutMs })),
+    timeoutMs,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  timer = setTimeout(
-    () => finish(new ParleyError('oauth-callback-timeout', `No sign-in came back within ${Math.round(timeoutMs / 1000)} s; the browser flow was abandoned.`, { timeoutMs })),
-    timeoutMs,
-  );
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 

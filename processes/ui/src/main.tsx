@@ -5,6 +5,7 @@ import { App } from './App.js';
 import { connect } from './bus.js';
 import { appInfo, childStatus, connection, peer, projects, upsertProject, workspace } from './state/app.js';
 import { toast } from './state/toasts.js';
+import { openCustom } from './state/overlays.js';
 import { expand } from './state/tree.js';
 import { rowKey } from './components/tree-rows.js';
 import { registerCoreCommands } from './commands.js';
@@ -33,6 +34,27 @@ async function start(): Promise<void> {
   current.on('project.changed', ({ tree }) => upsertProject(tree));
   current.on('workspace.changed', (ws) => (workspace.value = ws));
   current.on('notice', ({ level, message }) => toast(level, message));
+  current.on('browser.open', ({ url, reason, opened }) =>
+    openCustom({
+      title: reason,
+      render: (close) => (
+        <div class="dialog-body">
+          <p>{opened ? 'Your browser was opened to continue. If it did not appear, open this link:' : 'Open this link in your browser to continue:'}</p>
+          <p>
+            <a href={url} target="_blank" rel="noopener noreferrer" class="mono break">
+              {url}
+            </a>
+          </p>
+          <p class="muted">Parley waits for the redirect back to 127.0.0.1, then sends the request.</p>
+          <footer class="dialog-footer">
+            <button class="button" onClick={close}>
+              Close
+            </button>
+          </footer>
+        </div>
+      ),
+    }),
+  );
   current.on('child.status', ({ name, state, message }) => {
     childStatus.value = { ...childStatus.value, [name]: { state, message } };
     if (state === 'restarting' && message) toast('warning', message);

@@ -1,0 +1,3 @@
+/** The sender engine: sends a resolved SendSpec with undici and returns a SendResult. */
+export { send, type SendOptions } from './send.js';
+export { closeDispatchers } from './dispatchers.js';

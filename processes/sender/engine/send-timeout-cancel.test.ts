@@ -1,0 +1,111 @@
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasCode } from '../../../protocol/errors.js';
+import { closeDispatchers, send } from './index.js';
+import { startHttp, type RunningServer } from './test-support/servers.js';
+import { sendSpec, tempDir } from './test-support/spec.js';
+
+let server: RunningServer;
+const spool = tempDir();
+/** Resolves with the server-side socket of the next request to arrive, once it closes. */
+let onRequest: ((socket: Socket) => void) | undefined;
+
+beforeAll(async () => {
+  server = await startHttp((req, res) => {
+    onRequest?.(req.socket);
+    const path = req.url ?? '/';
+    if (path === '/slow-headers') {
+      setTimeout(() => res.writeHead(200).end('late'), 2_000).unref();
+      return;
+    }
+    if (path === '/slow-body') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('start,');
+      setTimeout(() => res.end('end'), 300);
+      return;
+    }
+    if (path === '/never-ending-body') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('some of it');
+      return;
+    }
+    if (path === '/a-bit-slow') {
+      setTimeout(() => res.writeHead(200).end('fine'), 150);
+      return;
+    }
+    res.writeHead(200).end('ok');
+  });
+});
+
+afterAll(async () => {
+  await closeDispatchers();
+  await server.close();
+  spool.remove();
+});
+
+function nextServerSocketClosed(): Promise<void> {
+  return new Promise((resolve) => {
+    onRequest = (socket) => {
+      onRequest = undefined;
+      if (socket.destroyed) resolve();
+      else socket.once('close', () => resolve());
+    };
+  });
+}
+
+describe('timeout', () => {
+  it('stops waiting for headers after timeoutMs with code timeout', async () => {
+    const closed = nextServerSocketClosed();
+    const error = await send(sendSpec(`${server.url}/slow-headers`, { timeoutMs: 100 }), { spoolDir: spool.path }).catch((e: unknown) => e);
+    expect(hasCode(error, 'timeout')).toBe(true);
+    expect((error as Error).message).toBe(`No response headers from 127.0.0.1:${server.port} after 100 ms.`);
+    await closed;
+  });
+
+  it('does not cut a slow body once the headers are in', async () => {
+    const result = await send(sendSpec(`${server.url}/slow-body`, { timeoutMs: 100 }), { spoolDir: spool.path });
+    expect(Buffer.from(result.body.bytes).toString()).toBe('start,end');
+  });
+
+  it('waits as long as it takes when timeoutMs is 0', async () => {
+    const result = await send(sendSpec(`${server.url}/a-bit-slow`, { timeoutMs: 0 }), { spoolDir: spool.path });
+    expect(Buffer.from(result.body.bytes).toString()).toBe('fine');
+  });
+});
+
+describe('cancellation', () => {
+  it('cancels while waiting for headers and releases the socket', async () => {
+    const closed = nextServerSocketClosed();
+    const controller = new AbortController();
+    const pending = send(sendSpec(`${server.url}/slow-headers`), { spoolDir: spool.path, signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = await pending.catch((e: unknown) => e);
+    expect(hasCode(error, 'cancelled')).toBe(true);
+    await closed;
+  });
+
+  it('cancels during the body download, past the headers timeout, and releases the socket', async () => {
+    const controller = new AbortController();
+    const closed = new Promise<void>((resolve) => {
+      onRequest = (socket) => {
+        onRequest = undefined;
+        socket.once('close', () => resolve());
+        // Well past the headers timeout: only the cancel can stop this body.
+        setTimeout(() => controller.abort(), 700);
+      };
+    });
+    const pending = send(sendSpec(`${server.url}/never-ending-body`, { timeoutMs: 500 }), { spoolDir: spool.path, signal: controller.signal });
+    const error = await pending.catch((e: unknown) => e);
+    expect(hasCode(error, 'cancelled')).toBe(true);
+    await closed;
+  });
+
+  it('does not send at all when the signal is already aborted', async () => {
+    let arrived = false;
+    onRequest = () => (arrived = true);
+    const error = await send(sendSpec(`${server.url}/ok`), { spoolDir: spool.path, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(hasCode(error, 'cancelled')).toBe(true);
+    expect(arrived).toBe(false);
+    onRequest = undefined;
+  });
+});

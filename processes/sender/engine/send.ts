@@ -1,0 +1,208 @@
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ParleyError } from '../../../protocol/errors.js';
+import type { Header, Hop, ResponseBody, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
+import { decodersFor } from './decode-body.js';
+import { dispatcherFor } from './dispatchers.js';
+import { checkBodyFiles } from './outgoing-body.js';
+import { rawRequestText, rawResponseText } from './raw-text.js';
+import { isRedirectStatus, redirectedRequest, resolveLocation, type HopRequest } from './redirects.js';
+import { moveUrlCredentials, requestHeaders } from './request-headers.js';
+import { SendControl } from './send-control.js';
+import { sendFailure } from './send-errors.js';
+import { HopFailure, sendHop, type HopResponse } from './send-hop.js';
+import { SpoolingSink } from './spool-body.js';
+
+export interface SendOptions {
+  /** Cancels the send at any point, body download included (code `cancelled`). */
+  signal?: AbortSignal;
+  /** Folder for bodies over `spec.inlineLimit`; created if missing. The caller deletes spooled files. */
+  spoolDir: string;
+}
+
+/**
+ * Sends a fully resolved request and returns the final response with every redirect hop,
+ * timing phases, the raw exchange and the decoded body (spooled to a file past the inline limit).
+ * Failures throw a ParleyError with a stable code (see send-errors.ts).
+ */
+export async function send(spec: SendSpec, options: SendOptions): Promise<SendResult> {
+  const startedAt = performance.now();
+  const firstUrl = targetUrl(spec.url);
+  const proxyHost = spec.proxy === '' ? '' : safeHost(spec.proxy);
+  const control = new SendControl(spec.timeoutMs, options.signal, firstUrl.host);
+  try {
+    control.throwIfStopped();
+    checkMethod(spec.method);
+    await checkBodyFiles(spec.body);
+    const dispatcher = dispatcherFor(spec);
+    const headers = requestHeaders(moveUrlCredentials(firstUrl, spec.headers), spec.body, spec.proxy !== '');
+    let request: HopRequest = { method: spec.method, url: firstUrl, headers, body: spec.body };
+    const hops: Hop[] = [];
+
+    for (;;) {
+      control.host = request.url.host;
+      control.throwIfStopped();
+      const response = await sendHopExplained(dispatcher, request, control, proxyHost);
+      const next = spec.followRedirects ? redirectTarget(response, request.url) : undefined;
+      if (next === undefined) {
+        control.headersArrived();
+        return await finish(spec, options, control, request, response, hops, startedAt);
+      }
+      hops.push({ method: request.method, url: request.url.href, status: response.status, statusText: response.statusText, location: next.location, headers: response.headers });
+      // The redirect's own body is not kept; dump() reads a little so the connection can be reused.
+      await response.body.dump({ limit: 128 * 1024, signal: control.signal }).catch(() => undefined);
+      if (hops.length > spec.maxRedirects) {
+        throw new ParleyError('too-many-redirects', `Stopped after ${spec.maxRedirects} redirects; ${request.url.host} redirected again.`, {
+          host: request.url.host,
+          maxRedirects: spec.maxRedirects,
+        });
+      }
+      request = redirectedRequest(request, response.status, next.url);
+    }
+  } catch (err) {
+    throw control.stoppedError() ?? (err instanceof ParleyError ? err : sendFailure(err, { host: firstUrl.host, proxyHost, requestStarted: false }));
+  } finally {
+    control.dispose();
+  }
+}
+
+async function sendHopExplained(dispatcher: ReturnType<typeof dispatcherFor>, request: HopRequest, control: SendControl, proxyHost: string): Promise<HopResponse> {
+  try {
+    return await sendHop(dispatcher, request, control.signal);
+  } catch (err) {
+    if (!(err instanceof HopFailure)) throw err;
+    throw control.stoppedError() ?? sendFailure(err.error, { host: request.url.host, proxyHost, requestStarted: err.trace.headersSentAt !== undefined });
+  }
+}
+
+function redirectTarget(response: HopResponse, from: URL): { url: URL; location: string } | undefined {
+  if (!isRedirectStatus(response.status)) return undefined;
+  const location = headerValue(response.headers, 'location');
+  if (location === undefined) return undefined;
+  // A Location we cannot follow (not http/https) makes the 3xx the final response.
+  const url = resolveLocation(location, from);
+  return url === undefined ? undefined : { url, location };
+}
+
+async function finish(
+  spec: SendSpec,
+  options: SendOptions,
+  control: SendControl,
+  request: HopRequest,
+  response: HopResponse,
+  hops: Hop[],
+  startedAt: number,
+): Promise<SendResult> {
+  const headersAt = response.trace.respondedAt ?? performance.now();
+  const body = await readBody(spec, options, control, request, response);
+  const endedAt = performance.now();
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    httpVersion: response.httpVersion,
+    headers: response.headers,
+    body,
+    hops,
+    timing: hopTiming(response, startedAt, headersAt, endedAt),
+    raw: {
+      request: rawRequestText(response.trace, request.method, request.url, response.sentHeaders),
+      response: rawResponseText(response.httpVersion, response.status, response.statusText, response.headers),
+    },
+    url: request.url.href,
+    remoteAddress: response.trace.remoteAddress,
+  };
+}
+
+/** Decodes and stores the body; decoded bytes past the inline limit go to a spool file. */
+async function readBody(spec: SendSpec, options: SendOptions, control: SendControl, request: HopRequest, response: HopResponse): Promise<ResponseBody> {
+  const bodiless = request.method.toUpperCase() === 'HEAD' || response.status === 204 || response.status === 304;
+  const decoders = bodiless ? [] : (decodersFor(headerValue(response.headers, 'content-encoding') ?? '') ?? []);
+  let failedEncoding: string | undefined;
+  for (const decoder of decoders) decoder.stream.once('error', () => (failedEncoding ??= decoder.encoding));
+  let wireSize = 0;
+  const countWire = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      wireSize += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  const sink = new SpoolingSink(spec.inlineLimit, options.spoolDir);
+  try {
+    await pipeline([response.body, countWire, ...decoders.map((d) => d.stream), sink], { signal: control.signal });
+  } catch (err) {
+    // The pipeline rejects before the sink's clean-up ran: wait for it, so no partial spool
+    // file outlives the failed send.
+    await discarded(sink);
+    const stopped = control.stoppedError();
+    if (stopped !== undefined) throw stopped;
+    const host = request.url.host;
+    if (failedEncoding !== undefined) {
+      // An empty body declared as encoded is just empty, not corrupt.
+      if (wireSize === 0) return { bytes: new Uint8Array(0), size: 0, wireSize: 0 };
+      throw new ParleyError('decode-failed', `The ${failedEncoding} body from ${host} could not be decoded (corrupt or truncated).`, { host, encoding: failedEncoding });
+    }
+    throw sendFailure(err, { host, proxyHost: '', requestStarted: true });
+  }
+  const stored = sink.result();
+  return stored.spooledTo === undefined
+    ? { bytes: stored.bytes, size: stored.size, wireSize }
+    : { bytes: stored.bytes, size: stored.size, wireSize, spooledTo: stored.spooledTo };
+}
+
+function discarded(sink: SpoolingSink): Promise<void> {
+  if (sink.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    sink.once('close', () => resolve());
+    sink.destroy(new Error('body failed'));
+  });
+}
+
+/**
+ * Phases of the final hop: set-up (zeros on a reused connection), writing the request, waiting
+ * for the headers, reading the body. `total` runs from the call to the last byte, redirects included.
+ */
+function hopTiming(response: HopResponse, startedAt: number, headersAt: number, endedAt: number): Timing {
+  const { trace } = response;
+  const sendingAt = trace.headersSentAt ?? headersAt;
+  const sentAt = Math.max(trace.bodySentAt ?? sendingAt, sendingAt);
+  const phase = (from: number, to: number): number => Math.max(0, to - from);
+  return {
+    ...trace.connection,
+    send: phase(sendingAt, sentAt),
+    wait: phase(sentAt, headersAt),
+    download: phase(headersAt, endedAt),
+    total: phase(startedAt, endedAt),
+  };
+}
+
+function targetUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ParleyError('bad-url', 'The URL is not a valid absolute URL.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ParleyError('bad-url', `The URL scheme ${url.protocol} is not supported (http or https).`, { scheme: url.protocol });
+  }
+  if (url.hostname === '') throw new ParleyError('bad-url', 'The URL has no host.');
+  return url;
+}
+
+function checkMethod(method: string): void {
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(method)) {
+    throw new ParleyError('bad-input', `The method "${method.replace(/[^\x20-\x7e]/g, '?').slice(0, 32)}" is not a valid HTTP method name.`, { field: 'method' });
+  }
+}
+
+function safeHost(proxy: string): string {
+  try {
+    return new URL(proxy).host;
+  } catch {
+    return 'the proxy';
+  }
+}
+
+function headerValue(headers: Header[], name: string): string | undefined {
+  return headers.find(([n]) => n.toLowerCase() === name)?.[1];
+}
