@@ -75,6 +75,18 @@ export const methods = {
   /** Sends the request as edited (saved or not); cancelling the call stops the send. */
   'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange },
 
+  /** The JSON schema of the request body its linked operation declares, `$ref`s resolved, for the Form view. */
+  'request.bodySchema': {
+    req: T.Object({ project: T.String(), request: Request }),
+    res: T.Object({
+      available: T.Boolean(),
+      /** Why there is no form: no linked operation, no JSON request body, no definition. */
+      reason: T.Optional(T.String()),
+      mediaType: T.Optional(T.String()),
+      schema: T.Optional(T.Unknown()),
+    }),
+  },
+
   'history.list': { req: T.Object({ project: T.String(), requestId: T.Optional(T.String()) }), res: T.Array(HistoryEntry) },
 
   'environments.save': {
