@@ -18,6 +18,41 @@ import { SendResult, SendSpec } from './model/exchange.js';
 import { Exchange, HistoryEntry } from './model/history.js';
 import { Environment } from './model/workspace.js';
 import { CheckJob, Verdict } from './model/verdict.js';
+import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
+import { Problem as LoadProblem } from './model/common.js';
+
+/** The parsed cached definition documents of an API: entry key plus documents by API-folder-relative path or URL. */
+function MockDocuments() {
+  return T.Object({ entry: T.String(), documents: T.Record(T.String(), T.Unknown()) });
+}
+
+function MockHostConfig() {
+  return T.Object({
+    mock: Mock,
+    documents: MockDocuments(),
+    listenAllInterfaces: T.Boolean(),
+    /** The port the mock had before its process restarted, kept when the mock's own port is 0. */
+    keepPort: T.Optional(T.Integer()),
+  });
+}
+
+function MockAddress() {
+  return T.Object({ port: T.Integer(), url: T.String(), warnings: T.Array(T.String()) });
+}
+
+/** What the mock tab shows: the mock as saved, its load problems, findings and running state. */
+function MockView() {
+  return T.Object({
+    id: T.String(),
+    mock: T.Optional(Mock),
+    problems: T.Array(LoadProblem),
+    findings: T.Array(MockFinding),
+    warnings: T.Array(T.String()),
+    running: T.Optional(T.Object({ port: T.Integer(), url: T.String() })),
+    /** Why the mock cannot start (no cached definition), when it cannot. */
+    blocked: T.Optional(T.String()),
+  });
+}
 
 export interface MethodSpec {
   req: TSchema;
@@ -35,6 +70,18 @@ export const methods = {
 
   'sender.send': { req: SendSpec, res: SendResult },
   'checker.check': { req: CheckJob, res: Verdict },
+
+  /** Starts serving `mock` (the mock-host child); `documents` is the API's cached definition. */
+  'mock.start': { req: MockHostConfig(), res: MockAddress() },
+  /** Applies an edit at once, on the same port. */
+  'mock.reconfigure': { req: MockHostConfig(), res: MockAddress() },
+  /** Every scenario back to Started, every In order turn back to the first response. */
+  'mock.reset': { req: Empty, res: Empty },
+  /** Stubs against the contract (SPEC Mock HTTP surface rule 9), computed by the checker child. */
+  'checker.mockFindings': {
+    req: T.Object({ mock: Mock, documents: MockDocuments() }),
+    res: T.Object({ findings: T.Array(MockFinding), warnings: T.Array(T.String()) }),
+  },
 
   'app.info': {
     req: Empty,
@@ -87,6 +134,29 @@ export const methods = {
     }),
   },
 
+  'mocks.create': { req: T.Object({ project: T.String(), api: T.String(), name: T.String() }), res: MockView() },
+  'mocks.get': { req: T.Object({ project: T.String(), id: T.String() }), res: MockView() },
+  'mocks.save': { req: T.Object({ project: T.String(), mock: Mock }), res: MockView() },
+  'mocks.start': { req: T.Object({ project: T.String(), id: T.String() }), res: MockView() },
+  'mocks.stop': { req: T.Object({ project: T.String(), id: T.String() }), res: MockView() },
+  'mocks.reset': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
+  'mocks.log': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Array(MockLogEntry) },
+  /** Type-checks a dispatch script against the operation's response names. */
+  'mocks.diagnose': {
+    req: T.Object({ source: T.String(), responseNames: T.Array(T.String()) }),
+    res: T.Array(
+      T.Object({
+        line: T.Integer(),
+        column: T.Integer(),
+        endLine: T.Integer(),
+        endColumn: T.Integer(),
+        message: T.String(),
+        code: T.Integer(),
+        severity: T.Union([T.Literal('error'), T.Literal('warning')]),
+      }),
+    ),
+  },
+
   'history.list': { req: T.Object({ project: T.String(), requestId: T.Optional(T.String()) }), res: T.Array(HistoryEntry) },
 
   'environments.save': {
@@ -129,6 +199,10 @@ export const events = {
   'workspace.changed': Workspace,
   /** The supervisor opened (or could not open) a page in the user's browser, e.g. an OAuth sign-in. */
   'browser.open': T.Object({ url: T.String(), reason: T.String(), opened: T.Boolean() }),
+  /** A mock-host child's log entries, batched (child -> supervisor), then per project and mock (supervisor -> UI). */
+  'mock.logged': T.Object({ project: T.String(), mock: T.String(), entries: T.Array(MockLogEntry) }),
+  /** A mock started, stopped (also when its process died) or changed address. */
+  'mock.state': T.Object({ project: T.String(), mock: T.String(), view: MockView() }),
   'load.problems': T.Object({ project: T.String(), problems: T.Array(Problem) }),
 } satisfies Record<string, TSchema>;
 

@@ -232,14 +232,6 @@ export function placeholdersOutsideJsonStrings(text: string): Placeholder[] {
   return findPlaceholders(text).filter((p) => !strings.some(([s, e]) => p.start > s && p.end <= e));
 }
 
-/** The names a response's templates use, from its body and header values. */
-export function placeholderNamesOf(response: Pick<MockResponse, 'headers' | 'body'>): Set<string> {
-  const names = new Set<string>();
-  for (const p of findPlaceholders(response.body.text)) names.add(p.name);
-  for (const h of response.headers) for (const p of findPlaceholders(h.value)) names.add(p.name);
-  return names;
-}
-
 /** Computes what `version` a mock is saved with. */
 export function mockVersionOf(mock: Pick<Mock, 'operations'>): 1 | 2 {
   return mock.operations.some((op) => op.responses.some((r) => Object.keys(r.values).length > 0)) ? 2 : 1;

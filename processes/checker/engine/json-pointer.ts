@@ -1,0 +1,46 @@
+/** RFC 6901 JSON Pointers: building them for problems, following them into documents. */
+
+export function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The pointer of a path of property names and array indexes; "" is the whole value. */
+export function pointerOf(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of path) out += '/' + (typeof segment === 'number' ? String(segment) : escapeSegment(segment));
+  return out;
+}
+
+/** Splits a pointer into unescaped segments; undefined when it is not a pointer. */
+export function parsePointer(pointer: string): string[] | undefined {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) return undefined;
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value a pointer names inside `doc`, or `found: false`. Own properties only. */
+export function valueAt(doc: unknown, pointer: string): { found: boolean; value: unknown } {
+  const segments = parsePointer(pointer);
+  if (!segments) return { found: false, value: undefined };
+  let current = doc;
+  for (const segment of segments) {
+    if (Array.isArray(current)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(segment)) return { found: false, value: undefined };
+      const index = Number(segment);
+      if (index >= current.length) return { found: false, value: undefined };
+      current = current[index];
+    } else if (isObject(current) && Object.prototype.hasOwnProperty.call(current, segment)) {
+      current = current[segment];
+    } else {
+      return { found: false, value: undefined };
+    }
+  }
+  return { found: true, value: current };
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

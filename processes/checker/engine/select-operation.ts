@@ -1,0 +1,198 @@
+/**
+ * Which operation of the definition a request is checked against (Contract-check rules 1 and 2):
+ * the linked operation while the request still calls it, else a match by method and path,
+ * where a concrete path beats a templated one and a server's own path prefix is removed first.
+ */
+import type { OperationLink } from '../../../protocol/model/request.js';
+import type { PreparedDefinition } from './definition.js';
+import { escapeSegment, isObject } from './json-pointer.js';
+import type { Loc } from './keywords/site.js';
+
+const METHODS_3X = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
+const METHODS_SWAGGER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
+
+export interface OperationEntry {
+  /** As the document writes them. */
+  method: string;
+  path: string;
+  loc: Loc;
+  /** Server path prefixes that apply, longest first, without trailing slash ("" for none). */
+  prefixes: string[];
+  segments: SegmentMatcher[];
+}
+
+/** A literal segment, or a pattern for one with `{name}` in it. */
+export type SegmentMatcher = { literal: string } | { pattern: RegExp };
+
+export function compileTemplate(path: string): SegmentMatcher[] {
+  return splitPath(path).map((segment) => {
+    if (!segment.includes('{')) return { literal: safeDecode(segment) };
+    const source = segment
+      .split(/(\{[^}]*\})/)
+      .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : escapeRegExp(safeDecode(part))))
+      .join('');
+    return { pattern: new RegExp(`^${source}$`) };
+  });
+}
+
+/** Path segments without the leading slash; a trailing slash does not count. */
+export function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Whether request path segments (already decoded) fit a template; -1 if not, else how many template segments it used. */
+export function matchSegments(matchers: SegmentMatcher[], segments: string[]): number {
+  if (matchers.length !== segments.length) return -1;
+  let templated = 0;
+  for (let i = 0; i < matchers.length; i++) {
+    const m = matchers[i]!;
+    if ('literal' in m) {
+      if (m.literal !== segments[i]) return -1;
+    } else {
+      if (!m.pattern.test(segments[i]!)) return -1;
+      templated++;
+    }
+  }
+  return templated;
+}
+
+/** The path of a URL as sent (any host), or of a bare path. */
+export function requestPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.replace(/[?#].*$/, '');
+  }
+}
+
+/**
+ * The path part of a server URL: variables take their default, a relative URL resolves
+ * against the document's own address when that is http(s), else against "/".
+ */
+export function serverPathPrefix(serverUrl: string, variables: unknown, documentUri: string): string {
+  const vars = isObject(variables) ? variables : {};
+  const filled = serverUrl.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const v = vars[name];
+    return isObject(v) && typeof v.default === 'string' ? v.default : whole;
+  });
+  let path: string;
+  const absolute = /^[^/?#]*\/\/[^/?#]*/.exec(filled);
+  if (absolute) {
+    // Scheme and host may still hold variables without defaults: only the path matters.
+    path = filled.slice(absolute[0].length).replace(/[?#].*$/, '');
+  } else {
+    try {
+      const base = /^https?:/.test(documentUri) ? documentUri : 'http://host/';
+      path = new URL(filled, base).pathname;
+    } catch {
+      path = filled.replace(/[?#].*$/, '');
+    }
+  }
+  return path.replace(/\/+$/, '');
+}
+
+function serversOf(node: unknown): unknown[] | undefined {
+  return isObject(node) && Array.isArray(node.servers) && node.servers.length > 0 ? node.servers : undefined;
+}
+
+function prefixesOf(servers: unknown[] | undefined, documentUri: string): string[] {
+  const out = new Set<string>();
+  for (const s of servers ?? []) {
+    if (isObject(s) && typeof s.url === 'string') out.add(serverPathPrefix(s.url, s.variables, documentUri));
+  }
+  out.add('');
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+/** Every operation of the definition with what it takes to match it. */
+export function listOperations(def: PreparedDefinition): OperationEntry[] {
+  const doc = def.entry;
+  const paths = doc.paths;
+  if (!isObject(paths)) return [];
+  const out: OperationEntry[] = [];
+  const swagger = def.dialect === 'swagger2';
+  const rootPrefixes = swagger
+    ? prefixesOf(typeof doc.basePath === 'string' ? [{ url: doc.basePath }] : undefined, def.entryUri)
+    : undefined;
+  for (const path of Object.keys(paths)) {
+    const followed = def.follow({ docUri: def.entryUri, pointer: `/paths/${escapeSegment(path)}` });
+    if (typeof followed === 'string' || !isObject(followed.value)) continue;
+    const item = followed.value;
+    const segments = compileTemplate(path);
+    const methods: [string, Loc][] = [];
+    for (const m of swagger ? METHODS_SWAGGER : METHODS_3X) {
+      if (isObject(item[m])) methods.push([m, { docUri: followed.loc.docUri, pointer: `${followed.loc.pointer}/${m}` }]);
+    }
+    // OpenAPI 3.2: methods without a fixed field live under additionalOperations.
+    if (!swagger && isObject(item.additionalOperations)) {
+      for (const m of Object.keys(item.additionalOperations)) {
+        methods.push([m, { docUri: followed.loc.docUri, pointer: `${followed.loc.pointer}/additionalOperations/${escapeSegment(m)}` }]);
+      }
+    }
+    for (const [method, loc] of methods) {
+      const op = def.schemaValue(loc);
+      const prefixes = rootPrefixes ?? prefixesOf(serversOf(op) ?? serversOf(item) ?? serversOf(doc), def.entryUri);
+      out.push({ method, path, loc, prefixes, segments });
+    }
+  }
+  return out;
+}
+
+/** How well an operation fits a request path: undefined if not at all; lower is better. */
+function fit(op: OperationEntry, path: string): [number, number] | undefined {
+  for (let p = 0; p < op.prefixes.length; p++) {
+    const prefix = op.prefixes[p]!;
+    if (prefix !== '' && path !== prefix && !path.startsWith(prefix + '/')) continue;
+    const rest = path.slice(prefix.length);
+    const templated = matchSegments(op.segments, splitPath(rest).map(safeDecode));
+    // A prefix that was really removed ranks before matching the path whole.
+    if (templated >= 0) return [prefix === '' ? 1 : 0, templated];
+  }
+  return undefined;
+}
+
+/** Template-segment positions, so that among templated paths the one with literals earlier wins. */
+function literalShape(op: OperationEntry): string {
+  return op.segments.map((s) => ('literal' in s ? '0' : '1')).join('');
+}
+
+export function matchOperation(
+  ops: readonly OperationEntry[],
+  method: string,
+  url: string,
+  link?: OperationLink,
+): OperationEntry | undefined {
+  const wanted = method.toLowerCase();
+  const path = requestPath(url);
+  if (link && link.method.toLowerCase() === wanted) {
+    const linked = ops.find((op) => op.method.toLowerCase() === wanted && op.path === link.path);
+    if (linked && fit(linked, path)) return linked;
+  }
+  let best: { op: OperationEntry; rank: [number, number] } | undefined;
+  for (const op of ops) {
+    if (op.method.toLowerCase() !== wanted) continue;
+    const rank = fit(op, path);
+    if (!rank) continue;
+    if (!best || better(rank, op, best.rank, best.op)) best = { op, rank };
+  }
+  return best?.op;
+}
+
+function better(rank: [number, number], op: OperationEntry, bestRank: [number, number], bestOp: OperationEntry): boolean {
+  if (rank[0] !== bestRank[0]) return rank[0] < bestRank[0];
+  if (rank[1] !== bestRank[1]) return rank[1] < bestRank[1];
+  return literalShape(op) < literalShape(bestOp);
+}

@@ -1,0 +1,21 @@
+/** The mock engine's public surface: what processes/mock-host/main.ts and the supervisor call. */
+export { MockServer, MAX_REQUEST_BODY, type MockServerOptions, type MockAddress, type MockReconfiguration } from './mock-server.js';
+export {
+  loadContract,
+  indexContract,
+  findContractOperation,
+  responseForStatus,
+  type Contract,
+  type ContractOperation,
+  type ContractResponse,
+  type ContractChecker,
+  type ContractRequest,
+  type CheckOutcome,
+  type OperationRef,
+} from './contract.js';
+export { bundleOpenApi, type OpenApiDocuments, type OpenApiDocument } from './openapi-documents.js';
+export { newMockFromDocuments, newMockFromContract, type NewMockOptions } from './new-mock.js';
+export { findStubProblems, operationsNotInContract, type BodyChecker } from './stub-findings.js';
+export { checkDispatchScript, dispatchDeclarations, type ScriptDiagnostic } from './script-diagnostics.js';
+export { isCredentialName, maskHeaders } from './mock-log.js';
+export type { MockErrorCode } from './problem-reply.js';

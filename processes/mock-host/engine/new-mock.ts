@@ -1,0 +1,169 @@
+/**
+ * New Mock from an imported REST API: one operation per contract operation, each with one
+ * response named Default (SPEC: the lowest documented 2xx with its example, or a sample of its
+ * schema). Pure: ids come from `newId`.
+ */
+import { sample } from 'openapi-sampler';
+import { XMLBuilder } from 'fast-xml-parser';
+import type { JSONSchema7 } from 'json-schema';
+import { DEFAULT_RESPONSE, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
+import { deref, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
+import { isJsonMediaType, loadContract, type Contract, type ContractOperation } from './contract.js';
+
+export interface NewMockOptions {
+  name: string;
+  /** Id of the API whose definition is the contract. */
+  api: string;
+  newId: () => string;
+}
+
+/** New Mock straight from an API's cached documents. */
+export async function newMockFromDocuments(documents: OpenApiDocuments, options: NewMockOptions): Promise<Mock> {
+  return newMockFromContract(await loadContract(documents), options);
+}
+
+export function newMockFromContract(contract: Contract, options: NewMockOptions): Mock {
+  const taken = new Set<string>();
+  const operations = contract.operations.map((op) => newOperation(contract.document, op, uniqueName(operationName(op), taken), options.newId));
+  return {
+    version: 1,
+    id: options.newId(),
+    name: options.name,
+    kind: 'rest',
+    api: options.api,
+    port: 0,
+    path: '/',
+    contractCheck: 'log',
+    operations,
+  };
+}
+
+/** operationId when there is one, else method and path, as a portable folder name. */
+export function operationName(op: Pick<ContractOperation, 'method' | 'path' | 'operationId'>): string {
+  const raw = op.operationId?.trim() || `${op.method.toLowerCase()} ${op.path}`;
+  const safe = raw
+    .replace(/[{}]/g, '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100);
+  return safe || op.method.toLowerCase();
+}
+
+// Case-insensitive, since folders differing only by case collide on macOS and Windows.
+function uniqueName(base: string, taken: Set<string>): string {
+  let name = base;
+  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;
+  taken.add(name.toLowerCase());
+  return name;
+}
+
+function newOperation(doc: OpenApiDocument, op: ContractOperation, name: string, newId: () => string): MockOperation {
+  const result: MockOperation = {
+    id: newId(),
+    name,
+    method: op.method,
+    path: op.path,
+    dispatch: 'in-order',
+    defaultResponse: DEFAULT_RESPONSE,
+    responses: [defaultResponse(doc, op, newId())],
+  };
+  if (op.operationId) result.operationId = op.operationId;
+  return result;
+}
+
+/** The response key a new Default answers with, and the status it sends. */
+export function pickDefaultStatus(keys: string[]): { key: string; status: number } | undefined {
+  const twoHundreds = keys.filter((k) => /^2\d\d$/.test(k)).sort();
+  if (twoHundreds[0]) return { key: twoHundreds[0], status: Number(twoHundreds[0]) };
+  const range = keys.find((k) => k.toUpperCase() === '2XX');
+  if (range) return { key: range, status: 200 };
+  if (keys.includes('default')) return { key: 'default', status: 200 };
+  const lowest = keys.filter((k) => /^\d{3}$/.test(k)).sort()[0];
+  return lowest ? { key: lowest, status: Number(lowest) } : undefined;
+}
+
+function defaultResponse(doc: OpenApiDocument, op: ContractOperation, id: string): MockResponse {
+  const response: MockResponse = {
+    id,
+    name: DEFAULT_RESPONSE,
+    status: 200,
+    delayMs: 0,
+    headers: [],
+    body: { kind: 'none', text: '' },
+    values: {},
+    match: [],
+  };
+  const operation = deref(doc, deref(doc, (doc.paths as Record<string, unknown>)[op.path])?.[op.method.toLowerCase()]);
+  const responses = (operation?.responses ?? {}) as Record<string, unknown>;
+  const picked = pickDefaultStatus(Object.keys(responses));
+  if (!picked) return response;
+  response.status = picked.status;
+  const content = (deref(doc, responses[picked.key])?.content ?? {}) as Record<string, unknown>;
+  const mediaType = pickMediaType(Object.keys(content));
+  if (!mediaType) return response;
+  const media = deref(doc, content[mediaType]) ?? {};
+  const kind = bodyKindOf(mediaType);
+  response.headers.push({ name: 'Content-Type', value: concreteContentType(mediaType, kind) });
+  response.body = { kind, text: bodyText(kind, exampleOf(doc, media), media.schema, doc) };
+  return response;
+}
+
+function pickMediaType(types: string[]): string | undefined {
+  return types.find(isJsonMediaType) ?? types.find((t) => /xml/i.test(t)) ?? types.find((t) => /^text\//i.test(t)) ?? types[0];
+}
+
+function bodyKindOf(mediaType: string): Exclude<MockBodyKind, 'none'> {
+  if (isJsonMediaType(mediaType)) return 'json';
+  if (/[/+]xml\b/i.test(mediaType)) return 'xml';
+  return 'text';
+}
+
+/** A wildcard media type (`image/*`) becomes a common concrete one the wildcard allows. */
+const CONCRETE_FOR: Record<string, string> = {
+  text: 'text/plain',
+  application: 'application/octet-stream',
+  image: 'image/png',
+  audio: 'audio/mpeg',
+  video: 'video/mp4',
+};
+
+function concreteContentType(mediaType: string, kind: MockBodyKind): string {
+  if (!mediaType.includes('*')) return mediaType;
+  if (kind === 'json') return 'application/json';
+  if (kind === 'xml') return 'application/xml';
+  const type = mediaType.split('/')[0]!.trim().toLowerCase();
+  return CONCRETE_FOR[type] ?? 'text/plain';
+}
+
+/** The media type's example, else its first named example, else the schema's; undefined when none. */
+function exampleOf(doc: OpenApiDocument, media: Record<string, unknown>): { value: unknown } | undefined {
+  if (media.example !== undefined) return { value: media.example };
+  for (const raw of Object.values((media.examples ?? {}) as Record<string, unknown>)) {
+    const example = deref(doc, raw);
+    if (example && example.value !== undefined) return { value: example.value };
+  }
+  const schema = deref(doc, media.schema);
+  if (schema?.example !== undefined) return { value: schema.example };
+  if (Array.isArray(schema?.examples) && schema.examples.length > 0) return { value: schema.examples[0] };
+  return undefined;
+}
+
+function bodyText(kind: Exclude<MockBodyKind, 'none'>, example: { value: unknown } | undefined, schema: unknown, doc: OpenApiDocument): string {
+  let value: unknown;
+  if (example) value = example.value;
+  else if (schema && typeof schema === 'object') {
+    try {
+      value = sample(schema as JSONSchema7, { skipWriteOnly: true, quiet: true }, doc);
+    } catch {
+      value = undefined;
+    }
+  }
+  if (value === undefined) return '';
+  if (kind === 'json') return `${JSON.stringify(value, null, 2)}\n`;
+  if (typeof value === 'string') return value;
+  if (kind === 'xml') {
+    const root = (deref(doc, schema)?.xml as { name?: string } | undefined)?.name ?? 'root';
+    return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLBuilder({ format: true }).build({ [root]: value }) as string}`;
+  }
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

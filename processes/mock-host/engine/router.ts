@@ -1,0 +1,107 @@
+/**
+ * Routes a request path to an operation by method and path template. A concrete segment beats a
+ * templated one at the first place two templates differ (`/pets/mine` beats `/pets/{id}`), the
+ * way contract checks match operations.
+ */
+
+interface Segment {
+  literal?: string;
+  pattern?: RegExp;
+  names: string[];
+  /** 2 literal, 1 literal text around a parameter, 0 a whole-segment parameter. */
+  rank: number;
+}
+
+interface Route<T> {
+  method: string;
+  segments: Segment[];
+  target: T;
+}
+
+export interface RouteMatch<T> {
+  target: T;
+  params: Record<string, string>;
+}
+
+export class Router<T> {
+  /** Exact paths without parameters, by `METHOD path`, for a lookup without a scan. */
+  private readonly exact = new Map<string, T>();
+  private readonly templated: Route<T>[] = [];
+
+  constructor(routes: Array<{ method: string; path: string; target: T }>) {
+    for (const route of routes) {
+      const method = route.method.toUpperCase();
+      const segments = splitPath(route.path).map(compileSegment);
+      if (segments.every((s) => s.rank === 2)) {
+        const key = `${method} /${segments.map((s) => s.literal).join('/')}`;
+        if (!this.exact.has(key)) this.exact.set(key, route.target);
+      } else this.templated.push({ method, segments, target: route.target });
+    }
+    this.templated.sort((a, b) => compareRank(a.segments, b.segments));
+  }
+
+  /** `path` is the request path without query, still percent-encoded. */
+  match(method: string, path: string): RouteMatch<T> | undefined {
+    const found = this.find(method, path);
+    // HEAD is answered by GET's responses when the contract has no HEAD of its own.
+    return found ?? (method === 'HEAD' ? this.find('GET', path) : undefined);
+  }
+
+  private find(method: string, path: string): RouteMatch<T> | undefined {
+    let parts: string[];
+    try {
+      parts = splitPath(path).map((p) => decodeURIComponent(p));
+    } catch {
+      return undefined;
+    }
+    const exact = this.exact.get(`${method} /${parts.join('/')}`);
+    if (exact !== undefined) return { target: exact, params: {} };
+    for (const route of this.templated) {
+      if (route.method !== method || route.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      if (route.segments.every((seg, i) => matchSegment(seg, parts[i] as string, params))) return { target: route.target, params };
+    }
+    return undefined;
+  }
+}
+
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+function compileSegment(text: string): Segment {
+  if (!text.includes('{')) return { literal: text, names: [], rank: 2 };
+  const names: string[] = [];
+  let source = '^';
+  let rest = text;
+  for (let m = /\{([^}]*)\}/.exec(rest); m; m = /\{([^}]*)\}/.exec(rest)) {
+    source += escapeRegExp(rest.slice(0, m.index)) + '(.+?)';
+    names.push(m[1] as string);
+    rest = rest.slice(m.index + m[0].length);
+  }
+  source += `${escapeRegExp(rest)}$`;
+  const wholeParam = /^\{[^}]*\}$/.test(text);
+  return { pattern: new RegExp(source, 's'), names, rank: wholeParam ? 0 : 1 };
+}
+
+function matchSegment(seg: Segment, part: string, params: Record<string, string>): boolean {
+  if (seg.literal !== undefined) return seg.literal === part;
+  if (part === '') return false;
+  const m = seg.pattern!.exec(part);
+  if (!m) return false;
+  seg.names.forEach((name, i) => (params[name] = m[i + 1] as string));
+  return true;
+}
+
+function compareRank(a: Segment[], b: Segment[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = (b[i] as Segment).rank - (a[i] as Segment).rank;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

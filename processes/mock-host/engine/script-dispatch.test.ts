@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MockLogEntry } from '../../../protocol/model/mock.js';
+import { MockServer } from './mock-server.js';
+import { mockOf, operation, response, send } from './test-support/mocks.js';
+
+const text = (name: string, body = name) => response({ name, body: { kind: 'text', text: body } });
+
+const scripted = (path: string, script: string, names = ['Default', 'Special']) =>
+  operation({ name: path.slice(1).replace(/\W/g, '') || 'root', method: 'POST', path, dispatch: 'script', script, responses: names.map((n) => text(n)) });
+
+const mock = mockOf([
+  scripted(
+    '/pick',
+    `
+    interface Order { kind?: string }
+    const order: Order = request.body ? JSON.parse(request.body) : {};
+    log('kind', order.kind, { q: request.query['v'] ?? [] }, request.pathParams);
+    if (order.kind === 'special' || request.headers.some((h) => h.name.toLowerCase() === 'x-special')) respond('Special');
+    `,
+  ),
+  scripted(
+    '/count',
+    `
+    const visits = Number(scenarios.get('visits') === 'Started' ? 0 : scenarios.get('visits')) + 1;
+    scenarios.set('visits', String(visits));
+    if (visits >= 3) respond('Special');
+    log(responses.map((r) => r.name).join(','), visits);
+    `,
+  ),
+  scripted('/throws', `log('about to fail'); throw new Error('no stock');`),
+  scripted('/unknown', `respond('Nope' as never);`),
+  scripted('/spin', `let n = 0; while (true) { n++; }`),
+  scripted('/escape', `log(typeof require, typeof process, typeof fetch, typeof setTimeout, typeof globalThis.__input, typeof console);`),
+  scripted('/syntax', `respond('Default'`),
+  operation({ name: 'plain', method: 'GET', path: '/plain', responses: [text('Default', 'plain')] }),
+]);
+
+let server: MockServer;
+let port: number;
+const logs: MockLogEntry[] = [];
+beforeAll(async () => {
+  server = new MockServer({ mock, onLog: (e) => logs.push(e) });
+  ({ port } = await server.start());
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const post = (path: string, body = '', headers: Record<string, string> = {}) => send(port, { method: 'POST', path, body, headers });
+const lastLog = (path: string) => logs.filter((l) => l.path === path).at(-1)!;
+
+describe('By script', () => {
+  it('sends the response the script names, and Default without a respond call', async () => {
+    expect((await post('/pick', JSON.stringify({ kind: 'special' }))).text).toBe('Special');
+    expect((await post('/pick', '', { 'X-Special': '1' })).text).toBe('Special');
+    expect((await post('/pick?v=1&v=2', JSON.stringify({ kind: 'plain' }))).text).toBe('Default');
+    expect(lastLog('/pick?v=1&v=2').notes).toEqual(['log: kind plain {"q":["1","2"]} {}']);
+  });
+
+  it('reads and sets scenarios, which Reset state clears', async () => {
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) seen.push((await post('/count')).text);
+    expect(seen).toEqual(['Default', 'Default', 'Special']);
+    expect(lastLog('/count').notes).toEqual(['log: Default,Special 3']);
+    server.resetState();
+    expect((await post('/count')).text).toBe('Default');
+    expect(lastLog('/count').notes).toEqual(['log: Default,Special 1']);
+  });
+
+  it('answers 500 mock-script-failed when the script throws, with the reason in the log', async () => {
+    const answer = await post('/throws');
+    expect(answer.status).toBe(500);
+    expect(answer.json()).toMatchObject({ code: 'mock-script-failed', operation: 'throws' });
+    expect(answer.text).not.toContain('no stock');
+    expect(lastLog('/throws').notes).toEqual(['log: about to fail', 'The dispatch script threw: no stock']);
+  });
+
+  it('treats respond() with a name the operation lacks, and a script that does not compile, as failures', async () => {
+    expect((await post('/unknown')).json()).toMatchObject({ code: 'mock-script-failed' });
+    expect(lastLog('/unknown').notes.join(' ')).toContain('no response named "Nope"');
+    expect((await post('/syntax')).json()).toMatchObject({ code: 'mock-script-failed' });
+    expect(lastLog('/syntax').notes.join(' ')).toMatch(/does not compile: .*\(line 1, column \d+\)/);
+  });
+
+  it('gives the script nothing but its own globals', async () => {
+    await post('/escape');
+    expect(lastLog('/escape').notes).toEqual(['log: undefined undefined undefined undefined undefined undefined']);
+  });
+
+  it('stops a runaway script with mock-script-timeout while the mock keeps answering', async () => {
+    const order: string[] = [];
+    const runaway = post('/spin').then((a) => {
+      order.push('spin');
+      return a;
+    });
+    // These are sent while the script spins, and must be answered before it is stopped.
+    for (let i = 0; i < 5; i++) {
+      const answer = await send(port, { path: '/plain' });
+      order.push(answer.text);
+    }
+    const stopped = await runaway;
+    expect(order).toEqual(['plain', 'plain', 'plain', 'plain', 'plain', 'spin']);
+    expect(stopped.status).toBe(500);
+    expect(stopped.json()).toMatchObject({ code: 'mock-script-timeout', operation: 'spin' });
+    expect(lastLog('/spin').notes).toEqual(['The dispatch script ran past 1000 ms and was stopped.']);
+
+    // And afterwards: plain requests and other scripts are served as before.
+    expect((await send(port, { path: '/plain' })).text).toBe('plain');
+    expect((await post('/pick', JSON.stringify({ kind: 'special' }))).text).toBe('Special');
+  });
+});
