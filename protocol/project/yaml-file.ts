@@ -19,6 +19,8 @@ export interface FileKind<T> {
   version: number;
   /** Numbered upgrades: migrations[n] turns a version n document into version n + 1. */
   migrations?: Record<number, (value: Record<string, unknown>) => Record<string, unknown>>;
+  /** Never set: ties the kind to the type its schema describes. */
+  readonly __type?: T;
 }
 
 const MAX_PROBLEMS_PER_FILE = 5;
