@@ -2,9 +2,9 @@ import { appInfo, childStatus, connection, projects, theme, workspace } from '..
 import { paletteOpen, mod } from '../state/commands.js';
 import { attempt } from '../state/rpc.js';
 import { MoonIcon, SunIcon } from './Icons.js';
+import { openTab } from '../state/tabs.js';
 
 export function StatusBar() {
-  const env = workspace.value?.environments.find((e) => e.id === workspace.value?.activeEnvironment);
   const troubled = Object.entries(childStatus.value).filter(([, s]) => s.state !== 'running');
   return (
     <footer class="statusbar">
@@ -18,7 +18,30 @@ export function StatusBar() {
         </span>
       ))}
       <span class="status-item">{projects.value.length === 1 ? projects.value[0]!.name : `${projects.value.length} projects`}</span>
-      <span class="status-item" title="Active environment">Env: {env?.name ?? 'none'}</span>
+      <label class="status-item env-switch" title="Active environment: ${name} expands from it first">
+        Env:
+        <select
+          aria-label="Active environment"
+          value={workspace.value?.activeEnvironment ?? ''}
+          onChange={(e) => {
+            const id = (e.target as HTMLSelectElement).value;
+            if (id === '@manage') {
+              (e.target as HTMLSelectElement).value = workspace.value?.activeEnvironment ?? '';
+              openTab({ kind: 'environments', project: '', itemId: '@environments', title: 'Environments' });
+              return;
+            }
+            void attempt('environments.setActive', id ? { id } : {});
+          }}
+        >
+          <option value="">No environment</option>
+          {workspace.value?.environments.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.name}
+            </option>
+          ))}
+          <option value="@manage">Manage environments…</option>
+        </select>
+      </label>
       <span class="spacer" />
       <button class="status-button" onClick={() => (paletteOpen.value = true)} title="Command palette">
         {mod}+Shift+P

@@ -11,7 +11,7 @@ import { onTabClosed, retitleTab, setDirty, type Tab } from './tabs.js';
 import { toast } from './toasts.js';
 
 export type Section = 'params' | 'body' | 'headers' | 'auth' | 'settings';
-export type ResponseView = 'body' | 'preview' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw';
+export type ResponseView = 'body' | 'preview' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'history';
 
 export interface RequestTabState {
   tab: Tab;

@@ -12,6 +12,7 @@ import { lineForPointer, prettyJson } from './pretty-json.js';
 import { VerdictChip } from './VerdictChip.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
+import { HistoryView } from './HistoryView.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
   if (state.sending.value) {
@@ -39,10 +40,14 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
   const exchange = state.exchange.value;
   if (!exchange) {
     return (
-      <section class="response-pane response-empty" aria-label="Response">
-        <p class="muted">
+      <section class="response-pane" aria-label="Response">
+        <p class="muted empty-response">
           Send the request to see its response. <kbd>{mod}+Enter</kbd>
         </p>
+        <h4 class="muted">Earlier sends</h4>
+        <div class="response-body">
+          <HistoryView state={state} />
+        </div>
       </section>
     );
   }
@@ -60,6 +65,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
     ['timing', 'Timing'],
     ['raw', 'Raw'],
+    ['history', 'History'],
   ];
   const view = views.some(([v]) => v === state.responseView.value) ? state.responseView.value : 'body';
   const statusClass = r.status >= 500 ? 's5' : r.status >= 400 ? 's4' : r.status >= 300 ? 's3' : 's2';
@@ -97,6 +103,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {view === 'cookies' && <CookiesView result={r} />}
         {view === 'redirects' && <RedirectsView result={r} />}
         {view === 'timing' && <TimingView timing={r.timing} />}
+        {view === 'history' && <HistoryView state={state} />}
         {view === 'raw' && (
           <pre class="raw mono">
             {exchange.request.method} {exchange.request.url}
