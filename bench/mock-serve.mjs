@@ -1,12 +1,25 @@
-// Mock hosting throughput against a bare node:http server in the same run (DESIGN.md budgets:
-// a static GET at 50 connections reaches at least 50% of bare node's requests/s with p99 under
-// 5 ms; with the request contract check on, at least 70% of the same mock with it off).
-// The servers run in this process; autocannon runs in its own process so it does not share
-// their event loop. Prints requests/s and p99 of each; asserts nothing.
-// Usage: node bench/mock-serve.mjs [seconds=5] [connections=50]
+// Mock hosting, side by side in one run (DESIGN.md budgets: a static GET at 50 connections reaches
+// at least 50% of bare node's requests/s with p99 under 5 ms; with the request contract check on,
+// at least 70% of the same mock with it off).
+//
+// Part 1, processes: `parley mock serve` (the real CLI and mock-host child; contract check off, and
+// on with `refuse`), a bare node:http server answering the same fixed body (the limit), Prism and
+// Mockoon CLI serving the same OpenAPI document. For each: start-up time to first answer, a GET with
+// a static example, a POST whose JSON body is validated against the contract (Mockoon does not
+// validate requests: its POST figure is without validation), requests/s, p50 and p99 latency, and
+// the peak memory of its whole process tree (VmHWM summed over the tree, Linux).
+// Part 2, the engine in this process (the first version of this bench): static and templated GETs
+// through MockServer with the app's contract checker, check off and on.
+//
+// Prism and Mockoon are installed into bench/peers/ (their own package.json and lock), not into
+// Parley's; the first run does `npm ci --prefix bench/peers` and says so.
+// autocannon runs in its own process so it never shares an event loop with a server.
+// Prints JSON lines; asserts nothing.
+// Usage: node bench/mock-serve.mjs [seconds=5] [connections=50]   (run `npm run build` first)
 import { build } from 'esbuild';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,109 +32,278 @@ const seconds = Number(process.argv[2] ?? 5);
 const connections = Number(process.argv[3] ?? 50);
 const work = await mkdtemp(join(tmpdir(), 'parley-bench-mock-'));
 const requireFromRoot = createRequire(join(root, 'package.json'));
+const peersDir = join(root, 'bench', 'peers');
 
-// The engine is TypeScript: bundle it into the temp folder. Native and binary-backed packages stay
-// external, imported by absolute path so the bundle finds them outside the repo.
-await build({
-  absWorkingDir: root,
-  stdin: {
-    contents: [
-      "export { MockServer } from './processes/mock-host/engine/mock-server.ts';",
-      "export { loadContract } from './processes/mock-host/engine/contract.ts';",
-      "export { ajvContractChecker } from './processes/mock-host/engine/test-support/ajv-contract-checker.ts';",
-    ].join('\n'),
-    resolveDir: root,
-    loader: 'ts',
-  },
-  outfile: join(work, 'engine.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-  logLevel: 'warning',
-  plugins: [
-    {
-      name: 'external-by-path',
-      setup(b) {
-        b.onResolve({ filter: /^(isolated-vm|esbuild|typescript)$/ }, (args) => ({ path: requireFromRoot.resolve(args.path), external: true }));
-      },
-    },
-  ],
-}).catch(async (err) => {
-  await rm(work, { recursive: true, force: true });
-  throw err;
-});
-const engine = await import(pathToFileURL(join(work, 'engine.mjs')).href);
+if (!existsSync(join(root, 'dist', 'cli.js')) || !existsSync(join(root, 'dist', 'mock-host.js'))) {
+  console.error('bench/mock-serve: build first (npm run build): dist/cli.js and dist/mock-host.js are needed.');
+  process.exit(2);
+}
+if (!existsSync(join(peersDir, 'node_modules', '.bin', 'prism')) || !existsSync(join(peersDir, 'node_modules', '.bin', 'mockoon-cli'))) {
+  console.error('bench/mock-serve: installing Prism and Mockoon CLI into bench/peers (first run): npm ci --prefix bench/peers');
+  execFileSync('npm', ['ci', '--prefix', peersDir, '--no-audit', '--no-fund'], { stdio: 'inherit' });
+}
+const peerVersion = (name) => JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require('${name}/package.json').version)`], { cwd: peersDir }).toString());
 
+// --- one OpenAPI document for everyone --------------------------------------------------------
+// The test fixture's two files, bundled into one JSON document so every peer reads the same thing.
+const { $RefParser } = requireFromRoot('@apidevtools/json-schema-ref-parser');
 const fixtures = join(root, 'test/fixtures/mocks/contracts');
-const documents = {};
-for (const name of ['pets.openapi.yaml', 'pets.schemas.yaml']) documents[name] = parseYaml(await readFile(join(fixtures, name), 'utf8'));
-const contract = await engine.loadContract({ entry: 'pets.openapi.yaml', documents });
+const openapi = await new $RefParser().dereference(join(fixtures, 'pets.openapi.yaml'));
+const petsList = openapi.paths['/pets'].get.responses['200'].content['application/json'].example;
+const staticBody = JSON.stringify(petsList);
+const created = { id: 1, name: 'Tom', kind: 'cat' };
+openapi.paths['/pets'].post.responses['201'].content['application/json'].example = created;
+const openapiFile = join(work, 'openapi.json');
+await writeFile(openapiFile, JSON.stringify(openapi, null, 2));
+const postBody = JSON.stringify({ name: 'Rex', kind: 'dog' });
 
-const body = JSON.stringify([{ id: 1, name: 'Tom', kind: 'cat' }]);
-const json = [{ name: 'Content-Type', value: 'application/json' }];
-const mockFor = (contractCheck) => ({
-  version: 2,
-  id: 'bench',
-  name: 'bench',
-  kind: 'rest',
-  api: 'pets',
-  port: 0,
-  path: '/',
-  contractCheck,
-  operations: [
-    {
-      id: 'list', name: 'listPets', method: 'GET', path: '/pets', dispatch: 'in-order', defaultResponse: 'Default',
-      responses: [{ id: 'r1', name: 'Default', status: 200, delayMs: 0, headers: json, body: { kind: 'json', text: body }, values: {}, match: [] }],
-    },
-    {
-      id: 'get', name: 'getPet', method: 'GET', path: '/pets/{petId}', dispatch: 'in-order', defaultResponse: 'Default',
-      responses: [{ id: 'r2', name: 'Default', status: 200, delayMs: 0, headers: json, body: { kind: 'json', text: '{"id":1,"name":"Pet {{petId}}","kind":"cat"}' }, values: { petId: { from: 'path', name: 'petId' } }, match: [] }],
-    },
-  ],
+// --- a Parley project holding the same document and two mocks ----------------------------------
+const project = join(work, 'project');
+async function files(base, entries) {
+  for (const [rel, text] of Object.entries(entries)) {
+    await mkdir(dirname(join(base, rel)), { recursive: true });
+    await writeFile(join(base, rel), text);
+  }
+}
+const mockFiles = (id, contractCheck) => ({
+  'mock.yaml': `version: 1\nid: ${id}\nkind: rest\napi: api-pets\nport: 0\npath: /\ncontractCheck: ${contractCheck}\n`,
+  'operations/listPets/operation.yaml': 'version: 1\nid: op-list\nmethod: GET\npath: /pets\ndispatch: in-order\nresponses: [Default]\n',
+  'operations/listPets/Default.response.yaml': 'version: 1\nid: r-list\nname: Default\nstatus: 200\nbody: json\nheaders:\n  - name: Content-Type\n    value: application/json\n',
+  'operations/listPets/Default.body.json': staticBody,
+  'operations/createPet/operation.yaml': 'version: 1\nid: op-create\nmethod: POST\npath: /pets\ndispatch: in-order\nresponses: [Default]\n',
+  'operations/createPet/Default.response.yaml': 'version: 1\nid: r-create\nname: Default\nstatus: 201\nbody: json\nheaders:\n  - name: Content-Type\n    value: application/json\n',
+  'operations/createPet/Default.body.json': JSON.stringify(created),
 });
+await files(project, {
+  'parley.yaml': 'version: 1\nname: Bench\nproperties: []\n',
+  'apis/pets/api.yaml': 'version: 1\nid: api-pets\nname: Pets\nbaseUrl: http://127.0.0.1:1\nauth:\n  type: none\ndefinition:\n  format: openapi-3.0\n  cached:\n    - definition/openapi.json\n  fingerprint: bench\n',
+  'apis/pets/definition/openapi.json': JSON.stringify(openapi),
+});
+await files(join(project, 'mocks', 'check-off'), mockFiles('bench-off', 'off'));
+await files(join(project, 'mocks', 'check-on'), mockFiles('bench-on', 'refuse'));
 
-function autocannon(url) {
+// --- measuring --------------------------------------------------------------------------------
+function autocannon(url, extra = [], duration = seconds) {
   const cli = requireFromRoot.resolve('autocannon/autocannon.js');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cli, '--json', '-c', String(connections), '-d', String(seconds), url], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
+    execFile(process.execPath, [cli, '--json', '-c', String(connections), '-d', String(duration), ...extra, url], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
       if (err) reject(err);
       else resolve(JSON.parse(stdout));
     });
   });
 }
 
-async function run(label, url) {
-  const r = await autocannon(url);
-  const line = { label, 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, errors: r.errors + r.non2xx };
-  console.log(JSON.stringify(line));
-  return line;
+const figures = (r) => ({ 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, 'non-2xx+errors': r.errors + r.non2xx });
+
+/** Peak resident memory of a process and its descendants, in MB (VmHWM of each, summed), and of each. */
+async function peakMemoryMb(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    const children = await readFile(`/proc/${pids[i]}/task/${pids[i]}/children`, 'utf8').catch(() => '');
+    pids.push(...children.split(' ').filter(Boolean).map(Number));
+  }
+  const each = [];
+  for (const p of pids) {
+    const status = await readFile(`/proc/${p}/status`, 'utf8').catch(() => '');
+    each.push(Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024));
+  }
+  return { 'peak MB': each.reduce((a, b) => a + b, 0), 'peak MB per process': each };
 }
 
-const bare = http.createServer((req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
-});
-await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
+function freePort() {
+  return new Promise((resolve) => {
+    const s = http.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function firstAnswer(url, started, child) {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} before answering`);
+    const ok = await new Promise((resolve) => {
+      const req = http.get(url, { agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      });
+      req.on('error', () => resolve(false));
+    });
+    if (ok) return Math.round(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function stopTree(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGINT');
+  });
+}
+
+async function measureProcess(label, start, options = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = start(port);
+  let out = '';
+  child.stdout?.on('data', (d) => (out = (out + d).slice(-4000)));
+  child.stderr?.on('data', (d) => (out = (out + d).slice(-4000)));
+  try {
+    const startup = await firstAnswer(`${base}/pets`, started, child);
+    // A short warm-up so the JIT has seen the hot path before anything is measured.
+    await autocannon(`${base}/pets`, [], 1);
+    const get = figures(await autocannon(`${base}/pets`));
+    const post = options.noPost
+      ? null
+      : figures(await autocannon(`${base}/pets`, ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', postBody]));
+    const line = { label, 'start-up ms': startup, GET: get, POST: post, ...(await peakMemoryMb(child.pid)) };
+    console.log(JSON.stringify(line));
+    return line;
+  } catch (err) {
+    console.log(JSON.stringify({ label, error: err.message, output: out }));
+    return null;
+  } finally {
+    await stopTree(child);
+  }
+}
+
+const quiet = { stdio: ['ignore', 'pipe', 'pipe'] };
+const bareSource = `
+const body = ${JSON.stringify(staticBody)};
+const created = ${JSON.stringify(JSON.stringify(created))};
+require('node:http').createServer((req, res) => {
+  const out = req.method === 'POST' ? created : body;
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
+    res.end(out);
+  });
+}).listen(Number(process.argv[1]), '127.0.0.1');`;
 
 const results = {};
+console.log(JSON.stringify({ seconds, connections, node: process.version, prism: peerVersion('@stoplight/prism-cli'), mockoon: peerVersion('@mockoon/cli') }));
 try {
-  results.bare = await run('bare node:http', `http://127.0.0.1:${bare.address().port}/pets`);
-  for (const mode of ['off', 'log']) {
-    const server = new engine.MockServer({ mock: mockFor(mode), checker: engine.ajvContractChecker(contract), logCapacity: 500 });
-    const { port } = await server.start();
-    results[`static-${mode}`] = await run(`mock static GET, contract check ${mode}`, `http://127.0.0.1:${port}/pets?kind=cat&limit=5`);
-    results[`template-${mode}`] = await run(`mock templated GET, contract check ${mode}`, `http://127.0.0.1:${port}/pets/42`);
-    await server.stop();
+  results.bare = await measureProcess('bare node:http (same fixed body)', (port) => spawn(process.execPath, ['-e', bareSource, String(port)], quiet));
+  for (const mode of ['off', 'on']) {
+    results[`parley-${mode}`] = await measureProcess(`parley mock serve, request check ${mode === 'on' ? 'on (refuse)' : 'off'}`, (port) =>
+      spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'mock', 'serve', project, '--mock', `check-${mode}`, '--port', String(port)], quiet),
+    );
   }
-  const pct = (a, b) => `${Math.round((100 * a['req/s']) / b['req/s'])}%`;
-  console.log(JSON.stringify({
-    'static off / bare': pct(results['static-off'], results.bare),
-    'static log / static off': pct(results['static-log'], results['static-off']),
-    'template off / bare': pct(results['template-off'], results.bare),
-  }));
+  results.prism = await measureProcess('Prism mock (validates requests)', (port) =>
+    spawn(process.execPath, [join(peersDir, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-p', String(port), '-h', '127.0.0.1', openapiFile], quiet),
+  );
+  results.mockoon = await measureProcess('Mockoon CLI (no request validation)', (port) =>
+    spawn(process.execPath, [join(peersDir, 'node_modules', '@mockoon', 'cli', 'bin', 'run.js'), 'start', '--data', openapiFile, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'], quiet),
+  );
+  const pct = (a, b, key, method = 'GET') => (a?.[method] && b?.[method] ? `${Math.round((100 * a[method][key]) / b[method][key])}%` : 'n/a');
+  console.log(
+    JSON.stringify({
+      'parley GET / bare GET': pct(results['parley-off'], results.bare, 'req/s'),
+      'parley POST check on / check off': pct(results['parley-on'], results['parley-off'], 'req/s', 'POST'),
+      'parley GET / prism GET': pct(results['parley-off'], results.prism, 'req/s'),
+      'parley GET / mockoon GET': pct(results['parley-off'], results.mockoon, 'req/s'),
+    }),
+  );
+
+  await engineInProcess();
 } finally {
-  bare.close();
   await rm(work, { recursive: true, force: true });
 }
+
+// --- part 2: the engine alone, in this process ------------------------------------------------
+async function engineInProcess() {
+  // The engine is TypeScript: bundle it into the temp folder. Native and binary-backed packages stay
+  // external, imported by absolute path so the bundle finds them outside the repo.
+  await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: [
+        "export { MockServer } from './processes/mock-host/engine/mock-server.ts';",
+        "export { loadContract } from './processes/mock-host/engine/contract.ts';",
+        "export { contractChecker } from './processes/mock-host/contract-checker.ts';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile: join(work, 'engine.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'external-by-path',
+        setup(b) {
+          b.onResolve({ filter: /^(isolated-vm|esbuild|typescript)$/ }, (args) => ({ path: requireFromRoot.resolve(args.path), external: true }));
+        },
+      },
+    ],
+  });
+  const engine = await import(pathToFileURL(join(work, 'engine.mjs')).href);
+  const documents = {};
+  for (const name of ['pets.openapi.yaml', 'pets.schemas.yaml']) documents[name] = parseYaml(await readFile(join(fixtures, name), 'utf8'));
+  const contract = await engine.loadContract({ entry: 'pets.openapi.yaml', documents });
+
+  const body = JSON.stringify([{ id: 1, name: 'Tom', kind: 'cat' }]);
+  const json = [{ name: 'Content-Type', value: 'application/json' }];
+  const mockFor = (contractCheck) => ({
+    version: 2,
+    id: 'bench',
+    name: 'bench',
+    kind: 'rest',
+    api: 'pets',
+    port: 0,
+    path: '/',
+    contractCheck,
+    operations: [
+      {
+        id: 'list', name: 'listPets', method: 'GET', path: '/pets', dispatch: 'in-order', defaultResponse: 'Default',
+        responses: [{ id: 'r1', name: 'Default', status: 200, delayMs: 0, headers: json, body: { kind: 'json', text: body }, values: {}, match: [] }],
+      },
+      {
+        id: 'get', name: 'getPet', method: 'GET', path: '/pets/{petId}', dispatch: 'in-order', defaultResponse: 'Default',
+        responses: [{ id: 'r2', name: 'Default', status: 200, delayMs: 0, headers: json, body: { kind: 'json', text: '{"id":1,"name":"Pet {{petId}}","kind":"cat"}' }, values: { petId: { from: 'path', name: 'petId' } }, match: [] }],
+      },
+    ],
+  });
+  const run = async (label, url) => {
+    const line = { label, ...figures(await autocannon(url)) };
+    console.log(JSON.stringify(line));
+    return line;
+  };
+  const bare = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const inProcess = {};
+  try {
+    inProcess.bare = await run('in-process: bare node:http', `http://127.0.0.1:${bare.address().port}/pets`);
+    for (const mode of ['off', 'log']) {
+      const server = new engine.MockServer({ mock: mockFor(mode), checker: engine.contractChecker(contract), logCapacity: 500 });
+      const { port } = await server.start();
+      inProcess[`static-${mode}`] = await run(`in-process: mock static GET, contract check ${mode}`, `http://127.0.0.1:${port}/pets?kind=cat&limit=5`);
+      inProcess[`template-${mode}`] = await run(`in-process: mock templated GET, contract check ${mode}`, `http://127.0.0.1:${port}/pets/42`);
+      await server.stop();
+    }
+  } finally {
+    bare.close();
+  }
+  const pct = (a, b) => `${Math.round((100 * a['req/s']) / b['req/s'])}%`;
+  console.log(
+    JSON.stringify({
+      'in-process static off / bare': pct(inProcess['static-off'], inProcess.bare),
+      'in-process static log / static off': pct(inProcess['static-log'], inProcess['static-off']),
+      'in-process template off / bare': pct(inProcess['template-off'], inProcess.bare),
+    }),
+  );
+}
+

@@ -5,6 +5,8 @@
 import { appVersion } from '../processes/supervisor/ui-api.js';
 import { ParleyError } from '../protocol/errors.js';
 import { runUi } from './commands/ui.js';
+import { runCheck } from './commands/check.js';
+import { runMock } from './commands/mock.js';
 
 const HELP = `parley: an API workbench (REST client, contract checks, mocks, importers)
 
@@ -15,6 +17,18 @@ Usage:
       --no-open    do not open a browser
       --demo       also start the demo API and open the demo project
 
+  parley check --definition <file or URL> (--method <m> --path <p> --status <n> [--body <file>] | --batch <file.jsonl> | --har <file.har>) [--json]
+      Contract-check recorded responses against an OpenAPI definition, for CI.
+      Exit 0 all passed, 1 problems or unexpected status, 2 not checked or bad input.
+      parley check --help shows every option.
+
+  parley mock check <project-folder> [--mock <name>] [--json]
+      Check a project's mocks: load problems, and responses the contract does not allow.
+      Exit 0 clean, 1 findings, 2 load problems, no cached definition or bad input.
+
+  parley mock serve <project-folder> --mock <name> [--port <n>]
+      Serve one mock on 127.0.0.1 until Ctrl+C; prints its URL and one line per request.
+
   parley --help       this text
   parley --version    the version
 
@@ -24,6 +38,8 @@ Environment:
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   ui: runUi,
+  check: runCheck,
+  mock: runMock,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -17,6 +17,7 @@ import type { SendDeps } from './send/send-service.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
 import { openExternal } from './open-external.js';
+import { MockService } from './mocks/mock-service.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -35,6 +36,7 @@ export class Supervisor {
   readonly secrets: SecretStore;
   readonly history: HistoryStore;
   readonly verdicts: ContractVerdicts;
+  readonly mocks: MockService;
   /** How a send gets OAuth tokens and contract verdicts. */
   readonly sendDeps: SendDeps;
   readonly log: (line: string) => void;
@@ -66,6 +68,7 @@ export class Supervisor {
       oauthToken: (auth, cacheKey) => oauth.token(auth, cacheKey),
       verdict: (root, request, result, signal) => this.verdicts.verdict(this.project(root), request, result, signal),
     };
+    this.mocks = new MockService(this);
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
@@ -118,7 +121,10 @@ export class Supervisor {
     if (open) return open;
     const store = await ProjectStore.open(root, { log: this.log, ...options });
     this.projects.set(root, store);
-    store.watch((changed) => this.broadcast('project.changed', { tree: store.tree(), changed }));
+    store.watch((changed) => {
+      this.broadcast('project.changed', { tree: store.tree(), changed });
+      this.mocks.onProjectChanged(store, changed);
+    });
     await this.workspace
       .update((ws) => {
         ws.recentProjects = [root, ...ws.recentProjects.filter((p) => p !== root)].slice(0, 20);
@@ -141,6 +147,7 @@ export class Supervisor {
     const store = this.projects.get(resolve(path));
     if (!store) return;
     this.projects.delete(store.root);
+    await this.mocks.stopProject(store.root);
     await store.close();
   }
 
@@ -170,6 +177,7 @@ export class Supervisor {
   async shutdown(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await this.mocks.stopAll();
     await Promise.all([this.sender.stop(), this.checker.stop(), ...[...this.jobs].map((job) => job.stop(200))]);
     await Promise.all([...this.projects.values()].map((p) => p.close()));
     for (const peer of this.uiPeers) peer.close();

@@ -12,6 +12,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
+import { mockHandlers } from './mocks/mock-handlers.js';
 
 let version: string | null = null;
 export function appVersion(): string {
@@ -29,6 +30,7 @@ async function rememberSecrets(sup: Supervisor, names: string[]): Promise<void> 
 
 export function uiHandlers(sup: Supervisor): Handlers {
   return {
+    ...mockHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

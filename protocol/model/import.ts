@@ -4,7 +4,7 @@
  * UI, so every shape here crosses the bus.
  */
 import { Type as T, type Static } from '@sinclair/typebox';
-import { Api } from './api.js';
+import { Api, DefinitionSource } from './api.js';
 import { Auth } from './auth.js';
 import { Request } from './request.js';
 
@@ -225,3 +225,36 @@ export const DefinitionUpdateResult = T.Object({
   documents: T.Array(CachedDocument),
 });
 export type DefinitionUpdateResult = Static<typeof DefinitionUpdateResult>;
+
+/** A file of an API's cached definition as the project holds it (relative to definition/). */
+export const CachedFile = T.Object({
+  path: T.String({ minLength: 1 }),
+  bytes: T.Uint8Array(),
+  /** Its original address, when the project recorded it (see docs/importers.md). */
+  source: T.Optional(T.String()),
+});
+export type CachedFile = Static<typeof CachedFile>;
+
+/** Everything a definition update needs: the API as stored, its cache, and where to read now. */
+export const DefinitionUpdateJob = T.Object({
+  api: Api,
+  /** Every request of the API. */
+  requests: T.Array(Request),
+  /** The cached definition, entry first; empty when the API kept none. */
+  cached: T.Array(CachedFile),
+  /** The recorded source (with the credentials from the keychain), or another one the user chose. */
+  source: ImportSource,
+  network: FetchNetwork,
+});
+export type DefinitionUpdateJob = Static<typeof DefinitionUpdateJob>;
+
+export const DefinitionApplyJob = T.Composite([
+  DefinitionUpdateJob,
+  T.Object({
+    /** The preview's fingerprint: Apply is refused (`definition-changed`) when a fresh read differs. */
+    expectedFingerprint: T.String(),
+    /** Record this source afterwards (rule 6); null clears it; absent keeps the recorded one. */
+    recordSource: T.Optional(T.Union([DefinitionSource, T.Null()])),
+  }),
+]);
+export type DefinitionApplyJob = Static<typeof DefinitionApplyJob>;

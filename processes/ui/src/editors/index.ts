@@ -4,6 +4,7 @@ import { RequestEditor } from './request/RequestEditor.js';
 import { ApiEditor } from './ApiEditor.js';
 import { EnvironmentsEditor } from './EnvironmentsEditor.js';
 import { PreferencesEditor } from './PreferencesEditor.js';
+import { registerMockEditor } from './mock/register.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -11,4 +12,5 @@ export function registerEditors(): void {
   registerEditor('api', ApiEditor);
   registerEditor('environments', EnvironmentsEditor);
   registerEditor('preferences', PreferencesEditor);
+  registerMockEditor();
 }

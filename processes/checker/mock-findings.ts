@@ -1,0 +1,47 @@
+/**
+ * `checker.mockFindings`: stubs against the contract (SPEC Mock HTTP surface rule 9). The mock
+ * engine says what to look at; the checker engine (through the mock host's adapter) judges JSON
+ * bodies, so a stub is held to exactly what a send's contract chip would hold it to. Pure: the CLI
+ * calls the same function in its own process.
+ */
+import { createHash } from 'node:crypto';
+import type { Mock, MockFinding } from '../../protocol/model/mock.js';
+// Single engine modules, not its index: the index also reaches isolated-vm and TypeScript.
+import { loadContract, type Contract } from '../mock-host/engine/contract.js';
+import { findStubProblems, operationsNotInContract } from '../mock-host/engine/stub-findings.js';
+import type { OpenApiDocuments } from '../mock-host/engine/openapi-documents.js';
+import { contractChecker } from '../mock-host/contract-checker.js';
+
+export interface MockFindings {
+  findings: MockFinding[];
+  /** One line per operation the contract no longer has (shown when the mock starts). */
+  warnings: string[];
+}
+
+/** Bundled contracts by the hash of their documents: a tab's every edit re-checks the same one. */
+const contracts = new Map<string, Promise<Contract>>();
+const MAX_CONTRACTS = 8;
+
+export async function mockFindings(mock: Mock, documents: OpenApiDocuments): Promise<MockFindings> {
+  const contract = await cachedContract(documents);
+  const findings = await findStubProblems(mock, contract, contractChecker(contract));
+  return { findings, warnings: contractWarnings(mock, contract) };
+}
+
+export function contractWarnings(mock: Mock, contract: Contract): string[] {
+  return operationsNotInContract(mock, contract).map(
+    (op) => `The contract no longer has ${op.method} ${op.path}: the responses of ${op.name} are not checked.`,
+  );
+}
+
+function cachedContract(documents: OpenApiDocuments): Promise<Contract> {
+  const key = createHash('sha256').update(JSON.stringify(documents)).digest('base64url');
+  let contract = contracts.get(key);
+  if (!contract) {
+    contract = loadContract(documents);
+    contracts.set(key, contract);
+    contract.catch(() => contracts.delete(key));
+    if (contracts.size > MAX_CONTRACTS) contracts.delete(contracts.keys().next().value!);
+  }
+  return contract;
+}

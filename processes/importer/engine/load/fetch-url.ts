@@ -1,0 +1,143 @@
+/**
+ * GET of one definition document over HTTP(S). Redirects are followed here, hop by hop, so the
+ * credentials go only to the document's own origin (scheme, host, port): once a hop leaves that
+ * origin they are not sent again. Every URL and message that leaves this module is redacted.
+ */
+import { request, type Dispatcher } from 'undici';
+import { ParleyError } from '../../../../protocol/errors.js';
+import type { FetchCredentials } from '../../../../protocol/model/import.js';
+import type { ReadBudget } from './limits.js';
+import { tooLarge } from './limits.js';
+import type { Redactor } from './redact.js';
+
+export interface FetchOptions {
+  dispatcher: Dispatcher;
+  redactor: Redactor;
+  budget: ReadBudget;
+  /** The credentials and the one origin they belong to. */
+  credentials?: { value: FetchCredentials; origin: string };
+  signal?: AbortSignal;
+}
+
+export interface FetchedDocument {
+  /** The URL the bytes came from after redirects, as it was requested (query key included). */
+  finalUrl: URL;
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export async function fetchDocument(url: URL, options: FetchOptions): Promise<FetchedDocument> {
+  const { redactor, budget } = options;
+  let current = url;
+  // Once a hop leaves the credentials' origin, no later hop gets them, even back on that origin.
+  let neverLeftOrigin = true;
+  for (let hop = 0; ; hop++) {
+    const onOrigin = options.credentials !== undefined && current.origin === options.credentials.origin;
+    if (!onOrigin) neverLeftOrigin = false;
+    const sendCredentials = onOrigin && neverLeftOrigin;
+    const target = new URL(current);
+    const headers: Record<string, string> = { accept: 'application/json, application/yaml, text/yaml, */*;q=0.8' };
+    if (sendCredentials && options.credentials) applyCredentials(options.credentials.value, target, headers);
+    const shown = redactor.url(current);
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(target, { method: 'GET', headers, dispatcher: options.dispatcher, signal: options.signal });
+    } catch (err) {
+      throw networkError(err, shown, redactor, options.signal);
+    }
+    const status = response.statusCode;
+    if (REDIRECTS.has(status)) {
+      await response.body.dump().catch(() => undefined);
+      const location = headerValue(response.headers['location']);
+      if (location === undefined) throw new ParleyError('import-fetch-failed', `${shown} answered ${status} without a Location to follow.`, { url: shown, status });
+      if (hop + 1 > budget.limits.redirects) {
+        throw new ParleyError('import-fetch-failed', `${shown} redirected more than ${budget.limits.redirects} times.`, { url: shown, status });
+      }
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        throw new ParleyError('import-fetch-failed', `${shown} redirected to an address that is not valid.`, { url: shown, status });
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        throw new ParleyError('import-fetch-failed', `${shown} redirected to a ${next.protocol} address, which is not followed.`, { url: shown, status });
+      }
+      // A server may echo the key back in the Location: never carry it to the next hop.
+      current = new URL(redactor.url(next));
+      continue;
+    }
+    if (status === 401 || status === 403) {
+      await response.body.dump().catch(() => undefined);
+      throw authError(status, shown, sendCredentials);
+    }
+    if (status < 200 || status > 299) {
+      await response.body.dump().catch(() => undefined);
+      throw new ParleyError('import-fetch-failed', `${shown} answered ${status}.`, { url: shown, status });
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readCapped(response.body, budget, shown);
+    } catch (err) {
+      throw err instanceof ParleyError ? err : networkError(err, shown, redactor, options.signal);
+    }
+    return { finalUrl: current, bytes, contentType: headerValue(response.headers['content-type']) ?? '' };
+  }
+}
+
+/**
+ * SPEC: a 401 or 403 is reported as needing authentication or as having refused the given
+ * credentials. A 403 to a fetch that carried no credentials also reads as needing them: there
+ * were none to refuse.
+ */
+function authError(status: number, shown: string, sentCredentials: boolean): ParleyError {
+  if (status === 403 && sentCredentials) {
+    return new ParleyError('auth-refused', `${shown} refused the given credentials (HTTP 403).`, { url: shown, status });
+  }
+  return new ParleyError('auth-required', `${shown} needs authentication (HTTP ${status}).`, { url: shown, status });
+}
+
+function applyCredentials(credentials: FetchCredentials, target: URL, headers: Record<string, string>): void {
+  switch (credentials.type) {
+    case 'basic':
+      headers['authorization'] = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`, 'utf8').toString('base64')}`;
+      return;
+    case 'bearer':
+      headers['authorization'] = `Bearer ${credentials.token}`;
+      return;
+    case 'apikey':
+      if (credentials.in === 'header') headers[credentials.name.toLowerCase()] = credentials.value;
+      else target.searchParams.set(credentials.name, credentials.value);
+      return;
+  }
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], budget: ReadBudget, shown: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > budget.remainingBytes()) {
+      body.destroy();
+      throw tooLarge(shown, budget.limits.totalBytes);
+    }
+    chunks.push(buffer);
+  }
+  budget.addBytes(size, shown);
+  return new Uint8Array(Buffer.concat(chunks, size));
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function networkError(err: unknown, shown: string, redactor: Redactor, signal?: AbortSignal): ParleyError {
+  if (signal?.aborted || (err instanceof Error && err.name === 'AbortError')) {
+    return new ParleyError('cancelled', 'The import was cancelled.');
+  }
+  const code = (err as { code?: string }).code;
+  const reason = err instanceof Error ? err.message : String(err);
+  return new ParleyError('import-fetch-failed', redactor.text(`${shown} could not be fetched: ${reason}`), { url: shown, ...(code ? { cause: code } : {}) });
+}

@@ -1,0 +1,54 @@
+/**
+ * Keeps fetch credentials out of everything an import shows or records: a query key is cut
+ * from URLs, and any secret value that still turns up in a message is masked.
+ */
+
+/** Secrets shorter than this are not searched for in free text (they would mangle every word). */
+const MIN_SCRUB_LENGTH = 3;
+
+export class Redactor {
+  private readonly secrets: string[];
+
+  /** `queryKey`: name of the query parameter that carries an API key, if the job uses one. */
+  constructor(secrets: string[] = [], private readonly queryKey?: string) {
+    const variants = new Set<string>();
+    for (const secret of secrets) {
+      if (secret.length < MIN_SCRUB_LENGTH) continue;
+      variants.add(secret);
+      variants.add(encodeURIComponent(secret));
+      variants.add(new URLSearchParams({ k: secret }).toString().slice(2));
+    }
+    // Longest first, so a secret's encoded form is masked whole.
+    this.secrets = [...variants].sort((a, b) => b.length - a.length);
+  }
+
+  /** A URL fit to record or show: no user info, no query key, no secret in any parameter. */
+  url(input: string | URL): string {
+    let url: URL;
+    try {
+      url = new URL(input.toString());
+    } catch {
+      return this.text(input.toString());
+    }
+    url.username = '';
+    url.password = '';
+    if (this.queryKey !== undefined) url.searchParams.delete(this.queryKey);
+    for (const [name, value] of [...url.searchParams]) {
+      if (this.isSecret(value)) url.searchParams.delete(name, value);
+    }
+    // An emptied query leaves a bare '?': drop it.
+    const text = url.search === '' ? url.href.replace(/\?(?=#|$)/, '') : url.href;
+    return this.text(text);
+  }
+
+  /** Free text with every secret value masked. */
+  text(input: string): string {
+    let out = input;
+    for (const secret of this.secrets) out = out.split(secret).join('***');
+    return out;
+  }
+
+  private isSecret(value: string): boolean {
+    return this.secrets.includes(value);
+  }
+}

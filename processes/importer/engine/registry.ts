@@ -1,0 +1,55 @@
+/**
+ * The importers Parley knows and SPEC's auto-detect over all of them. Each importer brings
+ * its own detect rules; the registry runs every format's rules as one table, so a file name
+ * that settles one format beats content that only looks like another.
+ */
+import { ParleyError } from '../../../protocol/errors.js';
+import { runDetectRules, type DetectRule } from './detect-rules.js';
+import type { Detection, ImportInput, Importer } from './importer.js';
+import { OPENAPI_DETECT_RULES } from './openapi/detect.js';
+import { openApiImporter } from './openapi/importer.js';
+
+export interface RegisteredImporter {
+  importer: Importer;
+  rules: DetectRule[];
+}
+
+export class ImporterRegistry {
+  private readonly entries: RegisteredImporter[];
+
+  /** Table order is priority order among rules of the same kind. */
+  constructor(entries: RegisteredImporter[]) {
+    this.entries = [...entries];
+  }
+
+  get(id: string): Importer | undefined {
+    return this.entries.find((e) => e.importer.id === id)?.importer;
+  }
+
+  detectFormat(input: ImportInput): Detection | null {
+    return runDetectRules(
+      this.entries.flatMap((e) => e.rules),
+      input,
+    );
+  }
+
+  /** The importer for a job: `format` is 'auto' or an importer id. */
+  pick(format: string, input: ImportInput): { importer: Importer; detection: Detection | null } {
+    if (format === 'auto') {
+      const detection = this.detectFormat(input);
+      const importer = detection ? this.get(detection.format) : undefined;
+      if (!detection || !importer) {
+        throw new ParleyError('import-unrecognised', `${input.name ?? 'The pasted text'} is not in a format Parley recognises; choose the format by hand if you know it.`);
+      }
+      return { importer, detection };
+    }
+    const importer = this.get(format);
+    if (!importer) throw new ParleyError('import-unknown-format', `There is no importer for the format "${format}".`);
+    return { importer, detection: importer.detect(input) };
+  }
+}
+
+/** Every importer this build has. Later formats add their entry here. */
+export function createImporterRegistry(): ImporterRegistry {
+  return new ImporterRegistry([{ importer: openApiImporter, rules: OPENAPI_DETECT_RULES }]);
+}

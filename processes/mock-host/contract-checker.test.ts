@@ -1,0 +1,121 @@
+/**
+ * The mock's contract checker on the project's checker engine: parameters read as text and
+ * coerced the way OpenAPI's default styles write them, request bodies, response bodies, and the
+ * stub findings the checker process computes with it. Also a real mock served through it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractRequest } from './engine/index.js';
+import { MockServer, loadContract, newMockFromContract, type Contract } from './engine/index.js';
+import { contractChecker } from './contract-checker.js';
+import { mockFindings } from '../checker/mock-findings.js';
+import { documentsOf, json, loadContractFixture, mockOf, operation, send } from './engine/test-support/mocks.js';
+
+let contract: Contract;
+beforeAll(async () => {
+  contract = await loadContractFixture('pets.openapi.yaml', ['pets.schemas.yaml']);
+});
+
+function request(partial: Partial<ContractRequest>): ContractRequest {
+  return { method: 'GET', path: '/', pathParams: {}, query: {}, headers: [], contentType: '', body: '', ...partial };
+}
+
+describe('request checks', () => {
+  it('coerces query and path parameters before validating them', async () => {
+    const checker = contractChecker(contract);
+    const listPets = { method: 'GET', path: '/pets' };
+    await expect(checker.checkRequest(listPets, request({ query: { limit: ['5'], kind: ['cat'] } }))).resolves.toEqual({ problems: [] });
+    const bad = await checker.checkRequest(listPets, request({ query: { limit: ['500'], kind: ['horse'] } }));
+    expect(bad.problems.map((p) => [p.in, p.pointer])).toEqual([
+      ['query', 'kind'],
+      ['query', 'limit'],
+    ]);
+    const notNumber = await checker.checkRequest(listPets, request({ query: { limit: ['lots'] } }));
+    expect(notNumber.problems).toEqual([expect.objectContaining({ in: 'query', pointer: 'limit' })]);
+
+    const getPet = { method: 'GET', path: '/pets/{petId}' };
+    await expect(checker.checkRequest(getPet, request({ pathParams: { petId: '42' } }))).resolves.toEqual({ problems: [] });
+    const word = await checker.checkRequest(getPet, request({ pathParams: { petId: 'tom' } }));
+    expect(word.problems).toEqual([expect.objectContaining({ in: 'path', pointer: 'petId' })]);
+  });
+
+  it('checks a JSON request body without quoting its values, and a missing required body', async () => {
+    const checker = contractChecker(contract);
+    const createPet = { method: 'POST', path: '/pets' };
+    const json = { contentType: 'application/json', method: 'POST' };
+    await expect(checker.checkRequest(createPet, request({ ...json, body: '{"name":"Tom","kind":"cat"}' }))).resolves.toEqual({ problems: [] });
+    const bad = await checker.checkRequest(createPet, request({ ...json, body: '{"name":"","kind":"horse"}' }));
+    expect(bad.problems.map((p) => [p.in, p.pointer]).sort()).toEqual([
+      ['body', '/kind'],
+      ['body', '/name'],
+    ]);
+    expect(JSON.stringify(bad)).not.toContain('horse');
+    const missing = await checker.checkRequest(createPet, request({ method: 'POST' }));
+    expect(missing.problems).toEqual([{ in: 'body', pointer: '', message: 'The operation requires a request body.' }]);
+    const notJson = await checker.checkRequest(createPet, request({ ...json, body: '{"name":' }));
+    expect(notJson.problems[0]).toMatchObject({ in: 'body', pointer: '' });
+    const wrongType = await checker.checkRequest(createPet, request({ method: 'POST', contentType: 'text/csv', body: 'a,b' }));
+    expect(wrongType.problems).toEqual([expect.objectContaining({ in: 'header', pointer: 'Content-Type' })]);
+  });
+
+  it('stops at its deadline and says it gave up, keeping what it found', async () => {
+    let t = 0;
+    // A clock that jumps past the deadline every time it is read.
+    const checker = contractChecker(contract, { deadlineMs: 5, now: () => (t += 10) });
+    const pets = Array.from({ length: 2000 }, (_, i) => ({ id: i, name: i === 0 ? '' : 'Tom', kind: 'cat' }));
+    const outcome = await checker.checkResponseBody({ method: 'GET', path: '/pets' }, { status: 200, contentType: 'application/json', body: JSON.stringify(pets) });
+    expect(outcome.gaveUp).toMatch(/longer than/);
+  });
+});
+
+describe('response bodies and stub findings', () => {
+  it('checks a response body against the schema of its status and media type', async () => {
+    const checker = contractChecker(contract);
+    const getPet = { method: 'GET', path: '/pets/{petId}' };
+    await expect(checker.checkResponseBody(getPet, { status: 200, contentType: 'application/json', body: '{"id":1,"name":"Tom","kind":"cat"}' })).resolves.toEqual({ problems: [] });
+    const bad = await checker.checkResponseBody(getPet, { status: 200, contentType: 'application/json', body: '{"name":"Tom","kind":"cat"}' });
+    expect(bad.problems).toEqual([expect.objectContaining({ in: 'body', pointer: '' })]);
+    // No schema for a status the operation does not document: nothing to say about the body.
+    await expect(checker.checkResponseBody(getPet, { status: 418, contentType: 'application/json', body: '{}' })).resolves.toEqual({ problems: [] });
+  });
+
+  it('finds stubs the contract does not allow, and warns of operations it no longer has', async () => {
+    const documents = await documentsOf('pets.openapi.yaml', ['pets.schemas.yaml']);
+    let n = 0;
+    const mock = newMockFromContract(await loadContract(documents), { name: 'pets', api: 'a1', newId: () => `id${++n}` });
+    expect((await mockFindings(mock, documents)).findings).toEqual([]);
+
+    const getPet = mock.operations.find((op) => op.operationId === 'getPet')!;
+    getPet.responses.push(json('Missing id', { name: 'Tom', kind: 'cat' }));
+    mock.operations.find((op) => op.operationId === 'listPets')!.responses.push(json('Teapot', [], { status: 418 }));
+    mock.operations.push(operation({ name: 'gone', method: 'GET', path: '/gone', responses: [json('Default', {})] }));
+    const { findings, warnings } = await mockFindings(mock, documents);
+    expect(findings.map((f) => [f.operation, f.response ?? '', f.rule])).toEqual([
+      ['listPets', 'Teapot', 'undocumented-status'],
+      ['getPet', 'Missing id', 'body-schema'],
+      ['gone', '', 'operation-not-in-contract'],
+    ]);
+    expect(warnings).toEqual(['The contract no longer has GET /gone: the responses of gone are not checked.']);
+  });
+});
+
+describe('a mock served with this checker', () => {
+  const servers: MockServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  it('refuses a request that breaks the contract with 400 and the problems', async () => {
+    const mock = mockOf(
+      [operation({ name: 'createPet', method: 'POST', path: '/pets', responses: [json('Default', { id: 1, name: 'Tom', kind: 'cat' }, { status: 201 })] })],
+      { contractCheck: 'refuse' },
+    );
+    const server = new MockServer({ mock, checker: contractChecker(contract) });
+    servers.push(server);
+    const { port } = await server.start();
+    const refused = await send(port, { method: 'POST', path: '/pets', headers: { 'Content-Type': 'application/json' }, body: '{"kind":"cow"}' });
+    expect(refused.status).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'mock-contract-refused', operation: 'createPet' });
+    const ok = await send(port, { method: 'POST', path: '/pets', headers: { 'Content-Type': 'application/json' }, body: '{"name":"Rex","kind":"dog"}' });
+    expect(ok.status).toBe(201);
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * The mock engine's ContractChecker, backed by the project's own checker engine, so a mock judges
+ * requests and stubs exactly as a send's contract chip does. It validates against the bundled
+ * contract (one OpenAPI 3.x document, Swagger 2.0 already converted), so the operations the mock
+ * routes to and the schemas it checks come from the same document.
+ *
+ * validateValue is synchronous: the mock engine's 1000 ms race cannot interrupt it, so every check
+ * carries its own deadline and the checker stops by itself, keeping what it found.
+ */
+import type { MockProblem } from '../../protocol/model/mock.js';
+import type { Contract, ContractChecker, CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
+import {
+  CHECK_LIMITS,
+  PreparedDefinition,
+  isJsonMediaType,
+  parseJson,
+  selectMediaType,
+  selectResponseKey,
+  validateValue,
+  type Loc,
+} from '../checker/engine/index.js';
+import { escapeSegment, isObject } from '../checker/engine/json-pointer.js';
+
+const CONTRACT_URI = 'file:///api/contract.json';
+/** Below the engine's 1000 ms race, so the checker's own stop (with its findings) comes first. */
+const DEFAULT_DEADLINE_MS = 900;
+/** Header parameters OpenAPI says are ignored: they are described elsewhere. */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+type Where = 'path' | 'query' | 'header';
+
+interface Parameter {
+  name: string;
+  in: Where;
+  required: boolean;
+  /** The parameter's schema, when it has one (not for `content` parameters). */
+  schema?: Loc;
+}
+
+interface PreparedOperation {
+  loc: Loc;
+  parameters: Parameter[];
+  body?: { required: boolean; content: Map<string, Loc | undefined> };
+}
+
+export interface CheckerOptions {
+  /** Milliseconds one check may take before it stops with what it found. */
+  deadlineMs?: number;
+  now?: () => number;
+}
+
+export function contractChecker(contract: Contract, options: CheckerOptions = {}): ContractChecker {
+  const def = new PreparedDefinition([{ uri: CONTRACT_URI, document: contract.document }], 'mock-contract');
+  const now = options.now ?? Date.now;
+  const budget = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const operations = new Map<string, PreparedOperation | null>();
+
+  const operation = (op: OperationRef): PreparedOperation | null => {
+    const key = `${op.method.toLowerCase()} ${op.path}`;
+    let prepared = operations.get(key);
+    if (prepared === undefined) operations.set(key, (prepared = prepareOperation(def, op)));
+    return prepared;
+  };
+
+  return {
+    async checkRequest(op, request) {
+      const prepared = operation(op);
+      if (!prepared) return { problems: [] };
+      const deadline = now() + budget;
+      const outcome: CheckOutcome = { problems: [] };
+      for (const parameter of prepared.parameters) {
+        checkParameter(def, parameter, request, outcome, { deadline, now });
+        if (outcome.gaveUp) return outcome;
+      }
+      if (prepared.body) checkRequestBody(def, prepared.body, request, outcome, { deadline, now });
+      outcome.problems = outcome.problems.slice(0, CHECK_LIMITS.maxProblems);
+      return outcome;
+    },
+
+    async checkResponseBody(op, response) {
+      const prepared = operation(op);
+      if (!prepared) return { problems: [] };
+      const schema = responseSchema(def, prepared.loc, response.status, response.contentType);
+      if (!schema) return { problems: [] };
+      const outcome: CheckOutcome = { problems: [] };
+      checkJson(def, schema, response.body, 'response', outcome, { deadline: now() + budget, now });
+      return outcome;
+    },
+  };
+}
+
+function child(loc: Loc, ...segments: string[]): Loc {
+  return { docUri: loc.docUri, pointer: loc.pointer + segments.map((s) => `/${escapeSegment(s)}`).join('') };
+}
+
+function followed(def: PreparedDefinition, loc: Loc): { loc: Loc; value: Record<string, unknown> } | undefined {
+  const found = def.follow(loc);
+  return typeof found === 'string' || !isObject(found.value) ? undefined : { loc: found.loc, value: found.value };
+}
+
+/** Parameters (path item's, overridden by the operation's) and the request body, looked up once. */
+function prepareOperation(def: PreparedDefinition, op: OperationRef): PreparedOperation | null {
+  const item = followed(def, { docUri: CONTRACT_URI, pointer: `/paths/${escapeSegment(op.path)}` });
+  if (!item) return null;
+  const opLoc = followed(def, child(item.loc, op.method.toLowerCase()));
+  if (!opLoc) return null;
+  const byKey = new Map<string, Parameter>();
+  for (const owner of [item, opLoc]) {
+    const list = owner.value.parameters;
+    if (!Array.isArray(list)) continue;
+    list.forEach((_, i) => {
+      const p = followed(def, child(owner.loc, 'parameters', String(i)));
+      if (!p || typeof p.value.name !== 'string') return;
+      const where = p.value.in;
+      if (where !== 'path' && where !== 'query' && where !== 'header') return;
+      if (where === 'header' && IGNORED_HEADERS.has(p.value.name.toLowerCase())) return;
+      const parameter: Parameter = { name: p.value.name, in: where, required: where === 'path' || p.value.required === true };
+      if (p.value.schema !== undefined) parameter.schema = child(p.loc, 'schema');
+      byKey.set(`${where}:${where === 'header' ? p.value.name.toLowerCase() : p.value.name}`, parameter);
+    });
+  }
+  const prepared: PreparedOperation = { loc: opLoc.loc, parameters: [...byKey.values()] };
+  const body = opLoc.value.requestBody === undefined ? undefined : followed(def, child(opLoc.loc, 'requestBody'));
+  if (body) {
+    const content = new Map<string, Loc | undefined>();
+    if (isObject(body.value.content)) {
+      for (const key of Object.keys(body.value.content)) {
+        const media = followed(def, child(body.loc, 'content', key));
+        content.set(key, media && media.value.schema !== undefined ? child(media.loc, 'schema') : undefined);
+      }
+    }
+    prepared.body = { required: body.value.required === true, content };
+  }
+  return prepared;
+}
+
+interface Limits {
+  deadline: number;
+  now: () => number;
+}
+
+function checkParameter(def: PreparedDefinition, p: Parameter, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
+  const values = parameterValues(p, request);
+  if (values.length === 0) {
+    if (p.required) outcome.problems.push({ in: p.in, pointer: p.name, message: `The ${p.in} parameter ${p.name} is required.` });
+    return;
+  }
+  if (!p.schema) return;
+  const value = coerce(def, p.schema, values);
+  if (value === SKIP) return;
+  const { verdict } = validateValue(def, p.schema, value, 'request', limits);
+  for (const problem of verdict.problems) {
+    const at = problem.pointer ? `${p.name}${problem.pointer}` : p.name;
+    outcome.problems.push({ in: p.in, pointer: p.name, message: `${at}: ${problem.message}` });
+  }
+  if (verdict.kind === 'not-checked') outcome.gaveUp = verdict.reason?.message ?? 'the check stopped early';
+}
+
+function parameterValues(p: Parameter, request: ContractRequest): string[] {
+  if (p.in === 'path') {
+    const v = request.pathParams[p.name];
+    return v === undefined ? [] : [v];
+  }
+  if (p.in === 'query') return request.query[p.name] ?? [];
+  const lower = p.name.toLowerCase();
+  const found = request.headers.filter(([name]) => name.toLowerCase() === lower).map(([, v]) => v);
+  return found.length === 0 ? [] : [found.join(', ')];
+}
+
+const SKIP = Symbol('skip');
+
+/**
+ * A parameter arrives as text; its schema speaks of numbers, booleans and arrays. This reads the
+ * text the way OpenAPI's default styles (simple, form with explode) write it. Objects (deepObject,
+ * exploded forms) are left unchecked rather than guessed at.
+ */
+function coerce(def: PreparedDefinition, schemaLoc: Loc, values: string[]): unknown {
+  const resolved = followed(def, schemaLoc);
+  const types = typesOf(resolved?.value);
+  if (types.includes('object')) return SKIP;
+  if (types.includes('array')) {
+    const items = resolved && isObject(resolved.value.items) ? typesOf(followed(def, child(resolved.loc, 'items'))?.value) : [];
+    const parts = values.length === 1 ? values[0]!.split(',') : values;
+    return parts.map((part) => scalar(part, items));
+  }
+  return scalar(values[0]!, types);
+}
+
+function typesOf(schema: Record<string, unknown> | undefined): string[] {
+  if (!schema) return [];
+  if (typeof schema.type === 'string') return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === 'string');
+  return [];
+}
+
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+function scalar(text: string, types: string[]): unknown {
+  if ((types.includes('integer') || types.includes('number')) && NUMBER.test(text)) return Number(text);
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  if (types.includes('null') && text === '' && !types.includes('string')) return null;
+  return text;
+}
+
+function checkRequestBody(def: PreparedDefinition, body: NonNullable<PreparedOperation['body']>, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
+  if (request.body === '') {
+    if (body.required) outcome.problems.push({ in: 'body', pointer: '', message: 'The operation requires a request body.' });
+    return;
+  }
+  if (body.content.size === 0) return;
+  const key = selectMediaType([...body.content.keys()], request.contentType || undefined);
+  if (key === undefined) {
+    const declared = [...body.content.keys()].slice(0, 6).join(', ');
+    outcome.problems.push({ in: 'header', pointer: 'Content-Type', message: `Content-Type ${request.contentType || '(none)'} is not declared for the request body (declared: ${declared}).` });
+    return;
+  }
+  const schema = body.content.get(key);
+  if (!schema || !isJsonMediaType(request.contentType || 'application/json')) return;
+  checkJson(def, schema, request.body, 'request', outcome, limits);
+}
+
+/** The schema a response body of this status and Content-Type is held to, if the contract gives one. */
+function responseSchema(def: PreparedDefinition, opLoc: Loc, status: number, contentType: string): Loc | undefined {
+  const responses = followed(def, child(opLoc, 'responses'));
+  if (!responses) return undefined;
+  const key = selectResponseKey(Object.keys(responses.value), status);
+  if (key === undefined) return undefined;
+  const response = followed(def, child(responses.loc, key));
+  if (!response || !isObject(response.value.content)) return undefined;
+  const mediaKey = selectMediaType(Object.keys(response.value.content), contentType || undefined);
+  if (mediaKey === undefined || !isJsonMediaType(contentType || 'application/json')) return undefined;
+  const media = followed(def, child(response.loc, 'content', mediaKey));
+  return media && media.value.schema !== undefined ? child(media.loc, 'schema') : undefined;
+}
+
+const encoder = new TextEncoder();
+
+function checkJson(def: PreparedDefinition, schema: Loc, text: string, direction: 'request' | 'response', outcome: CheckOutcome, limits: Limits): void {
+  const bytes = encoder.encode(text);
+  if (bytes.byteLength > CHECK_LIMITS.maxBodyBytes) {
+    outcome.gaveUp = `the body is larger than 1 MiB (${CHECK_LIMITS.maxBodyBytes.toLocaleString('en')} bytes)`;
+    return;
+  }
+  const parsed = parseJson(bytes);
+  if (!parsed.ok) {
+    outcome.problems.push({ in: 'body', pointer: '', message: parsed.message });
+    return;
+  }
+  const { verdict } = validateValue(def, schema, parsed.value, direction, limits);
+  outcome.problems.push(...verdict.problems.map((p): MockProblem => ({ in: 'body', pointer: p.pointer, message: p.message })));
+  if (verdict.kind === 'not-checked') outcome.gaveUp = verdict.reason?.message ?? 'the check stopped early';
+}

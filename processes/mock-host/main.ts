@@ -1,0 +1,129 @@
+/**
+ * The mock-host process: serves one mock with the mock engine (node:http, isolated-vm for
+ * dispatch.ts), checks requests with the project's checker engine, and puts its log on the bus
+ * as `mock.logged` batches. Run with --no-node-snapshot, as isolated-vm asks.
+ *
+ * With --diagnostics it serves only `mocks.diagnose` (the dispatch.ts editor's type check): the
+ * TypeScript compiler is big and slow to load, so it runs in a process of its own, started when
+ * an editor first asks, never in the supervisor or beside a mock's listener.
+ */
+import { hasCode } from '../../protocol/errors.js';
+import type { MockLogEntry } from '../../protocol/model/mock.js';
+import type { ReqOf, ResOf } from '../../protocol/messages.js';
+import type { Peer } from '../../protocol/peer.js';
+import { connectToSupervisor } from '../runtime/child.js';
+// Single engine modules, not its index, which also reaches the TypeScript compiler.
+import { MockServer } from './engine/mock-server.js';
+import { loadContract, type Contract } from './engine/contract.js';
+import { contractChecker } from './contract-checker.js';
+import { contractWarnings } from '../checker/mock-findings.js';
+
+type Config = ReqOf<'mock.start'>;
+
+let server: MockServer | null = null;
+let contract: { key: string; value: Contract } | null = null;
+let peer: Peer | null = null;
+
+/** Log entries go out every FLUSH_MS as one event; past BATCH_MAX the oldest of a batch are dropped. */
+const FLUSH_MS = 50;
+/**
+ * After a full batch (a load test), the next waits this long: the newest entries still arrive,
+ * and encoding and decoding them no longer takes CPU from the requests themselves.
+ */
+const BUSY_FLUSH_MS = 250;
+/** The supervisor keeps the newest 500 per mock, so a batch never needs more. */
+const BATCH_MAX = 500;
+
+class LogBatcher {
+  private entries: MockLogEntry[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private busy = false;
+
+  push(entry: MockLogEntry): void {
+    this.entries.push(entry);
+    // Cheaper than shifting one at a time under load: trim in halves of the cap.
+    if (this.entries.length >= BATCH_MAX * 2) this.entries = this.entries.slice(-BATCH_MAX);
+    this.timer ??= setTimeout(() => this.flush(), this.busy ? BUSY_FLUSH_MS : FLUSH_MS);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.busy = this.entries.length >= BATCH_MAX;
+    if (this.entries.length === 0) return;
+    const entries = this.entries.length > BATCH_MAX ? this.entries.slice(-BATCH_MAX) : this.entries;
+    this.entries = [];
+    // One mock per process: every entry names it.
+    peer?.emit('mock.logged', { project: '', mock: entries[0]!.mock, entries });
+  }
+}
+
+const batcher = new LogBatcher();
+
+/** The bundled contract, made again only when the definition changed. */
+async function contractFor(config: Config): Promise<Contract> {
+  const key = JSON.stringify(config.documents);
+  if (contract?.key !== key) contract = { key, value: await loadContract(config.documents) };
+  return contract.value;
+}
+
+async function start(config: Config): Promise<ResOf<'mock.start'>> {
+  const value = await contractFor(config);
+  const checker = contractChecker(value);
+  if (server) {
+    await server.reconfigure({ mock: config.mock, listenAllInterfaces: config.listenAllInterfaces, checker });
+  } else {
+    const make = (keepPort: number | undefined) =>
+      new MockServer({
+        mock: config.mock,
+        listenAllInterfaces: config.listenAllInterfaces,
+        checker,
+        ...(keepPort ? { keepPort } : {}),
+        onLog: (entry) => batcher.push(entry),
+      });
+    server = make(config.keepPort);
+    try {
+      await server.start();
+    } catch (err) {
+      // The port kept from an earlier run is taken now: a mock on port 0 takes any free one.
+      if (!(hasCode(err, 'mock-port-in-use') && config.mock.port === 0 && config.keepPort)) {
+        server = null;
+        throw err;
+      }
+      server = make(undefined);
+      await server.start().catch((again: unknown) => {
+        server = null;
+        throw again;
+      });
+    }
+  }
+  return { ...server.address, warnings: contractWarnings(config.mock, value) };
+}
+
+if (process.argv.includes('--diagnostics')) {
+  connectToSupervisor({
+    role: 'mock-diagnostics',
+    handlers: {
+      'mocks.diagnose': async ({ source, responseNames }) => {
+        const { checkDispatchScript } = await import('./engine/script-diagnostics.js');
+        return checkDispatchScript(source, responseNames);
+      },
+    },
+  });
+} else {
+  peer = connectToSupervisor({
+    role: 'mock-host',
+    handlers: {
+      'mock.start': (config) => start(config),
+      'mock.reconfigure': (config) => start(config),
+      'mock.reset': () => {
+        server?.resetState();
+        return {};
+      },
+    },
+    onShutdown: async () => {
+      batcher.flush();
+      await server?.stop();
+    },
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * An API's cached definition in the shape the mock engine reads: documents by their path
+ * relative to the API folder (so `$ref: schemas.yaml` resolves as it did on disk), entry first.
+ */
+import { ParleyError } from '../../../protocol/errors.js';
+import type { Api } from '../../../protocol/model/api.js';
+import type { OpenApiDocuments } from '../../mock-host/engine/openapi-documents.js';
+import { loadDefinition } from '../checks/definitions.js';
+
+/** SPEC Errors: starting (or making) a mock whose API has no cached definition. */
+export const NO_DEFINITION = 'Cannot be mocked until imported again with definitions cached.';
+
+export function hasCachedDefinition(api: Api): boolean {
+  return (api.definition?.cached.length ?? 0) > 0;
+}
+
+export async function mockDocuments(apiDir: string, api: Api): Promise<OpenApiDocuments> {
+  const cached = api.definition?.cached ?? [];
+  if (cached.length === 0) throw new ParleyError('no-definition', NO_DEFINITION, { api: api.id });
+  // loadDefinition reads `cached` in order, so the i-th document is the i-th file.
+  const loaded = await loadDefinition(apiDir, api);
+  const documents: Record<string, unknown> = {};
+  loaded.documents.forEach((doc, i) => {
+    documents[cached[i]!] = doc.document;
+  });
+  return { entry: cached[0]!, documents };
+}
+
+/** The fingerprint that changes whenever the documents do: part of a findings cache key. */
+export function definitionKey(api: Api): string {
+  return `${api.id}:${api.definition?.fingerprint ?? ''}`;
+}

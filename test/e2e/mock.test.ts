@@ -1,0 +1,126 @@
+/**
+ * Mocks in real Chromium: New Mock… on the demo API, Start, call it from a request, watch the log
+ * entry arrive, make a response a template by editing its files on disk and see it served, and
+ * see the dispatch.ts editor's diagnostics. Screenshots go to test-results/screenshots/mock-*.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { parseDocument } from 'yaml';
+import { startApp, type RunningApp } from '../support/app.js';
+import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== null)('mock services', () => {
+  let app: RunningApp;
+  let browser: BrowserContext;
+  let page: Page;
+  let mockUrl = '';
+
+  beforeAll(async () => {
+    app = await startApp(['--demo']);
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    await page.goto(app.url);
+    await page.waitForSelector('body[data-ready="true"]');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  const mockTab = () => page.getByRole('tab', { name: /Pet Store mock/ });
+  const operation = (path: RegExp) => page.getByRole('listbox', { name: 'Operations' }).getByRole('option', { name: path });
+
+  it('makes a mock from the demo API with New Mock… and starts it', async () => {
+    await page.getByRole('treeitem', { name: /Pet Store/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'New Mock…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Mock of Pet Store' });
+    await expect(dialog.getByRole('textbox').inputValue()).resolves.toBe('Pet Store mock');
+    await dialog.getByRole('button', { name: 'Create mock' }).click();
+    await page.getByRole('listbox', { name: 'Operations' }).waitFor();
+    await expect(page.getByTestId('mock-state').textContent()).resolves.toContain('Stopped');
+    await expect(page.getByRole('treeitem', { name: 'Pet Store mock' }).count()).resolves.toBe(1);
+    await screenshot(page, 'mock-new');
+
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByTestId('mock-url').waitFor();
+    mockUrl = (await page.getByTestId('mock-url').textContent())!.trim();
+    expect(mockUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await expect(page.getByTestId('mock-state').textContent()).resolves.toContain('Running');
+    await operation(/getPet/).click();
+    await screenshot(page, 'mock-running');
+  });
+
+  it('answers a request sent from Parley, and the log shows it', async () => {
+    await page.getByRole('treeitem', { name: 'Pet Store', exact: true }).click();
+    const section = page.getByRole('region', { name: 'Mock service' });
+    await section.getByRole('button', { name: 'Pet Store mock' }).waitFor();
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mock-api-section');
+    await page.getByRole('treeitem', { name: 'pets', exact: true }).click();
+    await page.getByRole('treeitem', { name: /Get a pet/ }).click();
+    await page.getByLabel('URL', { exact: true }).fill(`${mockUrl}/pets/{petId}`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('status').waitFor();
+    await expect(page.getByTestId('status').textContent()).resolves.toContain('200');
+    await mockTab().click();
+    const row = page.getByRole('table', { name: 'Mock log' }).getByRole('row', { name: /GET \/pets\/1/ });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toMatch(/getPet.*Default.*200/);
+    await row.click();
+    await page.getByRole('complementary', { name: 'Log entry' }).waitFor();
+    await screenshot(page, 'mock-log');
+  });
+
+  it('serves a response made a template by editing its files on disk', async () => {
+    const dir = join(app.home, 'demo-project', 'mocks', 'Pet Store mock', 'operations', 'getPet');
+    await writeFile(join(dir, 'Default.body.json'), '{\n  "id": 1,\n  "name": "Pet number {{petId}}",\n  "tag": "{{tag}}"\n}\n');
+    const file = join(dir, 'Default.response.yaml');
+    const doc = parseDocument(await readFile(file, 'utf8'));
+    doc.set('version', 2);
+    doc.set('values', { petId: { from: 'path', name: 'petId' }, tag: { from: 'query', name: 'tag' } });
+    await writeFile(file, doc.toString());
+
+    // The open tab follows the files: the response now shows as a template, values read-only.
+    const values = page.getByRole('region', { name: 'Template values' });
+    await values.waitFor();
+    await expect(values.textContent()).resolves.toContain('unavailable: edit the response file directly');
+    await values.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mock-template');
+
+    await page.getByRole('treeitem', { name: /Get a pet/ }).click();
+    await page.getByLabel('URL', { exact: true }).fill(`${mockUrl}/pets/{petId}?tag=fluffy`);
+    await page.getByLabel('Path parameter value of petId').fill('42');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.code-lines').filter({ hasText: 'Pet number 42' }).waitFor();
+    await expect(page.locator('.code-lines').textContent()).resolves.toContain('fluffy');
+    await screenshot(page, 'mock-template-served');
+  });
+
+  it('checks dispatch.ts as it is typed and lists stubs the contract does not allow', async () => {
+    await mockTab().click();
+    await operation(/listPets/).click();
+    await page.getByRole('radio', { name: 'By script' }).click();
+    const script = page.getByRole('textbox', { name: 'Dispatch script' });
+    await script.fill("const n = request.qurey['limit'];\nrespond('Nope');\n");
+    await page.getByRole('list', { name: 'Script problems' }).waitFor();
+    const problems = await page.getByRole('list', { name: 'Script problems' }).textContent();
+    expect(problems).toMatch(/qurey/);
+    expect(problems).toMatch(/Nope/);
+    await screenshot(page, 'mock-script-diagnostics');
+
+    await page.getByRole('radio', { name: 'In order' }).click();
+    await page.getByLabel('Status', { exact: true }).fill('418');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('tab', { name: /Against the contract/ }).click();
+    await page.locator('.findings-list li').filter({ hasText: 'undocumented-status' }).waitFor();
+    await screenshot(page, 'mock-findings');
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    await page.getByRole('tab', { name: /^Log/ }).click();
+    await page.getByRole('table', { name: 'Mock log' }).getByRole('row').nth(1).click();
+    await screenshot(page, 'mock-dark');
+  });
+});
