@@ -13,6 +13,7 @@ import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
+import { bodySchemaHandlers } from './checks/body-schema.js';
 
 let version: string | null = null;
 export function appVersion(): string {
@@ -31,6 +32,7 @@ async function rememberSecrets(sup: Supervisor, names: string[]): Promise<void> 
 export function uiHandlers(sup: Supervisor): Handlers {
   return {
     ...mockHandlers(sup),
+    ...bodySchemaHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

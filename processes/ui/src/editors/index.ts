@@ -5,6 +5,7 @@ import { ApiEditor } from './ApiEditor.js';
 import { EnvironmentsEditor } from './EnvironmentsEditor.js';
 import { PreferencesEditor } from './PreferencesEditor.js';
 import { registerMockEditor } from './mock/register.js';
+import { registerBodyForm } from './request/form/index.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -13,4 +14,5 @@ export function registerEditors(): void {
   registerEditor('environments', EnvironmentsEditor);
   registerEditor('preferences', PreferencesEditor);
   registerMockEditor();
+  registerBodyForm();
 }
