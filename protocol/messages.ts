@@ -6,7 +6,7 @@
  *   sys.*       any process (heartbeat, shutdown)
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mock.*     a mock-host child
- *   app.*, workspace.*, project.*, request.*, api.*  the supervisor, called by the UI or CLI
+ *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*  the supervisor, called by the UI or CLI
  */
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
@@ -20,6 +20,48 @@ import { Environment } from './model/workspace.js';
 import { CheckJob, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
 import { Problem as LoadProblem } from './model/common.js';
+import {
+  DefinitionApplyJob,
+  DefinitionUpdateCounts,
+  DefinitionUpdateJob,
+  DefinitionUpdatePreview,
+  DefinitionUpdateResult,
+  ImportJob,
+  ImportProgress,
+  ImportReport,
+  ImportResult,
+  ImportSource,
+  OpenApiImportOptions,
+} from './model/import.js';
+
+/** What auto-detect recognised: the importer id and the badge text. */
+function Detection() {
+  return T.Object({
+    format: T.String(),
+    label: T.String(),
+    version: T.Optional(T.String()),
+    settledBy: T.Union([T.Literal('file-name'), T.Literal('content')]),
+  });
+}
+
+/** Where an import lands: an open project, or a new project folder. */
+function ImportTarget() {
+  return T.Union([
+    T.Object({ kind: T.Literal('project'), project: T.String() }),
+    T.Object({ kind: T.Literal('new'), path: T.String({ minLength: 1 }), name: T.Optional(T.String()) }),
+  ]);
+}
+
+/** A definition update's source: the recorded one (absent), or another file or URL. */
+function UpdateSource() {
+  return T.Object({
+    project: T.String(),
+    api: T.String(),
+    source: T.Optional(ImportSource),
+    /** With a URL on the recorded source's origin: fetch with the stored credentials (rule 6). */
+    useStoredCredentials: T.Optional(T.Boolean()),
+  });
+}
 
 /** The parsed cached definition documents of an API: entry key plus documents by API-folder-relative path or URL. */
 function MockDocuments() {
@@ -70,6 +112,11 @@ export const methods = {
 
   'sender.send': { req: SendSpec, res: SendResult },
   'checker.check': { req: CheckJob, res: Verdict },
+
+  /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
+  'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: ImportProgress },
+  'importer.preview': { req: DefinitionUpdateJob, res: DefinitionUpdatePreview, chunk: ImportProgress },
+  'importer.apply': { req: DefinitionApplyJob, res: DefinitionUpdateResult, chunk: ImportProgress },
 
   /** Starts serving `mock` (the mock-host child); `documents` is the API's cached definition. */
   'mock.start': { req: MockHostConfig(), res: MockAddress() },
@@ -132,6 +179,34 @@ export const methods = {
       mediaType: T.Optional(T.String()),
       schema: T.Optional(T.Unknown()),
     }),
+  },
+
+  /** Auto-detect for the dialog's badge, on a file or pasted text (a URL is recognised when read). */
+  'import.detect': { req: T.Object({ source: ImportSource }), res: T.Object({ detection: T.Union([Detection(), T.Null()]) }) },
+  /** Runs an import in an importer child and writes what it made, atomically; cancel stops it. */
+  'import.run': {
+    req: T.Object({ source: ImportSource, format: T.String({ minLength: 1 }), options: OpenApiImportOptions, into: ImportTarget() }),
+    res: T.Object({
+      project: T.String(),
+      detection: T.Union([Detection(), T.Null()]),
+      apis: T.Array(T.Object({ id: T.String(), name: T.String(), baseUrl: T.String(), requests: T.Integer(), folders: T.Integer() })),
+      /** The project's Webhooks collection (an API), when webhooks or callbacks were imported. */
+      webhooks: T.Optional(T.Object({ api: T.String(), folder: T.String(), requests: T.Integer() })),
+      report: ImportReport,
+    }),
+    chunk: ImportProgress,
+  },
+  /** Reads the definition again and says what would change; nothing is written. */
+  'api.definitionPreview': {
+    req: UpdateSource(),
+    res: T.Object({ preview: DefinitionUpdatePreview, source: T.String() }),
+    chunk: ImportProgress,
+  },
+  /** Applies an update if every document still reads as in the preview (`definition-changed` otherwise). */
+  'api.definitionApply': {
+    req: T.Composite([UpdateSource(), T.Object({ fingerprint: T.String() })]),
+    res: T.Object({ counts: DefinitionUpdateCounts }),
+    chunk: ImportProgress,
   },
 
   'mocks.create': { req: T.Object({ project: T.String(), api: T.String(), name: T.String() }), res: MockView() },

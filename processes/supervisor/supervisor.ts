@@ -18,6 +18,7 @@ import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
 import { openExternal } from './open-external.js';
 import { MockService } from './mocks/mock-service.js';
+import { ImportService } from './imports/import-service.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -37,6 +38,7 @@ export class Supervisor {
   readonly history: HistoryStore;
   readonly verdicts: ContractVerdicts;
   readonly mocks: MockService;
+  readonly imports: ImportService;
   /** How a send gets OAuth tokens and contract verdicts. */
   readonly sendDeps: SendDeps;
   readonly log: (line: string) => void;
@@ -69,6 +71,7 @@ export class Supervisor {
       verdict: (root, request, result, signal) => this.verdicts.verdict(this.project(root), request, result, signal),
     };
     this.mocks = new MockService(this);
+    this.imports = new ImportService(this);
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {

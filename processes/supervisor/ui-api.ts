@@ -14,6 +14,7 @@ import { sendRequest } from './send/send-service.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
+import { importHandlers } from './imports/import-handlers.js';
 
 let version: string | null = null;
 export function appVersion(): string {
@@ -33,6 +34,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
   return {
     ...mockHandlers(sup),
     ...bodySchemaHandlers(sup),
+    ...importHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

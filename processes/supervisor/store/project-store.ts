@@ -15,6 +15,7 @@ import { defaultSettings, emptyBody, type Request } from '../../../protocol/mode
 import {
   API_FILE,
   APIS_DIR,
+  DEFINITION_DIR,
   MOCKS_DIR,
   PROJECT_FILE,
   REQUESTS_DIR,
@@ -206,6 +207,26 @@ export class ProjectStore {
     this.refuseIfBroken(loaded.file);
     await this.commit([this.yamlChange(loaded.file, request)]);
     return this.getRequest(request.id);
+  }
+
+  /**
+   * The files of a new API made by an import: api.yaml, its cached definition documents and
+   * every request in its folder, in a folder of its own. One batch, for one atomic commit.
+   */
+  newApiChanges(input: { api: Api; requests: { folder: string; request: Request }[]; documents: { path: string; bytes: Uint8Array }[] }, reserved: Set<string> = new Set()): FileChange[] {
+    const apisDir = join(this.root, APIS_DIR);
+    const dir = join(apisDir, this.freeName(apisDir, safeFileName(input.api.name, 'api'), '', reserved));
+    reserved.add(dir);
+    const changes: FileChange[] = [this.yamlChange(join(dir, API_FILE), input.api)];
+    for (const doc of input.documents) changes.push({ path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes });
+    for (const { folder, request } of input.requests) {
+      const requestsDir = join(dir, REQUESTS_DIR);
+      const folderDir = folder ? resolveInside(requestsDir, folder, 'folder') : requestsDir;
+      const name = this.freeName(folderDir, safeFileName(request.name, 'request'), REQUEST_SUFFIX, reserved);
+      reserved.add(join(folderDir, name + REQUEST_SUFFIX));
+      changes.push(this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), request));
+    }
+    return changes;
   }
 
   /** A change that rewrites an existing request's file; for batch writers (definition update). */

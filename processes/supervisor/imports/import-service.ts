@@ -1,0 +1,290 @@
+/**
+ * Imports and definition updates, supervisor side: each job runs in a fresh importer child
+ * (killed on cancel, or when it dies the job fails with a clear message); what it made is
+ * written here, by the single writer, in one atomic commit. Secrets go to the keychain first
+ * and are taken back out if the commit fails.
+ */
+import { open as openFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { ParleyError } from '../../../protocol/errors.js';
+import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
+import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
+import type { CachedFile, FetchCredentials, FetchNetwork, ImportSource, ImportedApi } from '../../../protocol/model/import.js';
+import { DEFINITION_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
+import { resolveInside } from '../../../protocol/project/safe-path.js';
+import { createImporterRegistry } from '../../importer/engine/registry.js';
+import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
+import type { FileChange } from '../store/atomic.js';
+import type { ProjectStore } from '../store/project-store.js';
+import { distEntry } from '../paths.js';
+import type { ChildProcessHandle } from '../children/child-process.js';
+import { newId } from '../store/ids.js';
+import type { Supervisor } from '../supervisor.js';
+
+/** The project's Webhooks collection is an API of this name (SPEC: "the project's Webhooks collection"). */
+export const WEBHOOKS_API = 'Webhooks';
+/** Auto-detect reads at most this much of a file for the badge; the import itself reads it all. */
+const DETECT_BYTES = 1024 * 1024;
+
+interface JobContext<M extends 'import.run' | 'api.definitionPreview' | 'api.definitionApply'> {
+  signal: AbortSignal;
+  chunk: (item: ChunkOf<M>) => void;
+}
+
+export class ImportService {
+  constructor(private readonly sup: Supervisor) {}
+
+  /** The auto-detect badge for a file or pasted text; null when nothing is recognised. */
+  async detect({ source }: ReqOf<'import.detect'>): Promise<ResOf<'import.detect'>> {
+    if (source.kind === 'url') return { detection: null };
+    const input = source.kind === 'paste' ? { text: source.text } : { name: basename(source.path), text: await readHead(source.path) };
+    return { detection: createImporterRegistry().detectFormat(input) };
+  }
+
+  async run(req: ReqOf<'import.run'>, ctx: JobContext<'import.run'>): Promise<ResOf<'import.run'>> {
+    if (req.into.kind === 'new') await refuseExistingProject(req.into.path);
+    else this.sup.project(req.into.project);
+    const network = await this.network();
+    const { detection, result } = await this.inChild((child) =>
+      child.call('importer.run', { source: req.source, format: req.format, options: req.options, network }, { signal: ctx.signal, onChunk: ctx.chunk }),
+    );
+    // Only now, with something to write, is a new project made: a failed import leaves nothing behind.
+    const store = req.into.kind === 'new' ? await this.sup.openProject(req.into.path, { create: true, ...(req.into.name ? { name: req.into.name } : {}) }) : this.sup.project(req.into.project);
+
+    const reserved = new Set<string>();
+    const changes: FileChange[] = [];
+    for (const imported of result.apis) changes.push(...store.newApiChanges(imported, reserved));
+    let webhooks: ResOf<'import.run'>['webhooks'];
+    if (result.webhooks && result.webhooks.requests.length > 0) {
+      const existing = store.listApis().find((a) => a.name === WEBHOOKS_API && !a.definition);
+      const collection: Api = existing ?? { version: 1, id: newId('a'), name: WEBHOOKS_API, baseUrl: '', auth: { type: 'none' } };
+      const placed = result.webhooks.requests.map((p) => ({ folder: joinFolder(result.webhooks!.folder, p.folder), request: p.request }));
+      if (existing) for (const p of placed) changes.push(store.newRequestChange(existing.id, p.folder, p.request, reserved));
+      else changes.push(...store.newApiChanges({ api: collection, requests: placed, documents: [] }, reserved));
+      webhooks = { api: collection.id, folder: result.webhooks.folder, requests: placed.length };
+    }
+
+    ctx.chunk({ phase: 'done', message: `Saving ${changes.length} file${changes.length === 1 ? '' : 's'}` });
+    const stored = await this.storeSecrets(result.apis, req.source);
+    try {
+      await store.commit(changes);
+    } catch (err) {
+      await Promise.all(stored.map((name) => this.sup.secrets.delete(name).catch(() => {})));
+      throw err;
+    }
+    await this.rememberSecrets(stored);
+    this.sup.projectChanged(store, result.apis.map((a) => a.api.id));
+    return {
+      project: store.root,
+      detection,
+      apis: result.apis.map((a) => ({ id: a.api.id, name: a.api.name, baseUrl: a.api.baseUrl, requests: a.requests.length, folders: a.folders.length })),
+      ...(webhooks ? { webhooks } : {}),
+      report: result.report,
+    };
+  }
+
+  async preview(req: ReqOf<'api.definitionPreview'>, ctx: JobContext<'api.definitionPreview'>): Promise<ResOf<'api.definitionPreview'>> {
+    const { store, api } = this.apiOf(req);
+    const job = await this.updateJob(store, api, req);
+    const preview = await this.inChild((child) => child.call('importer.preview', job, { signal: ctx.signal, onChunk: ctx.chunk }));
+    return { preview, source: describeSource(job.source) };
+  }
+
+  async apply(req: ReqOf<'api.definitionApply'>, ctx: JobContext<'api.definitionApply'>): Promise<ResOf<'api.definitionApply'>> {
+    const { store, api } = this.apiOf(req);
+    const job = await this.updateJob(store, api, req);
+    const recordSource = req.source ? this.sourceToRecord(api, job.source) : undefined;
+    const result = await this.inChild((child) =>
+      child.call('importer.apply', { ...job, expectedFingerprint: req.fingerprint, ...(recordSource !== undefined ? { recordSource } : {}) }, { signal: ctx.signal, onChunk: ctx.chunk }),
+    );
+
+    const dir = store.apiDir(api.id);
+    const writes = new Set(result.documents.map((d) => resolveInside(join(dir, DEFINITION_DIR), d.path, 'cached definition document')));
+    const changes: FileChange[] = [store.apiChange(result.api), ...result.requests.map((r) => store.requestChange(r))];
+    const reserved = new Set<string>();
+    for (const placed of result.added) changes.push(store.newRequestChange(api.id, placed.folder, placed.request, reserved));
+    for (const doc of result.documents) changes.push({ path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes });
+    for (const old of api.definition?.cached ?? []) {
+      const path = resolveInside(dir, old, 'cached definition document');
+      if (!writes.has(path)) changes.push({ path, content: null });
+    }
+
+    // Rule 6: a URL source records its credentials; the secret goes in before the files say so.
+    const newSecret = req.source?.kind === 'url' && req.source.credentials ? definitionSecretName(api.id) : null;
+    const previousSecret = newSecret ? await this.sup.secrets.get(newSecret).catch(() => null) : null;
+    if (newSecret && req.source?.kind === 'url' && req.source.credentials) await this.sup.secrets.set(newSecret, secretValue(req.source.credentials));
+    try {
+      await store.commit(changes);
+    } catch (err) {
+      if (newSecret) await (previousSecret !== null ? this.sup.secrets.set(newSecret, previousSecret) : this.sup.secrets.delete(newSecret)).catch(() => {});
+      throw err;
+    }
+    if (newSecret) await this.rememberSecrets([newSecret]);
+    this.sup.projectChanged(store, [api.id, ...result.requests.map((r) => r.id), ...result.added.map((a) => a.request.id)]);
+    return { counts: result.counts };
+  }
+
+  // --- helpers ---------------------------------------------------------------------------
+
+  private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>): Promise<T> {
+    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js') }, work);
+  }
+
+  private apiOf(req: { project: string; api: string }): { store: ProjectStore; api: Api } {
+    const store = this.sup.project(req.project);
+    const api = store.getApi(req.api);
+    if (!api.definition) throw new ParleyError('no-definition', `${api.name} was not imported from a definition, so there is nothing to update it from.`);
+    return { store, api };
+  }
+
+  /** The job for the recorded source (with its stored credentials, rule 7) or the one the user chose. */
+  private async updateJob(store: ProjectStore, api: Api, req: ReqOf<'api.definitionPreview'>) {
+    const definition = api.definition!;
+    let source: ImportSource;
+    if (req.source) {
+      if (req.source.kind === 'paste') throw new ParleyError('bad-input', 'A definition update reads a file or a URL; pasted text cannot be read again.');
+      source = req.source;
+      if (source.kind === 'url' && !source.credentials && req.useStoredCredentials && definition.source?.kind === 'url' && sameOrigin(source.url, definition.source.location)) {
+        const credentials = await this.storedCredentials(definition.source);
+        if (credentials) source = { ...source, credentials };
+      }
+    } else {
+      if (!definition.source) throw new ParleyError('no-source', `${api.name} was imported from pasted text: choose a file or URL to update it from.`);
+      source = definition.source.kind === 'file' ? { kind: 'file', path: definition.source.location } : { kind: 'url', url: definition.source.location };
+      if (source.kind === 'url') {
+        const credentials = await this.storedCredentials(definition.source);
+        if (credentials) source = { ...source, credentials };
+      }
+    }
+    const dir = store.apiDir(api.id);
+    const cached: CachedFile[] = [];
+    for (const path of definition.cached) {
+      const full = resolveInside(dir, path, 'cached definition document');
+      const rel = path.startsWith(`${DEFINITION_DIR}/`) ? path.slice(DEFINITION_DIR.length + 1) : path;
+      try {
+        cached.push({ path: rel, bytes: new Uint8Array(await readFile(full)) });
+      } catch {
+        // A cached file gone from disk: the preview then compares against what is left.
+      }
+    }
+    return { api, requests: store.requestsOf(api.id), cached, source, network: await this.network() };
+  }
+
+  private async storedCredentials(source: DefinitionSource): Promise<FetchCredentials | null> {
+    const recorded = source.credentials;
+    if (!recorded) return null;
+    const name = /^\$\{secret:([^}]+)\}$/.exec(recorded.secret)?.[1];
+    const value = name ? await this.sup.secrets.get(name) : null;
+    if (value === null) throw new ParleyError('secret-missing', `The stored credentials for ${source.location} are not in the system keychain any more; choose the source again with its credentials.`);
+    if (recorded.type === 'basic') return { type: 'basic', username: recorded.username ?? '', password: value };
+    if (recorded.type === 'bearer') return { type: 'bearer', token: value };
+    return { type: 'apikey', name: recorded.name ?? 'api_key', in: recorded.in ?? 'header', value };
+  }
+
+  /** Rule 6: a URL records itself and its credentials (none clears them); a file clears them. */
+  private sourceToRecord(api: Api, source: ImportSource): DefinitionSource | null {
+    if (source.kind === 'file') return { kind: 'file', location: resolve(source.path) };
+    if (source.kind === 'paste') return null;
+    const location = redactUrl(source.url, source.credentials);
+    const c = source.credentials;
+    if (!c) return { kind: 'url', location };
+    const secret = `\${secret:${definitionSecretName(api.id)}}`;
+    const credentials: NonNullable<DefinitionSource['credentials']> =
+      c.type === 'basic' ? { type: 'basic', username: c.username, secret } : c.type === 'bearer' ? { type: 'bearer', secret } : { type: 'apikey', name: c.name, in: c.in, secret };
+    return { kind: 'url', location, credentials };
+  }
+
+  private async storeSecrets(apis: ImportedApi[], source: ImportSource): Promise<string[]> {
+    const stored: string[] = [];
+    if (source.kind !== 'url' || !source.credentials) return stored;
+    for (const api of apis) {
+      if (!api.secret) continue;
+      await this.sup.secrets.set(api.secret.name, secretValue(source.credentials));
+      stored.push(api.secret.name);
+    }
+    return stored;
+  }
+
+  private async rememberSecrets(names: string[]): Promise<void> {
+    if (names.length === 0) return;
+    const ws = await this.sup.workspace.update((draft) => {
+      draft.secrets = [...new Set([...draft.secrets, ...names])].sort();
+    });
+    this.sup.broadcast('workspace.changed', ws);
+  }
+
+  private async network(): Promise<FetchNetwork> {
+    const prefs = this.sup.workspace.get().preferences;
+    let caPem = '';
+    if (prefs.caBundle) {
+      try {
+        caPem = await readFile(prefs.caBundle, 'utf8');
+      } catch (err) {
+        throw new ParleyError('bad-input', `The CA bundle ${prefs.caBundle} in Preferences could not be read (${(err as NodeJS.ErrnoException).code}).`);
+      }
+    }
+    return { proxy: prefs.proxy, caPem };
+  }
+}
+
+function secretValue(c: FetchCredentials): string {
+  return c.type === 'basic' ? c.password : c.type === 'bearer' ? c.token : c.value;
+}
+
+/** The URL as it may be shown or recorded: no user info, no query key of an API key credential. */
+function redactUrl(url: string, credentials: FetchCredentials | undefined): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    if (credentials?.type === 'apikey' && credentials.in === 'query') u.searchParams.delete(credentials.name);
+    return u.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+function describeSource(source: ImportSource): string {
+  if (source.kind === 'file') return resolve(source.path);
+  if (source.kind === 'url') return redactUrl(source.url, source.credentials);
+  return 'pasted text';
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+function joinFolder(a: string, b: string): string {
+  return [a, b].filter(Boolean).join('/');
+}
+
+async function refuseExistingProject(path: string): Promise<void> {
+  const handle = await openFile(join(resolve(path), PROJECT_FILE), fsConstants.O_RDONLY).catch(() => null);
+  if (!handle) return;
+  await handle.close();
+  throw new ParleyError('project-exists', `${resolve(path)} is already a Parley project: open it and import into it instead.`);
+}
+
+/** The start of a regular file, for auto-detect; a FIFO or device is refused before any read blocks. */
+async function readHead(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await openFile(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (err) {
+    throw new ParleyError('import-file-unreadable', `${path} could not be read (${(err as NodeJS.ErrnoException).code}).`);
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw new ParleyError('import-not-a-file', `${path} is not a regular file.`);
+    const buffer = Buffer.alloc(DETECT_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, DETECT_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
