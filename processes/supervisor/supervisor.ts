@@ -10,6 +10,7 @@ import { ParleyError } from '../../protocol/errors.js';
 import { ChildProcessHandle, type ChildSpec } from './children/child-process.js';
 import { distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
+import type { FsOps } from './store/atomic.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { HistoryStore } from './store/history-store.js';
@@ -28,6 +29,8 @@ export interface SupervisorOptions {
   /** Heartbeat settings for children, shortened in tests. */
   heartbeatMs?: number;
   hangMs?: number;
+  /** The file operations project saves use; tests inject failures here. */
+  projectFs?: FsOps;
 }
 
 export class Supervisor {
@@ -122,7 +125,7 @@ export class Supervisor {
     const root = resolve(path);
     const open = this.projects.get(root);
     if (open) return open;
-    const store = await ProjectStore.open(root, { log: this.log, ...options });
+    const store = await ProjectStore.open(root, { log: this.log, ...(this.options.projectFs ? { fs: this.options.projectFs } : {}), ...options });
     this.projects.set(root, store);
     store.watch((changed) => {
       this.broadcast('project.changed', { tree: store.tree(), changed });

@@ -1,0 +1,292 @@
+/**
+ * Imports and definition updates through the supervisor and a real importer child: what lands
+ * in the project, secrets kept out of it, a failed import leaving nothing behind, cancel and
+ * kill -9 of the importer mid-job (the job fails clearly, the next one works, nothing stored is
+ * lost), and the definition update's preview, apply, changed-sources refusal and failed save.
+ */
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Supervisor } from '../../processes/supervisor/supervisor.js';
+import { nodeFs, type FsOps } from '../../processes/supervisor/store/atomic.js';
+import type { SecretStore } from '../../processes/supervisor/store/secrets.js';
+import type { ReqOf } from '../../protocol/messages.js';
+import type { ImportProgress } from '../../protocol/model/import.js';
+
+const PETS = `openapi: 3.0.3
+info: { title: Pets, version: '1.0' }
+servers: [{ url: 'http://127.0.0.1:9/v1' }]
+tags: [{ name: pets }]
+paths:
+  /pets:
+    get:
+      tags: [pets]
+      summary: List pets
+      parameters:
+        - { name: limit, in: query, schema: { type: integer } }
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Pet' } } } } }
+    post:
+      tags: [pets]
+      summary: Create a pet
+      requestBody: { content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } }
+      responses: { '201': { description: created } }
+  /pets/{id}:
+    get:
+      tags: [pets]
+      summary: Get a pet
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses: { '200': { description: ok } }
+webhooks: {}
+components:
+  schemas:
+    Pet: { type: object, required: [name], properties: { name: { type: string } } }
+`;
+
+/** Keeps secrets in memory; the real keychain is exercised by send-path and cli-import tests. */
+class MemorySecrets implements SecretStore {
+  readonly values = new Map<string, string>();
+  get = async (name: string) => this.values.get(name) ?? null;
+  set = async (name: string, value: string) => void this.values.set(name, value);
+  delete = async (name: string) => void this.values.delete(name);
+  unavailableReason = async () => null;
+}
+
+/** Project saves that can be made to fail on their next rename. */
+let failNextRename = false;
+const flakyFs: FsOps = {
+  ...nodeFs,
+  rename: (from, to) => {
+    if (failNextRename) {
+      failNextRename = false;
+      return Promise.reject(Object.assign(new Error('injected rename failure'), { code: 'EIO' }));
+    }
+    return nodeFs.rename(from, to);
+  },
+};
+
+let sup: Supervisor;
+let home: string;
+let server: Server;
+let base: string;
+const secrets = new MemorySecrets();
+const seenAuth: (string | undefined)[] = [];
+const logs: string[] = [];
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'parley-import-it-'));
+  sup = await Supervisor.start({ dataDir: home, log: (line) => logs.push(line), secrets, projectFs: flakyFs });
+  server = createServer((req, res) => {
+    seenAuth.push(req.headers.authorization);
+    if (req.url === '/slow.yaml') return void setTimeout(() => res.end(PETS), 20_000);
+    if (req.url === '/private.yaml') {
+      if (req.headers.authorization !== 'Bearer tok-s3cret-value') return void res.writeHead(401).end();
+      return void res.end(PETS);
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}, 30_000);
+
+afterAll(async () => {
+  await sup?.shutdown();
+  server?.closeAllConnections();
+  server?.close();
+});
+
+function run(req: ReqOf<'import.run'>, signal = new AbortController().signal, progress: ImportProgress[] = []) {
+  return sup.imports.run(req, { signal, chunk: (p) => progress.push(p) });
+}
+
+async function filesOf(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    out.set(relative(dir, full), await readFile(full, 'utf8'));
+  }
+  return out;
+}
+
+async function until(fn: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('import through the importer process', () => {
+  it('imports a file into a new project: the API, its folders and requests, the cached definition, progress', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-doc-'));
+    await writeFile(join(dir, 'pets.yaml'), PETS);
+    const progress: ImportProgress[] = [];
+    const done = await run({ source: { kind: 'file', path: join(dir, 'pets.yaml') }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'p1'), name: 'First' } }, undefined, progress);
+    expect(done.detection).toMatchObject({ format: 'openapi', label: expect.stringContaining('OpenAPI 3.0') });
+    expect(done.apis).toEqual([{ id: expect.any(String), name: 'Pets', baseUrl: 'http://127.0.0.1:9/v1', requests: 3, folders: 1 }]);
+    expect(done.report).toMatchObject({ declaredVersion: 'openapi-3.0', apiVersion: '1.0', requestCount: 3, folderCount: 1 });
+    expect(progress.map((p) => p.phase)).toEqual(expect.arrayContaining(['read', 'convert', 'done']));
+
+    const store = sup.project(join(home, 'p1'));
+    expect(store.name).toBe('First');
+    const api = store.listApis()[0]!;
+    expect(api.definition?.source).toEqual({ kind: 'file', location: join(dir, 'pets.yaml') });
+    expect(store.requestsOf(api.id).map((r) => `${r.method} ${r.url}`).sort()).toEqual(['GET /pets', 'GET /pets/{id}', 'POST /pets']);
+    expect(await readFile(join(store.apiDir(api.id), api.definition!.cached[0]!), 'utf8')).toBe(PETS);
+    expect(existsSync(join(store.apiDir(api.id), 'requests', 'pets'))).toBe(true);
+  });
+
+  it('importing the same document again makes a second API', async () => {
+    const store = sup.project(join(home, 'p1'));
+    const done = await run({ source: { kind: 'paste', text: PETS }, format: 'openapi', options: { name: 'Pets again' }, into: { kind: 'project', project: store.root } });
+    expect(store.listApis().map((a) => a.name).sort()).toEqual(['Pets', 'Pets again']);
+    expect(store.getApi(done.apis[0]!.id).definition?.source).toBeUndefined();
+  });
+
+  it('a document that does not parse is refused, naming it, and no project is created', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-doc-'));
+    await writeFile(join(dir, 'openapi.yaml'), 'openapi: 3.0.0\ninfo: [unclosed\n');
+    await expect(run({ source: { kind: 'file', path: join(dir, 'openapi.yaml') }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'never') } })).rejects.toMatchObject({
+      code: 'import-malformed',
+      message: expect.stringContaining('openapi.yaml'),
+    });
+    expect(existsSync(join(home, 'never'))).toBe(false);
+  });
+
+  it('fetches with credentials: the secret goes to the keychain, the files keep only a reference', async () => {
+    const token = 'tok-s3cret-value';
+    const done = await run({
+      source: { kind: 'url', url: `${base}/private.yaml`, credentials: { type: 'bearer', token } },
+      format: 'auto',
+      options: {},
+      into: { kind: 'new', path: join(home, 'p2') },
+    });
+    const store = sup.project(done.project);
+    const api = store.getApi(done.apis[0]!.id);
+    expect(api.definition?.source).toEqual({ kind: 'url', location: `${base}/private.yaml`, credentials: { type: 'bearer', secret: `\${secret:api.${api.id}.definition}` } });
+    expect(secrets.values.get(`api.${api.id}.definition`)).toBe(token);
+    for (const [file, text] of await filesOf(done.project)) expect(text, file).not.toContain(token);
+    expect(sup.workspace.get().secrets).toContain(`api.${api.id}.definition`);
+  });
+
+  it('a 401 is reported as needing authentication', async () => {
+    await expect(run({ source: { kind: 'url', url: `${base}/private.yaml` }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'p401') } })).rejects.toMatchObject({
+      code: 'auth-required',
+      message: expect.stringContaining('needs authentication'),
+    });
+  });
+
+  it('cancel stops the job and its importer process', async () => {
+    const abort = new AbortController();
+    const job = run({ source: { kind: 'url', url: `${base}/slow.yaml` }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'cancelled') } }, abort.signal);
+    await until(() => sup.activeJobs.some((j) => j.pid !== undefined));
+    const pid = sup.activeJobs[0]!.pid!;
+    abort.abort();
+    await expect(job).rejects.toMatchObject({ code: 'cancelled' });
+    await until(() => sup.activeJobs.length === 0);
+    await until(() => !alive(pid));
+    expect(existsSync(join(home, 'cancelled'))).toBe(false);
+  });
+
+  it('kill -9 of the importer mid-job: the job fails clearly, the next import works, nothing stored is lost', async () => {
+    const store = sup.project(join(home, 'p1'));
+    const slowRequestsBefore = seenAuth.length;
+    const before = await filesOf(store.root);
+    const job = run({ source: { kind: 'url', url: `${base}/slow.yaml` }, format: 'auto', options: {}, into: { kind: 'project', project: store.root } });
+    await until(() => sup.activeJobs.some((j) => j.state === 'running'));
+    await until(() => seenAuth.length > slowRequestsBefore);
+    process.kill(sup.activeJobs[0]!.pid!, 'SIGKILL');
+    await expect(job).rejects.toMatchObject({ code: 'child-died', message: expect.stringMatching(/importer process was stopped by SIGKILL/) });
+    expect(await filesOf(store.root)).toEqual(before);
+
+    const next = await run({ source: { kind: 'paste', text: PETS }, format: 'auto', options: { name: 'After the crash' }, into: { kind: 'project', project: store.root } });
+    expect(next.apis[0]).toMatchObject({ name: 'After the crash', requests: 3 });
+  });
+
+  it('a failed save writes nothing and takes the fetched secret back out of the keychain', async () => {
+    const count = secrets.values.size;
+    failNextRename = true;
+    await expect(
+      run({ source: { kind: 'url', url: `${base}/private.yaml`, credentials: { type: 'bearer', token: 'tok-s3cret-value' } }, format: 'auto', options: {}, into: { kind: 'project', project: join(home, 'p1') } }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/Saving failed \(EIO\)/) });
+    expect(secrets.values.size).toBe(count);
+    expect(sup.project(join(home, 'p1')).listApis()).toHaveLength(3);
+  });
+});
+
+describe('definition update through the importer process', () => {
+  let doc: string;
+  let project: string;
+  let apiId: string;
+
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-doc-'));
+    doc = join(dir, 'pets.yaml');
+    await writeFile(doc, PETS);
+    const done = await run({ source: { kind: 'file', path: doc }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'upd') } });
+    project = done.project;
+    apiId = done.apis[0]!.id;
+  });
+
+  const changed = () => PETS.replace('  /pets/{id}:\n    get:\n', '  /owners:\n    get:\n      summary: List owners\n      responses: { \'200\': { description: ok } }\n  /pets/{id}:\n    delete:\n');
+  const ctx = () => ({ signal: new AbortController().signal, chunk: () => {} });
+
+  it('previews added and removed operations without writing anything', async () => {
+    await writeFile(doc, changed());
+    const before = await filesOf(project);
+    const { preview, source } = await sup.imports.preview({ project, api: apiId }, ctx());
+    expect(source).toBe(doc);
+    expect(preview.added).toEqual(expect.arrayContaining([{ method: 'get', path: '/owners' }, { method: 'delete', path: '/pets/{id}' }]));
+    expect(preview.removed).toEqual([{ method: 'get', path: '/pets/{id}' }]);
+    expect(await filesOf(project)).toEqual(before);
+  });
+
+  it('refuses Apply when a source changed since the preview, and applies nothing', async () => {
+    const { preview } = await sup.imports.preview({ project, api: apiId }, ctx());
+    await writeFile(doc, changed().replace("version: '1.0'", "version: '1.1'"));
+    const before = await filesOf(project);
+    await expect(sup.imports.apply({ project, api: apiId, fingerprint: preview.fingerprint }, ctx())).rejects.toMatchObject({ code: 'definition-changed' });
+    expect(await filesOf(project)).toEqual(before);
+  });
+
+  it('a failed save leaves the API exactly as it was', async () => {
+    const { preview } = await sup.imports.preview({ project, api: apiId }, ctx());
+    const before = await filesOf(project);
+    failNextRename = true;
+    await expect(sup.imports.apply({ project, api: apiId, fingerprint: preview.fingerprint }, ctx())).rejects.toMatchObject({ message: expect.stringMatching(/Saving failed \(EIO\)/) });
+    expect(await filesOf(project)).toEqual(before);
+  });
+
+  it('applies: new requests added, the removed operation’s request kept and orphaned, the cache rewritten', async () => {
+    const { preview } = await sup.imports.preview({ project, api: apiId }, ctx());
+    const { counts } = await sup.imports.apply({ project, api: apiId, fingerprint: preview.fingerprint }, ctx());
+    expect(counts).toMatchObject({ added: 2, orphaned: 1 });
+    const store = sup.project(project);
+    const requests = store.requestsOf(apiId);
+    expect(requests).toHaveLength(5);
+    expect(requests.find((r) => r.operation?.path === '/pets/{id}' && r.operation.method === 'get')?.orphaned).toBe(true);
+    const api = store.getApi(apiId);
+    expect(api.definition?.apiVersion).toBe('1.1');
+    expect(await readFile(join(store.apiDir(apiId), api.definition!.cached[0]!), 'utf8')).toContain('/owners');
+  });
+
+  it('an API imported from pasted text asks for a file or URL', async () => {
+    const pasted = await run({ source: { kind: 'paste', text: PETS }, format: 'auto', options: {}, into: { kind: 'project', project } });
+    await expect(sup.imports.preview({ project, api: pasted.apis[0]!.id }, ctx())).rejects.toMatchObject({ code: 'no-source' });
+    const { preview } = await sup.imports.preview({ project, api: pasted.apis[0]!.id, source: { kind: 'file', path: doc } }, ctx());
+    expect(preview.added.length).toBeGreaterThan(0);
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
