@@ -6,6 +6,7 @@ import { EnvironmentsEditor } from './EnvironmentsEditor.js';
 import { PreferencesEditor } from './PreferencesEditor.js';
 import { registerMockEditor } from './mock/register.js';
 import { registerBodyForm } from './request/form/index.js';
+import { registerImports } from '../imports/register.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -15,4 +16,5 @@ export function registerEditors(): void {
   registerEditor('preferences', PreferencesEditor);
   registerMockEditor();
   registerBodyForm();
+  registerImports();
 }

@@ -1,0 +1,60 @@
+/**
+ * The Authentication section of a URL source: None, Basic, Bearer token or API key (header or
+ * query), plus "Use stored credentials" where the definition update offers it. Secrets are typed
+ * into masked fields and go to the keychain with the import, never into a project file.
+ */
+import { AUTH_MODE_LABELS, type AuthDraft, type AuthMode } from './fetch-credentials.js';
+
+export function FetchAuthSection({ draft, onChange, modes, storedLabel }: { draft: AuthDraft; onChange(draft: AuthDraft): void; modes: AuthMode[]; storedLabel?: string }) {
+  const set = (patch: Partial<AuthDraft>) => onChange({ ...draft, ...patch });
+  return (
+    <fieldset class="import-auth">
+      <legend>Authentication</legend>
+      <div class="segmented" role="radiogroup" aria-label="Authentication">
+        {modes.map((mode) => (
+          <button key={mode} type="button" role="radio" aria-checked={draft.mode === mode} class={draft.mode === mode ? 'active' : ''} onClick={() => set({ mode })}>
+            {AUTH_MODE_LABELS[mode]}
+          </button>
+        ))}
+      </div>
+      {draft.mode === 'stored' && <p class="muted import-hint">Fetched with the credentials kept in the system keychain{storedLabel ? `: ${storedLabel}` : ''}.</p>}
+      {draft.mode === 'none' && <p class="muted import-hint">The document is fetched without credentials.</p>}
+      {draft.mode === 'basic' && (
+        <div class="import-auth-fields">
+          <TextField label="Username" value={draft.username} onInput={(username) => set({ username })} />
+          <TextField label="Password" secret value={draft.password} onInput={(password) => set({ password })} />
+        </div>
+      )}
+      {draft.mode === 'bearer' && (
+        <div class="import-auth-fields">
+          <TextField label="Token" secret value={draft.token} onInput={(token) => set({ token })} />
+        </div>
+      )}
+      {draft.mode === 'apikey' && (
+        <div class="import-auth-fields three">
+          <TextField label="Key name" value={draft.keyName} onInput={(keyName) => set({ keyName })} />
+          <TextField label="Key value" secret value={draft.keyValue} onInput={(keyValue) => set({ keyValue })} />
+          <label>
+            <span>Send in</span>
+            <select aria-label="Send the key in" value={draft.keyIn} onChange={(e) => set({ keyIn: (e.target as HTMLSelectElement).value as 'header' | 'query' })}>
+              <option value="header">Header</option>
+              <option value="query">Query string</option>
+            </select>
+          </label>
+        </div>
+      )}
+      {(draft.mode === 'basic' || draft.mode === 'bearer' || draft.mode === 'apikey') && (
+        <p class="muted import-hint">Sent only to the document’s own origin, and kept in the system keychain so the definition can be read again.</p>
+      )}
+    </fieldset>
+  );
+}
+
+function TextField({ label, value, secret, onInput }: { label: string; value: string; secret?: boolean; onInput(value: string): void }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <input aria-label={label} type={secret ? 'password' : 'text'} autoComplete="off" spellcheck={false} value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} />
+    </label>
+  );
+}

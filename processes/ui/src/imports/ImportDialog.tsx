@@ -1,0 +1,372 @@
+/**
+ * The Import dialog (Ctrl+I): source tabs URL, File, Paste; format with the auto-detect badge;
+ * the target project; the OpenAPI options; then the import with its progress and Cancel, and the
+ * summary. The dialog's state lives in a session outside the component so that the browser's
+ * file chooser, which borrows the dialog slot, does not lose it.
+ */
+import { signal, type Signal } from '@preact/signals';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { ParleyError } from '../../../../protocol/errors.js';
+import type { ResOf } from '../../../../protocol/messages.js';
+import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
+import { projects, upsertProject } from '../state/app.js';
+import { customDialog, openCustom, type CustomDialog } from '../state/overlays.js';
+import { call } from '../state/rpc.js';
+import { toast } from '../state/toasts.js';
+import { expand } from '../state/tree.js';
+import { rowKey } from '../components/tree-rows.js';
+import { buildRunRequest, emptyForm, firstProgress, FORMAT_LABELS, type ImportForm, type ImportFormat, type SourceTab } from './import-form.js';
+import { FetchAuthSection } from './FetchAuthSection.js';
+import { ProgressLine } from './ProgressLine.js';
+import { ImportSummary } from './ImportSummary.js';
+import { pickFile } from './pick-file.js';
+import './imports.css';
+
+export const IMPORT_TITLE = 'Import';
+
+type Detection = NonNullable<ResOf<'import.detect'>['detection']>;
+type DetectState = { state: 'idle' } | { state: 'checking' } | { state: 'found'; detection: Detection } | { state: 'unknown' } | { state: 'failed'; message: string };
+
+export interface ImportSession {
+  form: Signal<ImportForm>;
+  stage: Signal<'form' | 'running' | 'summary'>;
+  progress: Signal<ImportProgress>;
+  error: Signal<string>;
+  notice: Signal<string>;
+  detection: Signal<DetectState>;
+  /** What the badge was last computed for, so a remount after the file chooser does not ask again. */
+  detectedFor: string;
+  result: Signal<ResOf<'import.run'> | null>;
+  createdProject: boolean;
+  controller: AbortController | null;
+}
+
+/** Opens the dialog, into `project` when given (the row it was opened from, or the active tab's). */
+export function openImportDialog(project?: string): void {
+  if (customDialog.value?.title === IMPORT_TITLE) return;
+  const open = projects.value.map((p) => p.root);
+  const session: ImportSession = {
+    form: signal(emptyForm(project && open.includes(project) ? project : open[0])),
+    stage: signal('form'),
+    progress: signal({ phase: 'read', message: '' }),
+    error: signal(''),
+    notice: signal(''),
+    detection: signal({ state: 'idle' }),
+    detectedFor: '',
+    result: signal(null),
+    createdProject: false,
+    controller: null,
+  };
+  const dialog: CustomDialog = { title: IMPORT_TITLE, wide: true, render: (close) => <ImportDialog session={session} close={close} /> };
+  openCustom(dialog);
+}
+
+function ImportDialog({ session, close }: { session: ImportSession; close(): void }) {
+  // Closing the dialog (Escape, the close button) while the import runs cancels it.
+  useEffect(
+    () => () => {
+      if (session.stage.peek() === 'running') session.controller?.abort();
+    },
+    [],
+  );
+  const result = session.result.value;
+  if (session.stage.value === 'summary' && result) return <ImportSummary result={result} createdProject={session.createdProject} close={close} />;
+  return <ImportFormView session={session} close={close} />;
+}
+
+const TABS: { id: SourceTab; label: string }[] = [
+  { id: 'url', label: 'URL' },
+  { id: 'file', label: 'File' },
+  { id: 'paste', label: 'Paste' },
+];
+
+function ImportFormView({ session, close }: { session: ImportSession; close(): void }) {
+  const form = session.form.value;
+  const running = session.stage.value === 'running';
+  const set = (patch: Partial<ImportForm>) => {
+    session.form.value = { ...session.form.value, ...patch };
+    if (session.error.peek()) session.error.value = '';
+  };
+  useDetection(session);
+  const firstRef = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  useLayoutEffect(() => firstRef.current?.focus(), [form.tab]);
+  const errorRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => errorRef.current?.scrollIntoView({ block: 'nearest' }), [session.error.value]);
+  const open = projects.value;
+
+  return (
+    <form
+      class="dialog-body import-dialog"
+      // Our own messages say what is missing, beside the buttons, not the browser's bubbles.
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!running) void runImport(session);
+      }}
+    >
+      <fieldset class="import-fieldset" disabled={running}>
+        <div class="subtabs import-tabs" role="tablist" aria-label="Source">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`import-tab-${t.id}`}
+              aria-selected={form.tab === t.id}
+              aria-controls="import-source-panel"
+              class={form.tab === t.id ? 'active' : ''}
+              onClick={() => set({ tab: t.id })}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div class="import-source" role="tabpanel" id="import-source-panel" aria-labelledby={`import-tab-${form.tab}`}>
+          {form.tab === 'url' && (
+            <>
+              <label class="import-field">
+                <span>URL</span>
+                <input ref={firstRef} class="mono" type="url" aria-label="Document URL" placeholder="https://api.example.com/openapi.yaml" value={form.url} onInput={(e) => set({ url: (e.target as HTMLInputElement).value })} />
+              </label>
+              <FetchAuthSection draft={form.auth} modes={['none', 'basic', 'bearer', 'apikey']} onChange={(auth) => set({ auth })} />
+            </>
+          )}
+          {form.tab === 'file' && (
+            <label class="import-field">
+              <span>File</span>
+              <span class="file-pick">
+                <input
+                  ref={firstRef}
+                  class="mono"
+                  aria-label="File path"
+                  placeholder="/path/to/openapi.yaml"
+                  value={form.filePath}
+                  onInput={(e) => set({ filePath: (e.target as HTMLInputElement).value })}
+                />
+                <button
+                  type="button"
+                  class="button"
+                  onClick={async () => {
+                    const path = await pickFile();
+                    if (path) set({ filePath: path });
+                  }}
+                >
+                  Choose…
+                </button>
+              </span>
+            </label>
+          )}
+          {form.tab === 'paste' && (
+            <label class="import-field">
+              <span>Document (YAML or JSON)</span>
+              <textarea
+                ref={firstRef}
+                class="code import-paste"
+                aria-label="Pasted document"
+                spellcheck={false}
+                placeholder={'openapi: 3.1.0\ninfo:\n  title: …'}
+                value={form.text}
+                onInput={(e) => set({ text: (e.target as HTMLTextAreaElement).value })}
+              />
+            </label>
+          )}
+        </div>
+
+        <div class="import-columns">
+          <div class="import-column">
+            <label class="import-field">
+              <span>Format</span>
+              <select aria-label="Format" value={form.format} onChange={(e) => set({ format: (e.target as HTMLSelectElement).value as ImportFormat })}>
+                {(Object.keys(FORMAT_LABELS) as ImportFormat[]).map((f) => (
+                  <option key={f} value={f}>
+                    {FORMAT_LABELS[f]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {form.format === 'auto' && <DetectionBadge tab={form.tab} state={session.detection.value} />}
+
+            <fieldset class="import-target" role="radiogroup" aria-label="Into project">
+              <legend>Into project</legend>
+              <label class="checkbox">
+                <input type="radio" name="import-target" checked={form.target === 'project'} disabled={open.length === 0} onChange={() => set({ target: 'project' })} />
+                An open project
+              </label>
+              {form.target === 'project' && (
+                <select class="import-indent" aria-label="Open project" value={form.project} onChange={(e) => set({ project: (e.target as HTMLSelectElement).value })}>
+                  {open.map((p) => (
+                    <option key={p.root} value={p.root}>
+                      {p.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+              <label class="checkbox">
+                <input type="radio" name="import-target" checked={form.target === 'new'} onChange={() => set({ target: 'new' })} />A new project
+              </label>
+              {form.target === 'new' && (
+                <div class="import-indent import-new-project">
+                  <input class="mono" aria-label="New project folder" placeholder="/path/to/new-project" value={form.newPath} onInput={(e) => set({ newPath: (e.target as HTMLInputElement).value })} />
+                  <input aria-label="New project name" placeholder="Name (optional)" value={form.newName} onInput={(e) => set({ newName: (e.target as HTMLInputElement).value })} />
+                </div>
+              )}
+            </fieldset>
+          </div>
+
+          <fieldset class="import-column import-options">
+            <legend>Options</legend>
+            <label class="import-field">
+              <span>Name override</span>
+              <input aria-label="Name override" placeholder="The document’s title" value={form.name} onInput={(e) => set({ name: (e.target as HTMLInputElement).value })} />
+            </label>
+            <label class="import-field">
+              <span>Base URL override</span>
+              <input class="mono" aria-label="Base URL override" placeholder="The document’s first server" value={form.baseUrl} onInput={(e) => set({ baseUrl: (e.target as HTMLInputElement).value })} />
+            </label>
+            <label class="checkbox">
+              <input type="checkbox" checked={form.cacheDefinition} onChange={(e) => set({ cacheDefinition: (e.target as HTMLInputElement).checked })} />
+              Cache specification documents with the project
+            </label>
+            <label class="checkbox">
+              <input type="checkbox" checked={form.importWebhooks} onChange={(e) => set({ importWebhooks: (e.target as HTMLInputElement).checked })} />
+              Import webhooks &amp; callbacks
+            </label>
+          </fieldset>
+        </div>
+      </fieldset>
+
+      <footer class="import-footer">
+        {session.error.value && (
+          <p ref={errorRef} class="inline-error import-error" role="alert">
+            {session.error.value}
+          </p>
+        )}
+        {!session.error.value && session.notice.value && !running && (
+          <p class="muted import-notice" role="status">
+            {session.notice.value}
+          </p>
+        )}
+        {running && <ProgressLine progress={session.progress.value} label="Import progress" />}
+        <div class="import-buttons">
+          <span class="spacer" />
+          {running ? (
+            <button
+              type="button"
+              class="button"
+              disabled={session.progress.value.phase === 'done'}
+              title={session.progress.value.phase === 'done' ? 'Saving: the import can no longer be cancelled' : undefined}
+              onClick={() => session.controller?.abort()}
+            >
+              Cancel
+            </button>
+          ) : (
+            <button type="button" class="button" onClick={close}>
+              Close
+            </button>
+          )}
+          <button type="submit" class="button primary" disabled={running}>
+            {running ? 'Importing…' : 'Import'}
+          </button>
+        </div>
+      </footer>
+    </form>
+  );
+}
+
+function DetectionBadge({ tab, state }: { tab: SourceTab; state: DetectState }) {
+  let content;
+  if (tab === 'url') content = <span class="muted">The format is recognised when the document is read.</span>;
+  else if (state.state === 'idle') content = <span class="muted">{tab === 'file' ? 'Choose a file to see its format.' : 'Paste a document to see its format.'}</span>;
+  else if (state.state === 'checking') content = <span class="muted">Recognising…</span>;
+  else if (state.state === 'found')
+    content = (
+      <>
+        <span class="badge badge-ok import-badge">{state.detection.label}</span>
+        <span class="muted">{state.detection.settledBy === 'file-name' ? 'by its file name' : 'by its content'}</span>
+      </>
+    );
+  else if (state.state === 'unknown') content = <span class="badge badge-warn import-badge">Not recognised</span>;
+  else content = <span class="badge badge-err import-badge">{state.message}</span>;
+  return (
+    <div class="import-detected" role="status" aria-label="Detected format">
+      {content}
+    </div>
+  );
+}
+
+/** The auto-detect badge follows the chosen file or the pasted text, asked for after a pause in typing. */
+function useDetection(session: ImportSession): void {
+  const form = session.form.value;
+  let source: ImportSource | null = null;
+  if (form.format === 'auto' && form.tab === 'file' && form.filePath.trim()) source = { kind: 'file', path: form.filePath.trim() };
+  if (form.format === 'auto' && form.tab === 'paste' && form.text.trim()) source = { kind: 'paste', text: form.text };
+  const key = source ? (source.kind === 'file' ? `file:${source.path}` : `paste:${form.text}`) : '';
+  useEffect(() => {
+    if (!source) {
+      session.detection.value = { state: 'idle' };
+      session.detectedFor = '';
+      return;
+    }
+    if (key === session.detectedFor) return;
+    session.detection.value = { state: 'checking' };
+    let stale = false;
+    const timer = setTimeout(async () => {
+      try {
+        const { detection } = await call('import.detect', { source });
+        if (stale) return;
+        session.detection.value = detection ? { state: 'found', detection } : { state: 'unknown' };
+      } catch (err) {
+        if (stale) return;
+        session.detection.value = { state: 'failed', message: (err as Error).message };
+      }
+      session.detectedFor = key;
+    }, 300);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [key]);
+}
+
+async function runImport(session: ImportSession): Promise<void> {
+  const built = buildRunRequest(
+    session.form.value,
+    projects.value.map((p) => p.root),
+  );
+  if ('problem' in built) {
+    session.error.value = built.problem;
+    return;
+  }
+  const controller = new AbortController();
+  session.controller = controller;
+  session.error.value = '';
+  session.notice.value = '';
+  session.progress.value = firstProgress(built.request.source);
+  session.stage.value = 'running';
+  try {
+    const result = await call('import.run', built.request, { signal: controller.signal, onChunk: (chunk) => (session.progress.value = chunk) });
+    session.createdProject = built.request.into.kind === 'new';
+    await showInSidebar(result, session.createdProject);
+    session.result.value = result;
+    session.stage.value = 'summary';
+  } catch (err) {
+    const e = err as ParleyError;
+    if (e.code === 'cancelled') session.notice.value = 'Import cancelled: nothing was added.';
+    else session.error.value = e.message;
+    session.stage.value = 'form';
+  } finally {
+    session.controller = null;
+  }
+}
+
+/** A new project is opened in the sidebar; either way the new APIs are shown expanded. */
+async function showInSidebar(result: ResOf<'import.run'>, created: boolean): Promise<void> {
+  try {
+    const tree = created ? await call('project.open', { path: result.project }) : await call('project.tree', { project: result.project });
+    upsertProject(tree);
+  } catch (err) {
+    toast('error', (err as Error).message);
+  }
+  expand(rowKey(result.project, '@project'));
+  for (const api of result.apis) expand(rowKey(result.project, api.id));
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { buildRunRequest, emptyForm, progressFraction, versionLabel, type ImportForm } from './import-form.js';
+import { emptyAuth, storedCredentialsFor, toCredentials } from './fetch-credentials.js';
+
+const form = (patch: Partial<ImportForm>): ImportForm => ({ ...emptyForm('/p'), ...patch });
+
+describe('buildRunRequest', () => {
+  it('sends a URL with its credentials, the options and the open project', () => {
+    const built = buildRunRequest(form({ url: ' https://x.test/api.yaml ', auth: { ...emptyAuth('basic'), username: 'a', password: 'b' }, name: ' Mine ' }), ['/p']);
+    expect(built).toEqual({
+      request: {
+        source: { kind: 'url', url: 'https://x.test/api.yaml', credentials: { type: 'basic', username: 'a', password: 'b' } },
+        format: 'auto',
+        options: { cacheDefinition: true, importWebhooks: true, name: 'Mine' },
+        into: { kind: 'project', project: '/p' },
+      },
+    });
+  });
+
+  it('says what is missing, one thing at a time', () => {
+    expect(buildRunRequest(form({ url: 'ftp://x' }), ['/p'])).toEqual({ problem: expect.stringMatching(/http/) });
+    expect(buildRunRequest(form({ url: 'https://x', auth: emptyAuth('bearer') }), ['/p'])).toEqual({ problem: 'Enter the bearer token.' });
+    expect(buildRunRequest(form({ tab: 'paste', text: '  ' }), ['/p'])).toEqual({ problem: 'Paste the document to import.' });
+    expect(buildRunRequest(form({ tab: 'file', filePath: '/a.yaml' }), [])).toEqual({ problem: 'Choose the project to import into.' });
+    expect(buildRunRequest(form({ tab: 'file', filePath: '/a.yaml', target: 'new' }), [])).toEqual({ problem: 'Enter the folder for the new project.' });
+  });
+
+  it('imports into a new project with an optional name, and never sends an empty override', () => {
+    const built = buildRunRequest(form({ tab: 'file', filePath: '/a.yaml', target: 'new', newPath: '/n', newName: '', baseUrl: '  ', format: 'openapi' }), []);
+    expect(built).toEqual({
+      request: { source: { kind: 'file', path: '/a.yaml' }, format: 'openapi', options: { cacheDefinition: true, importWebhooks: true }, into: { kind: 'new', path: '/n' } },
+    });
+  });
+});
+
+describe('credentials', () => {
+  it('sends nothing for None and for stored credentials (the supervisor adds those)', () => {
+    expect(toCredentials(emptyAuth('none'))).toBeUndefined();
+    expect(toCredentials(emptyAuth('stored'))).toBeUndefined();
+    expect(toCredentials({ ...emptyAuth('apikey'), keyName: ' k ', keyValue: 'v', keyIn: 'query' })).toEqual({ type: 'apikey', name: 'k', value: 'v', in: 'query' });
+  });
+
+  it('offers stored credentials only on the recorded source’s origin', () => {
+    const recorded = { kind: 'url' as const, location: 'https://a.test:8443/spec.yaml', credentials: { type: 'bearer' as const, secret: '${secret:x}' } };
+    expect(storedCredentialsFor('https://a.test:8443/other.yaml', recorded)).toBe(true);
+    expect(storedCredentialsFor('https://a.test/spec.yaml', recorded)).toBe(false);
+    expect(storedCredentialsFor('https://a.test:8443/spec.yaml', { kind: 'url', location: recorded.location })).toBe(false);
+  });
+});
+
+describe('labels and progress', () => {
+  it('names declared versions as people write them', () => {
+    expect(versionLabel('openapi-3.1')).toBe('OpenAPI 3.1');
+    expect(versionLabel('swagger-2.0')).toBe('Swagger 2.0');
+    expect(versionLabel('other')).toBe('other');
+  });
+
+  it('moves forward through the phases', () => {
+    const read = progressFraction({ phase: 'read', message: '' });
+    const resolving = progressFraction({ phase: 'resolve', message: '', done: 1, total: 2 });
+    const done = progressFraction({ phase: 'done', message: '', done: 3, total: 3 });
+    expect(read).toBeLessThan(resolving);
+    expect(resolving).toBeLessThan(done);
+    expect(done).toBe(1);
+  });
+});
