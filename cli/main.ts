@@ -7,6 +7,8 @@ import { ParleyError } from '../protocol/errors.js';
 import { runUi } from './commands/ui.js';
 import { runCheck } from './commands/check.js';
 import { runMock } from './commands/mock.js';
+import { runImport } from './commands/import.js';
+import { runUpdateDefinition } from './commands/update-definition.js';
 
 const HELP = `parley: an API workbench (REST client, contract checks, mocks, importers)
 
@@ -29,17 +31,32 @@ Usage:
   parley mock serve <project-folder> --mock <name> [--port <n>]
       Serve one mock on 127.0.0.1 until Ctrl+C; prints its URL and one line per request.
 
+  parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [--format auto|openapi]
+               [--name <name>] [--base-url <url>] [--no-cache] [--no-webhooks] [--json]
+      Import an OpenAPI or Swagger document into a project, as the app's Import dialog does.
+      A URL may carry --auth-basic <user>, --auth-bearer or --auth-apikey <name> [--apikey-in header|query];
+      the secret comes from PARLEY_IMPORT_PASSWORD, PARLEY_IMPORT_TOKEN or PARLEY_IMPORT_APIKEY.
+      Exit 0 imported, 2 not imported. parley import --help shows every option.
+
+  parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]
+      Read an imported API's definition again, print what changed and apply it (--preview: print only).
+      Exit 0 done, 2 not done.
+
   parley --help       this text
   parley --version    the version
 
 Environment:
   PARLEY_HOME   the workspace folder (environments, preferences); default: the user's data folder
+  PARLEY_IMPORT_PASSWORD, PARLEY_IMPORT_TOKEN, PARLEY_IMPORT_APIKEY
+                the secret for --auth-basic, --auth-bearer, --auth-apikey (never a flag: flags show in ps)
 `;
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   ui: runUi,
   check: runCheck,
   mock: runMock,
+  import: runImport,
+  'update-definition': runUpdateDefinition,
 };
 
 export async function main(argv: string[]): Promise<number> {

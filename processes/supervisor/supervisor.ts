@@ -31,6 +31,11 @@ export interface SupervisorOptions {
   hangMs?: number;
   /** The file operations project saves use; tests inject failures here. */
   projectFs?: FsOps;
+  /**
+   * Start the sender and checker (default). Commands that never send or check (`parley import`,
+   * `parley update-definition`) skip them: two process start-ups they would only wait for.
+   */
+  services?: boolean;
 }
 
 export class Supervisor {
@@ -80,7 +85,7 @@ export class Supervisor {
   static async start(options: SupervisorOptions): Promise<Supervisor> {
     const workspace = await WorkspaceStore.open(options.dataDir);
     const supervisor = new Supervisor(options, workspace);
-    await Promise.all([supervisor.sender.start(), supervisor.checker.start()]);
+    if (options.services !== false) await Promise.all([supervisor.sender.start(), supervisor.checker.start()]);
     return supervisor;
   }
 

@@ -7,7 +7,7 @@
 import { open as openFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, rmdir } from 'node:fs/promises';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
@@ -50,28 +50,35 @@ export class ImportService {
     const { detection, result } = await this.inChild((child) =>
       child.call('importer.run', { source: req.source, format: req.format, options: req.options, network }, { signal: ctx.signal, onChunk: ctx.chunk }),
     );
-    // Only now, with something to write, is a new project made: a failed import leaves nothing behind.
-    const store = req.into.kind === 'new' ? await this.sup.openProject(req.into.path, { create: true, ...(req.into.name ? { name: req.into.name } : {}) }) : this.sup.project(req.into.project);
-
-    const reserved = new Set<string>();
-    const changes: FileChange[] = [];
-    for (const imported of result.apis) changes.push(...store.newApiChanges(imported, reserved));
     let webhooks: ResOf<'import.run'>['webhooks'];
-    if (result.webhooks && result.webhooks.requests.length > 0) {
-      const existing = store.listApis().find((a) => a.name === WEBHOOKS_API && !a.definition);
-      const collection: Api = existing ?? { version: 1, id: newId('a'), name: WEBHOOKS_API, baseUrl: '', auth: { type: 'none' } };
-      const placed = result.webhooks.requests.map((p) => ({ folder: joinFolder(result.webhooks!.folder, p.folder), request: p.request }));
-      if (existing) for (const p of placed) changes.push(store.newRequestChange(existing.id, p.folder, p.request, reserved));
-      else changes.push(...store.newApiChanges({ api: collection, requests: placed, documents: [] }, reserved));
-      webhooks = { api: collection.id, folder: result.webhooks.folder, requests: placed.length };
-    }
-
-    ctx.chunk({ phase: 'done', message: `Saving ${changes.length} file${changes.length === 1 ? '' : 's'}` });
+    // The secret first: without a keychain the import stops here, before any folder exists.
     const stored = await this.storeSecrets(result.apis, req.source);
+    let store: ProjectStore;
+    let created = false;
     try {
+      // Only now, with something to write, is a new project made: a failed import leaves nothing behind.
+      if (req.into.kind === 'new') {
+        store = await this.sup.openProject(req.into.path, { create: true, ...(req.into.name ? { name: req.into.name } : {}) });
+        created = true;
+      } else {
+        store = this.sup.project(req.into.project);
+      }
+      const reserved = new Set<string>();
+      const changes: FileChange[] = [];
+      for (const imported of result.apis) changes.push(...store.newApiChanges(imported, reserved));
+      if (result.webhooks && result.webhooks.requests.length > 0) {
+        const existing = store.listApis().find((a) => a.name === WEBHOOKS_API && !a.definition);
+        const collection: Api = existing ?? { version: 1, id: newId('a'), name: WEBHOOKS_API, baseUrl: '', auth: { type: 'none' } };
+        const placed = result.webhooks.requests.map((p) => ({ folder: joinFolder(result.webhooks!.folder, p.folder), request: p.request }));
+        if (existing) for (const p of placed) changes.push(store.newRequestChange(existing.id, p.folder, p.request, reserved));
+        else changes.push(...store.newApiChanges({ api: collection, requests: placed, documents: [] }, reserved));
+        webhooks = { api: collection.id, folder: result.webhooks.folder, requests: placed.length };
+      }
+      ctx.chunk({ phase: 'done', message: `Saving ${changes.length} file${changes.length === 1 ? '' : 's'}` });
       await store.commit(changes);
     } catch (err) {
       await Promise.all(stored.map((name) => this.sup.secrets.delete(name).catch(() => {})));
+      if (created && req.into.kind === 'new') await this.forgetNewProject(req.into.path);
       throw err;
     }
     await this.rememberSecrets(stored);
@@ -127,6 +134,14 @@ export class ImportService {
   }
 
   // --- helpers ---------------------------------------------------------------------------
+
+  /** Undoes the project folder this import made: it holds nothing but its parley.yaml. */
+  private async forgetNewProject(path: string): Promise<void> {
+    const root = resolve(path);
+    await this.sup.closeProject(root).catch(() => {});
+    await rm(join(root, PROJECT_FILE), { force: true }).catch(() => {});
+    await rmdir(root).catch(() => {});
+  }
 
   private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>): Promise<T> {
     return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js') }, work);

@@ -1,0 +1,173 @@
+/**
+ * `parley import`: an OpenAPI or Swagger document (file, folder, URL or standard input) into a
+ * project, through the same supervisor import service and importer child as the app's Import
+ * dialog, so the two cannot disagree. Exit 0 imported; 2 refused or failed (bad usage, unreadable
+ * or malformed document, authentication...); 130/143 when Ctrl+C or SIGTERM cancelled it.
+ */
+import { resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { isWireError } from '../../protocol/errors.js';
+import type { ReqOf } from '../../protocol/messages.js';
+import type { FetchCredentials } from '../../protocol/model/import.js';
+import { createImporterRegistry } from '../../processes/importer/engine/registry.js';
+import { CREDENTIAL_HELP, CREDENTIAL_OPTIONS, credentialFlagGiven, credentialsFrom, type CredentialFlags } from '../import/credentials.js';
+import { ProgressLine, type ProgressStream } from '../import/progress.js';
+import { importJson, renderImport } from '../import/render.js';
+import { CliSession, requireKeychain } from '../import/session.js';
+import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
+
+export const IMPORT_HELP = `parley import: import an API definition into a project
+
+Usage:
+  parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]
+      <file>    an OpenAPI 3.x or Swagger 2.0/1.x document (JSON or YAML); files it references are read too
+      <folder>  the document at the folder's top level named ${FOLDER_DOCUMENT_NAMES.slice(0, 3).join(', ')},
+                ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet)
+      <URL>     an http or https URL (credentials below)
+      -         the document's text on standard input (relative references cannot resolve)
+
+Options:
+  --project <folder>        import into this existing project (a folder with parley.yaml)
+  --new-project <folder>    make a new project in this folder and import into it
+  --format auto|openapi     the document's format (default auto: recognised from its name and content)
+  --name <name>             the API's name (default: the document's title)
+  --base-url <url>          the API's base URL (default: the document's first server)
+  --no-cache                do not keep a copy of the definition documents in the project
+  --no-webhooks             do not import webhooks and callbacks into the Webhooks collection
+  --json                    print one JSON object instead of the report
+  --verbose                 show what Parley's processes log
+  --help                    this text
+
+${CREDENTIAL_HELP}
+Exit codes: 0 imported; 2 not imported (bad usage, unreadable or malformed document,
+            authentication needed or refused...); 130/143 cancelled by Ctrl+C/SIGTERM.
+`;
+
+export interface CommandIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable & ProgressStream;
+}
+
+const processIo = (): CommandIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+
+interface Options extends CredentialFlags {
+  project?: string;
+  'new-project'?: string;
+  format?: string;
+  name?: string;
+  'base-url'?: string;
+  'no-cache': boolean;
+  'no-webhooks': boolean;
+  json: boolean;
+  verbose: boolean;
+  help: boolean;
+}
+
+export async function runImport(args: string[], io: CommandIo = processIo()): Promise<number> {
+  let options: Options;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        project: { type: 'string' },
+        'new-project': { type: 'string' },
+        format: { type: 'string' },
+        name: { type: 'string' },
+        'base-url': { type: 'string' },
+        'no-cache': { type: 'boolean', default: false },
+        'no-webhooks': { type: 'boolean', default: false },
+        ...CREDENTIAL_OPTIONS,
+        json: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    options = parsed.values as Options;
+    positionals = parsed.positionals;
+  } catch (err) {
+    return usageError(io, (err as Error).message);
+  }
+  if (options.help) {
+    io.stdout.write(IMPORT_HELP);
+    return 0;
+  }
+  const usage = usageProblem(options, positionals);
+  if (usage) return usageError(io, usage);
+  const arg = positionals[0]!;
+
+  let credentials: FetchCredentials | undefined;
+  try {
+    credentials = credentialsFrom(options);
+  } catch (err) {
+    return usageError(io, (err as Error).message);
+  }
+
+  const session = new CliSession();
+  const progress = new ProgressLine(io.stderr);
+  try {
+    const sourceArg = await sourceArgOf(arg, { allowStdin: true });
+    const source = await importSourceOf(sourceArg, credentials, io.stdin, session.signal);
+    const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
+    if (credentials) await requireKeychain(sup);
+    let into: ReqOf<'import.run'>['into'];
+    if (options.project !== undefined) {
+      const store = await sup.openProject(resolve(options.project));
+      into = { kind: 'project', project: store.root };
+    } else {
+      into = { kind: 'new', path: resolve(options['new-project']!) };
+    }
+    const result = await sup.imports.run(
+      {
+        source,
+        format: options.format ?? 'auto',
+        options: {
+          ...(options.name !== undefined ? { name: options.name } : {}),
+          ...(options['base-url'] !== undefined ? { baseUrl: options['base-url'] } : {}),
+          cacheDefinition: !options['no-cache'],
+          importWebhooks: !options['no-webhooks'],
+        },
+        into,
+      },
+      { signal: session.signal, chunk: (p) => progress.show(p) },
+    );
+    progress.clear();
+    io.stdout.write(options.json ? `${JSON.stringify(importJson(result), null, 2)}\n` : renderImport(result));
+    return session.exitCode(0);
+  } catch (err) {
+    progress.clear();
+    if (session.interruptedBy) return session.cancelled('import', io.stderr);
+    return failed(io, err, options.json);
+  } finally {
+    await session.close();
+  }
+}
+
+/** What is missing or contradictory, before anything is read or started. */
+function usageProblem(options: Options, positionals: string[]): string | undefined {
+  if (positionals.length === 0) return 'give the document to import: a file, a folder, an http(s) URL, or - for standard input.';
+  if (positionals.length > 1) return `give one document to import, not ${positionals.length} (${positionals.join(', ')}).`;
+  const targets = [options.project, options['new-project']].filter((t) => t !== undefined).length;
+  if (targets === 0) return 'say where to import: --project <folder> (an existing project) or --new-project <folder>.';
+  if (targets > 1) return 'choose one of --project <folder> and --new-project <folder>.';
+  if (options.project === '' || options['new-project'] === '') return 'the project folder must not be empty.';
+  if (options.format !== undefined && options.format !== 'auto' && !createImporterRegistry().get(options.format)) return `--format must be auto or openapi, not ${options.format}.`;
+  if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
+  return undefined;
+}
+
+function usageError(io: CommandIo, message: string): number {
+  io.stderr.write(`parley import: ${message}\nUsage: parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]\nRun parley import --help for every option.\n`);
+  return 2;
+}
+
+/** The error's own message (the importer keeps credentials out of it); with --json also as JSON on stdout. */
+function failed(io: CommandIo, err: unknown, json: boolean): number {
+  const wire = isWireError(err) ? err : { code: 'internal', message: (err as Error).message };
+  io.stderr.write(`parley import: ${wire.message}\n`);
+  if (json) io.stdout.write(`${JSON.stringify({ error: { code: wire.code, message: wire.message } }, null, 2)}\n`);
+  return 2;
+}

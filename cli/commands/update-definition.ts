@@ -1,0 +1,163 @@
+/**
+ * `parley update-definition`: reads an imported API's definition again (its recorded source, or
+ * --source), prints what would change and, without --preview, applies exactly that: the apply is
+ * refused if any document read differs from the preview's (its fingerprint). The same supervisor
+ * service and importer child as the app's "Update from definition". Exit 0 done (also when
+ * nothing changed); 2 refused or failed; 130/143 cancelled by Ctrl+C/SIGTERM.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ParleyError, hasCode, isWireError } from '../../protocol/errors.js';
+import type { Api } from '../../protocol/model/api.js';
+import type { FetchCredentials, ImportSource } from '../../protocol/model/import.js';
+import { CREDENTIAL_HELP, CREDENTIAL_OPTIONS, credentialFlagGiven, credentialsFrom, type CredentialFlags } from '../import/credentials.js';
+import { ProgressLine } from '../import/progress.js';
+import { renderCounts, renderPreview, updateJson, type UpdateView } from '../import/render.js';
+import { CliSession, requireKeychain } from '../import/session.js';
+import { importSourceOf, sourceArgOf } from '../import/source.js';
+import type { CommandIo } from './import.js';
+
+export const UPDATE_DEFINITION_HELP = `parley update-definition: update an imported API from its definition
+
+Usage:
+  parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]
+      Reads the definition again, prints the operations added, removed and changed and the
+      API-wide changes, then applies them: new requests are added, generated parts of existing
+      requests are rewritten (your edits are kept), requests whose operation is gone are kept
+      and marked orphaned.
+
+Options:
+  --api <name>              the API to update (its name, or its id when two share a name)
+  --source <file | URL>     read this instead of the recorded source (recorded for next time);
+                            needed for an API imported from pasted text
+  --preview                 only print what would change; nothing is written
+  --json                    print one JSON object instead of the report
+  --verbose                 show what Parley's processes log
+  --help                    this text
+
+${CREDENTIAL_HELP}  A URL on the recorded source's origin without --auth-* uses the credentials stored at
+  import (in the system keychain); so does the recorded source itself.
+
+Exit codes: 0 previewed or applied (also when nothing changed); 2 not done (unknown API,
+            unreadable source, the definition changed during the run...); 130/143 cancelled.
+`;
+
+const processIo = (): CommandIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+
+interface Options extends CredentialFlags {
+  api?: string;
+  source?: string;
+  preview: boolean;
+  json: boolean;
+  verbose: boolean;
+  help: boolean;
+}
+
+export async function runUpdateDefinition(args: string[], io: CommandIo = processIo()): Promise<number> {
+  let options: Options;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        api: { type: 'string' },
+        source: { type: 'string' },
+        preview: { type: 'boolean', default: false },
+        ...CREDENTIAL_OPTIONS,
+        json: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    options = parsed.values as Options;
+    positionals = parsed.positionals;
+  } catch (err) {
+    return usageError(io, (err as Error).message);
+  }
+  if (options.help) {
+    io.stdout.write(UPDATE_DEFINITION_HELP);
+    return 0;
+  }
+  const usage = usageProblem(options, positionals);
+  if (usage) return usageError(io, usage);
+
+  let credentials: FetchCredentials | undefined;
+  try {
+    credentials = credentialsFrom(options);
+  } catch (err) {
+    return usageError(io, (err as Error).message);
+  }
+
+  const session = new CliSession();
+  const progress = new ProgressLine(io.stderr);
+  try {
+    let source: ImportSource | undefined;
+    if (options.source !== undefined) source = await importSourceOf(await sourceArgOf(options.source, { allowStdin: false }), credentials, io.stdin, session.signal);
+    const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
+    if (credentials && !options.preview) await requireKeychain(sup);
+    const store = await sup.openProject(resolve(positionals[0]!));
+    const api = apiNamed(store.listApis(), options.api!, store.root);
+    const request = {
+      project: store.root,
+      api: api.id,
+      ...(source ? { source } : {}),
+      // Rule 7: a URL given without credentials, on the recorded origin, reuses the stored ones.
+      ...(source?.kind === 'url' && !source.credentials ? { useStoredCredentials: true } : {}),
+    };
+    const ctx = { signal: session.signal, chunk: progress.show.bind(progress) };
+    const { preview, source: shownSource } = await sup.imports.preview(request, ctx);
+    const view: UpdateView = { project: store.root, api: { id: api.id, name: api.name }, source: shownSource, preview };
+    if (!options.preview) view.counts = (await sup.imports.apply({ ...request, fingerprint: preview.fingerprint }, ctx)).counts;
+    progress.clear();
+    if (options.json) io.stdout.write(`${JSON.stringify(updateJson(view), null, 2)}\n`);
+    else io.stdout.write(renderPreview(view) + (view.counts ? renderCounts(view.counts) : 'Preview only: nothing was written. Run without --preview to apply.\n'));
+    return session.exitCode(0);
+  } catch (err) {
+    progress.clear();
+    if (session.interruptedBy) return session.cancelled('update-definition', io.stderr);
+    return failed(io, err, options.json);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The API by exact name, else by id, else by name ignoring case when only one matches. */
+function apiNamed(apis: Api[], wanted: string, root: string): Api {
+  const exact = apis.filter((a) => a.name === wanted);
+  if (exact.length === 1) return exact[0]!;
+  const byId = apis.find((a) => a.id === wanted);
+  if (byId) return byId;
+  if (exact.length > 1) {
+    throw new ParleyError('ambiguous-api', `${exact.length} APIs in ${root} are named ${wanted}; pass one's id to --api instead: ${exact.map((a) => a.id).join(', ')}.`);
+  }
+  const folded = apis.filter((a) => a.name.toLowerCase() === wanted.toLowerCase());
+  if (folded.length === 1) return folded[0]!;
+  const names = [...new Set(apis.map((a) => a.name))].sort((a, b) => a.localeCompare(b));
+  throw new ParleyError('not-found', `${root} has no API named ${wanted}. Its APIs: ${names.length > 0 ? names.join(', ') : 'none'}.`);
+}
+
+function usageProblem(options: Options, positionals: string[]): string | undefined {
+  if (positionals.length !== 1) return 'give one project folder.';
+  if (options.api === undefined || options.api === '') return 'say which API to update with --api <name>.';
+  if (credentialFlagGiven(options) && !(options.source !== undefined && /^https?:\/\//i.test(options.source))) {
+    return 'the --auth-* options go with --source <http(s) URL>; the recorded source uses the credentials stored at import.';
+  }
+  return undefined;
+}
+
+function usageError(io: CommandIo, message: string): number {
+  io.stderr.write(`parley update-definition: ${message}\nUsage: parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]\nRun parley update-definition --help for every option.\n`);
+  return 2;
+}
+
+/** The error's own message, with what to do next where the command line differs from the app. */
+function failed(io: CommandIo, err: unknown, json: boolean): number {
+  const wire = isWireError(err) ? err : { code: 'internal', message: (err as Error).message };
+  let message = wire.message;
+  if (hasCode(err, 'no-source')) message += ' Pass --source <file or URL>.';
+  if (hasCode(err, 'definition-changed')) message += ' Run the command again to preview and apply the new version.';
+  io.stderr.write(`parley update-definition: ${message}\n`);
+  if (json) io.stdout.write(`${JSON.stringify({ error: { code: wire.code, message } }, null, 2)}\n`);
+  return 2;
+}
