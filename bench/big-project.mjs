@@ -2,9 +2,10 @@
 // under 1 s; the tree is virtualized and loading does not block the UI). Generates 5,000
 // requests in 200 folders (4 APIs x 50 folders x 25 requests) through the real project store,
 // then measures:
-//   1. ProjectStore.open (read + parse + validate every file), and each phase on its own, with a
-//      CPU profile of the open grouped by where the time goes; the file watcher the supervisor
-//      starts after an open (chokidar) until ready;
+//   1. ProjectStore.open (read + parse + validate every file) and the longest the event loop
+//      waited meanwhile, and each phase on its own (with the old ways of reading and parsing
+//      next to the store's), with a CPU profile of the open grouped by where the time goes; the
+//      file watcher the supervisor starts after an open (chokidar) until ready;
 //   2. in Chromium, `parley ui <project>` from the spawn to the URL, first paint, data-ready and
 //      the first tree rows; then expanding an API and a filter that shows every request;
 //   3. in Chromium, opening the project from a running UI (palette > Open project folder) to its
@@ -30,8 +31,12 @@ const PROJECT_NAME = 'Big';
 
 const work = await tempDir('big-project');
 const projectDir = join(work, 'big');
-const built = await bundleNode({ kit: 'bench/fixtures/project-kit.ts', 'bus-kit': 'bench/fixtures/bus-kit.ts' }, join(work, 'build'));
+const built = await bundleNode(
+  { kit: 'bench/fixtures/project-kit.ts', 'bus-kit': 'bench/fixtures/bus-kit.ts', 'yaml-kit': 'protocol/project/yaml-file.ts' },
+  join(work, 'build'),
+);
 const kit = await importFile(built.kit);
+const yamlKit = await importFile(built['yaml-kit']);
 const busKit = await importFile(built['bus-kit']);
 const pingerScript = await bundleBrowser('bench/fixtures/page-pinger.ts');
 
@@ -96,12 +101,24 @@ if (files.length !== TOTAL) throw new Error(`expected ${TOTAL} request files, fo
 // --- 1. load in Node -----------------------------------------------------------------------
 
 const openTimes = [];
+const loopGaps = [];
 let firstOpenMs = 0;
 let tree;
 for (let i = 0; i < RUNS + 1; i++) {
+  // A 1 ms timer meanwhile: the longest gap between its runs is how long a socket would wait.
+  let lastTick = performance.now();
+  let longestGap = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longestGap = Math.max(longestGap, now - lastTick);
+    lastTick = now;
+  }, 1);
   started = performance.now();
   const store = await kit.ProjectStore.open(projectDir);
   const took = performance.now() - started;
+  clearInterval(ticker);
+  longestGap = Math.max(longestGap, performance.now() - lastTick);
+  if (i > 0) loopGaps.push(longestGap);
   // The first open runs cold code, as in a freshly started `parley ui <project>`.
   if (i === 0) firstOpenMs = took;
   else openTimes.push(took);
@@ -112,7 +129,7 @@ const items = tree.items.length;
 if (tree.items.filter((t) => t.kind === 'request').length !== TOTAL) throw new Error('the store did not load every request');
 if (tree.problems.length > 0) throw new Error(`load problems: ${tree.problems[0].message}`);
 
-// Each phase of the open on its own, in sequence (the store overlaps reading with parsing).
+// Each phase of the open on its own, in sequence (the store reads and parses file by file).
 const phase = {};
 started = performance.now();
 const listed = [];
@@ -128,14 +145,12 @@ phase.read = performance.now() - started;
 started = performance.now();
 const docs = texts.map((text) => parseDocument(text, { uniqueKeys: true, prettyErrors: false }).toJS());
 phase.yaml = performance.now() - started;
-// Peers for the two slow phases, same files: js-yaml (in node_modules through
-// json-schema-ref-parser, not a dependency of ours: skipped when absent) and synchronous reads.
-const jsYaml = await import('js-yaml').catch(() => null);
-if (jsYaml) {
-  started = performance.now();
-  for (const text of texts) jsYaml.load(text);
-  phase.jsYaml = performance.now() - started;
-}
+// js-yaml's own load of the same texts (its default schema): the raw speed of the fast path.
+const jsYaml = await import('js-yaml');
+started = performance.now();
+for (const text of texts) jsYaml.load(text);
+phase.jsYaml = performance.now() - started;
+// Synchronous reads one by one, as the store reads while reads are quick.
 started = performance.now();
 for (const file of listed) readFileSync(file, 'utf8');
 phase.readSync = performance.now() - started;
@@ -145,6 +160,11 @@ phase.check = performance.now() - started;
 started = performance.now();
 for (let i = 0; i < texts.length; i++) kit.parseYamlFile(texts[i], listed[i].split(sep).slice(-3).join('/'), kit.requestKind, kit.checkAll);
 phase.parseYamlFile = performance.now() - started;
+const fastPathMisses = texts.filter((text) => yamlKit.fastLoad(text) === undefined).length;
+// The reference path alone (`yaml`'s document, line map and check), as every file was read before.
+started = performance.now();
+for (let i = 0; i < texts.length; i++) yamlKit.parseYamlFileWithDocument(texts[i], listed[i].split(sep).slice(-3).join('/'), kit.requestKind, kit.checkAll);
+phase.parseWithDocument = performance.now() - started;
 const store = await kit.ProjectStore.open(projectDir);
 started = performance.now();
 tree = store.tree();
@@ -188,18 +208,17 @@ const open = summarize(openTimes);
 console.log(`\n1. load in Node (${TOTAL} requests, ${items} tree items)`);
 console.log(
   `ProjectStore.open (read + parse + validate): first (cold code) ${ms(firstOpenMs, 0)}; then median ${ms(median(openTimes), 0)}, ` +
-    `best ${ms(Math.min(...openTimes), 0)}, worst ${ms(open.max, 0)} over ${RUNS} opens`,
+    `best ${ms(Math.min(...openTimes), 0)}, worst ${ms(open.max, 0)} over ${RUNS} opens; ` +
+    `meanwhile the event loop's longest wait (1 ms timer) median ${ms(median(loopGaps), 0)}, worst ${ms(Math.max(...loopGaps), 0)}`,
 );
 console.log(
-  `phases alone: list files ${ms(phase.list, 0)}, read ${ms(phase.read, 0)}, YAML parse ${ms(phase.yaml, 0)}, schema check (compiled TypeBox) ${ms(phase.check, 0)}, ` +
-    `parseYamlFile (parse + check + line map) ${ms(phase.parseYamlFile, 0)}; tree() ${ms(phase.tree, 1)}; ` +
+  `phases alone: list files ${ms(phase.list, 0)}; read: readFileSync one by one (as the store) ${ms(phase.readSync, 0)}, fs/promises all at once ${ms(phase.read, 0)} ` +
+    `(${(phase.read / phase.readSync).toFixed(1)}x); parseYamlFile (as the store: js-yaml fast path, ${fastPathMisses} of ${texts.length} files left to yaml) ${ms(phase.parseYamlFile, 0)}, ` +
+    `its reference path alone (yaml parseDocument + line map + check, as before) ${ms(phase.parseWithDocument, 0)} (${(phase.parseWithDocument / phase.parseYamlFile).toFixed(1)}x); ` +
+    `bare parsers: yaml parseDocument + toJS ${ms(phase.yaml, 0)}, js-yaml load ${ms(phase.jsYaml, 0)} (${(phase.yaml / phase.jsYaml).toFixed(1)}x); ` +
+    `schema check (compiled TypeBox) ${ms(phase.check, 0)}; tree() ${ms(phase.tree, 1)}; ` +
     `reply encode ${ms(phase.encode, 1)} (${(wire.byteLength / 1e3).toFixed(0)} KB msgpack), decode ${ms(phase.decode, 1)}, ` +
     `UI-side interpreted check of the tree ${ms(phase.checkTree, 1)}${treeOk ? '' : ' (FAILED)'}`,
-);
-console.log(
-  `peers of the slow phases, same files: js-yaml load ${phase.jsYaml === undefined ? 'n/a (not installed)' : ms(phase.jsYaml, 0)} ` +
-    `(yaml parseDocument/js-yaml ${phase.jsYaml ? (phase.yaml / phase.jsYaml).toFixed(1) : 'n/a'}x); readFileSync one by one ${ms(phase.readSync, 0)} ` +
-    `(fs/promises all at once / sync ${(phase.read / phase.readSync).toFixed(1)}x)`,
 );
 console.log(`CPU profile of one open (${ms(profiledMs, 0)} wall): ${groups.map(([k, v]) => `${k} ${v.toFixed(0)}%`).join(', ')}`);
 console.log(`chokidar watch of the project (started by the supervisor after every open) until ready: ${ms(watchReadyMs, 0)}`);
@@ -375,12 +394,13 @@ function profileGroups(p) {
     const dt = p.timeDeltas[i] ?? 0;
     const { functionName, url } = byNode.get(p.samples[i]).callFrame;
     let group = 'other';
-    if (functionName === '(idle)') group = 'idle (waiting on file reads)';
+    if (functionName === '(idle)') group = 'idle (waiting on file reads, or between slices)';
     else if (functionName === '(garbage collector)') group = 'garbage collection';
     else if (functionName === '(program)') group = 'V8/native';
     else if (url.includes('/node_modules/yaml/')) group = 'yaml';
+    else if (url.includes('/node_modules/js-yaml/')) group = 'js-yaml';
     else if (url.includes('/node_modules/@sinclair/typebox/')) group = 'TypeBox';
-    else if (url.includes('/kit.mjs')) group = 'Parley store and protocol code';
+    else if (url.includes('/kit.mjs') || url.includes('/yaml-kit.mjs')) group = 'Parley store and protocol code';
     else if (url.startsWith('node:') || url === '') group = 'Node internals (fs, promises)';
     totals.set(group, (totals.get(group) ?? 0) + dt);
     all += dt;

@@ -3,7 +3,7 @@
  * its only writer: every save goes through `commit`, one at a time, atomically. Edits made
  * outside Parley are picked up by the watcher and re-validated.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFile as readFileCallback, readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -33,6 +33,13 @@ import { newId } from './ids.js';
 interface LoadedApi {
   api: Api;
   dir: string;
+}
+
+/** A loaded API's id and folders, worked out once for all its request files. */
+interface ApiPlace {
+  id: string;
+  dir: string;
+  requestsDir: string;
 }
 
 interface LoadedRequest {
@@ -301,19 +308,42 @@ export class ProjectStore {
 
   // --- loading ---------------------------------------------------------------------------
 
+  /**
+   * Loads the whole folder without starving the event loop (the supervisor keeps answering the
+   * UI meanwhile): one API after another, its request files in path order (see `readTexts` for
+   * how they are read), in slices of at most LOAD_SLICE_MS of work between which the loop runs.
+   */
   private async loadAll(): Promise<void> {
     await this.reloadPath(join(this.root, PROJECT_FILE));
     const apiDirs = await readdir(join(this.root, APIS_DIR), { withFileTypes: true }).catch(() => []);
-    await Promise.all(apiDirs.filter((d) => d.isDirectory()).map((d) => this.loadApiDir(join(this.root, APIS_DIR, d.name))));
+    const slicer = new LoadSlicer();
+    for (const d of apiDirs.filter((e) => e.isDirectory()).sort((a, b) => compareNames(a.name, b.name))) {
+      await this.loadApiDir(join(this.root, APIS_DIR, d.name), slicer);
+    }
     const mockDirs = await readdir(join(this.root, MOCKS_DIR), { withFileTypes: true }).catch(() => []);
     for (const d of mockDirs) if (d.isDirectory()) this.mocks.set(`m:${d.name}`, d.name);
   }
 
-  private async loadApiDir(dir: string): Promise<void> {
+  private async loadApiDir(dir: string, slicer: LoadSlicer = new LoadSlicer()): Promise<void> {
     const apiId = await this.loadApiFile(join(dir, API_FILE));
     if (!apiId) return;
-    const files = await listFiles(join(dir, REQUESTS_DIR));
-    await Promise.all(files.filter((f) => f.endsWith(REQUEST_SUFFIX)).map((f) => this.loadRequestFile(f)));
+    const place: ApiPlace = { id: apiId, dir, requestsDir: join(dir, REQUESTS_DIR) };
+    const files = (await listFiles(place.requestsDir)).filter((f) => f.endsWith(REQUEST_SUFFIX));
+    await this.loadRequestFiles(files, place, slicer);
+  }
+
+  /**
+   * Reads, parses and adds `files` in order (so which of two files sharing an id is loaded does
+   * not depend on which read finished first); after every slice of work the event loop gets a turn.
+   */
+  private async loadRequestFiles(files: string[], api: ApiPlace, slicer: LoadSlicer): Promise<void> {
+    let index = 0;
+    for await (const text of readTexts(files)) {
+      const path = files[index++]!;
+      const request = this.parsedText(path, text, requestKind);
+      if (request) this.addRequest(path, request, api);
+      await slicer.tick();
+    }
   }
 
   /** Re-reads one path and updates memory; returns the ids whose state changed. */
@@ -378,19 +408,23 @@ export class ProjectStore {
 
   private async loadRequestFile(path: string): Promise<string | null> {
     const request = await this.readParsed(path, requestKind);
-    if (!request) return null;
-    const apiDir = path.split(sep).slice(0, join(this.root, APIS_DIR).split(sep).length + 1).join(sep);
-    const apiId = this.apiIdAt(apiDir);
+    return request ? this.addRequest(path, request) : null;
+  }
+
+  /** Puts a parsed request in memory; refused (null) outside a loaded API or when its id is taken by another file. */
+  private addRequest(path: string, request: Request, api?: ApiPlace): string | null {
+    const apiDir = api?.dir ?? path.split(sep).slice(0, join(this.root, APIS_DIR).split(sep).length + 1).join(sep);
+    const apiId = api?.id ?? this.apiIdAt(apiDir);
     if (!apiId) return null;
     const clash = this.requests.get(request.id);
     if (clash && clash.file !== path) {
       this.addProblem(path, { rule: 'duplicate-id', message: `Request id ${request.id} is also used by ${relative(this.root, clash.file)}; this copy was not loaded.` });
       return null;
     }
-    const folder = relative(join(apiDir, REQUESTS_DIR), dirname(path)).split(sep).join('/');
+    const folder = folderOf(api?.requestsDir ?? join(apiDir, REQUESTS_DIR), path);
     this.requests.set(request.id, { request, file: path, apiId, folder });
-    if (folder) {
-      let set = this.folders.get(apiId);
+    let set = this.folders.get(apiId);
+    if (folder && !set?.has(folder)) {
       if (!set) this.folders.set(apiId, (set = new Set()));
       const segments = folder.split('/');
       for (let i = 1; i <= segments.length; i++) set.add(segments.slice(0, i).join('/'));
@@ -399,12 +433,17 @@ export class ProjectStore {
   }
 
   private async readParsed<T>(path: string, kind: FileKind<T>): Promise<T | null> {
-    const rel = relative(this.root, path).split(sep).join('/');
-    const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      this.problems.set(rel, [{ file: rel, rule: 'read', message: `${rel} could not be read (${err.code ?? err.message}).` }]);
+    return this.parsedText(path, await readText(path), kind);
+  }
+
+  /** The value of a file read as `text` (or the error reading it), its problems recorded by file. */
+  private parsedText<T>(path: string, text: string | NodeJS.ErrnoException, kind: FileKind<T>): T | null {
+    const prefix = this.root.endsWith(sep) ? this.root : this.root + sep;
+    const rel = (path.startsWith(prefix) ? path.slice(prefix.length) : relative(this.root, path)).split(sep).join('/');
+    if (typeof text !== 'string') {
+      this.problems.set(rel, [{ file: rel, rule: 'read', message: `${rel} could not be read (${text.code ?? text.message}).` }]);
       return null;
-    });
-    if (text === null) return null;
+    }
     this.texts.set(path, text);
     const parsed = parseYamlFile<T>(text, rel, kind, check);
     if (!parsed.ok) {
@@ -481,7 +520,83 @@ export function folderId(apiId: string, folder: string): string {
   return `${apiId}/${folder}`;
 }
 
+/** Every file under `dir`, sorted so loading follows one order on every platform. */
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? (e as unknown as { path: string }).path, e.name))
+    .sort(compareNames);
+}
+
+/** A request file's folder inside its API's requests/ folder: '' at its root, '/'-separated. */
+function folderOf(requestsDir: string, file: string): string {
+  const dir = dirname(file);
+  if (dir === requestsDir) return '';
+  const inside = dir.startsWith(requestsDir + sep) ? dir.slice(requestsDir.length + 1) : relative(requestsDir, dir);
+  return sep === '/' ? inside : inside.split(sep).join('/');
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Request files being read at once on the thread pool once reads are slow: enough to keep a slow disk busy, few enough that completions arrive a handful at a time. */
+const LOAD_READ_AHEAD = 32;
+/** A read this long is not from the page cache or a local disk; after SLOW_READS_TO_SWITCH of them the rest are read on the thread pool. */
+const SLOW_READ_MS = 10;
+const SLOW_READS_TO_SWITCH = 3;
+/** Longest run of loading work between two turns of the event loop. */
+const LOAD_SLICE_MS = 8;
+
+/** Gives the event loop a turn (timers, sockets, the UI's calls) once the current slice of loading has run LOAD_SLICE_MS. */
+class LoadSlicer {
+  private started = performance.now();
+
+  async tick(): Promise<void> {
+    if (performance.now() - this.started < LOAD_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
+  }
+}
+
+/**
+ * The texts of `files` in order (or the error reading each). Read synchronously while reads are
+ * quick, as from the page cache or a local disk: there a thread-pool read costs the event loop
+ * several times the CPU of a plain read (`fs/promises` all at once: 16x, bench/README.md), and
+ * the caller's slices bound how long the loop waits. Once reads turn slow (a network or cold
+ * disk), the rest go to the thread pool, LOAD_READ_AHEAD at a time, so they overlap.
+ */
+async function* readTexts(files: string[]): AsyncGenerator<string | NodeJS.ErrnoException> {
+  let next = 0;
+  let slow = 0;
+  while (next < files.length && slow < SLOW_READS_TO_SWITCH) {
+    const started = performance.now();
+    const text = readTextSync(files[next++]!);
+    if (performance.now() - started > SLOW_READ_MS) slow++;
+    yield text;
+  }
+  const reads: Promise<string | NodeJS.ErrnoException>[] = [];
+  const readAhead = () => {
+    while (next < files.length && reads.length < LOAD_READ_AHEAD) reads.push(readText(files[next++]!));
+  };
+  readAhead();
+  while (reads.length > 0) {
+    const text = await reads.shift()!;
+    readAhead();
+    yield text;
+  }
+}
+
+function readTextSync(path: string): string | NodeJS.ErrnoException {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    return err as NodeJS.ErrnoException;
+  }
+}
+
+/** A file's text, or the error reading it (the callback `readFile`: `fs/promises`' takes several promise steps per file). */
+function readText(path: string): Promise<string | NodeJS.ErrnoException> {
+  return new Promise((resolve) => readFileCallback(path, 'utf8', (err, text) => resolve(err ?? text)));
 }
