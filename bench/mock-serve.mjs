@@ -2,27 +2,31 @@
 // at least 50% of bare node's requests/s with p99 under 5 ms; with the request contract check on,
 // at least 70% of the same mock with it off).
 //
-// Part 1, processes: `parley mock serve` (the real CLI and mock-host child; contract check off, and
-// on with `refuse`), a bare node:http server answering the same fixed body (the limit), Prism and
-// Mockoon CLI serving the same OpenAPI document. For each: start-up time to first answer, a GET with
-// a static example, a POST whose JSON body is validated against the contract (Mockoon does not
-// validate requests: its POST figure is without validation), requests/s, p50 and p99 latency, and
-// the peak memory of its whole process tree (VmHWM summed over the tree, Linux).
+// Part 1, processes: `parley mock serve` (the real CLI and mock-host child; a project's mock with the
+// contract check off, and on with `refuse`; and `parley mock serve <openapi.json>`, the mock made
+// from the document with no project, check `log`), a bare node:http server answering the same fixed
+// body (the limit), Prism and Mockoon CLI serving the same OpenAPI document. For each: start-up time
+// to first answer, a GET with a static example, a POST whose JSON body is validated against the
+// contract (Mockoon does not validate requests: its POST figure is without validation), requests/s,
+// p50 and p99 latency, and the peak memory of its whole process tree (VmHWM summed over the tree,
+// Linux). Bare node and the Parley servers stay up side by side and are measured in interleaved
+// rounds (bare, parley off, parley on, document, bare, ...), the median of the rounds kept, so a
+// change in the machine's load during the run moves all of them rather than one ratio.
 // Part 2, the engine in this process (the first version of this bench): static and templated GETs
 // through MockServer with the app's contract checker, check off and on.
 //
 // Prism and Mockoon are installed into bench/peers/ (their own package.json and lock), not into
 // Parley's; the first run does `npm ci --prefix bench/peers` and says so.
 // autocannon runs in its own process so it never shares an event loop with a server.
-// Prints JSON lines; asserts nothing.
-// Usage: node bench/mock-serve.mjs [seconds=5] [connections=50]   (run `npm run build` first)
+// Prints JSON lines, then the targets with "met" or "MISSED"; asserts nothing.
+// Usage: node bench/mock-serve.mjs [seconds=5] [connections=50] [rounds=3]   (run `npm run build` first)
 import { build } from 'esbuild';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -30,6 +34,7 @@ import { parse as parseYaml } from 'yaml';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.argv[2] ?? 5);
 const connections = Number(process.argv[3] ?? 50);
+const rounds = Number(process.argv[4] ?? 3);
 const work = await mkdtemp(join(tmpdir(), 'parley-bench-mock-'));
 const requireFromRoot = createRequire(join(root, 'package.json'));
 const peersDir = join(root, 'bench', 'peers');
@@ -146,7 +151,8 @@ function stopTree(child) {
   });
 }
 
-async function measureProcess(label, start, options = {}) {
+/** Starts a server, waits for its first answer to GET /pets (the start-up time), warms it up. */
+async function startProcess(label, start) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -156,20 +162,66 @@ async function measureProcess(label, start, options = {}) {
   child.stderr?.on('data', (d) => (out = (out + d).slice(-4000)));
   try {
     const startup = await firstAnswer(`${base}/pets`, started, child);
-    // A short warm-up so the JIT has seen the hot path before anything is measured.
-    await autocannon(`${base}/pets`, [], 1);
-    const get = figures(await autocannon(`${base}/pets`));
-    const post = options.noPost
-      ? null
-      : figures(await autocannon(`${base}/pets`, ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', postBody]));
-    const line = { label, 'start-up ms': startup, GET: get, POST: post, ...(await peakMemoryMb(child.pid)) };
-    console.log(JSON.stringify(line));
-    return line;
+    // A warm-up so the JIT has compiled the hot paths before anything is measured: with one second,
+    // the first round of each Parley server came out some 30% low (bare node's did not), and the
+    // rounds after it did not; three seconds of GETs and two of POSTs settle every server here.
+    await autocannon(`${base}/pets`, [], WARM_GET_SECONDS);
+    await autocannon(`${base}/pets`, postArgs, WARM_POST_SECONDS);
+    return { label, base, child, startup, runs: { GET: [], POST: [] }, output: () => out };
   } catch (err) {
     console.log(JSON.stringify({ label, error: err.message, output: out }));
-    return null;
-  } finally {
     await stopTree(child);
+    return null;
+  }
+}
+
+const WARM_GET_SECONDS = 3;
+const WARM_POST_SECONDS = 2;
+const postArgs = ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', postBody];
+const median = (values) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The median round of each figure (each figure's own median, so one slow round moves nothing). */
+function summary(runs) {
+  if (runs.length === 0) return null;
+  return {
+    'req/s': median(runs.map((r) => r['req/s'])),
+    'p50 ms': median(runs.map((r) => r['p50 ms'])),
+    'p99 ms': median(runs.map((r) => r['p99 ms'])),
+    'non-2xx+errors': runs.reduce((n, r) => n + r['non-2xx+errors'], 0),
+    rounds: runs.map((r) => r['req/s']),
+  };
+}
+
+/** Interleaved rounds over servers that stay up: every round measures each of them once, in turn. */
+async function measureTogether(servers) {
+  for (let round = 0; round < rounds; round++) {
+    for (const method of ['GET', 'POST']) {
+      for (const s of servers) {
+        s.runs[method].push(figures(await autocannon(`${s.base}/pets`, method === 'POST' ? postArgs : [])));
+      }
+    }
+  }
+  const lines = [];
+  for (const s of servers) {
+    const line = { label: s.label, 'start-up ms': s.startup, GET: summary(s.runs.GET), POST: summary(s.runs.POST), ...(await peakMemoryMb(s.child.pid)) };
+    console.log(JSON.stringify(line));
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** One server alone, one round (the peers, an order of magnitude slower: precision matters less). */
+async function measureAlone(label, start) {
+  const server = await startProcess(label, start);
+  if (!server) return null;
+  try {
+    server.runs.GET.push(figures(await autocannon(`${server.base}/pets`)));
+    server.runs.POST.push(figures(await autocannon(`${server.base}/pets`, postArgs)));
+    const line = { label, 'start-up ms': server.startup, GET: summary(server.runs.GET), POST: summary(server.runs.POST), ...(await peakMemoryMb(server.child.pid)) };
+    console.log(JSON.stringify(line));
+    return line;
+  } finally {
+    await stopTree(server.child);
   }
 }
 
@@ -186,32 +238,77 @@ require('node:http').createServer((req, res) => {
   });
 }).listen(Number(process.argv[1]), '127.0.0.1');`;
 
+const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const results = {};
-console.log(JSON.stringify({ seconds, connections, node: process.version, prism: peerVersion('@stoplight/prism-cli'), mockoon: peerVersion('@mockoon/cli') }));
+console.log(
+  JSON.stringify({
+    seconds,
+    connections,
+    rounds,
+    node: process.version,
+    cores: cpus().length,
+    cpu: cpus()[0]?.model.trim(),
+    'load average at start': load(),
+    prism: peerVersion('@stoplight/prism-cli'),
+    mockoon: peerVersion('@mockoon/cli'),
+  }),
+);
 try {
-  results.bare = await measureProcess('bare node:http (same fixed body)', (port) => spawn(process.execPath, ['-e', bareSource, String(port)], quiet));
-  for (const mode of ['off', 'on']) {
-    results[`parley-${mode}`] = await measureProcess(`parley mock serve, request check ${mode === 'on' ? 'on (refuse)' : 'off'}`, (port) =>
-      spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'mock', 'serve', project, '--mock', `check-${mode}`, '--port', String(port)], quiet),
-    );
+  const labels = {
+    bare: 'bare node:http (same fixed body)',
+    'parley-off': 'parley mock serve <project> --mock, request check off',
+    'parley-on': 'parley mock serve <project> --mock, request check on (refuse)',
+    'parley-doc': 'parley mock serve <openapi.json> (no project), request check log',
+  };
+  const cliArgs = (port, ...args) => [join(root, 'dist', 'cli.js'), 'mock', 'serve', ...args, '--port', String(port)];
+  const starters = {
+    bare: (port) => spawn(process.execPath, ['-e', bareSource, String(port)], quiet),
+    'parley-off': (port) => spawn(process.execPath, cliArgs(port, project, '--mock', 'check-off'), quiet),
+    'parley-on': (port) => spawn(process.execPath, cliArgs(port, project, '--mock', 'check-on'), quiet),
+    'parley-doc': (port) => spawn(process.execPath, cliArgs(port, openapiFile), quiet),
+  };
+  const servers = [];
+  try {
+    for (const [key, start] of Object.entries(starters)) {
+      const server = await startProcess(labels[key], start);
+      if (server) servers.push(Object.assign(server, { key }));
+    }
+    for (const line of await measureTogether(servers)) results[servers.find((s) => s.label === line.label).key] = line;
+  } finally {
+    await Promise.all(servers.map((s) => stopTree(s.child)));
   }
-  results.prism = await measureProcess('Prism mock (validates requests)', (port) =>
+  results.prism = await measureAlone('Prism mock (validates requests)', (port) =>
     spawn(process.execPath, [join(peersDir, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-p', String(port), '-h', '127.0.0.1', openapiFile], quiet),
   );
-  results.mockoon = await measureProcess('Mockoon CLI (no request validation)', (port) =>
+  results.mockoon = await measureAlone('Mockoon CLI (no request validation)', (port) =>
     spawn(process.execPath, [join(peersDir, 'node_modules', '@mockoon', 'cli', 'bin', 'run.js'), 'start', '--data', openapiFile, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'], quiet),
   );
-  const pct = (a, b, key, method = 'GET') => (a?.[method] && b?.[method] ? `${Math.round((100 * a[method][key]) / b[method][key])}%` : 'n/a');
+  const ratio = (a, b, method = 'GET') => (a?.[method] && b?.[method] ? a[method]['req/s'] / b[method]['req/s'] : undefined);
+  const pct = (r) => (r === undefined ? 'n/a' : `${Math.round(100 * r)}%`);
   console.log(
     JSON.stringify({
-      'parley GET / bare GET': pct(results['parley-off'], results.bare, 'req/s'),
-      'parley POST check on / check off': pct(results['parley-on'], results['parley-off'], 'req/s', 'POST'),
-      'parley GET / prism GET': pct(results['parley-off'], results.prism, 'req/s'),
-      'parley GET / mockoon GET': pct(results['parley-off'], results.mockoon, 'req/s'),
+      'parley GET / bare GET': pct(ratio(results['parley-off'], results.bare)),
+      'parley (document) GET / bare GET': pct(ratio(results['parley-doc'], results.bare)),
+      'parley GET check on / check off': pct(ratio(results['parley-on'], results['parley-off'])),
+      'parley POST check on / check off': pct(ratio(results['parley-on'], results['parley-off'], 'POST')),
+      'parley GET / prism GET': pct(ratio(results['parley-off'], results.prism)),
+      'parley GET / mockoon GET': pct(ratio(results['parley-off'], results.mockoon)),
     }),
   );
+  const verdict = (ok) => (ok === undefined ? 'n/a' : ok ? 'met' : 'MISSED');
+  const getRatio = ratio(results['parley-off'], results.bare);
+  const p99 = results['parley-off']?.GET?.['p99 ms'];
+  const onGet = ratio(results['parley-on'], results['parley-off']);
+  const onPost = ratio(results['parley-on'], results['parley-off'], 'POST');
+  console.log(
+    `target: static GET >= 50% of bare node req/s with p99 < 5 ms: ${pct(getRatio)}, p99 ${p99 ?? 'n/a'} ms: ` +
+      verdict(getRatio === undefined || p99 === undefined ? undefined : getRatio >= 0.5 && p99 < 5),
+  );
+  console.log(`target: request check on >= 70% of check off: GET ${pct(onGet)} ${verdict(onGet === undefined ? undefined : onGet >= 0.7)}, POST (body validated) ${pct(onPost)} ${verdict(onPost === undefined ? undefined : onPost >= 0.7)}`);
+  console.log(JSON.stringify({ 'load average at the end of part 1': load() }));
 
   await engineInProcess();
+  console.log(JSON.stringify({ 'load average at the end': load() }));
 } finally {
   await rm(work, { recursive: true, force: true });
 }

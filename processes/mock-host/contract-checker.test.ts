@@ -57,6 +57,23 @@ describe('request checks', () => {
     expect(wrongType.problems).toEqual([expect.objectContaining({ in: 'header', pointer: 'Content-Type' })]);
   });
 
+  it('answers on the spot as it does through the promise, reads the bytes as received strictly as UTF-8, and remembers each Content-Type', () => {
+    const checker = contractChecker(contract);
+    const createPet = { method: 'POST', path: '/pets' };
+    const good = '{"name":"Tom","kind":"cat"}';
+    const json = (contentType: string, body: string, bytes?: Uint8Array) => request({ method: 'POST', contentType, body, ...(bytes ? { bodyBytes: bytes } : {}) });
+    expect(checker.checkRequestNow!(createPet, json('application/json', good, Buffer.from(good)))).toEqual({ problems: [] });
+    const bad = '{"name":"","kind":"cat"}';
+    expect(checker.checkRequestNow!(createPet, json('application/json; charset=utf-8', bad, Buffer.from(bad))).problems).toEqual([expect.objectContaining({ in: 'body', pointer: '/name' })]);
+    // The same Content-Type again (now remembered) selects the same way; another one is still refused.
+    expect(checker.checkRequestNow!(createPet, json('application/json; charset=utf-8', good, Buffer.from(good)))).toEqual({ problems: [] });
+    expect(checker.checkRequestNow!(createPet, json('text/csv', 'a,b')).problems).toEqual([expect.objectContaining({ in: 'header', pointer: 'Content-Type' })]);
+    const notUtf8 = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","kind":"cat"}')]);
+    expect(checker.checkRequestNow!(createPet, json('application/json', notUtf8.toString('utf8'), notUtf8)).problems).toEqual([
+      { in: 'body', pointer: '', message: 'expected valid JSON; the body is not UTF-8 text' },
+    ]);
+  });
+
   it('stops at its deadline and says it gave up, keeping what it found', async () => {
     let t = 0;
     // A clock that jumps past the deadline every time it is read.

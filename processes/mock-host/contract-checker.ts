@@ -40,8 +40,20 @@ interface Parameter {
 interface PreparedOperation {
   loc: Loc;
   parameters: Parameter[];
-  body?: { required: boolean; content: Map<string, Loc | undefined> };
+  body?: PreparedBody;
 }
+
+interface PreparedBody {
+  required: boolean;
+  content: Map<string, Loc | undefined>;
+  /** The declared media types, in order. */
+  keys: string[];
+  /** By request Content-Type: the declared media type it selects and whether it reads as JSON. Clients repeat theirs. */
+  selected: Map<string, { key: string | undefined; json: boolean }>;
+}
+
+/** Content-Types remembered per operation; past it the memo starts again (odd clients cannot grow it). */
+const SELECTED_MAX = 64;
 
 export interface CheckerOptions {
   /** Milliseconds one check may take before it stops with what it found. */
@@ -54,27 +66,38 @@ export function contractChecker(contract: Contract, options: CheckerOptions = {}
   const now = options.now ?? Date.now;
   const budget = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const operations = new Map<string, PreparedOperation | null>();
+  // The mock engine passes the same operation object with every request for it: found without a key.
+  const byRef = new WeakMap<OperationRef, PreparedOperation | null>();
 
   const operation = (op: OperationRef): PreparedOperation | null => {
+    let prepared = byRef.get(op);
+    if (prepared !== undefined) return prepared;
     const key = `${op.method.toLowerCase()} ${op.path}`;
-    let prepared = operations.get(key);
+    prepared = operations.get(key);
     if (prepared === undefined) operations.set(key, (prepared = prepareOperation(def, op)));
+    byRef.set(op, prepared);
     return prepared;
   };
 
+  const checkRequestNow = (op: OperationRef, request: ContractRequest): CheckOutcome => {
+    const prepared = operation(op);
+    if (!prepared) return { problems: [] };
+    const deadline = now() + budget;
+    const outcome: CheckOutcome = { problems: [] };
+    for (const parameter of prepared.parameters) {
+      checkParameter(def, parameter, request, outcome, { deadline, now });
+      if (outcome.gaveUp) return outcome;
+    }
+    if (prepared.body) checkRequestBody(def, prepared.body, request, outcome, { deadline, now });
+    if (outcome.problems.length > CHECK_LIMITS.maxProblems) outcome.problems = outcome.problems.slice(0, CHECK_LIMITS.maxProblems);
+    return outcome;
+  };
+
   return {
+    checkRequestNow,
+
     async checkRequest(op, request) {
-      const prepared = operation(op);
-      if (!prepared) return { problems: [] };
-      const deadline = now() + budget;
-      const outcome: CheckOutcome = { problems: [] };
-      for (const parameter of prepared.parameters) {
-        checkParameter(def, parameter, request, outcome, { deadline, now });
-        if (outcome.gaveUp) return outcome;
-      }
-      if (prepared.body) checkRequestBody(def, prepared.body, request, outcome, { deadline, now });
-      outcome.problems = outcome.problems.slice(0, CHECK_LIMITS.maxProblems);
-      return outcome;
+      return checkRequestNow(op, request);
     },
 
     async checkResponseBody(op, response) {
@@ -129,7 +152,7 @@ function prepareOperation(def: PreparedDefinition, op: OperationRef): PreparedOp
         content.set(key, media && media.value.schema !== undefined ? child(media.loc, 'schema') : undefined);
       }
     }
-    prepared.body = { required: body.value.required === true, content };
+    prepared.body = { required: body.value.required === true, content, keys: [...content.keys()], selected: new Map() };
   }
   return prepared;
 }
@@ -202,21 +225,27 @@ function scalar(text: string, types: string[]): unknown {
   return text;
 }
 
-function checkRequestBody(def: PreparedDefinition, body: NonNullable<PreparedOperation['body']>, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
+function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
   if (request.body === '') {
     if (body.required) outcome.problems.push({ in: 'body', pointer: '', message: 'The operation requires a request body.' });
     return;
   }
   if (body.content.size === 0) return;
-  const key = selectMediaType([...body.content.keys()], request.contentType || undefined);
+  let selected = body.selected.get(request.contentType);
+  if (selected === undefined) {
+    selected = { key: selectMediaType(body.keys, request.contentType || undefined), json: isJsonMediaType(request.contentType || 'application/json') };
+    if (body.selected.size >= SELECTED_MAX) body.selected.clear();
+    body.selected.set(request.contentType, selected);
+  }
+  const key = selected.key;
   if (key === undefined) {
-    const declared = [...body.content.keys()].slice(0, 6).join(', ');
+    const declared = body.keys.slice(0, 6).join(', ');
     outcome.problems.push({ in: 'header', pointer: 'Content-Type', message: `Content-Type ${request.contentType || '(none)'} is not declared for the request body (declared: ${declared}).` });
     return;
   }
   const schema = body.content.get(key);
-  if (!schema || !isJsonMediaType(request.contentType || 'application/json')) return;
-  checkJson(def, schema, request.body, 'request', outcome, limits);
+  if (!schema || !selected.json) return;
+  checkJson(def, schema, request.bodyBytes ?? request.body, 'request', outcome, limits);
 }
 
 /** The schema a response body of this status and Content-Type is held to, if the contract gives one. */
@@ -235,8 +264,13 @@ function responseSchema(def: PreparedDefinition, opLoc: Loc, status: number, con
 
 const encoder = new TextEncoder();
 
-function checkJson(def: PreparedDefinition, schema: Loc, text: string, direction: 'request' | 'response', outcome: CheckOutcome, limits: Limits): void {
-  const bytes = encoder.encode(text);
+/**
+ * A JSON body against its schema. Given the bytes as received (a request), they are read as the
+ * checker reads a send's body: strict UTF-8, so a body that is not UTF-8 is reported rather than
+ * read with replacement characters; given text, it is encoded first.
+ */
+function checkJson(def: PreparedDefinition, schema: Loc, body: string | Uint8Array, direction: 'request' | 'response', outcome: CheckOutcome, limits: Limits): void {
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
   if (bytes.byteLength > CHECK_LIMITS.maxBodyBytes) {
     outcome.gaveUp = `the body is larger than 1 MiB (${CHECK_LIMITS.maxBodyBytes.toLocaleString('en')} bytes)`;
     return;

@@ -13,7 +13,7 @@ import type { ReqOf, ResOf } from '../../protocol/messages.js';
 import type { Peer } from '../../protocol/peer.js';
 import { connectToSupervisor } from '../runtime/child.js';
 // Single engine modules, not its index, which also reaches the TypeScript compiler.
-import { MockServer } from './engine/mock-server.js';
+import { MockServer, type LogRecord } from './engine/mock-server.js';
 import { loadContract, type Contract } from './engine/contract.js';
 import { contractChecker } from './contract-checker.js';
 import { contractWarnings } from '../checker/mock-findings.js';
@@ -27,32 +27,41 @@ let peer: Peer | null = null;
 /** Log entries go out every FLUSH_MS as one event; past BATCH_MAX the oldest of a batch are dropped. */
 const FLUSH_MS = 50;
 /**
- * After a full batch (a load test), the next waits this long: the newest entries still arrive,
- * and encoding and decoding them no longer takes CPU from the requests themselves.
+ * A batch of this many entries (some 4,000 requests/s) means a load test: the next batch then
+ * waits BUSY_FLUSH_MS. The newest entries still arrive, twice a second, and building, encoding
+ * and decoding entries no longer takes CPU from the requests themselves. The supervisor keeps only
+ * the newest 500 per mock and passes on at most 200 per event, so it shows what it would have
+ * shown, only less often.
  */
-const BUSY_FLUSH_MS = 250;
+const BUSY_ENTRIES = 200;
+const BUSY_FLUSH_MS = 500;
 /** The supervisor keeps the newest 500 per mock, so a batch never needs more. */
 const BATCH_MAX = 500;
 
+/**
+ * Holds the exchanges of the next batch as records: an entry (masking, previews, the ISO time)
+ * is built only for the ones actually sent, so under load most requests never build one.
+ */
 class LogBatcher {
-  private entries: MockLogEntry[] = [];
+  private records: LogRecord[] = [];
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
 
-  push(entry: MockLogEntry): void {
-    this.entries.push(entry);
+  push(record: LogRecord): void {
+    this.records.push(record);
     // Cheaper than shifting one at a time under load: trim in halves of the cap.
-    if (this.entries.length >= BATCH_MAX * 2) this.entries = this.entries.slice(-BATCH_MAX);
+    if (this.records.length >= BATCH_MAX * 2) this.records = this.records.slice(-BATCH_MAX);
     this.timer ??= setTimeout(() => this.flush(), this.busy ? BUSY_FLUSH_MS : FLUSH_MS);
   }
 
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.busy = this.entries.length >= BATCH_MAX;
-    if (this.entries.length === 0) return;
-    const entries = this.entries.length > BATCH_MAX ? this.entries.slice(-BATCH_MAX) : this.entries;
-    this.entries = [];
+    this.busy = this.records.length >= BUSY_ENTRIES;
+    if (this.records.length === 0) return;
+    const records = this.records.length > BATCH_MAX ? this.records.slice(-BATCH_MAX) : this.records;
+    this.records = [];
+    const entries: MockLogEntry[] = records.map((r) => r.entry());
     // One mock per process: every entry names it.
     peer?.emit('mock.logged', { project: '', mock: entries[0]!.mock, entries });
   }
@@ -79,7 +88,7 @@ async function start(config: Config): Promise<ResOf<'mock.start'>> {
         listenAllInterfaces: config.listenAllInterfaces,
         checker,
         ...(keepPort ? { keepPort } : {}),
-        onLog: (entry) => batcher.push(entry),
+        onRecord: (record) => batcher.push(record),
       });
     server = make(config.keepPort);
     try {
@@ -111,6 +120,10 @@ if (process.argv.includes('--diagnostics')) {
     },
   });
 } else {
+  // Ctrl+C in a terminal signals the whole foreground group, this child included: the parent
+  // (`parley mock serve`, the app) decides when the mock stops, over the bus, and a closed bus
+  // still ends this process, so it is never left behind.
+  process.on('SIGINT', () => {});
   peer = connectToSupervisor({
     role: 'mock-host',
     handlers: {

@@ -24,6 +24,11 @@ export interface ContractRequest {
   contentType: string;
   /** The body decoded as UTF-8 (empty when there is none). */
   body: string;
+  /**
+   * The body as received, when the caller has it: a checker that reads bytes (as a send's contract
+   * check does) takes these rather than encoding `body` again.
+   */
+  bodyBytes?: Uint8Array;
 }
 
 export interface CheckOutcome {
@@ -35,6 +40,11 @@ export interface CheckOutcome {
 export interface ContractChecker {
   /** Parameters and body of a request against the operation. */
   checkRequest(op: OperationRef, request: ContractRequest): Promise<CheckOutcome>;
+  /**
+   * The same check answered on the spot, for a checker that does its work synchronously and holds
+   * its own deadline (below the engine's): the engine then skips the promise and the timer race.
+   */
+  checkRequestNow?(op: OperationRef, request: ContractRequest): CheckOutcome;
   /** A response body against the schema the operation declares for that status and media type. */
   checkResponseBody(op: OperationRef, response: { status: number; contentType: string; body: string }): Promise<CheckOutcome>;
 }

@@ -7,17 +7,18 @@ import type { Mock, MockOperation, MockProblem, MockResponse } from '../../../pr
 import { Router } from './router.js';
 import { RequestValues, type MockRequest } from './request-values.js';
 import { allConditionsHold } from './match-conditions.js';
-import { renderResponse } from './render-response.js';
+import { isTemplate, renderResponse, type RenderedResponse } from './render-response.js';
 import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { MockState } from './mock-state.js';
 import type { ScriptSandbox } from './script-sandbox.js';
-import type { CheckOutcome, ContractChecker } from './contract.js';
+import type { CheckOutcome, ContractChecker, ContractRequest, OperationRef } from './contract.js';
 
 export interface IncomingRequest {
   method: string;
   /** Path and query as sent (origin form). */
   target: string;
-  headers: Array<[string, string]>;
+  /** As node:http gives them: name, value, name, value, ... in the order sent. */
+  rawHeaders: readonly string[];
   body: Buffer;
 }
 
@@ -29,6 +30,11 @@ export interface EngineReply extends ProblemReply {
   notes: string[];
   /** Runs when the reply is committed to be sent: a scenario's Then move to. */
   commit?: () => void;
+  /**
+   * Set when status, headers and body are a static response's, prepared once and shared by every
+   * request that sends it: what goes on the wire for it can be worked out once too. Never changed.
+   */
+  prepared?: RenderedResponse;
 }
 
 export interface EngineDeps {
@@ -40,9 +46,49 @@ export interface EngineDeps {
   checkTimeoutMs: number;
 }
 
+type Maybe<T> = T | Promise<T>;
+
+/** Shared by every unchecked request; nothing adds to a reply's problems after the engine. */
+const NO_PROBLEMS = Object.freeze([]) as unknown as MockProblem[];
+
+/**
+ * The request as the engine's parts read it. Query and header pairs are worked out only when
+ * something reads them (a check, a condition, a template, a script): a plain static answer never does.
+ */
+class EngineRequest implements MockRequest {
+  private queryOf: Record<string, string[]> | undefined;
+  private headersOf: Array<[string, string]> | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly target: string,
+    readonly path: string,
+    private readonly search: string,
+    private readonly rawHeaders: readonly string[],
+    readonly pathParams: Record<string, string>,
+    readonly body: Buffer,
+  ) {}
+
+  get query(): Record<string, string[]> {
+    return (this.queryOf ??= parseQuery(this.search));
+  }
+
+  get headers(): Array<[string, string]> {
+    if (this.headersOf === undefined) {
+      const pairs: Array<[string, string]> = [];
+      const raw = this.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
+      this.headersOf = pairs;
+    }
+    return this.headersOf;
+  }
+}
+
 export class MockEngine {
   private readonly router: Router<MockOperation>;
   private readonly prefix: string;
+  /** Operations with a response limited to a scenario state: only their candidates need filtering. */
+  private readonly gated = new Set<MockOperation>();
 
   constructor(
     readonly mock: Mock,
@@ -50,11 +96,17 @@ export class MockEngine {
   ) {
     this.router = new Router(mock.operations.map((op) => ({ method: op.method, path: op.path, target: op })));
     this.prefix = mock.path.replace(/\/+$/, '');
+    for (const op of mock.operations) if (op.responses.some((r) => r.scenario?.onlyInState)) this.gated.add(op);
   }
 
-  async handle(incoming: IncomingRequest): Promise<EngineReply> {
-    const q = incoming.target.indexOf('?');
-    const fullPath = q < 0 ? incoming.target : incoming.target.slice(0, q);
+  /**
+   * The reply to one request. It comes back at once when nothing needs to wait (no script, and a
+   * checker that answers on the spot), and as a promise otherwise.
+   */
+  handle(incoming: IncomingRequest): Maybe<EngineReply> {
+    const target = incoming.target;
+    const q = target.indexOf('?');
+    const fullPath = q < 0 ? target : target.slice(0, q);
     const path = this.stripPrefix(fullPath);
     const route = path === undefined ? undefined : this.router.match(incoming.method, path);
     if (!route || path === undefined) {
@@ -63,42 +115,46 @@ export class MockEngine {
       );
     }
     const op = route.target;
-    const request: MockRequest = {
-      method: incoming.method,
-      target: incoming.target,
-      path,
-      query: parseQuery(q < 0 ? '' : incoming.target.slice(q + 1)),
-      headers: incoming.headers,
-      pathParams: route.params,
-      body: incoming.body,
-    };
+    const request = new EngineRequest(incoming.method, target, path, q < 0 ? '' : target.slice(q + 1), incoming.rawHeaders, route.params, incoming.body);
     const values = new RequestValues(request);
     const notes: string[] = [];
-    const context = { operation: op.name, problems: [] as MockProblem[], notes };
 
-    if (this.mock.contractCheck !== 'off') {
-      const outcome = await this.checkRequest(op, request, values);
-      context.problems = outcome.problems;
-      if (outcome.gaveUp) notes.push(`The contract check gave up (${outcome.gaveUp}); the request counts as not checked.`);
-      if (this.mock.contractCheck === 'refuse' && outcome.problems.length > 0) {
-        return {
-          ...problemReply(400, 'mock-contract-refused', 'Request breaks the contract', `The request does not match operation ${op.method} ${op.path}.`, {
-            operation: op.name,
-            problems: outcome.problems,
-          }),
-          ...context,
-          responseName: '',
-          delayMs: 0,
-        };
-      }
+    if (this.mock.contractCheck === 'off') return this.answer(op, values, notes, NO_PROBLEMS);
+    const outcome = this.checkRequest(op, request, values);
+    return outcome instanceof Promise ? outcome.then((o) => this.afterCheck(op, values, notes, o)) : this.afterCheck(op, values, notes, outcome);
+  }
+
+  private afterCheck(op: MockOperation, values: RequestValues, notes: string[], outcome: CheckOutcome): Maybe<EngineReply> {
+    if (outcome.gaveUp) notes.push(`The contract check gave up (${outcome.gaveUp}); the request counts as not checked.`);
+    if (this.mock.contractCheck === 'refuse' && outcome.problems.length > 0) {
+      return {
+        ...problemReply(400, 'mock-contract-refused', 'Request breaks the contract', `The request does not match operation ${op.method} ${op.path}.`, {
+          operation: op.name,
+          problems: outcome.problems,
+        }),
+        operation: op.name,
+        problems: outcome.problems,
+        notes,
+        responseName: '',
+        delayMs: 0,
+      };
     }
+    return this.answer(op, values, notes, outcome.problems);
+  }
 
-    const picked = await this.pick(op, values, notes);
-    if ('status' in picked) return { ...picked, ...context, responseName: '', delayMs: 0 };
+  /** Dispatch, then the chosen response rendered. */
+  private answer(op: MockOperation, values: RequestValues, notes: string[], problems: MockProblem[]): Maybe<EngineReply> {
+    const picked = this.pick(op, values, notes);
+    if (picked instanceof Promise) return picked.then((p) => this.reply(op, values, notes, problems, p));
+    return this.reply(op, values, notes, problems, picked);
+  }
+
+  private reply(op: MockOperation, values: RequestValues, notes: string[], problems: MockProblem[], picked: { response: MockResponse } | ProblemReply): EngineReply {
+    if ('status' in picked) return { ...picked, operation: op.name, problems, notes, responseName: '', delayMs: 0 };
     const response = picked.response;
     const rendered = renderResponse(response, values);
     // Expressions that could not be evaluated, by match conditions or template values.
-    notes.push(...values.notes);
+    if (values.notes.length > 0) notes.push(...values.notes);
     if (!rendered.ok) {
       notes.push(rendered.reason);
       return {
@@ -107,12 +163,26 @@ export class MockEngine {
           response: response.name,
           header: rendered.header,
         }),
-        ...context,
+        operation: op.name,
+        problems,
+        notes,
         responseName: response.name,
         delayMs: 0,
       };
     }
-    const reply: EngineReply = { ...rendered.response, ...context, responseName: response.name, delayMs: response.delayMs };
+    const out = rendered.response;
+    const reply: EngineReply = {
+      status: out.status,
+      headers: out.headers,
+      body: out.body,
+      delayMs: response.delayMs,
+      operation: op.name,
+      responseName: response.name,
+      problems,
+      notes,
+    };
+    // A template's output is this request's own; a static response's is shared.
+    if (!isTemplate(response)) reply.prepared = out;
     const scenario = response.scenario;
     if (scenario?.thenMoveTo && this.isCandidate(response)) {
       const to = scenario.thenMoveTo;
@@ -128,29 +198,41 @@ export class MockEngine {
     return path.startsWith(`${this.prefix}/`) ? path.slice(this.prefix.length) : undefined;
   }
 
-  private async checkRequest(op: MockOperation, request: MockRequest, values: RequestValues): Promise<CheckOutcome> {
+  private checkRequest(op: MockOperation, request: MockRequest, values: RequestValues): Maybe<CheckOutcome> {
     const checker = this.deps.checker;
     if (!checker) return { problems: [], gaveUp: 'no contract checker is available' };
+    // The operation itself is the reference (it has method and path): the same object for every
+    // request, so a checker can keep what it prepared for it.
+    const ref: OperationRef = op;
+    const contractRequest = () => ({
+      method: request.method,
+      path: request.path,
+      pathParams: request.pathParams,
+      query: request.query,
+      headers: request.headers,
+      contentType: values.header('content-type') ?? '',
+      body: values.bodyText(),
+      bodyBytes: request.body,
+    });
+    // A checker that answers on the spot holds its own deadline, below this one: a race against a
+    // timer could never interrupt it, so none is set.
+    if (checker.checkRequestNow) {
+      try {
+        return checker.checkRequestNow(ref, contractRequest());
+      } catch (err) {
+        return { problems: [], gaveUp: `the checker failed: ${err instanceof Error ? err.message : String(err)}` };
+      }
+    }
+    return this.checkWithin(checker, ref, contractRequest);
+  }
+
+  private async checkWithin(checker: ContractChecker, ref: OperationRef, contractRequest: () => ContractRequest): Promise<CheckOutcome> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<CheckOutcome>((resolve) => {
       timer = setTimeout(() => resolve({ problems: [], gaveUp: `it took longer than ${this.deps.checkTimeoutMs} ms` }), this.deps.checkTimeoutMs);
     });
     try {
-      return await Promise.race([
-        checker.checkRequest(
-          { method: op.method, path: op.path },
-          {
-            method: request.method,
-            path: request.path,
-            pathParams: request.pathParams,
-            query: request.query,
-            headers: request.headers,
-            contentType: values.header('content-type') ?? '',
-            body: values.bodyText(),
-          },
-        ),
-        timeout,
-      ]);
+      return await Promise.race([checker.checkRequest(ref, contractRequest()), timeout]);
     } catch (err) {
       return { problems: [], gaveUp: `the checker failed: ${err instanceof Error ? err.message : String(err)}` };
     } finally {
@@ -164,11 +246,11 @@ export class MockEngine {
   }
 
   /** The response dispatch chooses, or a problem reply when the script failed or none exists. */
-  private async pick(op: MockOperation, values: RequestValues, notes: string[]): Promise<{ response: MockResponse } | ProblemReply> {
+  private pick(op: MockOperation, values: RequestValues, notes: string[]): Maybe<{ response: MockResponse } | ProblemReply> {
     if (op.responses.length === 0) {
       return problemReply(500, 'mock-no-response', 'No response', `Operation ${op.name} has no responses to send.`, { operation: op.name });
     }
-    const candidates = op.responses.filter((r) => this.isCandidate(r));
+    const candidates = this.gated.has(op) ? op.responses.filter((r) => this.isCandidate(r)) : op.responses;
     let chosen: MockResponse | undefined;
     if (candidates.length > 0) {
       switch (op.dispatch) {
@@ -181,15 +263,15 @@ export class MockEngine {
         case 'match':
           chosen = candidates.find((r) => allConditionsHold(r.match, values));
           break;
-        case 'script': {
-          const scripted = await this.runScript(op, candidates, values, notes);
-          if ('status' in scripted) return scripted;
-          chosen = scripted.response;
-          break;
-        }
+        case 'script':
+          return this.runScript(op, candidates, values, notes).then((scripted) => ('status' in scripted ? scripted : this.orDefault(op, scripted.response)));
       }
     }
-    // SPEC rule 2: when no response is picked, the operation's Default response is sent.
+    return this.orDefault(op, chosen);
+  }
+
+  /** SPEC rule 2: when no response is picked, the operation's Default response is sent. */
+  private orDefault(op: MockOperation, chosen: MockResponse | undefined): { response: MockResponse } {
     return { response: chosen ?? op.responses.find((r) => r.name === op.defaultResponse) ?? (op.responses[0] as MockResponse) };
   }
 

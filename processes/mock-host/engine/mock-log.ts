@@ -62,20 +62,21 @@ export function bodyPreview(body: Uint8Array | string, limit = PREVIEW_BYTES): B
   return { text: bytes.subarray(0, limit).toString('utf8'), size: bytes.byteLength, truncated };
 }
 
-export class LogRing {
-  private readonly items: MockLogEntry[] = [];
+/** The newest `capacity` items (log entries, or records whose entries are built when read). */
+export class LogRing<T = MockLogEntry> {
+  private readonly items: T[] = [];
   private next = 0;
 
   constructor(private readonly capacity: number) {}
 
-  push(entry: MockLogEntry): void {
+  push(entry: T): void {
     if (this.items.length < this.capacity) this.items.push(entry);
     else this.items[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
   }
 
   /** Oldest first. */
-  entries(): MockLogEntry[] {
+  entries(): T[] {
     return this.items.length < this.capacity ? [...this.items] : [...this.items.slice(this.next), ...this.items.slice(0, this.next)];
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockLogEntry } from '../../../protocol/model/mock.js';
-import { MockServer, type MockServerOptions } from './mock-server.js';
+import { MockServer, type LogRecord, type MockServerOptions } from './mock-server.js';
 import { json, mockOf, operation, response, send } from './test-support/mocks.js';
 
 const running: MockServer[] = [];
@@ -338,5 +338,57 @@ describe('log', () => {
     const { server, port } = await start({ mock, logCapacity: 3 });
     for (let n = 1; n <= 5; n++) await send(port, { path: `/${n}` });
     expect(server.logEntries().map((e) => e.path)).toEqual(['/3', '/4', '/5']);
+  });
+});
+
+describe('the hot path stays exact', () => {
+  it('sends a static response byte for byte every time, UTF-8 and large bodies included, and HEAD without its body', async () => {
+    const big = 'x'.repeat(40_000);
+    const mock = mockOf([
+      operation({ method: 'GET', path: '/utf8', responses: [response({ name: 'Default', headers: [{ name: 'Content-Type', value: 'text/plain; charset=utf-8' }], body: { kind: 'text', text: 'Smørrebrød ☕ 𝄞' } })] }),
+      operation({ method: 'GET', path: '/big', responses: [response({ name: 'Default', body: { kind: 'text', text: big } })] }),
+    ]);
+    const { port } = await start({ mock });
+    for (let i = 0; i < 3; i++) {
+      const answer = await send(port, { path: '/utf8' });
+      expect([answer.text, answer.headers['content-length']]).toEqual(['Smørrebrød ☕ 𝄞', String(Buffer.byteLength('Smørrebrød ☕ 𝄞'))]);
+    }
+    expect((await send(port, { path: '/big' })).text).toBe(big);
+    const head = await send(port, { method: 'HEAD', path: '/big' });
+    expect([head.text, head.headers['content-length']]).toEqual(['', '40000']);
+  });
+
+  it('routes plain, escaped, doubled-slash and trailing-slash paths alike', async () => {
+    const mock = mockOf([
+      operation({ method: 'GET', path: '/a b/c', responses: [response({ name: 'Default', body: { kind: 'text', text: 'space' } })] }),
+      operation({ method: 'GET', path: '/pets', responses: [response({ name: 'Default', body: { kind: 'text', text: 'pets' } })] }),
+      operation({ method: 'GET', path: '/pets/{id}', responses: [response({ name: 'Default', body: { kind: 'text', text: 'pet' } })] }),
+    ]);
+    const { port } = await start({ mock });
+    for (const path of ['/pets', '/pets/', '//pets', '/pet%73']) expect((await send(port, { path })).text, path).toBe('pets');
+    expect((await send(port, { path: '/a%20b/c' })).text).toBe('space');
+    expect((await send(port, { path: '/pets/7?x=1' })).text).toBe('pet');
+    expect((await send(port, { path: '/nope' })).status).toBe(404);
+  });
+
+  it('gives records whose entry, built only when read, is the one onLog gets', async () => {
+    const mock = mockOf([operation({ method: 'GET', path: '/p', responses: [json('Default', { ok: true })] })]);
+    const records: LogRecord[] = [];
+    const { port, logs } = await start({ mock, onRecord: (r) => records.push(r) });
+    await send(port, { path: '/p?token=abc', headers: { Authorization: 'Bearer zzz', 'X-Plain': 'seen' } });
+    await send(port, { path: '/p', headers: { Cookie: 'a=b' } });
+    expect(records).toHaveLength(2);
+    expect(records.map((r) => r.entry())).toEqual(logs);
+    expect(records[0]!.entry()).toBe(records[0]!.entry());
+    const first = logs[0]!;
+    expect(first.path).toBe('/p?token=%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2');
+    expect(first.request.headers).toEqual(expect.arrayContaining([{ name: 'Authorization', value: '••••••' }, { name: 'X-Plain', value: 'seen' }]));
+    expect(logs[1]!.request.headers).toContainEqual({ name: 'Cookie', value: '••••••' });
+    expect(first.response.headers).toEqual([
+      { name: 'Content-Type', value: 'application/json' },
+      { name: 'Content-Length', value: '11' },
+    ]);
+    expect(first.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(first.id).not.toBe(logs[1]!.id);
   });
 });

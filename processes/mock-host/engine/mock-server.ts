@@ -7,12 +7,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { BodyPreview, Mock, MockLogEntry } from '../../../protocol/model/mock.js';
-import { MockEngine, type EngineReply, type IncomingRequest } from './mock-engine.js';
+import type { BodyPreview, Mock, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
+import { MockEngine, type EngineReply } from './mock-engine.js';
 import { MockState } from './mock-state.js';
 import { ScriptSandbox } from './script-sandbox.js';
-import { LogRing, bodyPreview, maskHeaders, maskTarget } from './mock-log.js';
-import { problemReply } from './problem-reply.js';
+import { LogRing, MASK, bodyPreview, isCredentialName, maskHeaders, maskTarget } from './mock-log.js';
+import type { RenderedResponse } from './render-response.js';
+import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { ContractChecker } from './contract.js';
 
 /** Request bodies over this are answered 413 (documented in docs/mock-files.md). */
@@ -26,7 +27,14 @@ export interface MockServerOptions {
   checker?: ContractChecker;
   /** Listen here when the mock's Port is 0: the port picked by an earlier run, kept across a host restart. */
   keepPort?: number;
+  /** Every exchange's log entry, built at once. */
   onLog?: (entry: MockLogEntry) => void;
+  /**
+   * Every exchange as a record whose entry is built only when read (`record.entry()`): for a
+   * caller that passes on only some of them (the host's batches keep the newest), so the rest
+   * cost next to nothing.
+   */
+  onRecord?: (record: LogRecord) => void;
   logCapacity?: number;
   maxBodyBytes?: number;
   random?: () => number;
@@ -48,6 +56,85 @@ export interface MockReconfiguration {
   checker?: ContractChecker;
 }
 
+/** Bodies up to this many bytes go out as text with the head, in one write; larger ones as bytes. */
+const TEXT_PAYLOAD_MAX = 16 * 1024;
+
+/** What goes on the wire for a reply, worked out once per static response and per request otherwise. */
+interface WireForm {
+  /** writeHead's flat list: the reply's headers, Content-Length when a body is allowed, Connection: close when asked. */
+  flat: string[];
+  /** The same as pairs, for the log. */
+  sent: Array<[string, string]>;
+  /** What `end` gets when a body goes out: text when it is small and UTF-8 (node:http then writes head and body at once), else the bytes. */
+  payload: string | Buffer;
+  bodyAllowed: boolean;
+  preview: BodyPreview;
+  /** `sent` with credentials masked, made the first time a log entry needs it. */
+  logged?: MockHeader[];
+}
+
+/** `cached`: the form is kept for every later request, so turning a small body into text pays off. */
+function wireForm(reply: ProblemReply, closeAfter: boolean, cached: boolean): WireForm {
+  // 1xx, 204 and 304 carry no body, so they get no Content-Length either.
+  const bodyAllowed = reply.status >= 200 && reply.status !== 204 && reply.status !== 304;
+  const sent: Array<[string, string]> = bodyAllowed ? [...reply.headers, ['Content-Length', String(reply.body.byteLength)]] : [...reply.headers];
+  if (closeAfter) sent.push(['Connection', 'close']);
+  let payload: string | Buffer = reply.body;
+  if (cached && reply.body.byteLength <= TEXT_PAYLOAD_MAX) {
+    const text = reply.body.toString('utf8');
+    if (Buffer.byteLength(text) === reply.body.byteLength && Buffer.from(text).equals(reply.body)) payload = text;
+  }
+  return { flat: sent.flat(), sent, payload, bodyAllowed, preview: bodyPreview(reply.body) };
+}
+
+/** One exchange as it happened. Its log entry, credentials masked, is made on first read and kept. */
+export class LogRecord {
+  private built: MockLogEntry | undefined;
+
+  constructor(
+    private readonly id: string | number,
+    private readonly idPrefix: string,
+    /** Milliseconds since the epoch, or the Date an injected clock gave. */
+    private readonly arrived: number | Date,
+    private readonly mockId: string,
+    private readonly method: string,
+    private readonly target: string,
+    private readonly rawHeaders: readonly string[],
+    private readonly requestBody: BodyPreview,
+    private readonly reply: EngineReply,
+    private readonly wire: WireForm,
+    private readonly durationMs: number,
+  ) {}
+
+  entry(): MockLogEntry {
+    if (this.built) return this.built;
+    const requestHeaders: MockHeader[] = [];
+    const raw = this.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i] as string;
+      requestHeaders.push({ name, value: isCredentialName(name) ? MASK : (raw[i + 1] as string) });
+    }
+    const path = maskTarget(this.target);
+    const reply = this.reply;
+    this.built = {
+      id: typeof this.id === 'number' ? `${this.idPrefix}-${this.id}` : this.id,
+      time: (typeof this.arrived === 'number' ? new Date(this.arrived) : this.arrived).toISOString(),
+      mock: this.mockId,
+      method: this.method,
+      path,
+      operation: reply.operation,
+      responseName: reply.responseName,
+      status: reply.status,
+      durationMs: this.durationMs,
+      request: { method: this.method, path, headers: requestHeaders, body: this.requestBody },
+      response: { status: reply.status, headers: (this.wire.logged ??= maskHeaders(this.wire.sent)), body: this.wire.preview },
+      problems: reply.problems,
+      notes: reply.notes,
+    };
+    return this.built;
+  }
+}
+
 export class MockServer {
   private server: Server | null = null;
   private engine: MockEngine;
@@ -56,12 +143,15 @@ export class MockServer {
   private boundHost = '';
   private readonly state = new MockState();
   private sandbox: ScriptSandbox | null = null;
-  private readonly ring: LogRing;
+  private readonly ring: LogRing<LogRecord>;
   /** Log ids: a random prefix per server and a counter, cheaper than a UUID per request. */
   private readonly idPrefix = randomBytes(6).toString('hex');
   private sequence = 0;
-  /** Previews of static response bodies, made once per body. */
-  private readonly previews = new WeakMap<Buffer, BodyPreview>();
+  /** What goes on the wire for each static response, worked out once. */
+  private readonly wires = new WeakMap<RenderedResponse, WireForm>();
+  /** The last Host header judged and the verdict: clients send the same one again and again. */
+  private lastHost: string | undefined;
+  private lastHostAllowed = false;
 
   constructor(options: MockServerOptions) {
     this.options = options;
@@ -93,6 +183,7 @@ export class MockServer {
       ...(next.checker === undefined ? {} : { checker: next.checker }),
     };
     this.engine = this.makeEngine(next.mock, this.options.checker);
+    this.lastHost = undefined;
     if (!this.server) return this.address;
     const port = next.mock.port || this.boundPort;
     const host = this.hostToBind();
@@ -117,7 +208,7 @@ export class MockServer {
   }
 
   logEntries(): MockLogEntry[] {
-    return this.ring.entries();
+    return this.ring.entries().map((r) => r.entry());
   }
 
   clearLog(): void {
@@ -139,14 +230,7 @@ export class MockServer {
   }
 
   private listen(host: string, port: number): Promise<void> {
-    const server = createServer((req, res) => {
-      // Nothing one request does may take the host down: a failure here (a throwing onLog) ends
-      // that exchange only.
-      this.serve(req, res).catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-        else if (!res.writableEnded) res.destroy();
-      });
-    });
+    const server = createServer((req, res) => this.serve(req, res));
     server.keepAliveTimeout = 5000;
     return new Promise((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
@@ -158,6 +242,7 @@ export class MockServer {
         this.server = server;
         this.boundHost = host;
         this.boundPort = (server.address() as AddressInfo).port;
+        this.lastHost = undefined;
         resolve();
       });
     });
@@ -176,90 +261,171 @@ export class MockServer {
   /** A Host other than 127.0.0.1 or localhost (on this port) is refused, unless listening on all interfaces. */
   private hostAllowed(host: string | undefined): boolean {
     if (this.options.listenAllInterfaces) return true;
-    const m = host ? /^(127\.0\.0\.1|localhost)(?::(\d{1,5}))?$/i.exec(host) : null;
-    return !!m && (m[2] === undefined || Number(m[2]) === this.boundPort);
+    if (host !== undefined && host === this.lastHost) return this.lastHostAllowed;
+    const m = host ? HOST_PATTERN.exec(host) : null;
+    const allowed = !!m && (m[2] === undefined || Number(m[2]) === this.boundPort);
+    if (host !== undefined && host.length <= 300) {
+      this.lastHost = host;
+      this.lastHostAllowed = allowed;
+    }
+    return allowed;
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const time = (this.options.now?.() ?? new Date()).toISOString();
-    const method = req.method ?? 'GET';
-    const target = originForm(req.url ?? '/');
-    const headers: Array<[string, string]> = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string]);
-    const engine = this.engine;
-
-    let reply: EngineReply;
-    let body: Buffer = Buffer.alloc(0);
-    let closeAfter = false;
-    if (!this.hostAllowed(req.headers.host)) {
-      reply = bare(problemReply(421, 'mock-host-refused', 'Host refused', 'This mock answers only requests for 127.0.0.1 or localhost.', { host: req.headers.host ?? '' }));
-      closeAfter = true;
-    } else {
-      const read = await readBody(req, this.options.maxBodyBytes ?? MAX_REQUEST_BODY);
-      if (read === null) {
-        const limit = this.options.maxBodyBytes ?? MAX_REQUEST_BODY;
-        reply = bare(problemReply(413, 'mock-body-too-large', 'Request body too large', `This mock reads request bodies up to ${limit} bytes.`, { limit }));
-        closeAfter = true;
-      } else {
-        body = read;
-        reply = await this.dispatch(engine, { method, target, headers, body });
-      }
-    }
-
-    reply.commit?.();
-    if (reply.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    // 1xx, 204 and 304 carry no body, so they get no Content-Length either.
-    const bodyAllowed = reply.status >= 200 && reply.status !== 204 && reply.status !== 304;
-    const sent: Array<[string, string]> = bodyAllowed ? [...reply.headers, ['Content-Length', String(reply.body.byteLength)]] : [...reply.headers];
-    if (closeAfter) sent.push(['Connection', 'close']);
+  /**
+   * One exchange. Nothing waits unless something must (a body to read, a contract check or a
+   * dispatch script that answers later, a delay), so a static answer is written in the same turn
+   * the request arrived in. Nothing one request does may take the host down: a failure (a throwing
+   * onLog) ends that exchange only.
+   */
+  private serve(req: IncomingMessage, res: ServerResponse): void {
+    const exchange: Exchange = {
+      started: performance.now(),
+      arrived: this.options.now?.() ?? Date.now(),
+      method: req.method ?? 'GET',
+      target: originForm(req.url ?? '/'),
+      rawHeaders: req.rawHeaders,
+      body: NO_BODY,
+      engine: this.engine,
+    };
     try {
-      res.writeHead(reply.status, sent.flat());
-      res.end(method === 'HEAD' || !bodyAllowed ? undefined : reply.body);
+      if (!this.hostAllowed(req.headers.host)) {
+        const refused = problemReply(421, 'mock-host-refused', 'Host refused', 'This mock answers only requests for 127.0.0.1 or localhost.', { host: req.headers.host ?? '' });
+        this.send(res, exchange, bare(refused), true);
+        return;
+      }
+      const limit = this.options.maxBodyBytes ?? MAX_REQUEST_BODY;
+      // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3); node:http
+      // discards the empty stream itself once the response ends.
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+        this.dispatch(res, exchange);
+        return;
+      }
+      readBody(req, limit).then(
+        (read) => {
+          try {
+            if (read === null) {
+              const tooLarge = problemReply(413, 'mock-body-too-large', 'Request body too large', `This mock reads request bodies up to ${limit} bytes.`, { limit });
+              this.send(res, exchange, bare(tooLarge), true);
+              return;
+            }
+            exchange.body = read;
+            this.dispatch(res, exchange);
+          } catch {
+            failed(res);
+          }
+        },
+        () => failed(res),
+      );
+    } catch {
+      failed(res);
+    }
+  }
+
+  private dispatch(res: ServerResponse, exchange: Exchange): void {
+    let reply: EngineReply | Promise<EngineReply>;
+    try {
+      reply = exchange.engine.handle({ method: exchange.method, target: exchange.target, rawHeaders: exchange.rawHeaders, body: exchange.body });
+    } catch (err) {
+      reply = internal(err);
+    }
+    if (reply instanceof Promise) {
+      reply.then(
+        (r) => this.sendSafely(res, exchange, r),
+        (err: unknown) => this.sendSafely(res, exchange, internal(err)),
+      );
+    } else this.send(res, exchange, reply, false);
+  }
+
+  private sendSafely(res: ServerResponse, exchange: Exchange, reply: EngineReply): void {
+    try {
+      this.send(res, exchange, reply, false);
+    } catch {
+      failed(res);
+    }
+  }
+
+  private send(res: ServerResponse, exchange: Exchange, reply: EngineReply, closeAfter: boolean): void {
+    reply.commit?.();
+    if (reply.delayMs > 0) {
+      setTimeout(() => {
+        try {
+          this.write(res, exchange, reply, closeAfter);
+        } catch {
+          failed(res);
+        }
+      }, reply.delayMs);
+      return;
+    }
+    this.write(res, exchange, reply, closeAfter);
+  }
+
+  private write(res: ServerResponse, exchange: Exchange, reply: EngineReply, closeAfter: boolean): void {
+    const wire = this.wireOf(reply, closeAfter);
+    try {
+      res.writeHead(reply.status, wire.flat);
+      if (exchange.method === 'HEAD' || !wire.bodyAllowed) res.end();
+      else res.end(wire.payload);
     } catch (err) {
       // Headers are checked before this point; this is the last guard, not a path taken.
       reply.notes.push(`The response could not be written: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) res.writeHead(500).end();
     }
-
-    this.record({
-      id: this.options.newId?.() ?? `${this.idPrefix}-${++this.sequence}`,
-      time,
-      mock: engine.mock.id,
-      method,
-      path: maskTarget(target),
-      operation: reply.operation,
-      responseName: reply.responseName,
-      status: reply.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      request: { method, path: maskTarget(target), headers: maskHeaders(headers), body: bodyPreview(body) },
-      response: { status: reply.status, headers: maskHeaders(sent), body: this.previewOf(reply.body) },
-      problems: reply.problems,
-      notes: reply.notes,
-    });
+    this.record(exchange, reply, wire);
   }
 
-  private async dispatch(engine: MockEngine, request: IncomingRequest): Promise<EngineReply> {
-    try {
-      return await engine.handle(request);
-    } catch (err) {
-      // The mock keeps serving whatever one request did; the log keeps the reason.
-      const reply = bare(problemReply(500, 'mock-internal', 'Mock failed', 'The mock could not answer this request; the mock log says why.'));
-      reply.notes.push(err instanceof Error ? err.message : String(err));
-      return reply;
-    }
+  private wireOf(reply: EngineReply, closeAfter: boolean): WireForm {
+    const prepared = reply.prepared;
+    if (!prepared || closeAfter) return wireForm(reply, closeAfter, false);
+    let wire = this.wires.get(prepared);
+    if (!wire) this.wires.set(prepared, (wire = wireForm(prepared, false, true)));
+    return wire;
   }
 
-  private previewOf(body: Buffer): BodyPreview {
-    let preview = this.previews.get(body);
-    if (!preview) this.previews.set(body, (preview = bodyPreview(body)));
-    return preview;
+  private record(exchange: Exchange, reply: EngineReply, wire: WireForm): void {
+    const newId = this.options.newId;
+    const record = new LogRecord(
+      newId ? newId() : ++this.sequence,
+      this.idPrefix,
+      exchange.arrived,
+      exchange.engine.mock.id,
+      exchange.method,
+      exchange.target,
+      exchange.rawHeaders,
+      bodyPreview(exchange.body),
+      reply,
+      wire,
+      Math.round((performance.now() - exchange.started) * 100) / 100,
+    );
+    this.ring.push(record);
+    this.options.onRecord?.(record);
+    if (this.options.onLog) this.options.onLog(record.entry());
   }
+}
 
-  private record(entry: MockLogEntry): void {
-    this.ring.push(entry);
-    this.options.onLog?.(entry);
-  }
+const HOST_PATTERN = /^(127\.0\.0\.1|localhost)(?::(\d{1,5}))?$/i;
+
+/** What one exchange carries from arrival to its log record. */
+interface Exchange {
+  started: number;
+  arrived: number | Date;
+  method: string;
+  target: string;
+  rawHeaders: string[];
+  body: Buffer;
+  /** The engine at arrival: an edit meanwhile does not change how this request is answered. */
+  engine: MockEngine;
+}
+
+function failed(res: ServerResponse): void {
+  if (!res.headersSent) res.writeHead(500).end();
+  else if (!res.writableEnded) res.destroy();
+}
+
+function internal(err: unknown): EngineReply {
+  // The mock keeps serving whatever one request did; the log keeps the reason.
+  const reply = bare(problemReply(500, 'mock-internal', 'Mock failed', 'The mock could not answer this request; the mock log says why.'));
+  reply.notes.push(err instanceof Error ? err.message : String(err));
+  return reply;
 }
 
 function bare(reply: ReturnType<typeof problemReply>): EngineReply {
@@ -281,9 +447,6 @@ const NO_BODY = Buffer.alloc(0);
 
 /** The whole body, or null when it is over `limit` bytes. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3); node:http
-  // discards the empty stream itself once the response ends.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve(NO_BODY);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();

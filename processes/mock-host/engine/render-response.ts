@@ -18,21 +18,26 @@ export type RenderOutcome = { ok: true; response: RenderedResponse } | { ok: fal
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection']);
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-const prepared = new WeakMap<MockResponse, RenderedResponse>();
+/** Static responses, prepared once: the same outcome object (and response) for every request. */
+const prepared = new WeakMap<MockResponse, { ok: true; response: RenderedResponse }>();
 
 export function isTemplate(response: MockResponse): boolean {
   for (const _ in response.values) return true;
   return false;
 }
 
+/**
+ * A static response's outcome is shared between requests: the caller reads it and never changes
+ * it (`isPrepared` tells the two kinds apart, so what goes on the wire can be cached per response).
+ */
 export function renderResponse(response: MockResponse, values: RequestValues): RenderOutcome {
   if (!isTemplate(response)) {
     let ready = prepared.get(response);
     if (!ready) {
-      ready = { status: response.status, headers: wireHeaders(response.headers), body: Buffer.from(response.body.kind === 'none' ? '' : response.body.text) };
+      ready = { ok: true, response: { status: response.status, headers: wireHeaders(response.headers), body: Buffer.from(response.body.kind === 'none' ? '' : response.body.text) } };
       prepared.set(response, ready);
     }
-    return { ok: true, response: ready };
+    return ready;
   }
 
   // Each declared value is read once; one the request does not carry is empty text.

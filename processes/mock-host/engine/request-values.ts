@@ -37,10 +37,15 @@ export class RequestValues {
     return (this.text ??= this.request.body.toString('utf8'));
   }
 
+  /** That header, case-insensitive; repeated ones joined with `, `. */
   header(name: string): string | undefined {
     const lower = name.toLowerCase();
-    const values = this.request.headers.filter(([n]) => n.toLowerCase() === lower).map(([, v]) => v);
-    return values.length === 0 ? undefined : values.join(', ');
+    let found: string | undefined;
+    for (const [n, v] of this.request.headers) {
+      if (n.length !== lower.length || n.toLowerCase() !== lower) continue;
+      found = found === undefined ? v : `${found}, ${v}`;
+    }
+    return found;
   }
 
   /** The value, or undefined when the request does not carry it. */

@@ -23,9 +23,15 @@ export interface RouteMatch<T> {
   params: Record<string, string>;
 }
 
+/** A match of a path without parameters: shared, so an exact hit allocates nothing. */
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export class Router<T> {
-  /** Exact paths without parameters, by `METHOD path`, for a lookup without a scan. */
-  private readonly exact = new Map<string, T>();
+  /**
+   * Exact paths without parameters, by method then normalized path (`/a/b`, decoded), for a
+   * lookup without a scan. Each value is the match itself, made once.
+   */
+  private readonly exact = new Map<string, Map<string, RouteMatch<T>>>();
   private readonly templated: Route<T>[] = [];
 
   constructor(routes: Array<{ method: string; path: string; target: T }>) {
@@ -33,14 +39,19 @@ export class Router<T> {
       const method = route.method.toUpperCase();
       const segments = splitPath(route.path).map(compileSegment);
       if (segments.every((s) => s.rank === 2)) {
-        const key = `${method} /${segments.map((s) => s.literal).join('/')}`;
-        if (!this.exact.has(key)) this.exact.set(key, route.target);
+        const key = `/${segments.map((s) => s.literal).join('/')}`;
+        let byPath = this.exact.get(method);
+        if (!byPath) this.exact.set(method, (byPath = new Map()));
+        if (!byPath.has(key)) byPath.set(key, { target: route.target, params: NO_PARAMS });
       } else this.templated.push({ method, segments, target: route.target });
     }
     this.templated.sort((a, b) => compareRank(a.segments, b.segments));
   }
 
-  /** `path` is the request path without query, still percent-encoded. */
+  /**
+   * `path` is the request path without query, still percent-encoded. The params of a match are
+   * the caller's to read, not to change (an exact match shares one frozen empty object).
+   */
   match(method: string, path: string): RouteMatch<T> | undefined {
     const found = this.find(method, path);
     // HEAD is answered by GET's responses when the contract has no HEAD of its own.
@@ -48,14 +59,21 @@ export class Router<T> {
   }
 
   private find(method: string, path: string): RouteMatch<T> | undefined {
+    // The common case first: a plain path (no escapes, no empty segment, no trailing slash) is
+    // already in the normalized form, so it is looked up as it is, without splitting it.
+    if (isPlain(path)) {
+      const hit = this.exact.get(method)?.get(path);
+      if (hit !== undefined) return hit;
+      if (this.templated.length === 0) return undefined;
+    }
     let parts: string[];
     try {
       parts = splitPath(path).map((p) => decodeURIComponent(p));
     } catch {
       return undefined;
     }
-    const exact = this.exact.get(`${method} /${parts.join('/')}`);
-    if (exact !== undefined) return { target: exact, params: {} };
+    const exact = this.exact.get(method)?.get(`/${parts.join('/')}`);
+    if (exact !== undefined) return exact;
     for (const route of this.templated) {
       if (route.method !== method || route.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
@@ -63,6 +81,15 @@ export class Router<T> {
     }
     return undefined;
   }
+}
+
+/** `/a/b` form: starts with `/`, no `%`, no `//`, no trailing `/` (unless it is `/` itself). */
+function isPlain(path: string): boolean {
+  const n = path.length;
+  if (n === 0 || path.charCodeAt(0) !== 47) return false;
+  if (n === 1) return true;
+  if (path.charCodeAt(n - 1) === 47) return false;
+  return path.indexOf('%') < 0 && path.indexOf('//') < 0;
 }
 
 function splitPath(path: string): string[] {

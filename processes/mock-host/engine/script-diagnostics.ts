@@ -6,9 +6,20 @@
  *
  * The standard library's source files are parsed once and kept, and each check reuses the last
  * program, so a check after the first costs a few milliseconds.
+ *
+ * The compiler is loaded on the first check, not on import: the mock-host bundle holds this module
+ * (for its --diagnostics mode), and a host that only serves a mock must not load TypeScript.
  */
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import ts from 'typescript';
+import type * as TS from 'typescript';
+
+let ts: typeof TS;
+
+function compiler(): typeof TS {
+  ts ??= createRequire(import.meta.url)('typescript') as typeof TS;
+  return ts;
+}
 
 export interface ScriptDiagnostic {
   /** 1-based. */
@@ -25,7 +36,7 @@ export interface ScriptDiagnostic {
 const SCRIPT_FILE = '/dispatch.ts';
 const GLOBALS_FILE = '/parley-dispatch.d.ts';
 
-const OPTIONS: ts.CompilerOptions = {
+const options = (): TS.CompilerOptions => ({
   target: ts.ScriptTarget.ES2022,
   lib: ['lib.es2022.d.ts'],
   strict: true,
@@ -35,7 +46,8 @@ const OPTIONS: ts.CompilerOptions = {
   types: [],
   skipLibCheck: true,
   moduleDetection: ts.ModuleDetectionKind.Legacy,
-};
+});
+let OPTIONS: TS.CompilerOptions | undefined;
 
 /** The globals a dispatch script sees, typed for one operation's responses. */
 export function dispatchDeclarations(responseNames: readonly string[]): string {
@@ -68,11 +80,11 @@ declare function log(...args: unknown[]): void;
 `;
 }
 
-const libFiles = new Map<string, ts.SourceFile | undefined>();
-let lastProgram: ts.Program | undefined;
-const libDir = dirname(ts.getDefaultLibFilePath(OPTIONS));
+const libFiles = new Map<string, TS.SourceFile | undefined>();
+let lastProgram: TS.Program | undefined;
+let libDir = '';
 
-function libFile(fileName: string): ts.SourceFile | undefined {
+function libFile(fileName: string): TS.SourceFile | undefined {
   if (!libFiles.has(fileName)) {
     const text = ts.sys.readFile(fileName);
     libFiles.set(fileName, text === undefined ? undefined : ts.createSourceFile(fileName, text, ts.ScriptTarget.ES2022, true));
@@ -81,13 +93,16 @@ function libFile(fileName: string): ts.SourceFile | undefined {
 }
 
 export function checkDispatchScript(source: string, responseNames: readonly string[]): ScriptDiagnostic[] {
+  compiler();
+  OPTIONS ??= options();
+  libDir ||= dirname(ts.getDefaultLibFilePath(OPTIONS));
   const scriptFile = ts.createSourceFile(SCRIPT_FILE, source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const globalsFile = ts.createSourceFile(GLOBALS_FILE, dispatchDeclarations(responseNames), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const files = new Map([
     [SCRIPT_FILE, scriptFile],
     [GLOBALS_FILE, globalsFile],
   ]);
-  const host: ts.CompilerHost = {
+  const host: TS.CompilerHost = {
     getSourceFile: (name) => files.get(name) ?? (name.startsWith(libDir) ? libFile(name) : undefined),
     getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
     writeFile: () => undefined,
@@ -115,11 +130,11 @@ export function checkDispatchScript(source: string, responseNames: readonly stri
   return diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-function hasExportModifier(statement: ts.Statement): boolean {
+function hasExportModifier(statement: TS.Statement): boolean {
   return ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 }
 
-function toDiagnostic(file: ts.SourceFile, start: number, length: number, message: string, code: number, category: ts.DiagnosticCategory): ScriptDiagnostic {
+function toDiagnostic(file: TS.SourceFile, start: number, length: number, message: string, code: number, category: TS.DiagnosticCategory): ScriptDiagnostic {
   const from = file.getLineAndCharacterOfPosition(start);
   const to = file.getLineAndCharacterOfPosition(start + length);
   return {
