@@ -24,12 +24,17 @@ Usage:
       Exit 0 all passed, 1 problems or unexpected status, 2 not checked or bad input.
       parley check --help shows every option.
 
+  parley mock new <project-folder> --api <name> [--name <mock>] [--json]
+      New Mock from an imported API, as the app makes it. Exit 0 written, 2 not.
+
   parley mock check <project-folder> [--mock <name>] [--json]
       Check a project's mocks: load problems, and responses the contract does not allow.
       Exit 0 clean, 1 findings, 2 load problems, no cached definition or bad input.
 
-  parley mock serve <project-folder> --mock <name> [--port <n>]
-      Serve one mock on 127.0.0.1 until Ctrl+C; prints its URL and one line per request.
+  parley mock serve <project-folder> --mock <name> [--port <n>] [--check refuse|log|off]
+  parley mock serve <openapi-file-or-url> [--port <n>] [--check refuse|log|off]
+      Serve a project's mock, or a contract directly with default responses, on 127.0.0.1
+      until Ctrl+C; prints its URL and one line per request. parley mock --help shows more.
 
   parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [--format auto|openapi]
                [--name <name>] [--base-url <url>] [--no-cache] [--no-webhooks] [--json]
