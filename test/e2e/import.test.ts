@@ -231,6 +231,7 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
       await update.getByRole('button', { name: 'Apply' }).click();
       await toasts().filter({ hasText: 'Definition updated: 1 added, 0 rewritten, 1 orphaned, 0 restored' }).waitFor();
       await expect(update.count()).resolves.toBe(0);
+      await (await showInTree('Pin a note')).first().waitFor();
       await expect((await showInTree('Pin a note')).count()).resolves.toBe(1);
       const archived = await showInTree('List archived notes');
       await expect(archived.filter({ hasText: 'orphaned' }).count()).resolves.toBe(1);
@@ -263,6 +264,8 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
       await expect(changes.getByRole('list', { name: 'Added operations' }).textContent()).resolves.toBe('+POST /notes/{noteId}/share');
       await update.getByRole('button', { name: 'Apply' }).click();
       await toasts().filter({ hasText: 'Definition updated: 1 added' }).waitFor();
+      // The tree follows the project.changed event, which may land a moment after the toast.
+      await (await showInTree('Share a note')).first().waitFor();
       await expect((await showInTree('Share a note')).count()).resolves.toBe(1);
       await page.getByLabel('Filter requests').fill('');
     });

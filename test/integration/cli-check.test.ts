@@ -7,11 +7,12 @@
  * this file alone, build once yourself.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
+import { alive, childrenOf } from '../support/processes.js';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -47,28 +48,6 @@ async function parley(args: string[], stdin?: string): Promise<Run> {
   return done;
 }
 
-/** Children of `pid` whose command line runs the checker, read from /proc. */
-async function checkerChildrenOf(pid: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== pid) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('checker.js')) found.push(Number(name));
-  }
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The first line the process writes on stdout. */
 function firstLine(child: ChildProcessWithoutNullStreams): Promise<string> {
@@ -354,7 +333,7 @@ describe('the checker process', () => {
     const done = finished(child);
     child.stdin.write(JSON.stringify({ method: 'GET', path: eventPath, status: 200, contentType: 'application/json', body: {} }) + '\n');
     expect(JSON.parse(await answered)).toMatchObject({ verdict: 'problems' });
-    const checkers = await checkerChildrenOf(child.pid!);
+    const checkers = await childrenOf(child.pid!, 'checker.js');
     expect(checkers).toHaveLength(1);
     return { child, checker: checkers[0]!, done };
   }

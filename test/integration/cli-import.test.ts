@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { KeychainSecrets } from '../../processes/supervisor/store/secrets.js';
 import { keyringMissing } from '../support/keyring.js';
+import { alive, childrenOf } from '../support/processes.js';
 
 const missingKeyring = await keyringMissing();
 if (missingKeyring) console.warn(`Skipping the keychain URL import test: ${missingKeyring}`);
@@ -134,28 +135,7 @@ async function emptyProject(): Promise<string> {
   return dir;
 }
 
-/** Children of `pid` whose command line runs `entry`, read from /proc. */
-async function childrenOf(pid: number, entry: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== pid) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(entry)) found.push(Number(name));
-  }
-  return found;
-}
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('parley import <file>', SLOW, () => {
   it('imports OpenAPI 3.1 into a new project: --json counts match the document, the files are on disk, stderr stays empty', async () => {

@@ -15,6 +15,7 @@ import { nodeFs, type FsOps } from '../../processes/supervisor/store/atomic.js';
 import type { SecretStore } from '../../processes/supervisor/store/secrets.js';
 import type { ReqOf } from '../../protocol/messages.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
+import { alive } from '../support/processes.js';
 
 const PETS = `openapi: 3.0.3
 info: { title: Pets, version: '1.0' }
@@ -282,11 +283,3 @@ describe('definition update through the importer process', () => {
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

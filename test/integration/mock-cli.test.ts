@@ -21,6 +21,7 @@ import { parse as parseYaml } from 'yaml';
 import { ensureDemoProject } from '../../demo/project.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
+import { alive, childrenOf } from '../support/processes.js';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -166,28 +167,6 @@ async function until<T>(fn: () => T | undefined | null | false | Promise<T | und
   }
 }
 
-/** Children of `pid` running dist/mock-host.js, read from /proc. */
-async function mockHostsOf(pid: number): Promise<number[]> {
-  const found: number[] = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid !== pid) continue;
-    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('mock-host.js')) found.push(Number(name));
-  }
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function get(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}) {
   const res = await request(url, { method: init.method ?? 'GET', ...(init.headers ? { headers: init.headers } : {}), ...(init.body !== undefined ? { body: init.body } : {}) });
@@ -221,7 +200,7 @@ describe('parley mock serve <openapi document>', () => {
     expect(s.out()).toContain('Mock of Library');
     expect(s.out()).toContain('(contract check: log)');
     expect(s.out()).toContain(`GET  ${s.url}/books/{bookId}  getBook → 200`);
-    const hosts = await until(() => mockHostsOf(s.child.pid!).then((pids) => pids.length > 0 && pids), 10_000);
+    const hosts = await until(() => childrenOf(s.child.pid!, 'mock-host.js').then((pids) => pids.length > 0 && pids), 10_000);
     expect(hosts).toHaveLength(1);
 
     const list = await get(`${s.url}/books`);
@@ -272,7 +251,7 @@ describe('parley mock serve <openapi document>', () => {
     expect(accepted.status).toBe(201);
 
     await until(() => s.out().includes('POST /books  → 400  addBook'), 10_000, () => s.out());
-    const hosts = await mockHostsOf(s.child.pid!);
+    const hosts = await childrenOf(s.child.pid!, 'mock-host.js');
     s.child.kill('SIGINT');
     expect(await s.exited).toBe(0);
     for (const pid of hosts) expect(alive(pid)).toBe(false);

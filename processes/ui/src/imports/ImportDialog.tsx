@@ -19,7 +19,7 @@ import { buildRunRequest, emptyForm, firstProgress, FORMAT_LABELS, type ImportFo
 import { FetchAuthSection } from './FetchAuthSection.js';
 import { ProgressLine } from './ProgressLine.js';
 import { ImportSummary } from './ImportSummary.js';
-import { pickFile } from './pick-file.js';
+import { FilePathField } from './FilePathField.js';
 import './imports.css';
 
 export const IMPORT_TITLE = 'Import';
@@ -131,31 +131,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
               <FetchAuthSection draft={form.auth} modes={['none', 'basic', 'bearer', 'apikey']} onChange={(auth) => set({ auth })} />
             </>
           )}
-          {form.tab === 'file' && (
-            <label class="import-field">
-              <span>File</span>
-              <span class="file-pick">
-                <input
-                  ref={firstRef}
-                  class="mono"
-                  aria-label="File path"
-                  placeholder="/path/to/openapi.yaml"
-                  value={form.filePath}
-                  onInput={(e) => set({ filePath: (e.target as HTMLInputElement).value })}
-                />
-                <button
-                  type="button"
-                  class="button"
-                  onClick={async () => {
-                    const path = await pickFile();
-                    if (path) set({ filePath: path });
-                  }}
-                >
-                  Choose…
-                </button>
-              </span>
-            </label>
-          )}
+          {form.tab === 'file' && <FilePathField inputRef={firstRef} value={form.filePath} onChange={(filePath) => set({ filePath })} />}
           {form.tab === 'paste' && (
             <label class="import-field">
               <span>Document (YAML or JSON)</span>

@@ -6,7 +6,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import { effectiveAuth, type ChooserState, type UpdateSession } from './definition-update.js';
 import { FetchAuthSection } from './FetchAuthSection.js';
 import { describeRecordedCredentials } from './fetch-credentials.js';
-import { pickFile } from './pick-file.js';
+import { FilePathField } from './FilePathField.js';
 
 export function SourceChooser({ session }: { session: UpdateSession }) {
   const chooser = session.chooser.value;
@@ -44,22 +44,7 @@ export function SourceChooser({ session }: { session: UpdateSession }) {
             />
           </>
         ) : (
-          <label class="import-field">
-            <span>File</span>
-            <span class="file-pick">
-              <input ref={firstRef} class="mono" aria-label="File path" placeholder="/path/to/openapi.yaml" value={chooser.filePath} onInput={(e) => set({ filePath: (e.target as HTMLInputElement).value })} />
-              <button
-                type="button"
-                class="button"
-                onClick={async () => {
-                  const path = await pickFile();
-                  if (path) set({ filePath: path });
-                }}
-              >
-                Choose…
-              </button>
-            </span>
-          </label>
+          <FilePathField inputRef={firstRef} value={chooser.filePath} onChange={(filePath) => set({ filePath })} />
         )}
       </div>
       <p class="muted import-hint">Applying from a URL records it (and its credentials) as this API’s source; applying from a file records the file.</p>
