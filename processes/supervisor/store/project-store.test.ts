@@ -118,6 +118,17 @@ describe('ProjectStore', () => {
     await until(() => store.tree().items.find((i) => i.name === 'External'));
   });
 
+  it('a closed store never starts watching (a late watcher kept `parley update-definition` from exiting)', async () => {
+    const { dir, store } = await newProject();
+    await store.close();
+    const changes: string[][] = [];
+    store.watch((ids) => changes.push(ids));
+    await writeFile(join(dir, 'parley.yaml'), (await readFile(join(dir, 'parley.yaml'), 'utf8')).replace(/name: .*/, 'name: Edited'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(changes).toEqual([]);
+    expect(store.name).not.toBe('Edited');
+  });
+
   it('a failed save leaves the files and the loaded request exactly as they were', async () => {
     const { dir, store } = await newProject();
     const api = await store.createApi({ name: 'A', baseUrl: '' });

@@ -73,6 +73,7 @@ export class ProjectStore {
   private readonly log: (line: string) => void;
   private queue: Promise<unknown> = Promise.resolve();
   private watcher: FSWatcher | null = null;
+  private closed = false;
 
   private constructor(root: string, options: ProjectStoreOptions) {
     this.root = root;
@@ -270,7 +271,8 @@ export class ProjectStore {
 
   /** Starts picking up edits made outside Parley; `onChange` gets the ids whose files changed. */
   watch(onChange: (changed: string[]) => void): void {
-    if (this.watcher) return;
+    // A closed store never watches again: a late start would keep the process alive.
+    if (this.watcher || this.closed) return;
     let pending = new Set<string>();
     let timer: NodeJS.Timeout | null = null;
     const flush = async () => {
@@ -301,6 +303,7 @@ export class ProjectStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.queue;
     await this.watcher?.close();
     this.watcher = null;
