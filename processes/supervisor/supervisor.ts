@@ -132,20 +132,15 @@ export class Supervisor {
     if (open) return open;
     const store = await ProjectStore.open(root, { log: this.log, ...(this.options.projectFs ? { fs: this.options.projectFs } : {}), ...options });
     this.projects.set(root, store);
+    store.watch((changed) => {
+      this.broadcast('project.changed', { tree: store.tree(), changed });
+      this.mocks.onProjectChanged(store, changed);
+    });
     await this.workspace
       .update((ws) => {
         ws.recentProjects = [root, ...ws.recentProjects.filter((p) => p !== root)].slice(0, 20);
       })
       .catch((err: Error) => this.log(`recent projects not saved: ${err.message}`));
-    // The watcher's first scan of a big project holds the event loop for a while (bench/README.md,
-    // bottlenecks): start it on the next turn, once the caller has the store and the UI its tree.
-    setImmediate(() => {
-      if (this.stopped || this.projects.get(root) !== store) return;
-      store.watch((changed) => {
-        this.broadcast('project.changed', { tree: store.tree(), changed });
-        this.mocks.onProjectChanged(store, changed);
-      });
-    });
     return store;
   }
 
