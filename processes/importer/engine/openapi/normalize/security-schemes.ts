@@ -37,33 +37,21 @@ export function readSchemes3(set: DocumentSet, map: Part): NSecurityScheme[] {
 
 /** Swagger 2.0 `securityDefinitions`. */
 export function readSchemes2(map: Part): NSecurityScheme[] {
-  const out: NSecurityScheme[] = [];
-  for (const [name, raw] of Object.entries(obj(map.node) ?? {})) {
-    if (!isObj(raw)) continue;
-    const loc: Part = { docUrl: map.docUrl, pointer: joinPointer(map.pointer, name), node: raw };
-    const type = str(raw['type']) ?? '';
-    const scheme: NSecurityScheme = { name, type, loc };
-    if (type === 'apiKey') scheme.apiKey = { name: str(raw['name']) ?? '', in: str(raw['in']) ?? '' };
-    if (type === 'oauth2') {
+  return readSchemeMap(map, (scheme, raw) => {
+    if (scheme.type === 'apiKey') scheme.apiKey = { name: str(raw['name']) ?? '', in: str(raw['in']) ?? '' };
+    if (scheme.type === 'oauth2') {
       // 2.0 names the flows accessCode and application; keep the 3.x names.
       const flow = { accessCode: 'authorizationCode', application: 'clientCredentials' }[str(raw['flow']) ?? ''] ?? str(raw['flow']) ?? '';
       scheme.oauth2 = { flows: [flowOf(flow, raw)] };
     }
-    out.push(scheme);
-  }
-  return out;
+  });
 }
 
 /** Swagger 1.x `authorizations` of a resource listing. */
 export function readSchemes1(map: Part): NSecurityScheme[] {
-  const out: NSecurityScheme[] = [];
-  for (const [name, raw] of Object.entries(obj(map.node) ?? {})) {
-    if (!isObj(raw)) continue;
-    const loc: Part = { docUrl: map.docUrl, pointer: joinPointer(map.pointer, name), node: raw };
-    const type = str(raw['type']) ?? '';
-    const scheme: NSecurityScheme = { name, type, loc };
-    if (type === 'apiKey') scheme.apiKey = { name: str(raw['keyname']) ?? '', in: str(raw['passAs']) ?? '' };
-    if (type === 'oauth2') {
+  return readSchemeMap(map, (scheme, raw) => {
+    if (scheme.type === 'apiKey') scheme.apiKey = { name: str(raw['keyname']) ?? '', in: str(raw['passAs']) ?? '' };
+    if (scheme.type === 'oauth2') {
       const grants = obj(raw['grantTypes']) ?? {};
       const scopes = arr(raw['scopes'])
         .map((s) => (isObj(s) ? str(s['scope']) : undefined))
@@ -82,6 +70,16 @@ export function readSchemes1(map: Part): NSecurityScheme[] {
       if (implicit) flows.push({ flow: 'implicit', authorizationUrl: str(obj(implicit['loginEndpoint'])?.['url']) ?? '', tokenUrl: '', scopes });
       scheme.oauth2 = { flows };
     }
+  });
+}
+
+/** Each entry of a 2.0 / 1.x scheme map (never a `$ref` there) with its name, type and place; `fill` adds the details. */
+function readSchemeMap(map: Part, fill: (scheme: NSecurityScheme, raw: Obj) => void): NSecurityScheme[] {
+  const out: NSecurityScheme[] = [];
+  for (const [name, raw] of Object.entries(obj(map.node) ?? {})) {
+    if (!isObj(raw)) continue;
+    const scheme: NSecurityScheme = { name, type: str(raw['type']) ?? '', loc: { docUrl: map.docUrl, pointer: joinPointer(map.pointer, name), node: raw } };
+    fill(scheme, raw);
     out.push(scheme);
   }
   return out;
