@@ -8,6 +8,7 @@ import { setDirty } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
+import { LoadProblemItems } from '../components/LoadProblemItems.js';
 
 export function ProjectEditor({ tab }: EditorProps) {
   const tree = projectByRoot(tab.project);
@@ -53,15 +54,7 @@ export function ProjectEditor({ tab }: EditorProps) {
         <section class="section">
           <h3>Problems loading this project</h3>
           <ul class="problem-list">
-            {tree.problems.map((p, i) => (
-              <li key={i}>
-                <code>
-                  {p.file}
-                  {p.line ? `:${p.line}` : ''}
-                </code>{' '}
-                <span class="badge">{p.rule}</span> {p.message}
-              </li>
-            ))}
+            <LoadProblemItems problems={tree.problems} />
           </ul>
         </section>
       )}

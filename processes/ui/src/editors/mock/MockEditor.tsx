@@ -8,6 +8,7 @@ import type { EditorProps } from '../registry.js';
 import { edit, load, mockTabState, resetState, save, startOrStop, type MockTabState } from './mock-tabs.js';
 import { OperationList, OperationPanel } from './OperationPanel.js';
 import { BottomPanel } from './BottomPanel.js';
+import { LoadProblemItems } from '../../components/LoadProblemItems.js';
 import './mock.css';
 
 const CHECK_MODES: [ContractCheckMode, string][] = [
@@ -125,15 +126,7 @@ function Notices({ state }: { state: MockTabState }) {
         <div class="mock-notice err" role="alert">
           <strong>These files do not load, so the mock cannot be edited or started until they are fixed on disk:</strong>
           <ul>
-            {view.problems.map((p, i) => (
-              <li key={i}>
-                <code>
-                  {p.file}
-                  {p.line ? `:${p.line}` : ''}
-                </code>{' '}
-                <span class="badge">{p.rule}</span> {p.message}
-              </li>
-            ))}
+            <LoadProblemItems problems={view.problems} />
           </ul>
         </div>
       )}
