@@ -9,6 +9,7 @@ import { edit, load, mockTabState, resetState, save, startOrStop, type MockTabSt
 import { OperationList, OperationPanel } from './OperationPanel.js';
 import { BottomPanel } from './BottomPanel.js';
 import { LoadProblemItems } from '../../components/LoadProblemItems.js';
+import { IntegerInput } from '../../components/IntegerInput.js';
 import './mock.css';
 
 const CHECK_MODES: [ContractCheckMode, string][] = [
@@ -154,17 +155,7 @@ function Settings({ state }: { state: MockTabState }) {
     <section class="mock-settings" aria-label="Mock settings">
       <label>
         <span>Port</span>
-        <input
-          type="number"
-          min={0}
-          max={65535}
-          aria-label="Port"
-          value={mock.port}
-          onInput={(e) => {
-            const n = Number((e.target as HTMLInputElement).value);
-            if (Number.isInteger(n) && n >= 0 && n <= 65535) edit(state, (m) => ({ ...m, port: n }));
-          }}
-        />
+        <IntegerInput label="Port" value={mock.port} min={0} max={65535} onChange={(port) => edit(state, (m) => ({ ...m, port }))} />
         {mock.port === 0 && <small class="muted">{running ? `any free port, now ${running.port}` : 'any free port, kept while you edit'}</small>}
       </label>
       <label>

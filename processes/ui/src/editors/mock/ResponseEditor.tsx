@@ -8,6 +8,7 @@ import { RowsTable } from '../../components/RowsTable.js';
 import { CloseIcon, PlusIcon } from '../../components/Icons.js';
 import { formatBody } from '../request/format.js';
 import { editOperation, editResponse, type MockTabState } from './mock-tabs.js';
+import { IntegerInput } from '../../components/IntegerInput.js';
 
 const BODY_KINDS: [MockBodyKind, string][] = [
   ['json', 'JSON'],
@@ -40,32 +41,11 @@ export function ResponseEditor({ state, op, response }: { state: MockTabState; o
         </label>
         <label>
           <span>Status</span>
-          <input
-            type="number"
-            min={100}
-            max={599}
-            aria-label="Status"
-            value={response.status}
-            onInput={(e) => {
-              const n = Number((e.target as HTMLInputElement).value);
-              if (Number.isInteger(n) && n >= 100 && n <= 599) change((r) => ({ ...r, status: n }));
-            }}
-          />
+          <IntegerInput label="Status" value={response.status} min={100} max={599} onChange={(status) => change((r) => ({ ...r, status }))} />
         </label>
         <label>
           <span>Delay (ms)</span>
-          <input
-            type="number"
-            min={0}
-            max={600000}
-            step={100}
-            aria-label="Delay (ms)"
-            value={response.delayMs}
-            onInput={(e) => {
-              const n = Number((e.target as HTMLInputElement).value);
-              if (Number.isInteger(n) && n >= 0 && n <= 600_000) change((r) => ({ ...r, delayMs: n }));
-            }}
-          />
+          <IntegerInput label="Delay (ms)" value={response.delayMs} min={0} max={600_000} step={100} onChange={(delayMs) => change((r) => ({ ...r, delayMs }))} />
         </label>
         <div class="response-actions">
           <button class="button small" disabled={index <= 0} title="Earlier in the order" onClick={() => move(state, op, index, -1)}>

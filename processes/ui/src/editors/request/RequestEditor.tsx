@@ -12,6 +12,7 @@ import { AuthEditor } from '../../components/AuthEditor.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
+import { IntegerInput } from '../../components/IntegerInput.js';
 
 const SECTIONS: [Section, string][] = [
   ['params', 'Params'],
@@ -212,17 +213,7 @@ function SettingsSection({ draft, change }: { draft: Request; change(fn: (r: Req
     <div class="form-grid settings-grid">
       <label>
         <span>Timeout until response headers (ms, 0 waits forever)</span>
-        <input
-          type="number"
-          min={0}
-          step={1000}
-          aria-label="Timeout"
-          value={s.timeoutMs}
-          onInput={(e) => {
-            const n = Number((e.target as HTMLInputElement).value);
-            if (Number.isInteger(n) && n >= 0) set({ timeoutMs: n });
-          }}
-        />
+        <IntegerInput label="Timeout" value={s.timeoutMs} min={0} step={1000} onChange={(timeoutMs) => set({ timeoutMs })} />
       </label>
       <label>
         <span>HTTP version</span>
