@@ -84,10 +84,14 @@ export async function loadDocumentSet(entry: EntryDocument, loader: DocumentLoad
       }
     }
     options.onProgress?.({ phase: 'resolve', message: `Reading ${leads.length} referenced document${leads.length === 1 ? '' : 's'}`, done: found.length, total: found.length + leads.length });
-    const next = await mapLimited(leads, CONCURRENCY, async ({ lead, fromUrl }) => readLead(lead, fromUrl, loader, failures));
+    // Results are taken in lead order, not completion order, so the report reads the same every time.
+    const next = await mapLimited(leads, CONCURRENCY, async ({ lead, fromUrl }) => readLead(lead, fromUrl, loader));
     level = [];
     for (const doc of next) {
-      if (doc === undefined) continue;
+      if ('failure' in doc) {
+        failures.push(doc.failure);
+        continue;
+      }
       if (doc.requested !== undefined) aliases.set(doc.requested, doc.url);
       if (found.some((f) => f.url === doc.url)) continue;
       seen.add(doc.url);
@@ -103,7 +107,7 @@ export async function loadDocumentSet(entry: EntryDocument, loader: DocumentLoad
   return { set, problems };
 }
 
-async function readLead(lead: Lead, fromUrl: string, loader: DocumentLoader, failures: Failure[]): Promise<Pending | undefined> {
+async function readLead(lead: Lead, fromUrl: string, loader: DocumentLoader): Promise<Pending | { failure: Failure }> {
   let last: string | undefined;
   for (const candidate of lead.candidates) {
     let target: URL;
@@ -126,8 +130,7 @@ async function readLead(lead: Lead, fromUrl: string, loader: DocumentLoader, fai
       last = err.message;
     }
   }
-  failures.push({ fromUrl, pointer: lead.pointer, message: last ?? 'A referenced document could not be read.' });
-  return undefined;
+  return { failure: { fromUrl, pointer: lead.pointer, message: last ?? 'A referenced document could not be read.' } };
 }
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
