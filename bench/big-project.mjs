@@ -5,7 +5,7 @@
 //   1. ProjectStore.open (read + parse + validate every file) and the longest the event loop
 //      waited meanwhile, and each phase on its own (with the old ways of reading and parsing
 //      next to the store's), with a CPU profile of the open grouped by where the time goes; the
-//      file watcher the supervisor starts after an open (chokidar) until ready;
+//      file watcher the supervisor starts after an open until ready (bench/watch.mjs compares it with the peers);
 //   2. in Chromium, `parley ui <project>` from the spawn to the URL, first paint, data-ready and
 //      the first tree rows; then expanding an API and a filter that shows every request;
 //   3. in Chromium, opening the project from a running UI (palette > Open project folder) to its
@@ -17,7 +17,6 @@ import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join, sep } from 'node:path';
-import { watch } from 'chokidar';
 import WebSocket from 'ws';
 import { parseDocument } from 'yaml';
 import { bundleBrowser, bundleNode, cleanup, importFile, launchChromium, machine, median, ms, openUi, startParley, summarize, tempDir } from './fixtures/harness.mjs';
@@ -193,14 +192,10 @@ const { profile } = await session.post('Profiler.stop');
 session.disconnect();
 const groups = profileGroups(profile);
 
-// The supervisor watches an open project with chokidar; its first scan runs after the open.
+// The supervisor watches every project it opens (processes/supervisor/store/folder-watcher.ts).
 started = performance.now();
-const watcher = watch(projectDir, {
-  ignoreInitial: true,
-  ignored: (path) => /(^|[\\/])(\.git|node_modules)([\\/]|$)/.test(path) || /\.(tmp|bak)$/.test(path),
-  awaitWriteFinish: { stabilityThreshold: 40, pollInterval: 20 },
-});
-await new Promise((resolve) => watcher.once('ready', resolve));
+const watcher = new kit.FolderWatcher(projectDir, { accept: (path) => /\.ya?ml$/.test(path), onChange: () => {}, log: console.error });
+await watcher.ready();
 const watchReadyMs = performance.now() - started;
 await watcher.close();
 
@@ -221,7 +216,7 @@ console.log(
     `UI-side interpreted check of the tree ${ms(phase.checkTree, 1)}${treeOk ? '' : ' (FAILED)'}`,
 );
 console.log(`CPU profile of one open (${ms(profiledMs, 0)} wall): ${groups.map(([k, v]) => `${k} ${v.toFixed(0)}%`).join(', ')}`);
-console.log(`chokidar watch of the project (started by the supervisor after every open) until ready: ${ms(watchReadyMs, 0)}`);
+console.log(`the project's watcher (started by the supervisor on every open) until ready: ${ms(watchReadyMs, 0)}`);
 
 // --- 2 and 3. Chromium ---------------------------------------------------------------------
 

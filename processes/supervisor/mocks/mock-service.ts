@@ -4,7 +4,6 @@
  * each by its own mock-host child. A mock is never started by itself; stopping it, closing its
  * project or quitting ends its child, which returns every scenario to Started.
  */
-import { join } from 'node:path';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { EventName, EventOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Mock, MockFinding, MockLogEntry } from '../../../protocol/model/mock.js';
@@ -25,7 +24,8 @@ import { newId } from '../store/ids.js';
 import { NO_DEFINITION, definitionKey, hasCachedDefinition, mockDocuments } from './mock-documents.js';
 import { MockRunner } from './mock-runner.js';
 import { ScriptDiagnostics } from './script-diagnostics.js';
-import { MockFileWatcher } from './mock-file-watcher.js';
+import type { FolderWatcher } from '../store/folder-watcher.js';
+import { watchMockFiles } from './mock-file-watcher.js';
 
 export type MockView = ResOf<'mocks.get'>;
 
@@ -72,7 +72,7 @@ interface MockEntry {
 
 export class MockService {
   private readonly entries = new Map<string, MockEntry>();
-  private readonly watchers = new Map<string, MockFileWatcher>();
+  private readonly watchers = new Map<string, FolderWatcher>();
   private readonly diagnostics: ScriptDiagnostics;
 
   constructor(
@@ -415,7 +415,7 @@ export class MockService {
   /** Body files and dispatch.ts: the project watcher reports YAML only. */
   private watchBodies(store: ProjectStore): void {
     if (this.watchers.has(store.root)) return;
-    const watcher = new MockFileWatcher(join(store.root, 'mocks'), (ids) => this.onProjectChanged(store, ids), this.host.log);
+    const watcher = watchMockFiles(store.root, (ids) => this.onProjectChanged(store, ids), this.host.log);
     this.watchers.set(store.root, watcher);
   }
 }

@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, writeFile, mkdir, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile, mkdir, readdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from './project-store.js';
 import { nodeFs, type FsOps } from './atomic.js';
@@ -107,8 +107,7 @@ describe('ProjectStore', () => {
     const api = await store.createApi({ name: 'A', baseUrl: '' });
     const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
     const changes: string[][] = [];
-    store.watch((ids) => changes.push(ids));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await store.watch((ids) => changes.push(ids));
     const file = join(dir, 'apis', 'A', 'requests', 'R.request.yaml');
     await writeFile(file, (await readFile(file, 'utf8')).replace('url: /x', 'url: /edited'));
     await until(() => store.getRequest(r.id).url === '/edited');
@@ -116,13 +115,17 @@ describe('ProjectStore', () => {
     await mkdir(join(dir, 'apis', 'A', 'requests', 'new-folder'));
     await writeFile(join(dir, 'apis', 'A', 'requests', 'new-folder', 'n.request.yaml'), (await readFile(file, 'utf8')).replace(r.id, 'r_external').replace('name: R', 'name: External'));
     await until(() => store.tree().items.find((i) => i.name === 'External'));
+    // A folder moved out in one step (no event per file) takes its requests with it.
+    await rename(join(dir, 'apis', 'A', 'requests', 'new-folder'), join(dir, '..', `${basename(dir)}-moved-out`));
+    await until(() => !store.tree().items.some((i) => i.name === 'External'));
+    expect(store.getRequest(r.id).url).toBe('/edited');
   });
 
   it('a closed store never starts watching (a late watcher kept `parley update-definition` from exiting)', async () => {
     const { dir, store } = await newProject();
     await store.close();
     const changes: string[][] = [];
-    store.watch((ids) => changes.push(ids));
+    await store.watch((ids) => changes.push(ids));
     await writeFile(join(dir, 'parley.yaml'), (await readFile(join(dir, 'parley.yaml'), 'utf8')).replace(/name: .*/, 'name: Edited'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(changes).toEqual([]);

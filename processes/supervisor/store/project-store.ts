@@ -6,7 +6,6 @@
 import { existsSync, readFile as readFileCallback, readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
@@ -28,6 +27,7 @@ import { resolveInside, safeFileName } from '../../../protocol/project/safe-path
 import { parseYamlFile, writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
 import { commitFiles, nodeFs, type FileChange, type FsOps } from './atomic.js';
+import { FolderWatcher } from './folder-watcher.js';
 import { newId } from './ids.js';
 
 interface LoadedApi {
@@ -72,7 +72,7 @@ export class ProjectStore {
   private readonly fs: FsOps;
   private readonly log: (line: string) => void;
   private queue: Promise<unknown> = Promise.resolve();
-  private watcher: FSWatcher | null = null;
+  private watcher: FolderWatcher | null = null;
   private closed = false;
 
   private constructor(root: string, options: ProjectStoreOptions) {
@@ -269,16 +269,14 @@ export class ProjectStore {
     return next;
   }
 
-  /** Starts picking up edits made outside Parley; `onChange` gets the ids whose files changed. */
-  watch(onChange: (changed: string[]) => void): void {
+  /**
+   * Starts picking up edits made outside Parley; `onChange` gets the ids whose files changed.
+   * Resolves once edits are being watched.
+   */
+  async watch(onChange: (changed: string[]) => void): Promise<void> {
     // A closed store never watches again: a late start would keep the process alive.
     if (this.watcher || this.closed) return;
-    let pending = new Set<string>();
-    let timer: NodeJS.Timeout | null = null;
-    const flush = async () => {
-      timer = null;
-      const paths = [...pending];
-      pending = new Set();
+    const flush = async (paths: string[]) => {
       const changed: string[] = [];
       for (const path of paths) {
         const text = await readFile(path, 'utf8').catch(() => null);
@@ -288,18 +286,15 @@ export class ProjectStore {
       }
       if (changed.length > 0) onChange(changed);
     };
-    this.watcher = watch(this.root, {
-      ignoreInitial: true,
-      ignored: (path: string) => /(^|[\\/])(\.git|node_modules)([\\/]|$)/.test(path) || /\.(tmp|bak)$/.test(path),
-      awaitWriteFinish: { stabilityThreshold: 40, pollInterval: 20 },
+    this.watcher = new FolderWatcher(this.root, {
+      accept: (path) => /\.ya?ml$/.test(path),
+      // In the write queue, so a reload never interleaves with a save and close() waits for it.
+      onChange: (paths) => {
+        this.queue = this.queue.then(() => flush(paths)).catch((err: Error) => this.log(`reloading edited files: ${err.message}`));
+      },
+      log: (line) => this.log(line),
     });
-    const queue = (path: string) => {
-      if (!/\.ya?ml$/.test(path)) return;
-      pending.add(path);
-      if (!timer) timer = setTimeout(() => void this.queue.then(flush), 30);
-    };
-    this.watcher.on('add', queue).on('change', queue).on('unlink', queue);
-    this.watcher.on('error', (err) => this.log(`watcher: ${(err as Error).message}`));
+    await this.watcher.ready();
   }
 
   async close(): Promise<void> {
