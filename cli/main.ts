@@ -1,14 +1,10 @@
 /**
  * `parley`: the command line. Each command is a module under commands/; they run the same
- * engines and processes as the app, so the two cannot disagree.
+ * engines and processes as the app, so the two cannot disagree. A command's module is loaded
+ * only when it runs: loading all of them cost every command (even --version) about 0.5 s.
  */
-import { appVersion } from '../processes/supervisor/ui-api.js';
 import { ParleyError } from '../protocol/errors.js';
-import { runUi } from './commands/ui.js';
-import { runCheck } from './commands/check.js';
-import { runMock } from './commands/mock.js';
-import { runImport } from './commands/import.js';
-import { runUpdateDefinition } from './commands/update-definition.js';
+import { appVersion } from '../processes/supervisor/paths.js';
 
 const HELP = `parley: an API workbench (REST client, contract checks, mocks, importers)
 
@@ -56,12 +52,14 @@ Environment:
                 the secret for --auth-basic, --auth-bearer, --auth-apikey (never a flag: flags show in ps)
 `;
 
-const commands: Record<string, (args: string[]) => Promise<number>> = {
-  ui: runUi,
-  check: runCheck,
-  mock: runMock,
-  import: runImport,
-  'update-definition': runUpdateDefinition,
+type Command = (args: string[]) => Promise<number>;
+
+const commands: Record<string, () => Promise<Command>> = {
+  ui: async () => (await import('./commands/ui.js')).runUi,
+  check: async () => (await import('./commands/check.js')).runCheck,
+  mock: async () => (await import('./commands/mock.js')).runMock,
+  import: async () => (await import('./commands/import.js')).runImport,
+  'update-definition': async () => (await import('./commands/update-definition.js')).runUpdateDefinition,
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -74,11 +72,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${appVersion()}\n`);
     return 0;
   }
-  const command = commands[first];
-  if (!command) {
+  const load = commands[first];
+  if (!load) {
     process.stderr.write(`parley: unknown command "${first}". Run parley --help.\n`);
     return 2;
   }
+  const command = await load();
   try {
     return await command(rest);
   } catch (err) {

@@ -11,6 +11,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const watch = process.argv.includes('--watch');
 
+// Loaded from node_modules rather than bundled: native addons (and msgpackr's optional one),
+// piscina (it starts worker files by path), esbuild (it runs its own binary), the TypeScript
+// compiler (large, and loaded only for dispatch.ts diagnostics) and Electron.
+const EXTERNAL = ['isolated-vm', '@napi-rs/keyring', 'msgpackr-extract', 'piscina', 'esbuild', 'typescript', 'electron'];
+
 const nodeEntries = {
   cli: 'cli/main.ts',
   'electron-main': 'processes/electron/main.ts',
@@ -42,10 +47,15 @@ await Promise.all([
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: EXTERNAL,
+    // Shared code and what a process loads on demand (a CLI command, XPath) go to chunks beside
+    // the entries: in dist/ itself, where code that finds files by import.meta.url expects to be.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     sourcemap: true,
     logLevel: 'warning',
-    banner: { js: '#!/usr/bin/env node' },
+    // Bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __parleyCreateRequire } from 'node:module';\nconst require = __parleyCreateRequire(import.meta.url);" },
   }),
   build({
     absWorkingDir: root,

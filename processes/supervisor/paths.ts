@@ -23,3 +23,11 @@ export function repoRoot(): string {
 export function distEntry(file: string): string {
   return join(repoRoot(), 'dist', file);
 }
+
+let version: string | null = null;
+
+/** The version in package.json. */
+export function appVersion(): string {
+  version ??= (JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return version;
+}

@@ -2,9 +2,8 @@
  * What the UI (and the CLI) may ask of the supervisor. Thin: each handler finds the project
  * store or child that does the work and tells every UI what changed.
  */
-import { readFileSync } from 'node:fs';
 import type { Handlers } from '../../protocol/peer.js';
-import { repoRoot } from './paths.js';
+import { appVersion } from './paths.js';
 import type { Supervisor } from './supervisor.js';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
@@ -15,12 +14,6 @@ import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
-
-let version: string | null = null;
-export function appVersion(): string {
-  version ??= (JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-  return version;
-}
 
 async function rememberSecrets(sup: Supervisor, names: string[]): Promise<void> {
   if (names.length === 0) return;

@@ -10,6 +10,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import type { BodyPreview, Mock, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
 import { MockEngine, type EngineReply } from './mock-engine.js';
 import { MockState } from './mock-state.js';
+import { preloadBodyQueries } from './request-values.js';
 import { ScriptSandbox } from './script-sandbox.js';
 import { LogRing, MASK, bodyPreview, isCredentialName, maskHeaders, maskTarget } from './mock-log.js';
 import type { RenderedResponse } from './render-response.js';
@@ -166,6 +167,7 @@ export class MockServer {
 
   async start(): Promise<MockAddress> {
     if (this.server) return this.address;
+    preloadBodyQueries(this.options.mock);
     const port = this.options.mock.port || this.options.keepPort || 0;
     await this.listen(this.hostToBind(), port);
     return this.address;
@@ -182,6 +184,7 @@ export class MockServer {
       ...(next.listenAllInterfaces === undefined ? {} : { listenAllInterfaces: next.listenAllInterfaces }),
       ...(next.checker === undefined ? {} : { checker: next.checker }),
     };
+    preloadBodyQueries(next.mock);
     this.engine = this.makeEngine(next.mock, this.options.checker);
     this.lastHost = undefined;
     if (!this.server) return this.address;

@@ -3,10 +3,45 @@
  * the body through XPath 3.1 or JSONPath, a query parameter, a header or a path parameter.
  * The body is parsed at most once per request, and only when a source asks for it.
  */
-import fontoxpath from 'fontoxpath';
-import { parseXmlDocument, type Document as XmlDocument } from 'slimdom';
-import { JSONPath } from 'jsonpath-plus';
+import { createRequire } from 'node:module';
+import type * as FontoXPath from 'fontoxpath';
+import type { Document as XmlDocument } from 'slimdom';
+import type * as Slimdom from 'slimdom';
+import type * as JsonPathPlus from 'jsonpath-plus';
 import type { ValueSource } from '../../../protocol/model/mock.js';
+
+// The query engines are loaded on first use, not at start: fontoxpath alone took about a fifth of
+// the mock host's start-up, and most mocks never read a body through XPath or JSONPath.
+const requirePackage = createRequire(import.meta.url);
+let xpathEngine: { fontoxpath: typeof FontoXPath; parseXmlDocument: typeof Slimdom.parseXmlDocument } | undefined;
+let jsonPathEngine: typeof JsonPathPlus.JSONPath | undefined;
+
+function xpath(): NonNullable<typeof xpathEngine> {
+  return (xpathEngine ??= {
+    fontoxpath: requirePackage('fontoxpath') as typeof FontoXPath,
+    parseXmlDocument: (requirePackage('slimdom') as typeof Slimdom).parseXmlDocument,
+  });
+}
+
+function jsonPath(): typeof JsonPathPlus.JSONPath {
+  return (jsonPathEngine ??= (requirePackage('jsonpath-plus') as typeof JsonPathPlus).JSONPath);
+}
+
+/** Loads the engines the sources in `config` use (a mock, or any part of one) now rather than on its first request. */
+export function preloadBodyQueries(config: unknown): void {
+  const languages = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      if (record['from'] === 'body' && typeof record['language'] === 'string') languages.add(record['language']);
+      Object.values(record).forEach(visit);
+    }
+  };
+  visit(config);
+  if (languages.has('xpath')) xpath();
+  if (languages.has('jsonpath')) jsonPath();
+}
 
 export interface MockRequest {
   method: string;
@@ -76,7 +111,7 @@ export class RequestValues {
   private parsedXml(): XmlDocument | typeof UNREADABLE {
     if (this.xml === NOT_PARSED) {
       try {
-        this.xml = parseXmlDocument(this.bodyText());
+        this.xml = xpath().parseXmlDocument(this.bodyText());
       } catch {
         this.xml = UNREADABLE;
       }
@@ -88,7 +123,7 @@ export class RequestValues {
     const json = this.parsedJson();
     if (json === UNREADABLE) return undefined;
     try {
-      const found = JSONPath({ path: expression, json: json as object, wrap: true }) as unknown[];
+      const found = jsonPath()({ path: expression, json: json as object, wrap: true }) as unknown[];
       return found.length === 0 ? undefined : asText(found[0]);
     } catch {
       this.notes.push(`JSONPath ${expression} could not be evaluated.`);
@@ -111,6 +146,7 @@ export class RequestValues {
       if (context === UNREADABLE) return undefined;
     }
     try {
+      const { fontoxpath } = xpath();
       const found = fontoxpath.evaluateXPath(expression, context, null, null, fontoxpath.evaluateXPath.ALL_RESULTS_TYPE, namespaceResolver ? { namespaceResolver } : {}) as unknown[];
       return found.length === 0 ? undefined : asText(found[0]);
     } catch {

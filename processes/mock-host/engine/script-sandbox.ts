@@ -6,7 +6,6 @@
  * network, files, timers or console.
  */
 import ivm from 'isolated-vm';
-import { transform } from 'esbuild';
 
 export interface ScriptInput {
   request: {
@@ -168,6 +167,8 @@ export class ScriptSandbox {
 
 async function stripTypes(source: string): Promise<string | { reason: string }> {
   try {
+    // esbuild is loaded with the first script: most mocks have none.
+    const { transform } = await import('esbuild');
     return (await transform(source, { loader: 'ts', target: 'es2022', sourcefile: 'dispatch.ts' })).code;
   } catch (err) {
     const first = (err as { errors?: Array<{ text: string; location?: { line: number; column: number } }> }).errors?.[0];

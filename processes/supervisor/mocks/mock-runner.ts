@@ -26,6 +26,7 @@ export class MockRunner {
   private stopping = false;
   /** Deaths are reported only once the mock was up; a failed start is the caller's error. */
   private serving = false;
+  private booting: Promise<void> | undefined;
 
   constructor(private readonly options: MockRunnerOptions) {
     this.child = new ChildProcessHandle({
@@ -45,8 +46,18 @@ export class MockRunner {
     return this.child.pid;
   }
 
+  /**
+   * Starts the child without a mock yet, so it boots while the caller still reads what to serve;
+   * `start` waits for it. A failed boot is reported by `start`.
+   */
+  boot(): void {
+    this.booting ??= this.child.start();
+    this.booting.catch(() => {});
+  }
+
   async start(config: MockHostConfig): Promise<MockHostAddress> {
-    await this.child.start();
+    this.boot();
+    await this.booting;
     this.child.currentPeer?.on('mock.logged', ({ entries }) => this.options.onLogged(entries));
     const address = await this.child.call('mock.start', config);
     this.serving = true;
