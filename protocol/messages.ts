@@ -281,6 +281,20 @@ export const events = {
   'load.problems': T.Object({ project: T.String(), problems: T.Array(Problem) }),
 } satisfies Record<string, TSchema>;
 
+/**
+ * Every schema a peer checks on receipt of a reply, stream item or event, by a stable name
+ * (`<method>/res`, `<method>/chunk`, `event <name>`): what ahead-of-time checks are keyed by.
+ */
+export function receivedSchemas(): [string, TSchema][] {
+  const out: [string, TSchema][] = [];
+  for (const [name, spec] of Object.entries(methods) as [string, MethodSpec][]) {
+    out.push([`${name}/res`, spec.res]);
+    if (spec.chunk) out.push([`${name}/chunk`, spec.chunk]);
+  }
+  for (const [name, schema] of Object.entries(events) as [string, TSchema][]) out.push([`event ${name}`, schema]);
+  return out;
+}
+
 export type Methods = typeof methods;
 export type MethodName = keyof Methods;
 export type EventName = keyof typeof events;

@@ -3,7 +3,8 @@
  * Electron; the same msgpack envelopes either way. Reconnects when the supervisor restarts.
  */
 import { Peer, type Transport } from '../../../protocol/peer.js';
-import { validateInterpreted } from '../../../protocol/validate-browser.js';
+import { aotValidator } from '../../../protocol/validate-browser.js';
+import { checks } from 'virtual:parley-checks';
 
 interface Bridge {
   send(bytes: Uint8Array): void;
@@ -21,7 +22,7 @@ export function connect(onProtocolError: (message: string) => void): Promise<Pee
   const transport = window.parleyBridge ? bridgeTransport(window.parleyBridge) : webSocketTransport();
   const peer = new Peer(transport, {
     role: 'ui',
-    validate: validateInterpreted,
+    validate: aotValidator(checks),
     onProtocolError: (err) => onProtocolError(`${err.code}: ${err.message}`),
   });
   return peer.ready.then(() => peer);
