@@ -1,11 +1,14 @@
 /**
- * msgpack encoding of envelopes. Plain maps (no shared record structures): every frame
- * decodes on its own, so one bad frame never poisons the ones after it.
+ * msgpack encoding of envelopes. Objects of the same shape are written as msgpackr records,
+ * whose structure is defined inside the same frame (no structures shared across frames): every
+ * frame decodes on its own, so one bad frame never poisons the ones after it. For the tree of a
+ * 5,000-request project that is 356 KB instead of 546 KB, and decoding took 1.6 ms instead of
+ * 7.8 ms (bench/README.md).
  */
 import { Packr } from 'msgpackr';
 import { ParleyError } from './errors.js';
 
-const packr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+const packr = new Packr({ useRecords: true, mapsAsObjects: true, moreTypes: false });
 
 export function encode(value: unknown): Uint8Array {
   return packr.pack(value);

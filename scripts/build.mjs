@@ -2,9 +2,10 @@
 // Node entries keep their npm packages external (native addons and piscina workers must
 // load from node_modules); the UI is a single browser bundle with Preact inlined.
 import { build } from 'esbuild';
+import { compiledChecksPlugin } from './compiled-checks.mjs';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,7 +39,7 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, 'ui'), { recursive: true });
 
 const started = Date.now();
-const checksSource = await compiledChecks();
+const checksPlugin = await compiledChecksPlugin();
 await Promise.all([
   build({
     absWorkingDir: root,
@@ -85,34 +86,8 @@ await Promise.all([
     sourcemap: true,
     logLevel: 'warning',
     loader: { '.css': 'css' },
-    plugins: [virtualModule('virtual:parley-checks', checksSource)],
+    plugins: [checksPlugin],
   }),
 ]);
 await cp(join(root, 'processes/ui/index.html'), join(dist, 'ui/index.html'));
 if (!process.env.PARLEY_QUIET_BUILD) console.log(`built dist/ in ${Date.now() - started} ms`);
-
-/**
- * The page's message checks, compiled now because its CSP forbids compiling at run time
- * (protocol/compiled-checks.ts): that module is bundled for Node, run once, and its output
- * becomes the module `virtual:parley-checks` of the UI bundle.
- */
-async function compiledChecks() {
-  const out = join(dist, 'build-compiled-checks.mjs');
-  await build({ absWorkingDir: root, entryPoints: ['protocol/compiled-checks.ts'], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-  try {
-    const { compiledChecksSource } = await import(`${pathToFileURL(out).href}?${Date.now()}`);
-    return compiledChecksSource();
-  } finally {
-    await rm(out, { force: true });
-  }
-}
-
-function virtualModule(name, contents) {
-  return {
-    name,
-    setup(b) {
-      b.onResolve({ filter: new RegExp(`^${name.replace(/[.:]/g, '\\$&')}$`) }, () => ({ path: name, namespace: 'parley-virtual' }));
-      b.onLoad({ filter: /.*/, namespace: 'parley-virtual' }, () => ({ contents, loader: 'js', resolveDir: root }));
-    },
-  };
-}
