@@ -3,12 +3,13 @@
  * of every child process, and the other end of every UI connection. Headless under the CLI;
  * the Electron main process on the desktop.
  */
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
 import type { Peer } from '../../protocol/peer.js';
 import type { EventName, EventOf } from '../../protocol/messages.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { ChildProcessHandle, type ChildSpec } from './children/child-process.js';
-import { distEntry } from './paths.js';
+import { appVersion, distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
 import type { FsOps } from './store/atomic.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
@@ -130,7 +131,12 @@ export class Supervisor {
     const root = resolve(path);
     const open = this.projects.get(root);
     if (open) return open;
-    const store = await ProjectStore.open(root, { log: this.log, ...(this.options.projectFs ? { fs: this.options.projectFs } : {}), ...options });
+    const store = await ProjectStore.open(root, {
+      log: this.log,
+      loadCache: { file: join(this.dataDir, 'cache', 'projects', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.msgpack`), version: appVersion() },
+      ...(this.options.projectFs ? { fs: this.options.projectFs } : {}),
+      ...options,
+    });
     this.projects.set(root, store);
     store.watch((changed) => {
       this.broadcast('project.changed', { tree: store.tree(), changed });

@@ -29,6 +29,7 @@ import { checkAll } from '../../../protocol/validate-node.js';
 import { commitFiles, nodeFs, type FileChange, type FsOps } from './atomic.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { newId } from './ids.js';
+import { LoadCache } from './load-cache.js';
 
 interface LoadedApi {
   api: Api;
@@ -53,7 +54,12 @@ interface LoadedRequest {
 export interface ProjectStoreOptions {
   fs?: FsOps;
   log?: (line: string) => void;
+  /** Where this project's load cache lives (load-cache.ts), in the workspace; none: every file is read on open. */
+  loadCache?: { file: string; version: string; now?: () => number };
 }
+
+/** How long after a load its cache is saved: not in the turns that answer the open. */
+const CACHE_SAVE_DELAY_MS = 1000;
 
 const check = (schema: Parameters<typeof checkAll>[0], value: unknown) => checkAll(schema, value);
 
@@ -75,10 +81,14 @@ export class ProjectStore {
   private watcher: FolderWatcher | null = null;
   private closed = false;
 
+  private readonly loadCacheAt: ProjectStoreOptions['loadCache'];
+  private cacheSave: { timer: NodeJS.Timeout; cache: LoadCache } | null = null;
+
   private constructor(root: string, options: ProjectStoreOptions) {
     this.root = root;
     this.fs = options.fs ?? nodeFs;
     this.log = options.log ?? (() => {});
+    this.loadCacheAt = options.loadCache;
   }
 
   /** Opens a project folder; a folder without parley.yaml becomes a new project when `create` is set. */
@@ -299,6 +309,10 @@ export class ProjectStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.cacheSave) {
+      clearTimeout(this.cacheSave.timer);
+      await this.saveLoadCache(this.cacheSave.cache);
+    }
     await this.queue;
     await this.watcher?.close();
     this.watcher = null;
@@ -314,34 +328,60 @@ export class ProjectStore {
   private async loadAll(): Promise<void> {
     await this.reloadPath(join(this.root, PROJECT_FILE));
     const apiDirs = await readdir(join(this.root, APIS_DIR), { withFileTypes: true }).catch(() => []);
-    const slicer = new LoadSlicer();
+    const load: LoadContext = { slicer: new LoadSlicer(), cache: this.loadCacheAt ? await LoadCache.open(this.loadCacheAt.file, this.loadCacheAt.version) : null };
     for (const d of apiDirs.filter((e) => e.isDirectory()).sort((a, b) => compareNames(a.name, b.name))) {
-      await this.loadApiDir(join(this.root, APIS_DIR, d.name), slicer);
+      await this.loadApiDir(join(this.root, APIS_DIR, d.name), load);
+    }
+    if (load.cache) {
+      const cache = load.cache;
+      const timer = setTimeout(() => {
+        this.cacheSave = null;
+        void this.saveLoadCache(cache);
+      }, CACHE_SAVE_DELAY_MS);
+      timer.unref();
+      this.cacheSave = { timer, cache };
     }
     const mockDirs = await readdir(join(this.root, MOCKS_DIR), { withFileTypes: true }).catch(() => []);
     for (const d of mockDirs) if (d.isDirectory()) this.mocks.set(`m:${d.name}`, d.name);
   }
 
-  private async loadApiDir(dir: string, slicer: LoadSlicer = new LoadSlicer()): Promise<void> {
+  private async loadApiDir(dir: string, load: LoadContext = { slicer: new LoadSlicer(), cache: null }): Promise<void> {
     const apiId = await this.loadApiFile(join(dir, API_FILE));
     if (!apiId) return;
     const place: ApiPlace = { id: apiId, dir, requestsDir: join(dir, REQUESTS_DIR) };
     const files = (await listFiles(place.requestsDir)).filter((f) => f.endsWith(REQUEST_SUFFIX));
-    await this.loadRequestFiles(files, place, slicer);
+    await this.loadRequestFiles(files, place, load);
   }
 
   /**
    * Reads, parses and adds `files` in order (so which of two files sharing an id is loaded does
    * not depend on which read finished first); after every slice of work the event loop gets a turn.
+   * A file unchanged since the last open comes from the load cache instead, in its place in the order.
    */
-  private async loadRequestFiles(files: string[], api: ApiPlace, slicer: LoadSlicer): Promise<void> {
-    let index = 0;
-    for await (const text of readTexts(files)) {
-      const path = files[index++]!;
-      const request = this.parsedText(path, text, requestKind);
+  private async loadRequestFiles(files: string[], api: ApiPlace, { slicer, cache }: LoadContext): Promise<void> {
+    const now = this.loadCacheAt?.now;
+    const stamps = cache ? files.map((path) => LoadCache.stamp(path, now?.())) : [];
+    const cached = cache ? files.map((path, i) => cache.matches(path, stamps[i]!)) : [];
+    const texts = readTexts(files.filter((_, i) => !cached[i]));
+    for (let i = 0; i < files.length; i++) {
+      const path = files[i]!;
+      const hit = cached[i] ? cache!.read(path) : undefined;
+      let request: Request | null;
+      if (hit) {
+        request = this.recordParsed(path, this.relPath(path), hit.text, { ok: true, value: hit.value as Request });
+      } else {
+        // A damaged cache entry is read from the file here, outside the read-ahead of the others.
+        const text = cached[i] ? readTextSync(path) : ((await texts.next()).value as string | NodeJS.ErrnoException);
+        request = this.parsedText(path, text, requestKind);
+        if (request && cache && typeof text === 'string') cache.remember(path, stamps[i]!, text, request);
+      }
       if (request) this.addRequest(path, request, api);
       await slicer.tick();
     }
+  }
+
+  private async saveLoadCache(cache: LoadCache): Promise<void> {
+    await cache.save().catch((err: Error) => this.log(`the load cache was not saved: ${err.message}`));
   }
 
   /** Re-reads one path and updates memory; returns the ids whose state changed. */
@@ -436,14 +476,17 @@ export class ProjectStore {
 
   /** The value of a file read as `text` (or the error reading it), its problems recorded by file. */
   private parsedText<T>(path: string, text: string | NodeJS.ErrnoException, kind: FileKind<T>): T | null {
-    const prefix = this.root.endsWith(sep) ? this.root : this.root + sep;
-    const rel = (path.startsWith(prefix) ? path.slice(prefix.length) : relative(this.root, path)).split(sep).join('/');
+    const rel = this.relPath(path);
     if (typeof text !== 'string') {
       this.problems.set(rel, [{ file: rel, rule: 'read', message: `${rel} could not be read (${text.code ?? text.message}).` }]);
       return null;
     }
+    return this.recordParsed(path, rel, text, parseYamlFile<T>(text, rel, kind, check));
+  }
+
+  /** Keeps a file's text and value, or records the problems it has. */
+  private recordParsed<T>(path: string, rel: string, text: string, parsed: { ok: true; value: T } | { ok: false; problems: Problem[] }): T | null {
     this.texts.set(path, text);
-    const parsed = parseYamlFile<T>(text, rel, kind, check);
     if (!parsed.ok) {
       this.problems.set(rel, parsed.problems);
       this.log(parsed.problems.map((p) => `${p.message}${p.line ? ` (line ${p.line})` : ''}`).join('\n'));
@@ -499,6 +542,12 @@ export class ProjectStore {
     for (const [rid, r] of this.requests) if (r.apiId === id) this.requests.delete(rid);
   }
 
+  /** `path` relative to the project folder, with forward slashes, as problems name files. */
+  private relPath(path: string): string {
+    const prefix = this.root.endsWith(sep) ? this.root : this.root + sep;
+    return (path.startsWith(prefix) ? path.slice(prefix.length) : relative(this.root, path)).split(sep).join('/');
+  }
+
   private isKnownPath(path: string): boolean {
     return [...this.requests.values()].some((r) => r.file === path) || [...this.apis.values()].some((a) => join(a.dir, API_FILE) === path);
   }
@@ -546,6 +595,12 @@ const SLOW_READ_MS = 10;
 const SLOW_READS_TO_SWITCH = 3;
 /** Longest run of loading work between two turns of the event loop. */
 const LOAD_SLICE_MS = 8;
+
+/** What one load shares across its APIs: the slices it yields in, and the load cache when there is one. */
+interface LoadContext {
+  slicer: LoadSlicer;
+  cache: LoadCache | null;
+}
 
 /** Gives the event loop a turn (timers, sockets, the UI's calls) once the current slice of loading has run LOAD_SLICE_MS. */
 class LoadSlicer {

@@ -1,0 +1,135 @@
+/**
+ * What the last open of a project read, so the next open skips reading and parsing the request
+ * files that have not changed since: reading and parsing is most of opening a big project (5,000
+ * requests: about 0.5 s of 0.6 s, bench/README.md), and most opens are of a project opened before.
+ *
+ * It lives in the workspace (never in the project folder) and is only ever a hint. An entry is
+ * used only when the file's size, inode, mtime and ctime (in nanoseconds) are all what they were
+ * when it was read; ctime changes with every write and cannot be set back, so an edited file is
+ * always read again. A file whose ctime was under RACY_NS old when it was read is not kept: on a
+ * file system with coarse timestamps a second write within the same tick would otherwise go
+ * unseen (git's "racy" rule). Files with problems are not kept, so their problems are found
+ * again. A cache that is missing, unreadable, of another format or of another Parley version is
+ * ignored, and the load reads every file as before.
+ */
+import { statSync, type BigIntStats } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Packr } from 'msgpackr';
+
+const FORMAT = 1;
+const RACY_NS = 2_000_000_000n;
+
+/**
+ * One file: its stamp, and its text and value packed on their own, so that opening the cache
+ * decodes only the stamps and each file's data is decoded when the load reaches it (decoding the
+ * whole cache of 5,000 requests at once held the event loop about 50 ms).
+ */
+interface Entry {
+  /** size, inode, mtime ns, ctime ns, joined: compared as one string. */
+  stamp: string;
+  data: Uint8Array;
+}
+
+interface CacheFile {
+  format: number;
+  version: string;
+  entries: Record<string, Entry>;
+}
+
+const packr = new Packr({ useRecords: true, mapsAsObjects: true, moreTypes: false });
+/** For one file's data: records would define their structures again in every small entry. */
+const entryPackr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
+
+/** How a file was when it was about to be read: what an entry must match to be used. */
+export type FileStamp = { stamp: string; racy: boolean } | null;
+
+export class LoadCache {
+  private readonly kept = new Map<string, Entry>();
+  /** Whether the next write would differ from what is on disk. */
+  private changed = false;
+
+  private constructor(
+    private readonly file: string,
+    private readonly version: string,
+    private readonly previous: Map<string, Entry>,
+  ) {}
+
+  /** The cache at `file` for this Parley `version`; empty when there is none usable. */
+  static async open(file: string, version: string): Promise<LoadCache> {
+    const bytes = await readFile(file).catch(() => null);
+    const previous = new Map<string, Entry>();
+    if (bytes) {
+      try {
+        const data = packr.unpack(bytes) as CacheFile;
+        if (data.format === FORMAT && data.version === version && data.entries && typeof data.entries === 'object') {
+          for (const [path, entry] of Object.entries(data.entries)) {
+            if (typeof entry?.stamp === 'string' && entry.data instanceof Uint8Array) previous.set(path, entry);
+          }
+        }
+      } catch {
+        // Unreadable: a cache is a hint, the load reads every file.
+      }
+    }
+    const cache = new LoadCache(file, version, previous);
+    cache.changed = previous.size === 0;
+    return cache;
+  }
+
+  /** The file's stamp now, before it is read (null when it cannot be stat'ed). `nowMs`: tests. */
+  static stamp(path: string, nowMs = Date.now()): FileStamp {
+    let stats: BigIntStats | undefined;
+    try {
+      stats = statSync(path, { bigint: true });
+    } catch {
+      return null;
+    }
+    const now = BigInt(Math.round(nowMs)) * 1_000_000n;
+    return { stamp: `${stats.size}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`, racy: now - stats.ctimeNs < RACY_NS };
+  }
+
+  /** Whether the file is exactly as it was when it was cached (it is then kept for the next save). */
+  matches(path: string, stamp: FileStamp): boolean {
+    const entry = stamp && this.previous.get(path);
+    if (!entry || entry.stamp !== stamp.stamp) return false;
+    this.kept.set(path, entry);
+    return true;
+  }
+
+  /** The text and value cached for a file that `matches`; undefined when its data does not decode. */
+  read(path: string): { text: string; value: unknown } | undefined {
+    const entry = this.kept.get(path);
+    if (!entry) return undefined;
+    try {
+      const data = entryPackr.unpack(entry.data) as { text?: unknown; value?: unknown };
+      if (typeof data.text === 'string' && data.value !== undefined) return { text: data.text, value: data.value };
+    } catch {
+      // Damaged: read the file instead, and forget the entry.
+    }
+    this.kept.delete(path);
+    this.changed = true;
+    return undefined;
+  }
+
+  /** Keeps what was read from `path`, when it was stamped before the read and not racy. */
+  remember(path: string, stamp: FileStamp, text: string, value: unknown): void {
+    if (!stamp || stamp.racy) return;
+    this.kept.set(path, { stamp: stamp.stamp, data: entryPackr.pack({ text, value }) });
+    this.changed = true;
+  }
+
+  /** Saves what this load kept (entries of files that are gone are dropped), when anything changed. */
+  async save(): Promise<void> {
+    if (!this.changed && this.kept.size === this.previous.size) return;
+    const data: CacheFile = { format: FORMAT, version: this.version, entries: Object.fromEntries(this.kept) };
+    const temp = `${this.file}.${process.pid}.tmp`;
+    try {
+      await mkdir(dirname(this.file), { recursive: true });
+      await writeFile(temp, packr.pack(data));
+      await rename(temp, this.file);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+  }
+}
