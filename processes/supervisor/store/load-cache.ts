@@ -31,6 +31,16 @@ interface Entry {
   data: Uint8Array;
 }
 
+/** Read during this load, packed only when the cache is saved (off the open's path). */
+interface Fresh {
+  stamp: string;
+  text: string;
+  value: unknown;
+}
+
+/** Packing for a save gives the event loop a turn after this much work. */
+const SAVE_SLICE_MS = 8;
+
 interface CacheFile {
   format: number;
   version: string;
@@ -45,7 +55,7 @@ const entryPackr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes
 export type FileStamp = { stamp: string; racy: boolean } | null;
 
 export class LoadCache {
-  private readonly kept = new Map<string, Entry>();
+  private readonly kept = new Map<string, Entry | Fresh>();
   /** Whether the next write would differ from what is on disk. */
   private changed = false;
 
@@ -99,7 +109,7 @@ export class LoadCache {
   /** The text and value cached for a file that `matches`; undefined when its data does not decode. */
   read(path: string): { text: string; value: unknown } | undefined {
     const entry = this.kept.get(path);
-    if (!entry) return undefined;
+    if (!entry || !('data' in entry)) return undefined;
     try {
       const data = entryPackr.unpack(entry.data) as { text?: unknown; value?: unknown };
       if (typeof data.text === 'string' && data.value !== undefined) return { text: data.text, value: data.value };
@@ -114,14 +124,23 @@ export class LoadCache {
   /** Keeps what was read from `path`, when it was stamped before the read and not racy. */
   remember(path: string, stamp: FileStamp, text: string, value: unknown): void {
     if (!stamp || stamp.racy) return;
-    this.kept.set(path, { stamp: stamp.stamp, data: entryPackr.pack({ text, value }) });
+    this.kept.set(path, { stamp: stamp.stamp, text, value });
     this.changed = true;
   }
 
   /** Saves what this load kept (entries of files that are gone are dropped), when anything changed. */
   async save(): Promise<void> {
     if (!this.changed && this.kept.size === this.previous.size) return;
-    const data: CacheFile = { format: FORMAT, version: this.version, entries: Object.fromEntries(this.kept) };
+    const entries: Record<string, Entry> = {};
+    let sliceStart = performance.now();
+    for (const [path, entry] of this.kept) {
+      entries[path] = 'data' in entry ? entry : { stamp: entry.stamp, data: entryPackr.pack({ text: entry.text, value: entry.value }) };
+      if (performance.now() - sliceStart > SAVE_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    const data: CacheFile = { format: FORMAT, version: this.version, entries };
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
       await mkdir(dirname(this.file), { recursive: true });
