@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LoadCache } from './load-cache.js';
+import { LoadCache, packCache, unpackCache, type Entry } from './load-cache.js';
 import { ProjectStore } from './project-store.js';
 
-const packr = new Packr({ useRecords: true, mapsAsObjects: true, moreTypes: false });
 const entryPackr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
 const later = () => Date.now() + 60_000; // files written by a test are "racy" to the real clock
 const open: ProjectStore[] = [];
@@ -31,12 +30,12 @@ async function project() {
   return { dir, cacheFile, a, b, fileOf, openCached };
 }
 
-type Entries = Record<string, { stamp: string; data: Uint8Array }>;
+type Entries = Map<string, Entry>;
 
 /** Closes the store, which saves its cache, and returns the entries saved. */
-async function saved(store: ProjectStore, cacheFile: string): Promise<Entries> {
+async function saved(store: ProjectStore, cacheFile: string, version = '1.0.0'): Promise<Entries> {
   await store.close();
-  return (packr.unpack(await readFile(cacheFile)) as { entries: Entries }).entries;
+  return unpackCache(await readFile(cacheFile), version) ?? new Map();
 }
 
 /** Rewrites the url cached for an entry, keeping its stamp. */
@@ -49,10 +48,10 @@ describe('the load cache', () => {
   it('a reopen takes unchanged files from the cache: a cached value planted under an unchanged stamp is what loads', async () => {
     const { cacheFile, b, fileOf, openCached } = await project();
     const entries = await saved(await openCached(), cacheFile);
-    expect(Object.keys(entries).sort()).toEqual([fileOf('First'), fileOf('Second')].sort());
+    expect([...entries.keys()].sort()).toEqual([fileOf('First'), fileOf('Second')].sort());
     // Plant a different value for Second with its real stamp: only a cache hit can load it.
-    plantUrl(entries[fileOf('Second')]!, '/from-the-cache');
-    await writeFile(cacheFile, packr.pack({ format: 1, version: '1.0.0', entries }));
+    plantUrl(entries.get(fileOf('Second'))!, '/from-the-cache');
+    await writeFile(cacheFile, packCache('1.0.0', entries));
     const again = await openCached();
     expect(again.getRequest(b.id).url).toBe('/from-the-cache');
   });
@@ -74,7 +73,7 @@ describe('the load cache', () => {
     const store = await ProjectStore.open(dir, { loadCache: { file: cacheFile, version: '1.0.0' } });
     open.push(store);
     const entries = await saved(store, cacheFile);
-    expect(entries[fileOf('First')]).toBeUndefined();
+    expect(entries.get(fileOf('First'))).toBeUndefined();
     const stamp = LoadCache.stamp(fileOf('First'));
     expect(stamp?.racy).toBe(true);
     expect(LoadCache.stamp(fileOf('First'), later())?.racy).toBe(false);
@@ -82,22 +81,30 @@ describe('the load cache', () => {
 
   it('ignores a cache of another Parley version, a corrupt one and a missing one, and loads every file', async () => {
     const { cacheFile, a, b, openCached } = await project();
-    const entries = await saved(await openCached('0.9.0'), cacheFile);
-    for (const entry of Object.values(entries)) plantUrl(entry, '/stale');
-    await writeFile(cacheFile, packr.pack({ format: 1, version: '0.9.0', entries }));
+    const entries = await saved(await openCached('0.9.0'), cacheFile, '0.9.0');
+    expect(entries.size).toBe(2);
+    for (const entry of entries.values()) plantUrl(entry, '/stale');
+    await writeFile(cacheFile, packCache('0.9.0', entries));
     const other = await openCached('1.0.0');
     expect([other.getRequest(a.id).url, other.getRequest(b.id).url]).toEqual(['/first', '/second']);
     await other.close();
     await writeFile(cacheFile, 'not msgpack at all');
     const corrupt = await openCached('1.0.0');
     expect(corrupt.getRequest(a.id).url).toBe('/first');
+    await corrupt.close();
+    const whole = await readFile(cacheFile);
+    expect(unpackCache(whole, '1.0.0')?.size).toBe(2);
+    await writeFile(cacheFile, whole.subarray(0, whole.byteLength - 10)); // cut short
+    expect(unpackCache(await readFile(cacheFile), '1.0.0')).toBeNull();
+    const truncated = await openCached('1.0.0');
+    expect([truncated.getRequest(a.id).url, truncated.getRequest(b.id).url]).toEqual(['/first', '/second']);
   });
 
   it('reads the file when its cached data is damaged', async () => {
     const { cacheFile, a, b, fileOf, openCached } = await project();
     const entries = await saved(await openCached(), cacheFile);
-    entries[fileOf('First')]!.data = new Uint8Array([0xc1, 0xff, 0x00]);
-    await writeFile(cacheFile, packr.pack({ format: 1, version: '1.0.0', entries }));
+    entries.get(fileOf('First'))!.data = new Uint8Array([0xc1, 0xff, 0x00]);
+    await writeFile(cacheFile, packCache('1.0.0', entries));
     const again = await openCached();
     expect([again.getRequest(a.id).url, again.getRequest(b.id).url]).toEqual(['/first', '/second']);
     expect(again.tree().problems).toEqual([]);
@@ -109,7 +116,7 @@ describe('the load cache', () => {
     const store = await openCached();
     expect(store.tree().problems.map((p) => p.rule)).toEqual(['yaml-syntax']);
     const entries = await saved(store, cacheFile);
-    expect(entries[fileOf('Second')]).toBeUndefined();
+    expect(entries.get(fileOf('Second'))).toBeUndefined();
     const again = await openCached();
     expect(again.tree().problems.map((p) => p.rule)).toEqual(['yaml-syntax']);
   });

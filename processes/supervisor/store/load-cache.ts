@@ -25,7 +25,7 @@ const RACY_NS = 2_000_000_000n;
  * decodes only the stamps and each file's data is decoded when the load reaches it (decoding the
  * whole cache of 5,000 requests at once held the event loop about 50 ms).
  */
-interface Entry {
+export interface Entry {
   /** size, inode, mtime ns, ctime ns, joined: compared as one string. */
   stamp: string;
   data: Uint8Array;
@@ -40,12 +40,6 @@ interface Fresh {
 
 /** Packing for a save gives the event loop a turn after this much work. */
 const SAVE_SLICE_MS = 8;
-
-interface CacheFile {
-  format: number;
-  version: string;
-  entries: Record<string, Entry>;
-}
 
 const packr = new Packr({ useRecords: true, mapsAsObjects: true, moreTypes: false });
 /** For one file's data: records would define their structures again in every small entry. */
@@ -68,19 +62,7 @@ export class LoadCache {
   /** The cache at `file` for this Parley `version`; empty when there is none usable. */
   static async open(file: string, version: string): Promise<LoadCache> {
     const bytes = await readFile(file).catch(() => null);
-    const previous = new Map<string, Entry>();
-    if (bytes) {
-      try {
-        const data = packr.unpack(bytes) as CacheFile;
-        if (data.format === FORMAT && data.version === version && data.entries && typeof data.entries === 'object') {
-          for (const [path, entry] of Object.entries(data.entries)) {
-            if (typeof entry?.stamp === 'string' && entry.data instanceof Uint8Array) previous.set(path, entry);
-          }
-        }
-      } catch {
-        // Unreadable: a cache is a hint, the load reads every file.
-      }
-    }
+    const previous = (bytes && unpackCache(bytes, version)) || new Map<string, Entry>();
     const cache = new LoadCache(file, version, previous);
     cache.changed = previous.size === 0;
     return cache;
@@ -131,24 +113,56 @@ export class LoadCache {
   /** Saves what this load kept (entries of files that are gone are dropped), when anything changed. */
   async save(): Promise<void> {
     if (!this.changed && this.kept.size === this.previous.size) return;
-    const entries: Record<string, Entry> = {};
+    const entries = new Map<string, Entry>();
     let sliceStart = performance.now();
     for (const [path, entry] of this.kept) {
-      entries[path] = 'data' in entry ? entry : { stamp: entry.stamp, data: entryPackr.pack({ text: entry.text, value: entry.value }) };
+      entries.set(path, 'data' in entry ? entry : { stamp: entry.stamp, data: entryPackr.pack({ text: entry.text, value: entry.value }) });
       if (performance.now() - sliceStart > SAVE_SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
     }
-    const data: CacheFile = { format: FORMAT, version: this.version, entries };
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
       await mkdir(dirname(this.file), { recursive: true });
-      await writeFile(temp, packr.pack(data));
+      await writeFile(temp, packCache(this.version, entries));
       await rename(temp, this.file);
     } catch (err) {
       await rm(temp, { force: true });
       throw err;
     }
+  }
+}
+
+/**
+ * The file: a 4-byte big-endian length, an index of that length (format, version, and per file
+ * its path, stamp and data length), then every file's data one after the other. Opening decodes
+ * the index only; each file's data stays a view into the bytes read until the load needs it.
+ */
+export function packCache(version: string, entries: Map<string, Entry>): Buffer {
+  const index = packr.pack({ format: FORMAT, version, entries: [...entries].map(([path, e]) => [path, e.stamp, e.data.byteLength]) });
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(index.byteLength);
+  return Buffer.concat([head, index, ...[...entries.values()].map((e) => e.data)]);
+}
+
+/** The entries of a cache file written for `version`; null when it is of another format or version, or damaged. */
+export function unpackCache(bytes: Buffer, version: string): Map<string, Entry> | null {
+  try {
+    const length = bytes.readUInt32BE(0);
+    const index = packr.unpack(bytes.subarray(4, 4 + length)) as { format?: unknown; version?: unknown; entries?: unknown };
+    if (index.format !== FORMAT || index.version !== version || !Array.isArray(index.entries)) return null;
+    const entries = new Map<string, Entry>();
+    let offset = 4 + length;
+    for (const item of index.entries as unknown[]) {
+      if (!Array.isArray(item)) return null;
+      const [path, stamp, size] = item as [unknown, unknown, unknown];
+      if (typeof path !== 'string' || typeof stamp !== 'string' || typeof size !== 'number' || offset + size > bytes.byteLength) return null;
+      entries.set(path, { stamp, data: bytes.subarray(offset, offset + size) });
+      offset += size;
+    }
+    return entries;
+  } catch {
+    return null;
   }
 }
