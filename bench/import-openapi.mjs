@@ -37,7 +37,7 @@ async function main() {
       format: 'esm',
       target: 'node20',
       outExtension: { '.js': '.mjs' },
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
       logLevel: 'warning',
     });
     const engine = pathToFileURL(join(work, 'engine.mjs')).href;

@@ -333,7 +333,7 @@ async function engineInProcess() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
     logLevel: 'warning',
     plugins: [
       {

@@ -25,7 +25,7 @@ await build({
   target: 'node20',
   outExtension: { '.js': '.mjs' },
   // undici's CommonJS code calls require() for Node built-ins.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 

@@ -142,7 +142,8 @@ export class Supervisor {
       this.broadcast('project.changed', { tree: store.tree(), changed });
       this.mocks.onProjectChanged(store, changed);
     });
-    await this.workspace
+    // Saved behind the open's answer (an fsynced write of the workspace): the list needn't delay the tree.
+    void this.workspace
       .update((ws) => {
         ws.recentProjects = [root, ...ws.recentProjects.filter((p) => p !== root)].slice(0, 20);
       })
@@ -197,6 +198,7 @@ export class Supervisor {
     await this.mocks.stopAll();
     await Promise.all([this.sender.stop(), this.checker.stop(), ...[...this.jobs].map((job) => job.stop(200))]);
     await Promise.all([...this.projects.values()].map((p) => p.close()));
+    await this.workspace.settled();
     for (const peer of this.uiPeers) peer.close();
   }
 }

@@ -25,6 +25,8 @@ export class SpoolingSink extends Writable {
   #size = 0;
   #file: FileHandle | undefined;
   #path: string | undefined;
+  /** The write in progress: a destroy waits for it, or a file it is opening would be left behind. */
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(inlineLimit: number, spoolDir: string) {
     super();
@@ -33,7 +35,8 @@ export class SpoolingSink extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.#accept(chunk).then(() => callback(), callback);
+    this.#writing = this.#accept(chunk);
+    this.#writing.then(() => callback(), callback);
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -45,12 +48,13 @@ export class SpoolingSink extends Writable {
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     if (error === null) return callback(null);
-    // A body that did not complete leaves no file behind.
-    const file = this.#file;
-    const path = this.#path;
-    this.#file = undefined;
-    this.#path = undefined;
+    // A body that did not complete leaves no file behind, including one a write was still opening.
     void (async () => {
+      await this.#writing.catch(() => undefined);
+      const file = this.#file;
+      const path = this.#path;
+      this.#file = undefined;
+      this.#path = undefined;
       await file?.close().catch(() => undefined);
       if (path !== undefined) await rm(path, { force: true }).catch(() => undefined);
     })().finally(() => callback(error));

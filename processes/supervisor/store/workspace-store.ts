@@ -58,6 +58,11 @@ export class WorkspaceStore {
     return this.current;
   }
 
+  /** Resolves once every update asked for so far has been saved (or has failed). */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
   /** Applies `change` to a copy and saves it atomically; memory changes only if the save did. */
   update(change: (draft: WorkspaceT) => WorkspaceT | void): Promise<WorkspaceT> {
     const run = async () => {
