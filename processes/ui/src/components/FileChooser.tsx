@@ -3,7 +3,7 @@
  * browser served by the supervisor (the page itself cannot see file paths).
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { ResOf } from '../../../../protocol/messages.js';
 import { call } from '../state/rpc.js';
 import { openCustom } from '../state/overlays.js';
@@ -43,14 +43,23 @@ function FolderBrowser({ onPick, onCancel }: { onPick(path: string): void; onCan
   const listing = useSignal<ResOf<'fs.list'> | null>(null);
   const error = useSignal('');
   const typed = useSignal('');
+  const latest = useRef(0);
+  const edits = useRef(0);
   const go = async (path?: string) => {
+    // Only the newest listing asked for is shown, and the path field takes its folder only if
+    // nothing was typed there meanwhile: the first folder's answer can arrive after the user
+    // already typed another folder, or went to it.
+    const asked = ++latest.current;
+    const editsWhenAsked = edits.current;
     try {
-      listing.value = await call('fs.list', path === undefined ? {} : { path });
-      lastFolder = listing.value.path;
-      typed.value = listing.value.path;
+      const answer = await call('fs.list', path === undefined ? {} : { path });
+      if (asked !== latest.current) return;
+      listing.value = answer;
+      lastFolder = answer.path;
+      if (edits.current === editsWhenAsked) typed.value = answer.path;
       error.value = '';
     } catch (err) {
-      error.value = (err as Error).message;
+      if (asked === latest.current) error.value = (err as Error).message;
     }
   };
   useEffect(() => void go(lastFolder), []);
@@ -64,7 +73,14 @@ function FolderBrowser({ onPick, onCancel }: { onPick(path: string): void; onCan
           void go(typed.value);
         }}
       >
-        <input aria-label="Folder" value={typed.value} onInput={(e) => (typed.value = (e.target as HTMLInputElement).value)} />
+        <input
+          aria-label="Folder"
+          value={typed.value}
+          onInput={(e) => {
+            edits.current++;
+            typed.value = (e.target as HTMLInputElement).value;
+          }}
+        />
         <button class="button" type="submit">
           Go
         </button>
