@@ -69,8 +69,9 @@ async function runServer(runner: MockRunner, ended: Promise<string>, target: Ser
     await runner.stop();
     return 130;
   }
-  process.stdout.write(`${target.label} is serving at ${address.url} (contract check: ${mock.contractCheck}). Ctrl+C stops it.\n`);
-  if (target.listOperations) process.stdout.write(routes(mock, address.url));
+  // One write: a reader that acts on the URL line has the routes with it.
+  const serving = `${target.label} is serving at ${address.url} (contract check: ${mock.contractCheck}). Ctrl+C stops it.\n`;
+  process.stdout.write(serving + (target.listOperations ? routes(mock, address.url) : ''));
   for (const warning of [...target.warnings, ...address.warnings]) process.stderr.write(`warning: ${warning}\n`);
 
   const death = await Promise.race([signalled, ended]);

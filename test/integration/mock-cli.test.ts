@@ -199,7 +199,8 @@ describe('parley mock serve <openapi document>', () => {
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.out()).toContain('Mock of Library');
     expect(s.out()).toContain('(contract check: log)');
-    expect(s.out()).toContain(`GET  ${s.url}/books/{bookId}  getBook → 200`);
+    // The routes come with the URL line (one write), but a pipe may still split it.
+    await until(async () => s.out().includes(`GET  ${s.url}/books/{bookId}  getBook → 200`), 5_000);
     const hosts = await until(() => childrenOf(s.child.pid!, 'mock-host.js').then((pids) => pids.length > 0 && pids), 10_000);
     expect(hosts).toHaveLength(1);
 
