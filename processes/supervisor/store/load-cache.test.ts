@@ -56,6 +56,15 @@ describe('the load cache', () => {
     expect(again.getRequest(b.id).url).toBe('/from-the-cache');
   });
 
+  it('caches a file as it was read: a later change to the object in memory does not reach the cache', async () => {
+    const { cacheFile, a, openCached } = await project();
+    const store = await openCached();
+    store.getRequest(a.id).url = '/changed-in-memory-only';
+    await saved(store, cacheFile);
+    const again = await openCached();
+    expect(again.getRequest(a.id).url).toBe('/first');
+  });
+
   it('reads a file again once it changed, even at the same size and with its mtime set back', async () => {
     const { cacheFile, a, fileOf, openCached } = await project();
     await saved(await openCached(), cacheFile);

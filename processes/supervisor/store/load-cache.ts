@@ -31,16 +31,6 @@ export interface Entry {
   data: Uint8Array;
 }
 
-/** Read during this load, packed only when the cache is saved (off the open's path). */
-interface Fresh {
-  stamp: string;
-  text: string;
-  value: unknown;
-}
-
-/** Packing for a save gives the event loop a turn after this much work. */
-const SAVE_SLICE_MS = 8;
-
 const packr = new Packr({ useRecords: true, mapsAsObjects: true, moreTypes: false });
 /** For one file's data: records would define their structures again in every small entry. */
 const entryPackr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes: false });
@@ -49,7 +39,7 @@ const entryPackr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes
 export type FileStamp = { stamp: string; racy: boolean } | null;
 
 export class LoadCache {
-  private readonly kept = new Map<string, Entry | Fresh>();
+  private readonly kept = new Map<string, Entry>();
   /** Whether the next write would differ from what is on disk. */
   private changed = false;
 
@@ -91,7 +81,7 @@ export class LoadCache {
   /** The text and value cached for a file that `matches`; undefined when its data does not decode. */
   read(path: string): { text: string; value: unknown } | undefined {
     const entry = this.kept.get(path);
-    if (!entry || !('data' in entry)) return undefined;
+    if (!entry) return undefined;
     try {
       const data = entryPackr.unpack(entry.data) as { text?: unknown; value?: unknown };
       if (typeof data.text === 'string' && data.value !== undefined) return { text: data.text, value: data.value };
@@ -106,26 +96,19 @@ export class LoadCache {
   /** Keeps what was read from `path`, when it was stamped before the read and not racy. */
   remember(path: string, stamp: FileStamp, text: string, value: unknown): void {
     if (!stamp || stamp.racy) return;
-    this.kept.set(path, { stamp: stamp.stamp, text, value });
+    // Packed now, not at save: the value is the store's own object, which must not reach the
+    // cache with later changes under this file's stamp.
+    this.kept.set(path, { stamp: stamp.stamp, data: entryPackr.pack({ text, value }) });
     this.changed = true;
   }
 
   /** Saves what this load kept (entries of files that are gone are dropped), when anything changed. */
   async save(): Promise<void> {
     if (!this.changed && this.kept.size === this.previous.size) return;
-    const entries = new Map<string, Entry>();
-    let sliceStart = performance.now();
-    for (const [path, entry] of this.kept) {
-      entries.set(path, 'data' in entry ? entry : { stamp: entry.stamp, data: entryPackr.pack({ text: entry.text, value: entry.value }) });
-      if (performance.now() - sliceStart > SAVE_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
       await mkdir(dirname(this.file), { recursive: true });
-      await writeFile(temp, packCache(this.version, entries));
+      await writeFile(temp, packCache(this.version, this.kept));
       await rename(temp, this.file);
     } catch (err) {
       await rm(temp, { force: true });
