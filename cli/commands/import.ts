@@ -5,14 +5,11 @@
  * or malformed document, authentication...); 130/143 when Ctrl+C or SIGTERM cancelled it.
  */
 import { resolve } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
-import { isWireError } from '../../protocol/errors.js';
 import type { ReqOf } from '../../protocol/messages.js';
-import type { FetchCredentials } from '../../protocol/model/import.js';
 import { createImporterRegistry } from '../../processes/importer/engine/registry.js';
-import { CREDENTIAL_HELP, CREDENTIAL_OPTIONS, credentialFlagGiven, credentialsFrom, type CredentialFlags } from '../import/credentials.js';
-import { ProgressLine, type ProgressStream } from '../import/progress.js';
+import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
+import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
+import { ProgressLine } from '../import/progress.js';
 import { importJson, renderImport } from '../import/render.js';
 import { CliSession, requireKeychain } from '../import/session.js';
 import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
@@ -44,15 +41,7 @@ Exit codes: 0 imported; 2 not imported (bad usage, unreadable or malformed docum
             authentication needed or refused...); 130/143 cancelled by Ctrl+C/SIGTERM.
 `;
 
-export interface CommandIo {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable & ProgressStream;
-}
-
-const processIo = (): CommandIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-
-interface Options extends CredentialFlags {
+interface Options extends CommonFlags {
   project?: string;
   'new-project'?: string;
   format?: string;
@@ -60,51 +49,29 @@ interface Options extends CredentialFlags {
   'base-url'?: string;
   'no-cache': boolean;
   'no-webhooks': boolean;
-  json: boolean;
-  verbose: boolean;
-  help: boolean;
 }
 
-export async function runImport(args: string[], io: CommandIo = processIo()): Promise<number> {
-  let options: Options;
-  let positionals: string[];
-  try {
-    const parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        project: { type: 'string' },
-        'new-project': { type: 'string' },
-        format: { type: 'string' },
-        name: { type: 'string' },
-        'base-url': { type: 'string' },
-        'no-cache': { type: 'boolean', default: false },
-        'no-webhooks': { type: 'boolean', default: false },
-        ...CREDENTIAL_OPTIONS,
-        json: { type: 'boolean', default: false },
-        verbose: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-    options = parsed.values as Options;
-    positionals = parsed.positionals;
-  } catch (err) {
-    return usageError(io, (err as Error).message);
-  }
-  if (options.help) {
-    io.stdout.write(IMPORT_HELP);
-    return 0;
-  }
-  const usage = usageProblem(options, positionals);
-  if (usage) return usageError(io, usage);
-  const arg = positionals[0]!;
+const COMMAND: CommandLine<Options> = {
+  name: 'import',
+  usage: 'parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]',
+  help: IMPORT_HELP,
+  options: {
+    project: { type: 'string' },
+    'new-project': { type: 'string' },
+    format: { type: 'string' },
+    name: { type: 'string' },
+    'base-url': { type: 'string' },
+    'no-cache': { type: 'boolean', default: false },
+    'no-webhooks': { type: 'boolean', default: false },
+  },
+  usageProblem,
+};
 
-  let credentials: FetchCredentials | undefined;
-  try {
-    credentials = credentialsFrom(options);
-  } catch (err) {
-    return usageError(io, (err as Error).message);
-  }
+export async function runImport(args: string[], io: CommandIo = processIo()): Promise<number> {
+  const line = readCommandLine(COMMAND, args, io);
+  if ('exit' in line) return line.exit;
+  const { options, positionals, credentials } = line;
+  const arg = positionals[0]!;
 
   const session = new CliSession();
   const progress = new ProgressLine(io.stderr);
@@ -140,7 +107,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
   } catch (err) {
     progress.clear();
     if (session.interruptedBy) return session.cancelled('import', io.stderr);
-    return failed(io, err, options.json);
+    return commandFailed(io, 'import', err, options.json);
   } finally {
     await session.close();
   }
@@ -157,17 +124,4 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   if (options.format !== undefined && options.format !== 'auto' && !createImporterRegistry().get(options.format)) return `--format must be auto or openapi, not ${options.format}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
   return undefined;
-}
-
-function usageError(io: CommandIo, message: string): number {
-  io.stderr.write(`parley import: ${message}\nUsage: parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]\nRun parley import --help for every option.\n`);
-  return 2;
-}
-
-/** The error's own message (the importer keeps credentials out of it); with --json also as JSON on stdout. */
-function failed(io: CommandIo, err: unknown, json: boolean): number {
-  const wire = isWireError(err) ? err : { code: 'internal', message: (err as Error).message };
-  io.stderr.write(`parley import: ${wire.message}\n`);
-  if (json) io.stdout.write(`${JSON.stringify({ error: { code: wire.code, message: wire.message } }, null, 2)}\n`);
-  return 2;
 }

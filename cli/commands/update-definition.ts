@@ -6,16 +6,15 @@
  * nothing changed); 2 refused or failed; 130/143 cancelled by Ctrl+C/SIGTERM.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { ParleyError, hasCode, isWireError } from '../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../protocol/errors.js';
 import type { Api } from '../../protocol/model/api.js';
-import type { FetchCredentials, ImportSource } from '../../protocol/model/import.js';
-import { CREDENTIAL_HELP, CREDENTIAL_OPTIONS, credentialFlagGiven, credentialsFrom, type CredentialFlags } from '../import/credentials.js';
+import type { ImportSource } from '../../protocol/model/import.js';
+import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
+import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
 import { ProgressLine } from '../import/progress.js';
 import { renderCounts, renderPreview, updateJson, type UpdateView } from '../import/render.js';
 import { CliSession, requireKeychain } from '../import/session.js';
 import { importSourceOf, sourceArgOf } from '../import/source.js';
-import type { CommandIo } from './import.js';
 
 export const UPDATE_DEFINITION_HELP = `parley update-definition: update an imported API from its definition
 
@@ -42,52 +41,28 @@ Exit codes: 0 previewed or applied (also when nothing changed); 2 not done (unkn
             unreadable source, the definition changed during the run...); 130/143 cancelled.
 `;
 
-const processIo = (): CommandIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-
-interface Options extends CredentialFlags {
+interface Options extends CommonFlags {
   api?: string;
   source?: string;
   preview: boolean;
-  json: boolean;
-  verbose: boolean;
-  help: boolean;
 }
 
-export async function runUpdateDefinition(args: string[], io: CommandIo = processIo()): Promise<number> {
-  let options: Options;
-  let positionals: string[];
-  try {
-    const parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        api: { type: 'string' },
-        source: { type: 'string' },
-        preview: { type: 'boolean', default: false },
-        ...CREDENTIAL_OPTIONS,
-        json: { type: 'boolean', default: false },
-        verbose: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-    options = parsed.values as Options;
-    positionals = parsed.positionals;
-  } catch (err) {
-    return usageError(io, (err as Error).message);
-  }
-  if (options.help) {
-    io.stdout.write(UPDATE_DEFINITION_HELP);
-    return 0;
-  }
-  const usage = usageProblem(options, positionals);
-  if (usage) return usageError(io, usage);
+const COMMAND: CommandLine<Options> = {
+  name: 'update-definition',
+  usage: 'parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]',
+  help: UPDATE_DEFINITION_HELP,
+  options: {
+    api: { type: 'string' },
+    source: { type: 'string' },
+    preview: { type: 'boolean', default: false },
+  },
+  usageProblem,
+};
 
-  let credentials: FetchCredentials | undefined;
-  try {
-    credentials = credentialsFrom(options);
-  } catch (err) {
-    return usageError(io, (err as Error).message);
-  }
+export async function runUpdateDefinition(args: string[], io: CommandIo = processIo()): Promise<number> {
+  const line = readCommandLine(COMMAND, args, io);
+  if ('exit' in line) return line.exit;
+  const { options, positionals, credentials } = line;
 
   const session = new CliSession();
   const progress = new ProgressLine(io.stderr);
@@ -116,7 +91,7 @@ export async function runUpdateDefinition(args: string[], io: CommandIo = proces
   } catch (err) {
     progress.clear();
     if (session.interruptedBy) return session.cancelled('update-definition', io.stderr);
-    return failed(io, err, options.json);
+    return commandFailed(io, 'update-definition', err, options.json, advice(err));
   } finally {
     await session.close();
   }
@@ -146,18 +121,9 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   return undefined;
 }
 
-function usageError(io: CommandIo, message: string): number {
-  io.stderr.write(`parley update-definition: ${message}\nUsage: parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]\nRun parley update-definition --help for every option.\n`);
-  return 2;
-}
-
-/** The error's own message, with what to do next where the command line differs from the app. */
-function failed(io: CommandIo, err: unknown, json: boolean): number {
-  const wire = isWireError(err) ? err : { code: 'internal', message: (err as Error).message };
-  let message = wire.message;
-  if (hasCode(err, 'no-source')) message += ' Pass --source <file or URL>.';
-  if (hasCode(err, 'definition-changed')) message += ' Run the command again to preview and apply the new version.';
-  io.stderr.write(`parley update-definition: ${message}\n`);
-  if (json) io.stdout.write(`${JSON.stringify({ error: { code: wire.code, message } }, null, 2)}\n`);
-  return 2;
+/** What to do next, where the command line differs from the app. */
+function advice(err: unknown): string {
+  if (hasCode(err, 'no-source')) return ' Pass --source <file or URL>.';
+  if (hasCode(err, 'definition-changed')) return ' Run the command again to preview and apply the new version.';
+  return '';
 }
