@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { alive, childrenOf } from '../support/processes.js';
+import { alive, childrenOf, finished, type Run } from '../support/processes.js';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -22,23 +22,8 @@ const event = join(fixtures, 'bodies', 'event.json');
 const eventBad = join(fixtures, 'bodies', 'event-bad.json');
 const eventPath = '/special-events/3be6453c-03eb-4357-ae5a-984a0e574a54';
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
 function start(args: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [cli, 'check', ...args], { cwd: root, stdio: 'pipe' });
-}
-
-function finished(child: ChildProcessWithoutNullStreams): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
 async function parley(args: string[], stdin?: string): Promise<Run> {

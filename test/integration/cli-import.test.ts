@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { KeychainSecrets } from '../../processes/supervisor/store/secrets.js';
 import { keyringMissing } from '../support/keyring.js';
-import { alive, childrenOf } from '../support/processes.js';
+import { alive, childrenOf, finished, type Run } from '../support/processes.js';
 
 const missingKeyring = await keyringMissing();
 if (missingKeyring) console.warn(`Skipping the keychain URL import test: ${missingKeyring}`);
@@ -39,13 +39,6 @@ const scriptBin = ['/usr/bin/script', '/bin/script'].find((path) => existsSync(p
 const TOKEN = 'tok_9f3b7c1e5a2d4f60'; // must never reach the output or a project file
 /** Every run starts a supervisor with its sender and checker (about 1 s idle, far more on a busy machine); tests make up to five runs. */
 const SLOW = { timeout: 120_000 };
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
 
 let work: string;
 let home: string;
@@ -75,14 +68,6 @@ function track(child: ChildProcessWithoutNullStreams): ChildProcessWithoutNullSt
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
-}
-
-function finished(child: ChildProcessWithoutNullStreams): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
 async function parley(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Run> {

@@ -21,7 +21,7 @@ import { parse as parseYaml } from 'yaml';
 import { ensureDemoProject } from '../../demo/project.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { alive, childrenOf } from '../support/processes.js';
+import { alive, childrenOf, finished, type Run } from '../support/processes.js';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -49,23 +49,10 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 const env = () => ({ ...process.env, PARLEY_HOME: join(home, 'data') });
 
 function parley(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return finished(spawn(process.execPath, [cli, ...args], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 // --- parley mock new ----------------------------------------------------------------------------

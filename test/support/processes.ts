@@ -1,5 +1,23 @@
-/** Looking at real processes from tests (Linux /proc): a command's children, and whether a pid lives. */
+/** Looking at real processes from tests: a command's output and exit, its children (Linux /proc), and whether a pid lives. */
+import type { ChildProcess } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
+
+/** How a finished process ended, with everything it printed. */
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Collects a child's output (its stdout and stderr must be pipes) until it closes. */
+export function finished(child: ChildProcess): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
 
 /** Children of `pid` whose command line names `entry` (e.g. 'importer.js'). */
 export async function childrenOf(pid: number, entry: string): Promise<number[]> {
