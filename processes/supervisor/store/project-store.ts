@@ -386,7 +386,7 @@ export class ProjectStore {
 
   /** Re-reads one path and updates memory; returns the ids whose state changed. */
   private async reloadPath(path: string): Promise<string[]> {
-    const rel = relative(this.root, path).split(sep).join('/');
+    const rel = this.relPath(path);
     if (rel === PROJECT_FILE) {
       const parsed = await this.readParsed(path, projectKind);
       if (parsed) this.project = parsed;
@@ -503,7 +503,7 @@ export class ProjectStore {
   }
 
   private refuseIfBroken(path: string): void {
-    const rel = relative(this.root, path).split(sep).join('/');
+    const rel = this.relPath(path);
     const problems = this.problems.get(rel);
     if (problems?.length) {
       throw new ParleyError('conflict', `${rel} has a problem on disk (${problems[0]!.message}); fix the file first so your edit there is not overwritten.`);
@@ -511,7 +511,7 @@ export class ProjectStore {
   }
 
   private addProblem(path: string, problem: Omit<Problem, 'file'>): void {
-    const rel = relative(this.root, path).split(sep).join('/');
+    const rel = this.relPath(path);
     this.problems.set(rel, [{ file: rel, ...problem }]);
   }
 
