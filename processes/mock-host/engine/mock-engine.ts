@@ -4,6 +4,7 @@
  * scenarios, and render the response. The HTTP side lives in mock-server.ts.
  */
 import type { Mock, MockOperation, MockProblem, MockResponse } from '../../../protocol/model/mock.js';
+import { headerPairs } from './mock-log.js';
 import { Router } from './router.js';
 import { RequestValues, type MockRequest } from './request-values.js';
 import { allConditionsHold } from './match-conditions.js';
@@ -74,13 +75,7 @@ class EngineRequest implements MockRequest {
   }
 
   get headers(): Array<[string, string]> {
-    if (this.headersOf === undefined) {
-      const pairs: Array<[string, string]> = [];
-      const raw = this.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
-      this.headersOf = pairs;
-    }
-    return this.headersOf;
+    return (this.headersOf ??= headerPairs(this.rawHeaders));
   }
 }
 

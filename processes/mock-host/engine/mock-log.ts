@@ -24,6 +24,13 @@ export function isCredentialName(name: string): boolean {
   return verdict;
 }
 
+/** node:http's flat `rawHeaders` list (name, value, name, value...) as pairs, names as the client spelled them. */
+export function headerPairs(raw: readonly string[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
+  return pairs;
+}
+
 export function maskHeaders(headers: Iterable<readonly [string, string]>): MockHeader[] {
   const out: MockHeader[] = [];
   for (const [name, value] of headers) out.push({ name, value: isCredentialName(name) ? MASK : value });

@@ -12,7 +12,7 @@ import { MockEngine, type EngineReply } from './mock-engine.js';
 import { MockState } from './mock-state.js';
 import { preloadBodyQueries } from './request-values.js';
 import { ScriptSandbox } from './script-sandbox.js';
-import { LogRing, MASK, bodyPreview, isCredentialName, maskHeaders, maskTarget } from './mock-log.js';
+import { LogRing, bodyPreview, headerPairs, maskHeaders, maskTarget } from './mock-log.js';
 import type { RenderedResponse } from './render-response.js';
 import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { ContractChecker } from './contract.js';
@@ -109,12 +109,7 @@ export class LogRecord {
 
   entry(): MockLogEntry {
     if (this.built) return this.built;
-    const requestHeaders: MockHeader[] = [];
-    const raw = this.rawHeaders;
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = raw[i] as string;
-      requestHeaders.push({ name, value: isCredentialName(name) ? MASK : (raw[i + 1] as string) });
-    }
+    const requestHeaders = maskHeaders(headerPairs(this.rawHeaders));
     const path = maskTarget(this.target);
     const reply = this.reply;
     this.built = {
