@@ -11,7 +11,7 @@
  * reported, so nothing created inside it before its watch existed is missed. A directory that
  * goes (deleted, or moved out in one step) reports every file it held.
  *
- * Paths are handed over settled: once no event has come for `settleMs` (a save is often several
+ * Paths are handed over settled: once no event has come for SETTLE_MS (a save is often several
  * events: truncate, write, rename), and at the latest `MAX_WAIT_MS` after the first, so a folder
  * that never goes quiet still gets its changes read.
  */
@@ -29,7 +29,6 @@ export interface FolderWatcherOptions {
   /** Gets each settled batch of changed paths (created, changed or deleted), in arrival order. */
   onChange: (paths: string[]) => void;
   log: (line: string) => void;
-  settleMs?: number;
 }
 
 export class FolderWatcher {
@@ -149,8 +148,7 @@ export class FolderWatcher {
     if (this.pending.size === 0) this.firstPendingAt = Date.now();
     this.pending.add(path);
     if (this.timer) clearTimeout(this.timer);
-    const settle = this.options.settleMs ?? SETTLE_MS;
-    const wait = Math.max(0, Math.min(settle, this.firstPendingAt + MAX_WAIT_MS - Date.now()));
+    const wait = Math.max(0, Math.min(SETTLE_MS, this.firstPendingAt + MAX_WAIT_MS - Date.now()));
     this.timer = setTimeout(() => this.flush(), wait);
   }
 
