@@ -9,6 +9,9 @@ export default defineConfig({
     // Process-level tests spawn real children and bind real ports: keep files apart on 2 cores.
     pool: 'forks',
     maxWorkers: 2,
+    // Tests run dispatch scripts in isolated-vm in the worker itself, which on Node 20 asks for
+    // this (the script sandbox refuses to run without it, as a mock host would).
+    execArgv: ['--no-node-snapshot'],
     reporters: process.env.CI ? ['default'] : ['default'],
   },
 });

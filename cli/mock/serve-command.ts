@@ -37,7 +37,8 @@ export async function serveMock(args: string[]): Promise<number> {
     onDied: (message) => died(message),
   });
   // The mock host boots while the document or project is read: its start-up was most of the wait.
-  runner.boot();
+  // A document's mock (no --mock) has no dispatch.ts, so its host needs no script support.
+  runner.boot({ scripts: values.mock !== undefined });
   let target: ServeTarget;
   try {
     target = await (await import('./serve-target.js')).serveTarget(where, values.mock, port, check as ContractCheckMode | undefined, usage);

@@ -11,6 +11,7 @@ import type { MockProblem } from '../../protocol/model/mock.js';
 import type { Contract, ContractChecker, CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import {
   CHECK_LIMITS,
+  TOO_LARGE_TEXT,
   PreparedDefinition,
   isJsonMediaType,
   parseJson,
@@ -272,7 +273,7 @@ const encoder = new TextEncoder();
 function checkJson(def: PreparedDefinition, schema: Loc, body: string | Uint8Array, direction: 'request' | 'response', outcome: CheckOutcome, limits: Limits): void {
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
   if (bytes.byteLength > CHECK_LIMITS.maxBodyBytes) {
-    outcome.gaveUp = `the body is larger than 1 MiB (${CHECK_LIMITS.maxBodyBytes.toLocaleString('en')} bytes)`;
+    outcome.gaveUp = TOO_LARGE_TEXT;
     return;
   }
   const parsed = parseJson(bytes);

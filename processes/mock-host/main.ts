@@ -1,7 +1,9 @@
 /**
  * The mock-host process: serves one mock with the mock engine (node:http, isolated-vm for
  * dispatch.ts), checks requests with the project's checker engine, and puts its log on the bus
- * as `mock.logged` batches. Run with --no-node-snapshot, as isolated-vm asks.
+ * as `mock.logged` batches. A host that may run dispatch.ts is started with --no-node-snapshot,
+ * as isolated-vm asks on Node 20; one that never will (no operation dispatches By script) keeps
+ * Node's snapshot and boots faster (MockRunner decides).
  *
  * With --diagnostics it serves only `mocks.diagnose` (the dispatch.ts editor's type check): the
  * TypeScript compiler is big and slow to load, so it runs in a process of its own, started when

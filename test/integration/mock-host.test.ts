@@ -14,10 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { parseDocument } from 'yaml';
 import type { Peer } from '../../protocol/peer.js';
-import type { Mock } from '../../protocol/model/mock.js';
+import type { Mock, MockLogEntry } from '../../protocol/model/mock.js';
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
 import { ensureDemoProject } from '../../demo/project.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
+import { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
+import { mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
 
 let sup: Supervisor;
 let project: string;
@@ -122,7 +124,16 @@ describe('a mock served by its own mock-host process', () => {
     const getPet = operationOf(next, 'GET', '/pets/{petId}');
     getPet.dispatch = 'script';
     getPet.script = 'while (true) {}\n';
-    mock = (await sup.mocks.save(project, next)).mock!;
+    // Without a dispatch.ts the host keeps Node's start-up snapshot; the first script moves the
+    // mock to a host without it (isolated-vm's need), on the same port.
+    const before = sup.mocks.processId(project, 'm:Pets')!;
+    expect(await commandLine(before)).not.toContain('--no-node-snapshot');
+    const saved = await sup.mocks.save(project, next);
+    mock = saved.mock!;
+    expect(saved.running?.port).toBe(port);
+    const after = sup.mocks.processId(project, 'm:Pets')!;
+    expect(after).not.toBe(before);
+    expect(await commandLine(after)).toContain('--no-node-snapshot');
 
     const order: string[] = [];
     const runaway = get(`${url}/pets/1`).then((res) => {
@@ -201,12 +212,44 @@ describe('a mock served by its own mock-host process', () => {
   });
 });
 
+/** A process's arguments, from Linux's /proc. */
+async function commandLine(pid: number): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+}
+
 /** A listener on a free port of 127.0.0.1, to hold that port. */
 async function listenAnywhere(): Promise<{ port: number; close(): void }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: (server.address() as AddressInfo).port, close: () => void server.close() };
 }
+
+describe('a mock host started without script support', () => {
+  it('answers a dispatch.ts with a 500 saying why, rather than risking isolated-vm on Node\'s snapshot', async () => {
+    const store = sup.project(project);
+    const api = store.getApi(apiId);
+    const saved = (await sup.mocks.get(project, 'm:Pets')).mock!;
+    const next = structuredClone(saved);
+    const getPet = operationOf(next, 'GET', '/pets/{petId}');
+    getPet.dispatch = 'script';
+    getPet.script = "respond('Default');\n";
+    const host = new ChildProcessHandle({ name: 'bare mock host', entry: join(repoRoot(), 'dist', 'mock-host.js'), restart: false });
+    try {
+      await host.start();
+      const logged: MockLogEntry[] = [];
+      host.currentPeer!.on('mock.logged', ({ entries }) => void logged.push(...entries));
+      const address = await host.call('mock.start', { mock: { ...next, port: 0 }, documents: await mockDocuments(store.apiDir(apiId), api), listenAllInterfaces: false });
+      expect((await get(`${address.url}/pets`)).status).toBe(200);
+      const refused = await get(`${address.url}/pets/1`);
+      expect(refused.status).toBe(500);
+      expect(JSON.parse(refused.text)).toMatchObject({ code: 'mock-script-failed' });
+      const entry = await until(() => logged.find((e) => e.status === 500));
+      expect(entry.notes.join(' ')).toMatch(/started without --no-node-snapshot/);
+    } finally {
+      await host.stop();
+    }
+  });
+});
 
 describe('parley mock check', () => {
   it('exits 0 on a clean mock, 1 on findings, 2 on a mock that does not load', async () => {

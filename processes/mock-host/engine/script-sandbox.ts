@@ -85,6 +85,11 @@ export class ScriptSandbox {
 
   async run(source: string, input: ScriptInput): Promise<ScriptOutcome> {
     const outcome: ScriptOutcome = { scenarioChanges: [], logs: [] };
+    // On Node 20 an isolate in a process started with Node's own snapshot can crash the process
+    // (isolated-vm's README); the runner starts hosts of script mocks without it.
+    if (!process.execArgv.includes('--no-node-snapshot')) {
+      return { ...outcome, error: { code: 'mock-script-failed', reason: 'This mock host was started without --no-node-snapshot, which dispatch scripts need; stop and start the mock.' } };
+    }
     const isolate = this.currentIsolate();
     const script = await this.compile(isolate, source);
     if (typeof script === 'string') return { ...outcome, error: { code: 'mock-script-failed', reason: script } };

@@ -5,9 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-import { Peer, type CallOptions } from '../../../protocol/peer.js';
-import { streamTransport } from '../../../protocol/transport-stream.js';
-import { validateCompiled } from '../../../protocol/validate-node.js';
+import type { Peer, CallOptions } from '../../../protocol/peer.js';
+import type * as ChildBus from './child-bus.js';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { MethodName, ReqOf, ResOf } from '../../../protocol/messages.js';
 
@@ -125,7 +124,9 @@ export class ChildProcessHandle {
       return;
     }
     const exited = this.waitForExit();
-    this.peer?.call('sys.shutdown', {}).catch(() => {});
+    // Not yet on the bus (still loading its code): nothing to finish, so no grace to wait out.
+    if (this.peer) this.peer.call('sys.shutdown', {}).catch(() => {});
+    else child.kill('SIGKILL');
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await exited;
     clearTimeout(timer);
@@ -152,6 +153,13 @@ export class ChildProcessHandle {
     child.stdout?.on('data', prefix);
     child.stderr?.on('data', prefix);
 
+    child.once('exit', (code, signal) => this.exited(child, { code, signal }));
+    child.once('error', (err) => log(`[${this.spec.name}] spawn failed: ${err.message}`));
+
+    // The bus code is loaded after the spawn, so a short-lived CLI's first child boots meanwhile
+    // (about 35 ms sooner for `parley mock serve`); the pipe holds what the child writes until then.
+    const { Peer, streamTransport, validateCompiled } = await busCode();
+    if (this.child !== child) throw new ParleyError('child-died', `The ${this.spec.name} did not start: ${describeExit(this.spec.name, this.lastExit ?? { code: null, signal: null })}`);
     const peer = new Peer(streamTransport(child.stdio[3] as Duplex), {
       role: 'supervisor',
       pid: process.pid,
@@ -159,9 +167,6 @@ export class ChildProcessHandle {
       onProtocolError: (err) => log(`[${this.spec.name}] bus: ${err.code}: ${err.message}`),
     });
     this.peer = peer;
-
-    child.once('exit', (code, signal) => this.exited(child, peer, { code, signal }));
-    child.once('error', (err) => log(`[${this.spec.name}] spawn failed: ${err.message}`));
 
     try {
       await peer.ready;
@@ -176,13 +181,14 @@ export class ChildProcessHandle {
     for (const waiter of waiters) waiter.resolve(peer);
   }
 
-  private exited(child: ChildProcess, peer: Peer, info: ExitInfo): void {
+  private exited(child: ChildProcess, info: ExitInfo): void {
     if (this.child !== child) return;
+    const peer = this.peer;
     this.lastExit = info;
     this.child = null;
     this.peer = null;
     this.stopHeartbeat();
-    peer.close(new ParleyError('peer-closed', `The ${this.spec.name} exited.`));
+    peer?.close(new ParleyError('peer-closed', `The ${this.spec.name} exited.`));
     const waiters = this.exitWaiters;
     this.exitWaiters = [];
     for (const resolve of waiters) resolve(info);
@@ -268,4 +274,9 @@ export function describeExit(name: string, info: ExitInfo): string {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+let bus: Promise<typeof ChildBus> | undefined;
+function busCode(): Promise<typeof ChildBus> {
+  return (bus ??= import('./child-bus.js'));
 }

@@ -34,7 +34,6 @@ export class ScriptDiagnostics {
         name: 'dispatch script checker',
         entry: distEntry('mock-host.js'),
         args: ['--diagnostics'],
-        execArgv: ['--no-node-snapshot'],
         restart: true,
         ...(this.log ? { log: this.log } : {}),
       });
