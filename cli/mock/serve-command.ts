@@ -3,7 +3,8 @@
  * prints a line per request. The child is started first and boots while the project or document
  * is read (serve-target.ts, loaded only then): its start-up was most of the wait for the first answer.
  */
-import { basename } from 'node:path';
+import { access, readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ParleyError } from '../../protocol/errors.js';
 import type { ContractCheckMode, Mock } from '../../protocol/model/mock.js';
@@ -37,8 +38,10 @@ export async function serveMock(args: string[]): Promise<number> {
     onDied: (message) => died(message),
   });
   // The mock host boots while the document or project is read: its start-up was most of the wait.
-  // A document's mock (no --mock) has no dispatch.ts, so its host needs no script support.
-  runner.boot({ scripts: values.mock !== undefined });
+  // Script support costs the host about 100 ms of start-up: a document's mock (no --mock) never
+  // has a dispatch.ts, and a project's mock is looked at for one. (A wrong guess is safe: start
+  // moves a mock that turns out to need it to a host that has it.)
+  runner.boot({ scripts: values.mock !== undefined && (await hasDispatchScript(where, values.mock)) });
   let target: ServeTarget;
   try {
     target = await (await import('./serve-target.js')).serveTarget(where, values.mock, port, check as ContractCheckMode | undefined, usage);
@@ -47,6 +50,16 @@ export async function serveMock(args: string[]): Promise<number> {
     throw err;
   }
   return runServer(runner, ended, target);
+}
+
+/** Whether a project's mock has an operation with a dispatch.ts, before its files are read. */
+async function hasDispatchScript(project: string, mockName: string): Promise<boolean> {
+  // A name that is no plain folder name is refused when the mock is read.
+  if (!/^[^/\\]+$/.test(mockName) || mockName === '.' || mockName === '..') return false;
+  const operations = join(project, 'mocks', mockName, 'operations');
+  const names = await readdir(operations).catch(() => []);
+  const found = await Promise.all(names.map((name) => access(join(operations, name, 'dispatch.ts')).then(() => true, () => false)));
+  return found.includes(true);
 }
 
 async function runServer(runner: MockRunner, ended: Promise<string>, target: ServeTarget): Promise<number> {

@@ -10,7 +10,7 @@
  * this file alone, build once yourself.
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams, type ExecFileException } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { parse as parseYaml } from 'yaml';
 import { ensureDemoProject } from '../../demo/project.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { alive, childrenOf, finished, type Run } from '../support/processes.js';
+import { alive, childrenOf, commandLine, finished, type Run } from '../support/processes.js';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -269,8 +269,25 @@ describe('parley mock serve <openapi document>', () => {
     const s = await serve([project, '--mock', 'Served', '--port', '0']);
     expect(s.out()).toContain('Mock Served is serving at');
     expect((await get(`${s.url}/pets/1`)).status).toBe(200);
+    // No dispatch.ts: the host keeps Node's start-up snapshot (isolated-vm is never needed).
+    const [host] = await childrenOf(s.child.pid!, 'mock-host.js');
+    expect(await commandLine(host!)).not.toContain('--no-node-snapshot');
     s.child.kill('SIGINT');
     expect(await s.exited).toBe(0);
+
+    // With a dispatch.ts the host starts with script support, and the script runs.
+    const operations = join(project, 'mocks', 'Served', 'operations');
+    const getPet = (await readdir(operations)).find((name) => /get/i.test(name) && /pet/i.test(name) && !/pets$/i.test(name))!;
+    const operationFile = join(operations, getPet, 'operation.yaml');
+    await writeFile(operationFile, (await readFile(operationFile, 'utf8')).replace(/^dispatch: .*$/m, 'dispatch: script'));
+    await writeFile(join(operations, getPet, 'dispatch.ts'), "throw new Error('scripted ' + request.path);\n");
+    const scripted = await serve([project, '--mock', 'Served', '--port', '0']);
+    const [scriptHost] = await childrenOf(scripted.child.pid!, 'mock-host.js');
+    expect(await commandLine(scriptHost!)).toContain('--no-node-snapshot');
+    expect((await get(`${scripted.url}/pets/1`)).status).toBe(500);
+    await until(async () => scripted.out().includes('The dispatch script threw: scripted /pets/1'), 5_000);
+    scripted.child.kill('SIGINT');
+    expect(await scripted.exited).toBe(0);
 
     const missing = await parley(['mock', 'serve', join(home, 'nothing-here.yaml')]);
     expect(missing.code).toBe(2);

@@ -20,6 +20,7 @@ import { ensureDemoProject } from '../../demo/project.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
 import { mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
+import { commandLine } from '../support/processes.js';
 
 let sup: Supervisor;
 let project: string;
@@ -211,11 +212,6 @@ describe('a mock served by its own mock-host process', () => {
     await sup.mocks.stop(project, 'm:Pets');
   });
 });
-
-/** A process's arguments, from Linux's /proc. */
-async function commandLine(pid: number): Promise<string[]> {
-  return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-}
 
 /** A listener on a free port of 127.0.0.1, to hold that port. */
 async function listenAnywhere(): Promise<{ port: number; close(): void }> {

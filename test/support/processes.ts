@@ -34,6 +34,11 @@ export async function childrenOf(pid: number, entry: string): Promise<number[]> 
   return found;
 }
 
+/** A process's arguments, from Linux's /proc. */
+export async function commandLine(pid: number): Promise<string[]> {
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+}
+
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
