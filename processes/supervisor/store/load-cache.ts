@@ -38,8 +38,16 @@ const entryPackr = new Packr({ useRecords: false, mapsAsObjects: true, moreTypes
 /** How a file was when it was about to be read: what an entry must match to be used. */
 export type FileStamp = { stamp: string; racy: boolean } | null;
 
+/** The value the load makes of a file's text (parsed, checked, migrated); undefined when it has problems. */
+export type ValueOf = (path: string, text: string) => unknown;
+
+/** Work between two turns of the event loop while a save packs entries. */
+const PACK_SLICE_MS = 8;
+
 export class LoadCache {
   private readonly kept = new Map<string, Entry>();
+  /** Read by this load, waiting to be packed at save. */
+  private readonly pending = new Map<string, { stamp: string; text: string }>();
   /** Whether the next write would differ from what is on disk. */
   private changed = false;
 
@@ -47,13 +55,14 @@ export class LoadCache {
     private readonly file: string,
     private readonly version: string,
     private readonly previous: Map<string, Entry>,
+    private readonly valueOf: ValueOf,
   ) {}
 
   /** The cache at `file` for this Parley `version`; empty when there is none usable. */
-  static async open(file: string, version: string): Promise<LoadCache> {
+  static async open(file: string, version: string, valueOf: ValueOf): Promise<LoadCache> {
     const bytes = await readFile(file).catch(() => null);
     const previous = (bytes && unpackCache(bytes, version)) || new Map<string, Entry>();
-    const cache = new LoadCache(file, version, previous);
+    const cache = new LoadCache(file, version, previous, valueOf);
     cache.changed = previous.size === 0;
     return cache;
   }
@@ -93,17 +102,22 @@ export class LoadCache {
     return undefined;
   }
 
-  /** Keeps what was read from `path`, when it was stamped before the read and not racy. */
-  remember(path: string, stamp: FileStamp, text: string, value: unknown): void {
+  /**
+   * Keeps what was read from `path`, when it was stamped before the read and not racy. Only the
+   * text is kept now; its value is made again from it at save, off the open's path (packing the
+   * store's values during a first open of 5,000 requests cost it 100-160 ms of code not yet
+   * optimised), and so that a later change to the store's own object never reaches the cache
+   * under this file's stamp.
+   */
+  remember(path: string, stamp: FileStamp, text: string): void {
     if (!stamp || stamp.racy) return;
-    // Packed now, not at save: the value is the store's own object, which must not reach the
-    // cache with later changes under this file's stamp.
-    this.kept.set(path, { stamp: stamp.stamp, data: entryPackr.pack({ text, value }) });
+    this.pending.set(path, { stamp: stamp.stamp, text });
     this.changed = true;
   }
 
   /** Saves what this load kept (entries of files that are gone are dropped), when anything changed. */
   async save(): Promise<void> {
+    await this.packPending();
     if (!this.changed && this.kept.size === this.previous.size) return;
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
@@ -113,6 +127,20 @@ export class LoadCache {
     } catch (err) {
       await rm(temp, { force: true });
       throw err;
+    }
+  }
+
+  /** Makes and packs the values of the files remembered, in slices between which the event loop runs. */
+  private async packPending(): Promise<void> {
+    let started = performance.now();
+    for (const [path, { stamp, text }] of this.pending) {
+      this.pending.delete(path);
+      const value = this.valueOf(path, text);
+      if (value !== undefined) this.kept.set(path, { stamp, data: entryPackr.pack({ text, value }) });
+      if (performance.now() - started >= PACK_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        started = performance.now();
+      }
     }
   }
 }

@@ -83,6 +83,8 @@ export class ProjectStore {
 
   private readonly loadCacheAt: ProjectStoreOptions['loadCache'];
   private cacheSave: { timer: NodeJS.Timeout; cache: LoadCache } | null = null;
+  /** The save under way (it packs in slices), which close waits for. */
+  private cacheSaving: Promise<void> = Promise.resolve();
 
   private constructor(root: string, options: ProjectStoreOptions) {
     this.root = root;
@@ -311,8 +313,10 @@ export class ProjectStore {
     this.closed = true;
     if (this.cacheSave) {
       clearTimeout(this.cacheSave.timer);
-      await this.saveLoadCache(this.cacheSave.cache);
+      this.cacheSaving = this.saveLoadCache(this.cacheSave.cache);
+      this.cacheSave = null;
     }
+    await this.cacheSaving;
     await this.queue;
     await this.watcher?.close();
     this.watcher = null;
@@ -328,7 +332,11 @@ export class ProjectStore {
   private async loadAll(): Promise<void> {
     await this.reloadPath(join(this.root, PROJECT_FILE));
     const apiDirs = await readdir(join(this.root, APIS_DIR), { withFileTypes: true }).catch(() => []);
-    const load: LoadContext = { slicer: new LoadSlicer(), cache: this.loadCacheAt ? await LoadCache.open(this.loadCacheAt.file, this.loadCacheAt.version) : null };
+    const valueOf = (path: string, text: string) => {
+      const parsed = parseYamlFile<Request>(text, this.relPath(path), requestKind, check);
+      return parsed.ok ? parsed.value : undefined;
+    };
+    const load: LoadContext = { slicer: new LoadSlicer(), cache: this.loadCacheAt ? await LoadCache.open(this.loadCacheAt.file, this.loadCacheAt.version, valueOf) : null };
     for (const d of apiDirs.filter((e) => e.isDirectory()).sort((a, b) => compareNames(a.name, b.name))) {
       await this.loadApiDir(join(this.root, APIS_DIR, d.name), load);
     }
@@ -336,7 +344,7 @@ export class ProjectStore {
       const cache = load.cache;
       const timer = setTimeout(() => {
         this.cacheSave = null;
-        void this.saveLoadCache(cache);
+        this.cacheSaving = this.saveLoadCache(cache);
       }, CACHE_SAVE_DELAY_MS);
       timer.unref();
       this.cacheSave = { timer, cache };
@@ -373,7 +381,7 @@ export class ProjectStore {
         // A damaged cache entry is read from the file here, outside the read-ahead of the others.
         const text = cached[i] ? readTextSync(path) : ((await texts.next()).value as string | NodeJS.ErrnoException);
         request = this.parsedText(path, text, requestKind);
-        if (request && cache && typeof text === 'string') cache.remember(path, stamps[i]!, text, request);
+        if (request && cache && typeof text === 'string') cache.remember(path, stamps[i]!, text);
       }
       if (request) this.addRequest(path, request, api);
       await slicer.tick();
