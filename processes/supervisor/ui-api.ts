@@ -8,6 +8,7 @@ import type { Supervisor } from './supervisor.js';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
+import { setImmediate as turn } from 'node:timers/promises';
 import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
@@ -45,7 +46,15 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return ws.preferences;
     },
 
-    'project.open': async ({ path }) => (await sup.openProject(path)).tree(),
+    'project.open': async ({ path }) => {
+      const store = await sup.openProject(path);
+      // A big project's tree takes tens of ms to build and as long again to encode: a turn of
+      // the event loop before each keeps the UI's other calls answered meanwhile.
+      await turn();
+      const tree = store.tree();
+      await turn();
+      return tree;
+    },
     'project.close': async ({ project }) => {
       await sup.closeProject(project);
       return {};
