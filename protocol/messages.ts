@@ -12,7 +12,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { Request } from './model/request.js';
 import { Api } from './model/api.js';
-import { ProjectTree } from './model/project.js';
+import { ProjectTree, TreePage } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
 import { SendResult, SendSpec } from './model/exchange.js';
 import { Exchange, HistoryEntry } from './model/history.js';
@@ -144,7 +144,11 @@ export const methods = {
   'workspace.get': { req: Empty, res: Workspace },
   'workspace.setPreferences': { req: T.Partial(Preferences), res: Preferences },
 
-  'project.open': { req: T.Object({ path: T.String() }), res: ProjectTree },
+  /**
+   * A big project's tree comes in pages: chunks of items, then the reply with the rest of them
+   * (`withPages` puts it together), so neither side holds its event loop long over one message.
+   */
+  'project.open': { req: T.Object({ path: T.String() }), res: ProjectTree, chunk: TreePage },
   'project.close': { req: ProjectRef, res: Empty },
   'project.tree': { req: ProjectRef, res: ProjectTree },
   'project.setProperties': { req: T.Object({ project: T.String(), properties: T.Array(Row) }), res: ProjectTree },

@@ -36,3 +36,13 @@ export const ProjectTree = T.Object({
   problems: T.Array(Problem),
 });
 export type ProjectTree = Static<typeof ProjectTree>;
+
+/** Items of a big tree sent ahead of the reply that carries the rest (`project.open`). */
+export const TreePage = T.Object({ items: T.Array(TreeItem) });
+export type TreePage = Static<typeof TreePage>;
+
+/** The whole tree again: the pages' items, in the order they came, then the reply's own. */
+export function withPages(pages: readonly TreePage[], tree: ProjectTree): ProjectTree {
+  if (pages.length === 0) return tree;
+  return { ...tree, items: [...pages.flatMap((page) => page.items), ...tree.items] };
+}

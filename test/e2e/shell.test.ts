@@ -1,8 +1,11 @@
 /** The shell in real Chromium against a real `parley ui --demo`: tree, palette, themes. */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { writeBigProject } from '../support/big-project.js';
+import { TREE_PAGE_ITEMS } from '../../processes/supervisor/ui-api.js';
 
 const missing = chromiumMissing();
 if (missing) console.warn(`Skipping browser tests: ${missing}`);
@@ -45,6 +48,26 @@ describe.skipIf(missing !== null)('UI shell', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).not.toBe(before);
     await screenshot(page, `shell-theme-${await page.evaluate(() => document.documentElement.dataset.theme)}`);
     await expect(palette.isVisible()).resolves.toBe(false);
+  });
+
+  it('opens a big project folder from the palette: its tree, sent in pages, shows requests from every page', async () => {
+    const folder = join(app.home, 'big-project');
+    // Sorted by name, "0000" comes in the first page, "0600" in the second, "1099" in the reply.
+    await writeBigProject(folder, 2 * TREE_PAGE_ITEMS + 100);
+    await page.keyboard.press('Control+Shift+P');
+    await page.getByRole('dialog', { name: 'Command palette' }).waitFor();
+    await page.keyboard.type('Open project folder');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'Folder' }).fill(folder);
+    await page.keyboard.press('Enter');
+    await page.getByRole('treeitem', { name: /^Items/ }).waitFor();
+    const search = page.locator('.sidebar-search input');
+    for (const name of ['GET item 0000', 'GET item 0600', 'GET item 1099']) {
+      await search.fill(name.slice(4));
+      await page.getByRole('treeitem', { name: new RegExp(name) }).waitFor();
+    }
+    await screenshot(page, 'shell-big-project');
+    await search.fill('');
   });
 
   it('refuses the page without the token', async () => {

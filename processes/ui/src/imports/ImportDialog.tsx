@@ -11,7 +11,7 @@ import type { ResOf } from '../../../../protocol/messages.js';
 import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
 import { projects, upsertProject } from '../state/app.js';
 import { customDialog, openCustom, type CustomDialog } from '../state/overlays.js';
-import { call } from '../state/rpc.js';
+import { call, openProjectTree } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
@@ -338,7 +338,7 @@ async function runImport(session: ImportSession): Promise<void> {
 /** A new project is opened in the sidebar; either way the new APIs are shown expanded. */
 async function showInSidebar(result: ResOf<'import.run'>, created: boolean): Promise<void> {
   try {
-    const tree = created ? await call('project.open', { path: result.project }) : await call('project.tree', { project: result.project });
+    const tree = created ? await openProjectTree(result.project) : await call('project.tree', { project: result.project });
     upsertProject(tree);
   } catch (err) {
     toast('error', (err as Error).message);

@@ -1,7 +1,7 @@
 /** User actions shared by the tree, the palette and the editors. */
-import type { TreeItem } from '../../../../protocol/model/project.js';
+import type { ProjectTree, TreeItem } from '../../../../protocol/model/project.js';
 import { projectByRoot, projects, upsertProject, workspace } from './app.js';
-import { attempt, call } from './rpc.js';
+import { attempt, call, openProjectTree } from './rpc.js';
 import { openTab } from './tabs.js';
 import { openForm, type MenuItem } from './overlays.js';
 import { toast } from './toasts.js';
@@ -42,8 +42,13 @@ export function itemActions(project: string, item: Openable): MenuItem[] {
 export const menuContributions: ((project: string, item: Openable) => MenuItem[])[] = [];
 
 export async function openProject(path: string): Promise<void> {
-  const tree = await attempt('project.open', { path });
-  if (!tree) return;
+  let tree: ProjectTree;
+  try {
+    tree = await openProjectTree(path);
+  } catch (err) {
+    toast('error', (err as Error).message);
+    return;
+  }
   upsertProject(tree);
   expand(rowKey(tree.root, '@project'));
 }
@@ -61,7 +66,7 @@ export function openProjectDialog(): void {
     fields: [{ name: 'path', label: 'Folder', value: recent[0] ?? '', placeholder: '/path/to/project', required: true }],
     onSubmit: async ({ path }) => {
       try {
-        const tree = await call('project.open', { path: path! });
+        const tree = await openProjectTree(path!);
         upsertProject(tree);
         expand(rowKey(tree.root, '@project'));
       } catch (err) {

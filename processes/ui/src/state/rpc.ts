@@ -2,6 +2,7 @@
 import type { MethodName, ReqOf, ResOf } from '../../../../protocol/messages.js';
 import type { CallOptions } from '../../../../protocol/peer.js';
 import { ParleyError } from '../../../../protocol/errors.js';
+import { withPages, type ProjectTree, type TreePage } from '../../../../protocol/model/project.js';
 import { peer } from './app.js';
 import { toast } from './toasts.js';
 
@@ -20,4 +21,11 @@ export async function attempt<M extends MethodName>(type: M, payload: ReqOf<M>, 
     if (e.code !== 'cancelled') toast('error', e.message);
     return null;
   }
+}
+
+/** `project.open`, its tree put together from the pages a big project's tree comes in. */
+export async function openProjectTree(path: string): Promise<ProjectTree> {
+  const pages: TreePage[] = [];
+  const tree = await call('project.open', { path }, { onChunk: (page) => void pages.push(page) });
+  return withPages(pages, tree);
 }
