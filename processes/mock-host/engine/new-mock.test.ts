@@ -100,6 +100,23 @@ describe('New Mock from a document split across files', () => {
     expect(mock.operations[0]!.responses[0]).toMatchObject({ status: 200, body: { kind: 'json', text: '[\n  "string"\n]\n' } });
   });
 
+  it('takes one document whose $refs stay inside it as it is, as a copy', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Self-contained', version: '1' },
+      paths: { '/things': { get: { responses: { 200: { $ref: '#/components/responses/Things' } } } } },
+      components: {
+        responses: { Things: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } },
+        schemas: { Thing: { type: 'object', properties: { $ref: { type: 'string' }, next: { $ref: '#/components/schemas/Thing' } } } },
+      },
+    };
+    const bundled = await bundleOpenApi({ entry: 'api.json', documents: { 'api.json': doc } });
+    expect(bundled).toEqual(doc);
+    expect(bundled).not.toBe(doc);
+    (bundled.info as { title: string }).title = 'changed';
+    expect(doc.info.title).toBe('Self-contained');
+  });
+
   it('refuses a document set without the entry or with a $ref to a document it does not hold', async () => {
     await expect(bundleOpenApi({ entry: 'missing.yaml', documents: {} })).rejects.toMatchObject({ code: 'contract-unavailable' });
     const docs = await documentsOf('pets.openapi.yaml');

@@ -2,7 +2,6 @@
  * Turns an API's cached definition documents into one OpenAPI 3.x document whose `$ref`s all
  * point inside it, so samples, examples and schemas can be looked up without any file or network.
  */
-import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { ParleyError } from '../../../protocol/errors.js';
 
 export interface OpenApiDocuments {
@@ -34,7 +33,11 @@ export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDoc
     throw new ParleyError('contract-unavailable', `The cached definition has no document named ${input.entry}.`);
   }
   let bundled: OpenApiDocument;
+  // One document whose $refs all point inside it is bundled already. The common case (a document
+  // mock, most APIs) then never loads the ref parser: about 220 KB of code at a mock host's start.
+  if (Object.keys(input.documents).length === 1 && !hasOutsideRef(entry)) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
   try {
+    const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
     bundled = (await new $RefParser().bundle(entryUrl, structuredClone(entry) as never, {
       resolve: {
         file: false,
@@ -53,16 +56,41 @@ export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDoc
   } catch (err) {
     throw new ParleyError('contract-unavailable', `The cached definition could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (typeof bundled.swagger === 'string' && bundled.swagger.startsWith('2.')) {
-    const mod = (await import(SWAGGER2OPENAPI)) as { convertObj?: ConvertObj; default?: { convertObj: ConvertObj } };
-    const convertObj = mod.convertObj ?? mod.default?.convertObj;
-    if (!convertObj) throw new ParleyError('internal', 'swagger2openapi has no convertObj.');
-    bundled = (await convertObj(bundled, { patch: true, warnOnly: true })).openapi;
-  }
-  if (typeof bundled.openapi !== 'string' || !bundled.openapi.startsWith('3.')) {
+  return checkedOpenApi(await asOpenApi3(bundled));
+}
+
+/** A Swagger 2.0 document converted to OpenAPI 3.0; others as they are. */
+async function asOpenApi3(document: OpenApiDocument): Promise<OpenApiDocument> {
+  if (!(typeof document.swagger === 'string' && document.swagger.startsWith('2.'))) return document;
+  const mod = (await import(SWAGGER2OPENAPI)) as { convertObj?: ConvertObj; default?: { convertObj: ConvertObj } };
+  const convertObj = mod.convertObj ?? mod.default?.convertObj;
+  if (!convertObj) throw new ParleyError('internal', 'swagger2openapi has no convertObj.');
+  return (await convertObj(document, { patch: true, warnOnly: true })).openapi;
+}
+
+function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
+  if (typeof document.openapi !== 'string' || !document.openapi.startsWith('3.')) {
     throw new ParleyError('contract-unsupported', 'The cached definition is not an OpenAPI 3.x or 2.0 document.');
   }
-  return bundled;
+  return document;
+}
+
+/** Whether any `$ref` in `value` points outside its own document. */
+function hasOutsideRef(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) return true;
+      if (child && typeof child === 'object') stack.push(child);
+    }
+  }
+  return false;
 }
 
 /** Follows internal `$ref`s (`#/...`) until a non-reference object is reached. */
