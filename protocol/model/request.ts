@@ -107,3 +107,18 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export function defaultSettings(): RequestSettings {
   return { sendCookies: false, timeoutMs: DEFAULT_TIMEOUT_MS, httpVersion: '1.1' };
 }
+
+/** A request with nothing set but these: no parameters, headers or body; auth inherited. */
+export function blankRequest(fields: { id: string; name: string; method: string; url: string }): Request {
+  return {
+    version: 1,
+    ...fields,
+    method: fields.method.toUpperCase(),
+    pathParams: [],
+    query: [],
+    headers: [],
+    body: emptyBody(),
+    auth: { type: 'inherit' },
+    settings: defaultSettings(),
+  };
+}

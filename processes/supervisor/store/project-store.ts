@@ -10,7 +10,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeItem } from '../../../protocol/model/project.js';
-import { defaultSettings, emptyBody, type Request } from '../../../protocol/model/request.js';
+import { blankRequest, type Request } from '../../../protocol/model/request.js';
 import {
   API_FILE,
   APIS_DIR,
@@ -197,19 +197,7 @@ export class ProjectStore {
   /** `parent` is an API id or a folder id from the tree. */
   async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<Request> {
     const { apiId, folder } = this.parseParent(input.parent);
-    const request: Request = {
-      version: 1,
-      id: newId('r'),
-      name: input.name,
-      method: input.method.toUpperCase(),
-      url: input.url,
-      pathParams: [],
-      query: [],
-      headers: [],
-      body: emptyBody(),
-      auth: { type: 'inherit' },
-      settings: defaultSettings(),
-    };
+    const request = blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url });
     await this.commit([this.newRequestChange(apiId, folder, request)]);
     return this.getRequest(request.id);
   }
