@@ -16,6 +16,7 @@ import type { SecretStore } from '../../processes/supervisor/store/secrets.js';
 import type { ReqOf } from '../../protocol/messages.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
 import { alive } from '../support/processes.js';
+import { until } from '../support/until.js';
 
 const PETS = `openapi: 3.0.3
 info: { title: Pets, version: '1.0' }
@@ -111,14 +112,6 @@ async function filesOf(dir: string): Promise<Map<string, string>> {
     out.set(relative(dir, full), await readFile(full, 'utf8'));
   }
   return out;
-}
-
-async function until(fn: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('import through the importer process', () => {

@@ -22,6 +22,7 @@ import { ensureDemoProject } from '../../demo/project.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { alive, childrenOf, commandLine, finished, type Run } from '../support/processes.js';
+import { until } from '../support/until.js';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -143,17 +144,6 @@ async function stopQuietly(s: Serving): Promise<void> {
   if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
   await s.exited;
 }
-
-async function until<T>(fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms: number, why: () => string = () => 'condition not met in time'): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(why());
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 
 async function get(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}) {
   const res = await request(url, { method: init.method ?? 'GET', ...(init.headers ? { headers: init.headers } : {}), ...(init.body !== undefined ? { body: init.body } : {}) });

@@ -21,6 +21,7 @@ import { repoRoot } from '../../processes/supervisor/paths.js';
 import { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
 import { mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
 import { commandLine } from '../support/processes.js';
+import { until } from '../support/until.js';
 
 let sup: Supervisor;
 let project: string;
@@ -46,16 +47,6 @@ async function get(url: string, headers: Record<string, string> = {}) {
   const res = await request(url, { headers });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text };
-}
-
-async function until<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function parley(args: string[]): Promise<{ code: number | null; out: string }> {

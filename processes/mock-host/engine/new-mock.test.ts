@@ -115,6 +115,10 @@ describe('New Mock from a document split across files', () => {
     expect(bundled).not.toBe(doc);
     (bundled.info as { title: string }).title = 'changed';
     expect(doc.info.title).toBe('Self-contained');
+    // A recursive YAML alias makes a cycle: still one pass over it.
+    const cyclic = structuredClone(doc) as typeof doc & { 'x-loop'?: unknown[] };
+    cyclic['x-loop'] = [cyclic];
+    await expect(bundleOpenApi({ entry: 'api.json', documents: { 'api.json': cyclic } })).resolves.toMatchObject({ openapi: '3.0.3' });
   });
 
   it('refuses a document set without the entry or with a $ref to a document it does not hold', async () => {

@@ -37,22 +37,8 @@ export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDoc
   // mock, most APIs) then never loads the ref parser: about 220 KB of code at a mock host's start.
   if (Object.keys(input.documents).length === 1 && !hasOutsideRef(entry)) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
   try {
-    const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
-    bundled = (await new $RefParser().bundle(entryUrl, structuredClone(entry) as never, {
-      resolve: {
-        file: false,
-        http: false,
-        cached: {
-          order: 1,
-          canRead: true,
-          read: (file: { url: string }) => {
-            const doc = byUrl.get(file.url.split('#')[0] as string);
-            if (doc === undefined) throw new Error(`no cached document ${file.url}`);
-            return JSON.stringify(doc);
-          },
-        },
-      },
-    })) as OpenApiDocument;
+    const { bundleWithRefParser } = await import('./ref-parser-bundle.js');
+    bundled = await bundleWithRefParser(entryUrl, entry, byUrl);
   } catch (err) {
     throw new ParleyError('contract-unavailable', `The cached definition could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -78,9 +64,12 @@ function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
 /** Whether any `$ref` in `value` points outside its own document. */
 function hasOutsideRef(value: unknown): boolean {
   const stack: unknown[] = [value];
+  // A YAML alias can make the parsed document a graph, even a cycle: each node is seen once.
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const node = stack.pop();
-    if (!node || typeof node !== 'object') continue;
+    if (!node || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
     if (Array.isArray(node)) {
       stack.push(...node);
       continue;

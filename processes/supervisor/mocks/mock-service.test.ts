@@ -15,6 +15,7 @@ import { ensureDemoProject } from '../../../demo/project.js';
 import { mockFindings } from '../../checker/mock-findings.js';
 import { MockService, type MockServiceHost } from './mock-service.js';
 import { NO_DEFINITION, mockDocuments } from './mock-documents.js';
+import { until } from '../../../test/support/until.js';
 
 interface Harness {
   dir: string;
@@ -51,16 +52,6 @@ async function harness(): Promise<Harness> {
   const apiId = store.listApis()[0]!.id;
   return { dir, store, service, events, apiId };
 }
-
-const until = async <T>(fn: () => T | undefined | false, ms = 5000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = fn();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe('MockService', () => {
   it('turns an API\'s cached definition into documents named as on disk', async () => {

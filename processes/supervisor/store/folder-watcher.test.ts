@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FolderWatcher } from './folder-watcher.js';
+import { until } from '../../../test/support/until.js';
 
 const watchers: FolderWatcher[] = [];
 const dirs: string[] = [];
@@ -21,16 +22,6 @@ async function watched(accept: (path: string) => boolean = (p) => p.endsWith('.y
   watchers.push(watcher);
   await watcher.ready();
   return { dir, batches, logs, watcher };
-}
-
-async function until<T>(probe: () => T | undefined | false, ms = 3000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from './project-store.js';
 import { nodeFs, type FsOps } from './atomic.js';
+import { until } from '../../../test/support/until.js';
 
 const open: ProjectStore[] = [];
 afterEach(async () => {
@@ -15,19 +16,6 @@ async function newProject(): Promise<{ dir: string; store: ProjectStore }> {
   const store = await ProjectStore.open(dir, { create: true, name: 'Test' });
   open.push(store);
   return { dir, store };
-}
-
-function until<T>(check: () => T | undefined | false, ms = 5000): Promise<T> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      const value = check();
-      if (value) return resolve(value);
-      if (Date.now() - started > ms) return reject(new Error('condition not met in time'));
-      setTimeout(tick, 20);
-    };
-    tick();
-  });
 }
 
 describe('ProjectStore', () => {
