@@ -1,5 +1,5 @@
 /** User actions shared by the tree, the palette and the editors. */
-import type { ProjectTree, TreeItem } from '../../../../protocol/model/project.js';
+import type { TreeItem } from '../../../../protocol/model/project.js';
 import { projectByRoot, projects, upsertProject, workspace } from './app.js';
 import { attempt, call, openProjectTree } from './rpc.js';
 import { openTab } from './tabs.js';
@@ -42,13 +42,8 @@ export function itemActions(project: string, item: Openable): MenuItem[] {
 export const menuContributions: ((project: string, item: Openable) => MenuItem[])[] = [];
 
 export async function openProject(path: string): Promise<void> {
-  let tree: ProjectTree;
-  try {
-    tree = await openProjectTree(path);
-  } catch (err) {
-    toast('error', (err as Error).message);
-    return;
-  }
+  const tree = await openProjectTree(path).catch((err: Error) => void toast('error', err.message));
+  if (!tree) return;
   upsertProject(tree);
   expand(rowKey(tree.root, '@project'));
 }
