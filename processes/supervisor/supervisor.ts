@@ -142,11 +142,13 @@ export class Supervisor {
       this.broadcast('project.changed', { tree: store.tree(), changed });
       this.mocks.onProjectChanged(store, changed);
     });
-    // Saved behind the open's answer (an fsynced write of the workspace): the list needn't delay the tree.
+    // Saved behind the open's answer (an fsynced write of the workspace): the list needn't delay
+    // the tree. Every UI is told, so a welcome page's Recent list is never stale.
     void this.workspace
       .update((ws) => {
         ws.recentProjects = [root, ...ws.recentProjects.filter((p) => p !== root)].slice(0, 20);
       })
+      .then((ws) => this.broadcast('workspace.changed', ws))
       .catch((err: Error) => this.log(`recent projects not saved: ${err.message}`));
     return store;
   }

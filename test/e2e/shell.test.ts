@@ -68,6 +68,17 @@ describe.skipIf(missing !== null)('UI shell', () => {
     }
     await screenshot(page, 'shell-big-project');
     await search.fill('');
+
+    // Closed, it is under Recent on the welcome page, and opens again from there, whole.
+    await page.getByRole('treeitem', { name: /^Big/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Close project' }).click();
+    await page.getByRole('treeitem', { name: /^Big/ }).waitFor({ state: 'detached' });
+    for (const close of await page.locator('.tab-close').all()) await close.click();
+    await page.getByRole('button', { name: /big-project/ }).click();
+    await page.getByRole('treeitem', { name: /^Items/ }).waitFor();
+    await search.fill('item 0001');
+    await page.getByRole('treeitem', { name: /GET item 0001/ }).waitFor();
+    await search.fill('');
   });
 
   it('refuses the page without the token', async () => {
