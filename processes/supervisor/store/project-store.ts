@@ -29,7 +29,7 @@ import { checkAll } from '../../../protocol/validate-node.js';
 import { commitFiles, nodeFs, type FileChange, type FsOps } from './atomic.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { newId } from './ids.js';
-import { LoadCache } from './load-cache.js';
+import { LoadCache, type FileStamp } from './load-cache.js';
 
 interface LoadedApi {
   api: Api;
@@ -356,8 +356,18 @@ export class ProjectStore {
    */
   private async loadRequestFiles(files: string[], api: ApiPlace, { slicer, cache }: LoadContext): Promise<void> {
     const now = this.loadCacheAt?.now;
-    const stamps = cache ? files.map((path) => LoadCache.stamp(path, now?.())) : [];
-    const cached = cache ? files.map((path, i) => cache.matches(path, stamps[i]!)) : [];
+    // Every file is stamped before any is read (a stamp taken after the read could vouch for an
+    // older text), in slices too: 1,250 stats at once held the event loop 30-46 ms.
+    const stamps: FileStamp[] = [];
+    const cached: boolean[] = [];
+    if (cache) {
+      for (const path of files) {
+        const stamp = LoadCache.stamp(path, now?.());
+        stamps.push(stamp);
+        cached.push(cache.matches(path, stamp));
+        await slicer.tick();
+      }
+    }
     const texts = readTexts(files.filter((_, i) => !cached[i]));
     for (let i = 0; i < files.length; i++) {
       const path = files[i]!;
