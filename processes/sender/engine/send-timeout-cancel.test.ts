@@ -43,10 +43,12 @@ afterAll(async () => {
   spool.remove();
 });
 
-function nextServerSocketClosed(): Promise<void> {
+/** Resolves when the socket of the next request the server gets closes; `arrived` runs as it arrives. */
+function nextServerSocketClosed(arrived?: () => void): Promise<void> {
   return new Promise((resolve) => {
     onRequest = (socket) => {
       onRequest = undefined;
+      arrived?.();
       if (socket.destroyed) resolve();
       else socket.once('close', () => resolve());
     };
@@ -75,10 +77,11 @@ describe('timeout', () => {
 
 describe('cancellation', () => {
   it('cancels while waiting for headers and releases the socket', async () => {
-    const closed = nextServerSocketClosed();
     const controller = new AbortController();
+    // Cancelled once the request is at the server, waiting for headers: a timer from the send's
+    // start could fire before a loaded machine even connected, and then no server socket closes.
+    const closed = nextServerSocketClosed(() => setTimeout(() => controller.abort(), 50));
     const pending = send(sendSpec(`${server.url}/slow-headers`), { spoolDir: spool.path, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
     const error = await pending.catch((e: unknown) => e);
     expect(hasCode(error, 'cancelled')).toBe(true);
     await closed;
