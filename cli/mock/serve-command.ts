@@ -7,6 +7,7 @@ import { access, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ParleyError } from '../../protocol/errors.js';
+import { isSafeFileName } from '../../protocol/project/file-names.js';
 import type { ContractCheckMode, Mock } from '../../protocol/model/mock.js';
 import { MockRunner } from '../../processes/supervisor/mocks/mock-runner.js';
 import { formatLogBatch } from './log-lines.js';
@@ -54,8 +55,8 @@ export async function serveMock(args: string[]): Promise<number> {
 
 /** Whether a project's mock has an operation with a dispatch.ts, before its files are read. */
 async function hasDispatchScript(project: string, mockName: string): Promise<boolean> {
-  // A name that is no plain folder name is refused when the mock is read.
-  if (!/^[^/\\]+$/.test(mockName) || mockName === '.' || mockName === '..') return false;
+  // A name that cannot be a folder name is refused when the mock is read.
+  if (!isSafeFileName(mockName)) return false;
   const operations = join(project, 'mocks', mockName, 'operations');
   const names = await readdir(operations).catch(() => []);
   const found = await Promise.all(names.map((name) => access(join(operations, name, 'dispatch.ts')).then(() => true, () => false)));

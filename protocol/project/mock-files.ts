@@ -16,6 +16,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Document, LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { ParleyError } from '../errors.js';
+import { UNPORTABLE, isSafeFileName } from './file-names.js';
 import { Id, type Problem } from '../model/common.js';
 import {
   ContractCheckMode,
@@ -111,12 +112,7 @@ export interface LoadedMock {
 // ---------------------------------------------------------------------------------------------
 // Names and paths
 
-const UNPORTABLE = /[/\\:*?"<>|\p{Cc}]/u;
-
-/** True when a name can be used as one file or folder name on every OS, without leaving its folder. */
-export function isSafeFileName(name: string): boolean {
-  return name.length > 0 && name.length <= 120 && !UNPORTABLE.test(name) && !name.startsWith('.') && !/[ .]$/.test(name);
-}
+export { isSafeFileName };
 
 /** A file name for a response name: characters no OS allows become `_`. */
 export function responseFileBase(name: string): string {
