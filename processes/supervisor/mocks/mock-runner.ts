@@ -52,9 +52,10 @@ export class MockRunner {
   }
 
   async start(config: MockHostConfig): Promise<MockHostAddress> {
+    const scripts = usesScripts(config);
     // Booted without script support and given a dispatch.ts: start over with it.
-    if (this.child && usesScripts(config) && !this.scripts) await this.replaceChild();
-    this.boot({ scripts: usesScripts(config) });
+    if (this.child && scripts && !this.scripts) await this.replaceChild();
+    this.boot({ scripts });
     await this.booting;
     const child = this.child!;
     child.currentPeer?.on('mock.logged', ({ entries }) => this.options.onLogged(entries));
