@@ -16,6 +16,7 @@ import { statSync, type BigIntStats } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Packr } from 'msgpackr';
+import { Slicer } from './slicer.js';
 
 const FORMAT = 1;
 const RACY_NS = 2_000_000_000n;
@@ -40,9 +41,6 @@ export type FileStamp = { stamp: string; racy: boolean } | null;
 
 /** The value the load makes of a file's text (parsed, checked, migrated); undefined when it has problems. */
 export type ValueOf = (path: string, text: string) => unknown;
-
-/** Work between two turns of the event loop while a save packs entries. */
-const PACK_SLICE_MS = 8;
 
 export class LoadCache {
   private readonly kept = new Map<string, Entry>();
@@ -132,15 +130,12 @@ export class LoadCache {
 
   /** Makes and packs the values of the files remembered, in slices between which the event loop runs. */
   private async packPending(): Promise<void> {
-    let started = performance.now();
+    const slicer = new Slicer();
     for (const [path, { stamp, text }] of this.pending) {
       this.pending.delete(path);
       const value = this.valueOf(path, text);
       if (value !== undefined) this.kept.set(path, { stamp, data: entryPackr.pack({ text, value }) });
-      if (performance.now() - started >= PACK_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        started = performance.now();
-      }
+      await slicer.tick();
     }
   }
 }

@@ -30,6 +30,7 @@ import { commitFiles, nodeFs, type FileChange, type FsOps } from './atomic.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { newId } from './ids.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
+import { Slicer } from './slicer.js';
 
 interface LoadedApi {
   api: Api;
@@ -315,7 +316,7 @@ export class ProjectStore {
   /**
    * Loads the whole folder without starving the event loop (the supervisor keeps answering the
    * UI meanwhile): one API after another, its request files in path order (see `readTexts` for
-   * how they are read), in slices of at most LOAD_SLICE_MS of work between which the loop runs.
+   * how they are read), in slices of at most SLICE_MS of work between which the loop runs.
    */
   private async loadAll(): Promise<void> {
     await this.reloadPath(join(this.root, PROJECT_FILE));
@@ -324,7 +325,7 @@ export class ProjectStore {
       const parsed = parseYamlFile<Request>(text, this.relPath(path), requestKind, check);
       return parsed.ok ? parsed.value : undefined;
     };
-    const load: LoadContext = { slicer: new LoadSlicer(), cache: this.loadCacheAt ? await LoadCache.open(this.loadCacheAt.file, this.loadCacheAt.version, valueOf) : null };
+    const load: LoadContext = { slicer: new Slicer(), cache: this.loadCacheAt ? await LoadCache.open(this.loadCacheAt.file, this.loadCacheAt.version, valueOf) : null };
     for (const d of apiDirs.filter((e) => e.isDirectory()).sort((a, b) => compareNames(a.name, b.name))) {
       await this.loadApiDir(join(this.root, APIS_DIR, d.name), load);
     }
@@ -341,7 +342,7 @@ export class ProjectStore {
     for (const d of mockDirs) if (d.isDirectory()) this.mocks.set(`m:${d.name}`, d.name);
   }
 
-  private async loadApiDir(dir: string, load: LoadContext = { slicer: new LoadSlicer(), cache: null }): Promise<void> {
+  private async loadApiDir(dir: string, load: LoadContext = { slicer: new Slicer(), cache: null }): Promise<void> {
     const apiId = await this.loadApiFile(join(dir, API_FILE));
     if (!apiId) return;
     const place: ApiPlace = { id: apiId, dir, requestsDir: join(dir, REQUESTS_DIR) };
@@ -599,25 +600,13 @@ const LOAD_READ_AHEAD = 32;
 /** A read this long is not from the page cache or a local disk; after SLOW_READS_TO_SWITCH of them the rest are read on the thread pool. */
 const SLOW_READ_MS = 10;
 const SLOW_READS_TO_SWITCH = 3;
-/** Longest run of loading work between two turns of the event loop. */
-const LOAD_SLICE_MS = 8;
 
 /** What one load shares across its APIs: the slices it yields in, and the load cache when there is one. */
 interface LoadContext {
-  slicer: LoadSlicer;
+  slicer: Slicer;
   cache: LoadCache | null;
 }
 
-/** Gives the event loop a turn (timers, sockets, the UI's calls) once the current slice of loading has run LOAD_SLICE_MS. */
-class LoadSlicer {
-  private started = performance.now();
-
-  async tick(): Promise<void> {
-    if (performance.now() - this.started < LOAD_SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.started = performance.now();
-  }
-}
 
 /**
  * The texts of `files` in order (or the error reading each). Read synchronously while reads are
