@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
+import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
@@ -53,8 +54,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
       const store = await sup.openProject(path);
       // A big project's tree takes tens of ms to build, to encode, and for the page to decode
       // (5,000 requests: about 40 ms there). It goes in pages with a turn of the event loop
-      // between them, so the UI's other calls are answered meanwhile, here and in the page.
-      await turn();
+      // between them, so the UI's other calls are answered meanwhile, here and in the page. The
+      // open ends in an I/O callback, hence a turn that takes the waiting calls in before the tree.
+      await ioTurn();
       const tree = store.tree();
       let start = 0;
       for (; tree.items.length - start > TREE_PAGE_ITEMS; start += TREE_PAGE_ITEMS) {

@@ -35,7 +35,7 @@ type Entries = Map<string, Entry>;
 /** Closes the store, which saves its cache, and returns the entries saved. */
 async function saved(store: ProjectStore, cacheFile: string, version = '1.0.0'): Promise<Entries> {
   await store.close();
-  return unpackCache(await readFile(cacheFile), version) ?? new Map();
+  return (await unpackCache(await readFile(cacheFile), version)) ?? new Map();
 }
 
 /** Rewrites the url cached for an entry, keeping its stamp. */
@@ -102,9 +102,9 @@ describe('the load cache', () => {
     expect(corrupt.getRequest(a.id).url).toBe('/first');
     await corrupt.close();
     const whole = await readFile(cacheFile);
-    expect(unpackCache(whole, '1.0.0')?.size).toBe(2);
+    expect((await unpackCache(whole, '1.0.0'))?.size).toBe(2);
     await writeFile(cacheFile, whole.subarray(0, whole.byteLength - 10)); // cut short
-    expect(unpackCache(await readFile(cacheFile), '1.0.0')).toBeNull();
+    expect(await unpackCache(await readFile(cacheFile), '1.0.0')).toBeNull();
     const truncated = await openCached('1.0.0');
     expect([truncated.getRequest(a.id).url, truncated.getRequest(b.id).url]).toEqual(['/first', '/second']);
   });
@@ -128,5 +128,33 @@ describe('the load cache', () => {
     expect(entries.get(fileOf('Second'))).toBeUndefined();
     const again = await openCached();
     expect(again.tree().problems.map((p) => p.rule)).toEqual(['yaml-syntax']);
+  });
+});
+
+describe('the load cache file', () => {
+  const many = (count: number): Entries =>
+    new Map(Array.from({ length: count }, (_, i) => [`/p/requests/r${i}.request.yaml`, { stamp: `${i}:1:2:3`, data: entryPackr.pack({ text: `t${i}`, value: { i } }) }]));
+
+  it('keeps every entry of an index in several parts (1,201 files: three parts), each data with its own file', async () => {
+    const entries = many(1_201);
+    const back = await unpackCache(packCache('1.0.0', entries), '1.0.0');
+    expect(back?.size).toBe(1_201);
+    for (const i of [0, 499, 500, 1_000, 1_200]) {
+      const path = `/p/requests/r${i}.request.yaml`;
+      expect(back!.get(path)!.stamp).toBe(`${i}:1:2:3`);
+      expect(entryPackr.unpack(back!.get(path)!.data)).toEqual({ text: `t${i}`, value: { i } });
+    }
+  });
+
+  it('refuses a file whose parts or data run past its end, and one with no parts list', async () => {
+    const whole = packCache('1.0.0', many(600));
+    expect(await unpackCache(whole.subarray(0, whole.byteLength - 1), '1.0.0')).toBeNull();
+    const head = new Packr({ useRecords: true, mapsAsObjects: true, moreTypes: false }).pack({ format: 2, version: '1.0.0', parts: [10 ** 9] });
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(head.byteLength);
+    expect(await unpackCache(Buffer.concat([length, head]), '1.0.0')).toBeNull();
+    const noParts = new Packr({ useRecords: true, mapsAsObjects: true, moreTypes: false }).pack({ format: 2, version: '1.0.0' });
+    length.writeUInt32BE(noParts.byteLength);
+    expect(await unpackCache(Buffer.concat([length, noParts]), '1.0.0')).toBeNull();
   });
 });

@@ -18,8 +18,10 @@ import { dirname } from 'node:path';
 import { Packr } from 'msgpackr';
 import { Slicer } from './slicer.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 const RACY_NS = 2_000_000_000n;
+/** Files per part of the index: each part is decoded in its own slice (the index of 5,000 files in one piece held the event loop 40-60 ms). */
+const INDEX_PART_FILES = 500;
 
 /**
  * One file: its stamp, and its text and value packed on their own, so that opening the cache
@@ -59,7 +61,7 @@ export class LoadCache {
   /** The cache at `file` for this Parley `version`; empty when there is none usable. */
   static async open(file: string, version: string, valueOf: ValueOf): Promise<LoadCache> {
     const bytes = await readFile(file).catch(() => null);
-    const previous = (bytes && unpackCache(bytes, version)) || new Map<string, Entry>();
+    const previous = (bytes && (await unpackCache(bytes, version))) || new Map<string, Entry>();
     const cache = new LoadCache(file, version, previous, valueOf);
     cache.changed = previous.size === 0;
     return cache;
@@ -141,31 +143,46 @@ export class LoadCache {
 }
 
 /**
- * The file: a 4-byte big-endian length, an index of that length (format, version, and per file
- * its path, stamp and data length), then every file's data one after the other. Opening decodes
- * the index only; each file's data stays a view into the bytes read until the load needs it.
+ * The file: a 4-byte big-endian length, a head of that length (format, version, and the byte
+ * length of each part of the index), the parts (per file its path, stamp and data length, up to
+ * INDEX_PART_FILES files a part), then every file's data one after the other. Opening decodes the
+ * index only, a part per slice; each file's data stays a view into the bytes read until the load
+ * needs it.
  */
 export function packCache(version: string, entries: Map<string, Entry>): Buffer {
-  const index = packr.pack({ format: FORMAT, version, entries: [...entries].map(([path, e]) => [path, e.stamp, e.data.byteLength]) });
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(index.byteLength);
-  return Buffer.concat([head, index, ...[...entries.values()].map((e) => e.data)]);
+  const index = [...entries].map(([path, e]) => [path, e.stamp, e.data.byteLength]);
+  const parts: Buffer[] = [];
+  for (let start = 0; start < index.length; start += INDEX_PART_FILES) parts.push(packr.pack(index.slice(start, start + INDEX_PART_FILES)));
+  const head = packr.pack({ format: FORMAT, version, parts: parts.map((part) => part.byteLength) });
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(head.byteLength);
+  return Buffer.concat([length, head, ...parts, ...[...entries.values()].map((e) => e.data)]);
 }
 
 /** The entries of a cache file written for `version`; null when it is of another format or version, or damaged. */
-export function unpackCache(bytes: Buffer, version: string): Map<string, Entry> | null {
+export async function unpackCache(bytes: Buffer, version: string): Promise<Map<string, Entry> | null> {
+  const slicer = new Slicer();
   try {
     const length = bytes.readUInt32BE(0);
-    const index = packr.unpack(bytes.subarray(4, 4 + length)) as { format?: unknown; version?: unknown; entries?: unknown };
-    if (index.format !== FORMAT || index.version !== version || !Array.isArray(index.entries)) return null;
+    const head = packr.unpack(bytes.subarray(4, 4 + length)) as { format?: unknown; version?: unknown; parts?: unknown };
+    if (head.format !== FORMAT || head.version !== version || !Array.isArray(head.parts)) return null;
+    const parts = head.parts as unknown[];
+    let partAt = 4 + length;
+    let dataAt = partAt + parts.reduce<number>((sum, size) => sum + (typeof size === 'number' ? size : NaN), 0);
+    if (!(dataAt <= bytes.byteLength)) return null;
     const entries = new Map<string, Entry>();
-    let offset = 4 + length;
-    for (const item of index.entries as unknown[]) {
-      if (!Array.isArray(item)) return null;
-      const [path, stamp, size] = item as [unknown, unknown, unknown];
-      if (typeof path !== 'string' || typeof stamp !== 'string' || typeof size !== 'number' || offset + size > bytes.byteLength) return null;
-      entries.set(path, { stamp, data: bytes.subarray(offset, offset + size) });
-      offset += size;
+    for (const size of parts as number[]) {
+      const part = packr.unpack(bytes.subarray(partAt, partAt + size)) as unknown;
+      partAt += size;
+      if (!Array.isArray(part)) return null;
+      for (const item of part as unknown[]) {
+        if (!Array.isArray(item)) return null;
+        const [path, stamp, dataSize] = item as [unknown, unknown, unknown];
+        if (typeof path !== 'string' || typeof stamp !== 'string' || typeof dataSize !== 'number' || dataAt + dataSize > bytes.byteLength) return null;
+        entries.set(path, { stamp, data: bytes.subarray(dataAt, dataAt + dataSize) });
+        dataAt += dataSize;
+      }
+      await slicer.tick();
     }
     return entries;
   } catch {

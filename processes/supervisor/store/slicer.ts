@@ -1,4 +1,5 @@
 /** Long work on the supervisor's event loop, cut into slices between which the loop runs. */
+import { setImmediate as turn } from 'node:timers/promises';
 
 /** Work between two turns of the event loop: short enough that the UI's calls wait little. */
 export const SLICE_MS = 8;
@@ -12,4 +13,14 @@ export class Slicer {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.started = performance.now();
   }
+}
+
+/**
+ * A turn of the event loop that takes in the I/O waiting meanwhile (the UI's calls). From an I/O
+ * callback, a single setImmediate runs before the loop next polls for I/O, so work on both sides
+ * of it would hold the loop as one block; the second one runs after the poll.
+ */
+export async function ioTurn(): Promise<void> {
+  await turn();
+  await turn();
 }
