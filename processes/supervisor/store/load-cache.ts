@@ -166,12 +166,13 @@ export async function unpackCache(bytes: Buffer, version: string): Promise<Map<s
     const length = bytes.readUInt32BE(0);
     const head = packr.unpack(bytes.subarray(4, 4 + length)) as { format?: unknown; version?: unknown; parts?: unknown };
     if (head.format !== FORMAT || head.version !== version || !Array.isArray(head.parts)) return null;
-    const parts = head.parts as unknown[];
+    const parts: unknown[] = head.parts;
+    if (!parts.every((size): size is number => typeof size === 'number' && Number.isInteger(size) && size >= 0)) return null;
     let partAt = 4 + length;
-    let dataAt = partAt + parts.reduce<number>((sum, size) => sum + (typeof size === 'number' ? size : NaN), 0);
-    if (!(dataAt <= bytes.byteLength)) return null;
+    let dataAt = partAt + parts.reduce((sum, size) => sum + size, 0);
+    if (dataAt > bytes.byteLength) return null;
     const entries = new Map<string, Entry>();
-    for (const size of parts as number[]) {
+    for (const size of parts) {
       const part = packr.unpack(bytes.subarray(partAt, partAt + size)) as unknown;
       partAt += size;
       if (!Array.isArray(part)) return null;
