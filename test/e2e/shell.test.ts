@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { chromiumMissing, launchBrowser, recordTexts, screenshot } from '../support/browser.js';
 import { writeBigProject } from '../support/big-project.js';
 import { TREE_PAGE_ITEMS } from '../../processes/supervisor/ui-api.js';
 
@@ -59,8 +59,14 @@ describe.skipIf(missing !== null)('UI shell', () => {
     await page.keyboard.type('Open project folder');
     await page.keyboard.press('Enter');
     await page.getByRole('textbox', { name: 'Folder' }).fill(folder);
+    const statuses = await recordTexts(page, '.statusbar [role=status]');
+    const buttons = await recordTexts(page, '[role=dialog] button[type=submit]');
     await page.keyboard.press('Enter');
     await page.getByRole('treeitem', { name: /^Items/ }).waitFor();
+    // While it opened, the status bar and the dialog's button said so; once open, that is gone.
+    expect(await statuses()).toContain('Opening big-project…');
+    expect(await buttons()).toEqual(['Open', 'Opening…']);
+    await page.locator('.statusbar [role=status]').waitFor({ state: 'detached' });
     const search = page.locator('.sidebar-search input');
     for (const name of ['GET item 0000', 'GET item 0600', 'GET item 1099']) {
       await search.fill(name.slice(4));
@@ -74,8 +80,10 @@ describe.skipIf(missing !== null)('UI shell', () => {
     await page.getByRole('menuitem', { name: 'Close project' }).click();
     await page.getByRole('treeitem', { name: /^Big/ }).waitFor({ state: 'detached' });
     for (const close of await page.locator('.tab-close').all()) await close.click();
+    const reopening = await recordTexts(page, '.statusbar [role=status]');
     await page.getByRole('button', { name: /big-project/ }).click();
     await page.getByRole('treeitem', { name: /^Items/ }).waitFor();
+    expect(await reopening()).toContain('Opening big-project…');
     await search.fill('item 0001');
     await page.getByRole('treeitem', { name: /GET item 0001/ }).waitFor();
     await search.fill('');

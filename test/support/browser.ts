@@ -44,3 +44,28 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path });
   return path;
 }
+
+/**
+ * Starts recording the text of every element matching `selector` the page shows from now on,
+ * however briefly (a status shown for one frame while a call is under way); the returned
+ * function gives the texts seen, each once, in the order they first appeared.
+ */
+export async function recordTexts(page: Page, selector: string): Promise<() => Promise<string[]>> {
+  const key = `parleyRecorded${Math.random().toString(36).slice(2)}`;
+  await page.evaluate(
+    ({ key, selector }) => {
+      const seen: string[] = [];
+      (window as unknown as Record<string, string[]>)[key] = seen;
+      const look = () => {
+        for (const el of document.querySelectorAll(selector)) {
+          const text = el.textContent?.trim() ?? '';
+          if (text && !seen.includes(text)) seen.push(text);
+        }
+      };
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
+      look();
+    },
+    { key, selector },
+  );
+  return () => page.evaluate((key) => [...(window as unknown as Record<string, string[]>)[key]!], key);
+}

@@ -145,7 +145,7 @@ function FormDialogView({ dialog }: { dialog: FormDialog }) {
             Cancel
           </button>
           <button type="submit" class="button primary" disabled={busy.value}>
-            {dialog.submitLabel}
+            {busy.value ? (dialog.busyLabel ?? dialog.submitLabel) : dialog.submitLabel}
           </button>
         </footer>
       </form>

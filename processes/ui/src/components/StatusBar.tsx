@@ -1,4 +1,4 @@
-import { appInfo, childStatus, connection, projects, theme, workspace } from '../state/app.js';
+import { appInfo, childStatus, connection, openingProjects, projects, theme, workspace } from '../state/app.js';
 import { paletteOpen, mod } from '../state/commands.js';
 import { attempt } from '../state/rpc.js';
 import { MoonIcon, SunIcon } from './Icons.js';
@@ -18,6 +18,13 @@ export function StatusBar() {
         </span>
       ))}
       <span class="status-item">{projects.value.length === 1 ? projects.value[0]!.name : `${projects.value.length} projects`}</span>
+      {openingProjects.value.length > 0 && (
+        <span class="status-item opening" role="status" title={openingProjects.value.join('\n')}>
+          <span class="spinner small" aria-hidden="true" />
+          Opening {folderName(openingProjects.value[0]!)}
+          {openingProjects.value.length > 1 ? ` and ${openingProjects.value.length - 1} more` : ''}…
+        </span>
+      )}
       <label class="status-item env-switch" title="Active environment: ${name} expands from it first">
         Env:
         <select
@@ -56,4 +63,10 @@ export function StatusBar() {
       <span class="status-item muted">Parley {appInfo.value?.version ?? ''}</span>
     </footer>
   );
+}
+
+/** The last segment of a folder path, as typed (either separator, trailing ones ignored). */
+function folderName(path: string): string {
+  const parts = path.split(/[\\/]+/).filter(Boolean);
+  return parts[parts.length - 1] ?? path;
 }

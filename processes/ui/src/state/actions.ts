@@ -58,6 +58,7 @@ export function openProjectDialog(): void {
   openForm({
     title: 'Open project folder',
     submitLabel: 'Open',
+    busyLabel: 'Opening…',
     fields: [{ name: 'path', label: 'Folder', value: recent[0] ?? '', placeholder: '/path/to/project', required: true }],
     onSubmit: async ({ path }) => {
       try {

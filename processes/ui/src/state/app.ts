@@ -12,6 +12,8 @@ export const connection = signal<Connection>('connecting');
 export const appInfo = signal<ResOf<'app.info'> | null>(null);
 export const workspace = signal<Workspace | null>(null);
 export const projects = signal<ProjectTree[]>([]);
+/** Folders whose `project.open` is under way (a big project takes a second), shown in the status bar. */
+export const openingProjects = signal<string[]>([]);
 export const childStatus = signal<Record<string, { state: string; message?: string }>>({});
 
 export type ThemeName = 'light' | 'dark';

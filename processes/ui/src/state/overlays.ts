@@ -16,6 +16,8 @@ export interface FormDialog {
   title: string;
   fields: DialogField[];
   submitLabel: string;
+  /** The submit button's label while `onSubmit` runs ("Opening…"); the submit label when unset. */
+  busyLabel?: string;
   /** Resolve to an error message to keep the dialog open and show it. */
   onSubmit(values: Record<string, string>): Promise<string | void> | string | void;
 }

@@ -3,7 +3,7 @@ import type { MethodName, ReqOf, ResOf } from '../../../../protocol/messages.js'
 import type { CallOptions } from '../../../../protocol/peer.js';
 import { ParleyError } from '../../../../protocol/errors.js';
 import { withPages, type ProjectTree, type TreePage } from '../../../../protocol/model/project.js';
-import { peer } from './app.js';
+import { openingProjects, peer } from './app.js';
 import { toast } from './toasts.js';
 
 export function call<M extends MethodName>(type: M, payload: ReqOf<M>, options?: CallOptions<M>): Promise<ResOf<M>> {
@@ -26,6 +26,12 @@ export async function attempt<M extends MethodName>(type: M, payload: ReqOf<M>, 
 /** `project.open`, its tree put together from the pages a big project's tree comes in. */
 export async function openProjectTree(path: string): Promise<ProjectTree> {
   const pages: TreePage[] = [];
-  const tree = await call('project.open', { path }, { onChunk: (page) => void pages.push(page) });
-  return withPages(pages, tree);
+  openingProjects.value = [...openingProjects.value, path];
+  try {
+    const tree = await call('project.open', { path }, { onChunk: (page) => void pages.push(page) });
+    return withPages(pages, tree);
+  } finally {
+    const at = openingProjects.value.indexOf(path);
+    openingProjects.value = openingProjects.value.filter((_, i) => i !== at);
+  }
 }
