@@ -53,6 +53,7 @@ export class Supervisor {
   readonly log: (line: string) => void;
   readonly electron: boolean;
   private readonly projects = new Map<string, ProjectStore>();
+  private readonly loading = new Map<string, Promise<ProjectStore>>();
   private readonly uiPeers = new Set<Peer>();
   private readonly jobs = new Set<ChildProcessHandle>();
   private readonly options: SupervisorOptions;
@@ -127,10 +128,29 @@ export class Supervisor {
 
   // --- projects --------------------------------------------------------------------------
 
+  /**
+   * The store of the project in `path`, opened when it is not open yet. Two opens of one folder at
+   * once (two windows, or a window and the command line) share one load and one store: a second
+   * store would be a second writer of the same files.
+   */
   async openProject(path: string, options: { create?: boolean; name?: string } = {}): Promise<ProjectStore> {
     const root = resolve(path);
     const open = this.projects.get(root);
     if (open) return open;
+    let loading = this.loading.get(root);
+    if (!loading) {
+      loading = this.loadProject(root, options).finally(() => this.loading.delete(root));
+      this.loading.set(root, loading);
+    }
+    return loading;
+  }
+
+  /** Folders whose project is being loaded. */
+  get loadingProjects(): string[] {
+    return [...this.loading.keys()];
+  }
+
+  private async loadProject(root: string, options: { create?: boolean; name?: string }): Promise<ProjectStore> {
     const store = await ProjectStore.open(root, {
       log: this.log,
       loadCache: { file: join(this.dataDir, 'cache', 'projects', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.msgpack`), version: appVersion() },
@@ -199,6 +219,8 @@ export class Supervisor {
     this.stopped = true;
     await this.mocks.stopAll();
     await Promise.all([this.sender.stop(), this.checker.stop(), ...[...this.jobs].map((job) => job.stop(200))]);
+    // An open under way finishes first, so its store is closed with the others.
+    await Promise.allSettled(this.loading.values());
     await Promise.all([...this.projects.values()].map((p) => p.close()));
     await this.workspace.settled();
     for (const peer of this.uiPeers) peer.close();

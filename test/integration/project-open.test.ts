@@ -6,7 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { Peer } from '../../protocol/peer.js';
 import { validateInterpreted } from '../../protocol/validate-browser.js';
@@ -71,5 +71,23 @@ describe('project.open', () => {
     const tree = await page.call('project.open', { path: small }, { onChunk: (p) => void smallPages.push(p) });
     expect(smallPages).toEqual([]);
     expect(tree.items.map((i) => i.name)).toEqual(['Only']);
+  });
+
+  it('opens a folder asked for twice at once a single time: one load, one store (one writer), the same tree to both', async () => {
+    const other = join(project, '..', 'twice');
+    await writeBigProject(other, 50);
+    const loads = vi.spyOn(ProjectStore, 'open');
+    try {
+      const first = page.call('project.open', { path: other });
+      const second = page.call('project.open', { path: other });
+      await vi.waitUntil(() => sup.loadingProjects.includes(other), { timeout: 10_000, interval: 1 });
+      const [a, b] = await Promise.all([first, second]);
+      expect(loads.mock.calls.filter(([root]) => root === other)).toHaveLength(1);
+      expect(a).toEqual(b);
+      expect(sup.openProjects().filter((store) => store.root === other)).toHaveLength(1);
+      expect(sup.loadingProjects).toEqual([]);
+    } finally {
+      loads.mockRestore();
+    }
   });
 });
