@@ -136,6 +136,8 @@ export const methods = {
       version: T.String(),
       workspaceDir: T.String(),
       projects: T.Array(T.String()),
+      /** Folders whose project is still loading (opened from the command line): `project.open` joins that load. */
+      opening: T.Array(T.String()),
       electron: T.Boolean(),
     }),
   },

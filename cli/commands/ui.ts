@@ -39,7 +39,11 @@ export async function runUi(args: string[]): Promise<number> {
       await supervisor.openProject(demoDir(dataDir));
       process.stdout.write(`Demo API: ${demo.url}\n`);
     }
-    for (const folder of positionals) await supervisor.openProject(resolve(folder), { create: true });
+    // The folders load while the UI starts, so its URL does not wait for a big project; a page
+    // that connects meanwhile is told they are opening and joins their load (app.info).
+    for (const folder of positionals) {
+      supervisor.openProject(resolve(folder), { create: true }).catch((err: Error) => process.stderr.write(`Could not open ${folder}: ${err.message}\n`));
+    }
 
     const server = await startUiServer({
       port,

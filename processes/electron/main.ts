@@ -18,7 +18,10 @@ const indexHtml = join(distDir, 'ui', 'index.html');
 
 async function openWindow(): Promise<void> {
   const supervisor = await Supervisor.start({ dataDir: defaultDataDir(), electron: true });
-  for (const folder of process.argv.slice(2).filter((a) => !a.startsWith('-'))) await supervisor.openProject(folder, { create: true }).catch(() => {});
+  // Loaded while the window opens; the page joins the loads still under way (app.info).
+  for (const folder of process.argv.slice(2).filter((a) => !a.startsWith('-'))) {
+    supervisor.openProject(folder, { create: true }).catch((err: Error) => supervisor.log(`could not open ${folder}: ${err.message}`));
+  }
   const win = new BrowserWindow({
     width: 1400,
     height: 900,

@@ -37,6 +37,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
       version: appVersion(),
       workspaceDir: sup.dataDir,
       projects: sup.openProjects().map((p) => p.root),
+      opening: sup.loadingProjects,
       electron: sup.electron,
     }),
     'app.ping': ({ t }) => ({ t }),

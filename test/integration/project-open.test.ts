@@ -90,4 +90,23 @@ describe('project.open', () => {
       loads.mockRestore();
     }
   });
+
+  it('tells a page that connects while the command line loads a folder that it is opening, and the page joins that load', async () => {
+    const cli = join(project, '..', 'from-cli');
+    await writeBigProject(cli, TREE_PAGE_ITEMS + 10);
+    const loads = vi.spyOn(ProjectStore, 'open');
+    try {
+      const loading = sup.openProject(cli); // as `parley ui <folder>` does, before its URL is printed
+      const info = await page.call('app.info', {});
+      expect(info.opening).toEqual([cli]);
+      expect(info.projects).not.toContain(cli);
+      const pages: TreePage[] = [];
+      const tree = withPages(pages, await page.call('project.open', { path: cli }, { onChunk: (p) => void pages.push(p) }));
+      expect(tree).toEqual((await loading).tree());
+      expect(loads.mock.calls.filter(([root]) => root === cli)).toHaveLength(1);
+      expect((await page.call('app.info', {})).opening).toEqual([]);
+    } finally {
+      loads.mockRestore();
+    }
+  });
 });

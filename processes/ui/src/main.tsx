@@ -9,6 +9,7 @@ import { openCustom } from './state/overlays.js';
 import { expand } from './state/tree.js';
 import { rowKey } from './components/tree-rows.js';
 import { registerCoreCommands } from './commands.js';
+import { openProject } from './state/actions.js';
 import { registerEditors } from './editors/index.js';
 
 registerEditors();
@@ -67,6 +68,8 @@ async function start(): Promise<void> {
   const first = projects.value.length === 0;
   projects.value = trees;
   if (first) for (const tree of trees) expand(rowKey(tree.root, '@project'));
+  // Projects the command line is still loading: joined, and shown as each is ready.
+  await Promise.all(info.opening.map((root) => openProject(root)));
   document.body.dataset.ready = 'true';
 }
 
