@@ -67,6 +67,13 @@ describe('ProjectStore', () => {
     expect(() => again.getRequest(r.id)).toThrow(/No request/);
   });
 
+  it('refuses to make a project of a file, saying so, and leaves the file as it was', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'parley-project-')), 'notes.txt');
+    await writeFile(file, 'mine');
+    await expect(ProjectStore.open(file, { create: true })).rejects.toThrow(`${file} is a file, not a folder`);
+    expect(await readFile(file, 'utf8')).toBe('mine');
+  });
+
   it('refuses folder names that escape the project', async () => {
     const { store } = await newProject();
     const api = await store.createApi({ name: 'A', baseUrl: '' });

@@ -4,7 +4,7 @@
  * outside Parley are picked up by the watcher and re-validated.
  */
 import { existsSync, readFile as readFileCallback, readFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
@@ -101,6 +101,8 @@ export class ProjectStore {
     const exists = await (options.fs ?? nodeFs).exists(file);
     if (!exists) {
       if (!options.create) throw new ParleyError('not-found', `${root} is not a Parley project (no ${PROJECT_FILE}).`);
+      const stats = await stat(root).catch(() => null);
+      if (stats && !stats.isDirectory()) throw new ParleyError('bad-input', `${root} is a file, not a folder: a project is a folder.`);
       const project: ProjectFile = { version: 1, name: options.name ?? basename(root), properties: [] };
       await store.commit([{ path: file, content: writeYaml(project) }]);
     }
