@@ -316,7 +316,7 @@ for (let run = 0; run < RUNS; run++) {
   }
 }
 const col = (runs, key, digits = 0) => ms(median(runs.map((r) => r[key])), digits);
-console.log(`\n2. \`parley ui <project>\` cold, from the spawn (median of ${RUNS}; the project loads before the URL is printed)`);
+console.log(`\n2. \`parley ui <project>\` cold, from the spawn (median of ${RUNS}; the project loads behind the URL, and the page shows it opening until its rows)`);
 console.log(
   `URL printed ${col(cold, 'url')}, first contentful paint ${col(cold, 'fcp')}, first tree rows (project and APIs) painted ${col(cold, 'rows')}; ` +
     `expand an API to its 50 folders ${col(cold, 'expand')}; filter showing all ${TOTAL} requests ${col(cold, 'filter')} ` +

@@ -80,6 +80,7 @@ async function connectUi(appUrl) {
 const projectDir = join(work, 'project');
 const app = await startParley([projectDir]);
 const ui = await connectUi(app.url);
+await ui.call('project.open', { path: projectDir }); // `parley ui <folder>` loads it behind its URL
 const api = await ui.call('api.create', { project: projectDir, name: 'Loopback', baseUrl: base });
 const created = await ui.call('request.create', { project: projectDir, parent: api.id, name: 'Items', method: 'GET', url: '/items' });
 const saved = await ui.call('request.save', {

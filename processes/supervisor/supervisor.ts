@@ -174,9 +174,11 @@ export class Supervisor {
   }
 
   project(path: string): ProjectStore {
-    const store = this.projects.get(resolve(path));
-    if (!store) throw new ParleyError('not-found', `The project ${path} is not open.`);
-    return store;
+    const root = resolve(path);
+    const store = this.projects.get(root);
+    if (store) return store;
+    if (this.loading.has(root)) throw new ParleyError('not-found', `The project ${path} is still opening: project.open waits for it.`);
+    throw new ParleyError('not-found', `The project ${path} is not open.`);
   }
 
   openProjects(): ProjectStore[] {

@@ -100,6 +100,7 @@ describe('project.open', () => {
       const info = await page.call('app.info', {});
       expect(info.opening).toEqual([cli]);
       expect(info.projects).not.toContain(cli);
+      await expect(page.call('project.tree', { project: cli })).rejects.toThrow(/still opening: project.open waits for it/);
       const pages: TreePage[] = [];
       const tree = withPages(pages, await page.call('project.open', { path: cli }, { onChunk: (p) => void pages.push(p) }));
       expect(tree).toEqual((await loading).tree());
