@@ -609,7 +609,6 @@ interface LoadContext {
   cache: LoadCache | null;
 }
 
-
 /**
  * The texts of `files` in order (or the error reading each). Read synchronously while reads are
  * quick, as from the page cache or a local disk: there a thread-pool read costs the event loop

@@ -10,7 +10,7 @@ export class Slicer {
 
   async tick(): Promise<void> {
     if (performance.now() - this.started < SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await turn();
     this.started = performance.now();
   }
 }
