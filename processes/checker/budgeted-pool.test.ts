@@ -4,6 +4,7 @@
  * behind it run elsewhere; a throwing handler, a dying worker and a worker file that does not load
  * all end as `failed` without taking the pool down.
  */
+import { execFile } from 'node:child_process';
 import { build } from 'esbuild';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ let workerFile = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parley-budgeted-'));
   workerFile = join(dir, 'worker.mjs');
+  await build({ entryPoints: [join(import.meta.dirname, 'budgeted-pool.ts')], outfile: join(dir, 'pool.mjs'), bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
   await build({
     stdin: {
       contents: `
@@ -41,6 +43,15 @@ beforeAll(async () => {
     logLevel: 'warning',
   });
 });
+
+/** Runs `script` (an ES module beside the built pool) in a process of its own. */
+async function runAlone(script: string): Promise<{ code: number | null; stdout: string }> {
+  const file = join(dir, `alone-${Date.now()}.mjs`);
+  await writeFile(file, script);
+  return new Promise((resolve) => {
+    execFile(process.execPath, [file], { timeout: 60_000 }, (err, stdout) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout }));
+  });
+}
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -110,6 +121,18 @@ test('a full queue answers at once; a cancelled task answers at once, waiting or
   } finally {
     await p.close();
   }
+});
+
+test('a task waiting for a worker keeps the process alive until it is answered (a lone script)', async () => {
+  // Before: the workers were unref'd until a task was handed to one, so a script whose only
+  // work was a task waiting for a worker to start ended at once (exit 13, an unsettled await).
+  const run = await runAlone(
+    `import { BudgetedPool } from './pool.mjs';\n` +
+      `const pool = new BudgetedPool({ filename: ${JSON.stringify(workerFile)}, threads: 1, budgetMs: 1000, maxQueue: 4 });\n` +
+      `console.log(JSON.stringify(await pool.run({ kind: 'echo', n: 7 })));\n` +
+      `await pool.close();\n`,
+  );
+  expect(run).toEqual({ code: 0, stdout: `${JSON.stringify({ ok: true, value: { n: 7 } })}\n` });
 });
 
 test('a worker file that does not load fails the task instead of starting workers for ever', async () => {

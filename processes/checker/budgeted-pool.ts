@@ -85,6 +85,8 @@ export class BudgetedPool<T, R> {
   private readonly sweepMs: number;
   private bootFailures = 0;
   private closed = false;
+  /** Whether the workers are ref'd: some task waits for an answer. */
+  private holding = false;
 
   constructor(options: BudgetedPoolOptions) {
     this.options = { softMarginMs: 0, postAhead: 1, ...options };
@@ -113,6 +115,7 @@ export class BudgetedPool<T, R> {
       const cancel = () => {
         this.queue = this.queue.filter((p) => p !== pending);
         pending.settle({ ok: false, reason: 'cancelled' });
+        this.watch();
       };
       signal?.addEventListener('abort', cancel, { once: true });
       this.queue.push(pending);
@@ -156,8 +159,8 @@ export class BudgetedPool<T, R> {
     worker.on('message', (message: ReplyMessage<R>) => this.onReply(slot, message));
     worker.on('error', (err) => this.onDeath(slot, err instanceof Error ? err.message : String(err)));
     worker.on('exit', (code) => this.onDeath(slot, `the worker exited with code ${code}`));
-    // An idle worker does not keep the process alive; one with tasks does (see pump and onReply).
-    worker.unref();
+    // An idle pool does not keep the process alive; one with tasks to answer does (see watch).
+    if (!this.holding) worker.unref();
     this.slots.push(slot);
   }
 
@@ -172,7 +175,6 @@ export class BudgetedPool<T, R> {
     if (index < 0) return;
     const [pending] = slot.posted.splice(index, 1);
     pending!.settle(message.ok ? { ok: true, value: message.value } : { ok: false, reason: 'failed', error: message.error });
-    if (slot.posted.length === 0) slot.worker.unref();
     this.pump();
   }
 
@@ -198,6 +200,7 @@ export class BudgetedPool<T, R> {
       // The worker file does not load: fail what waits rather than start workers for ever.
       for (const p of this.queue) p.settle({ ok: false, reason: 'failed', error: why });
       this.queue = [];
+      this.watch();
       return;
     }
     this.refill();
@@ -220,7 +223,6 @@ export class BudgetedPool<T, R> {
       for (const s of this.slots) if (s.ready && !s.gone && (!best || s.posted.length < best.posted.length)) best = s;
       if (!best || best.posted.length >= this.options.postAhead) break;
       const pending = this.queue.shift()!;
-      if (best.posted.length === 0) best.worker.ref();
       best.posted.push(pending);
       const message: TaskMessage<T> = { id: pending.id, softBudgetMs: this.options.budgetMs - this.options.softMarginMs, task: pending.task };
       best.worker.postMessage(message);
@@ -228,8 +230,17 @@ export class BudgetedPool<T, R> {
     this.watch();
   }
 
+  /** Sweeps while a worker has tasks; keeps the process alive while any task waits for an answer. */
   private watch(): void {
     const busy = this.slots.some((s) => s.posted.length > 0);
+    const pending = busy || this.queue.length > 0;
+    if (pending !== this.holding) {
+      this.holding = pending;
+      for (const s of this.slots) {
+        if (pending) s.worker.ref();
+        else s.worker.unref();
+      }
+    }
     if (busy && !this.sweeper) {
       this.sweeper = setInterval(() => this.sweep(), this.sweepMs);
       this.sweeper.unref();
