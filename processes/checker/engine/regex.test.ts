@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileEcmaPattern } from './regex.js';
 
+/** On re2js alone (`re2Only`), so that every answer tests the translation, not V8's shortcut. */
 function compiled(source: string, legacy = false) {
-  const result = compileEcmaPattern(source, { legacy });
+  const result = compileEcmaPattern(source, { legacy, re2Only: true });
   if (!result.ok) throw new Error(`${source} did not compile: ${result.message}`);
   return result.pattern;
 }
@@ -76,6 +77,25 @@ describe('compileEcmaPattern', () => {
     expect(p.test('a😀')).toBe(false);
     expect(compiled('^\\_.{2}$', true).test('_😀')).toBe(true); // two code units
     expect(compiled('^\\_\\{,2}$', true).testLinear('_{,2}')).toBe(true);
+  });
+
+  it('answers short strings on V8 only when its worst case on the pattern is bounded', () => {
+    // A UUID pattern has no choice to backtrack over: V8 at any length. `^(a+)+$` never.
+    const uuid = compileEcmaPattern('^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$');
+    const nested = compileEcmaPattern('^(a+)+$');
+    const email = compileEcmaPattern('^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$');
+    if (!uuid.ok || !nested.ok || !email.ok) throw new Error('did not compile');
+    expect(uuid.pattern.v8UpTo).toBeGreaterThan(100_000);
+    expect(nested.pattern.v8UpTo).toBe(0); // a quantified group: only the empty string
+    expect(email.pattern.v8UpTo).toBeGreaterThan(10);
+    expect(email.pattern.v8UpTo).toBeLessThan(40);
+    // Whichever engine answers, the answers are the same; a runaway input stays linear.
+    expect(uuid.pattern.testLinear('3be6453c-03eb-4357-ae5a-984a0e574a54')).toBe(true);
+    expect(nested.pattern.testLinear(`${'a'.repeat(5000)}!`)).toBe(false);
+    // Three unbounded quantifiers: V8 gets short strings only; a long one that makes V8 scan
+    // quadratically is answered in linear time.
+    expect(email.pattern.testLinear('captain@example.org')).toBe(true);
+    expect(email.pattern.testLinear(`a@${'a'.repeat(200_000)}`)).toBe(false);
   });
 
   it('refuses what is not a regular expression, without repeating the pattern', () => {

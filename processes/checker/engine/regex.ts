@@ -5,7 +5,10 @@
  * V8's own engine backtracks: `^(a+)+$` against forty `a`s and a `!` runs for minutes, and one
  * `RegExp.test` cannot be interrupted. So each pattern is translated into RE2 syntax (re2js, a
  * pure-JS port of RE2: time linear in the input) with ECMA-262's meaning kept where the two
- * differ (`.`, `\s`, `\u`, `[`...). What RE2 cannot express (lookaround, backreferences, a repeat
+ * differ (`.`, `\s`, `\u`, `[`...). re2js costs microseconds a test where V8 takes tens of
+ * nanoseconds, so a string short enough that V8's worst case on that pattern stays within about a
+ * million steps still goes to V8 (`backtrackingLimit`): `^(a+)+$` never does, a UUID pattern always.
+ * What RE2 cannot express (lookaround, backreferences, a repeat
  * count over 1,000, `\p` names RE2 lacks) keeps V8's engine, and `linear` says so: such a test
  * may run only where a runaway can be stopped by killing its thread (a checker or mock-check
  * worker). Callers never get a silent pass: they ask `testLinear`, which answers `undefined`
@@ -19,6 +22,8 @@ export interface EcmaPattern {
   readonly linear: boolean;
   /** Why some input needs the backtracking engine (set when `linear` is false). */
   readonly backtrackingReason?: string;
+  /** Strings up to this length are answered by V8's engine, whose worst case on them stays small (-1: none). */
+  readonly v8UpTo: number;
   /** The answer in linear time, or undefined when this input needs the backtracking engine. */
   testLinear(input: string): boolean | undefined;
   /** The answer on whichever engine the input needs: call it only where a runaway test can be stopped. */
@@ -33,6 +38,8 @@ export interface PatternOptions {
    * many, such as `[\w-.]`). JSON Schema's patterns are Unicode ones; a user's are too.
    */
   legacy?: boolean;
+  /** Answer every string on re2js, never on V8 (tests and benches: what the translation means, what it costs). */
+  re2Only?: boolean;
 }
 
 /** Compiles `source` as an ECMA-262 pattern (Unicode mode, or legacy when allowed and needed). */
@@ -51,37 +58,68 @@ export function compileEcmaPattern(source: string, options: PatternOptions = {})
     }
   }
   const translated = translate(source, unicode);
-  let re2: RE2JS | undefined;
-  let reason = typeof translated === 'string' ? undefined : translated.unsupported;
-  if (typeof translated === 'string') {
-    try {
-      re2 = RE2JS.compile(translated);
-    } catch {
-      reason = 'it is beyond the linear engine (a repeat count over 1,000, or a pattern too large)';
-    }
+  if ('unsupported' in translated) return backtrackingOnly(source, native, translated.unsupported);
+  let re2: RE2JS;
+  try {
+    re2 = RE2JS.compile(translated.re2);
+  } catch {
+    return backtrackingOnly(source, native, BEYOND_RE2);
   }
-  if (!re2) {
-    const backtracking = native;
-    return {
-      ok: true,
-      pattern: { source, linear: false, backtrackingReason: reason, testLinear: () => undefined, test: (s) => backtracking.test(s) },
-    };
-  }
-  const linear = re2;
-  if (unicode) return { ok: true, pattern: { source, linear: true, testLinear: (s) => linear.test(s), test: (s) => linear.test(s) } };
+  // re2js is linear but costs microseconds a test where V8 takes tens of nanoseconds: V8 answers
+  // the strings its worst case on this pattern cannot make slow, re2js the longer ones.
+  const v8Limit = options.re2Only ? -1 : backtrackingLimit(translated.shape, source.length);
+  const linear = (s: string): boolean => (s.length <= v8Limit ? native.test(s) : re2.test(s));
+  if (unicode) return { ok: true, pattern: { source, linear: true, v8UpTo: v8Limit, testLinear: linear, test: linear } };
   // Without `u` the pattern reads code units: the same thing as code points, unless the input
   // holds a character outside the Basic Multilingual Plane (a surrogate pair).
-  const backtracking = native;
   return {
     ok: true,
     pattern: {
       source,
       linear: false,
+      v8UpTo: v8Limit,
       backtrackingReason: 'it is not a Unicode pattern, and the text holds characters outside the Basic Multilingual Plane',
-      testLinear: (s) => (SURROGATE.test(s) ? undefined : linear.test(s)),
-      test: (s) => (SURROGATE.test(s) ? backtracking.test(s) : linear.test(s)),
+      testLinear: (s) => (s.length > v8Limit && SURROGATE.test(s) ? undefined : linear(s)),
+      test: (s) => (s.length > v8Limit && SURROGATE.test(s) ? native.test(s) : linear(s)),
     },
   };
+}
+
+const BEYOND_RE2 = 'it is beyond the linear engine (a repeat count over 1,000, or a pattern too large)';
+
+function backtrackingOnly(source: string, native: RegExp, reason: string): CompiledPattern {
+  return { ok: true, pattern: { source, linear: false, backtrackingReason: reason, v8UpTo: -1, testLinear: () => undefined, test: (s) => native.test(s) } };
+}
+
+/** Backtracking steps allowed for one test on V8's engine: about a millisecond. */
+const BACKTRACKING_STEPS = 1_000_000;
+
+/**
+ * The longest string V8's engine may be given for this pattern. With no quantifier on a group, a
+ * backtracking search tries at most, at each start, one path per combination of each quantifier's
+ * count and each alternation's choice, each path at most as long as the pattern plus the string:
+ * starts x product(choices) x branches x (pattern + string). The limit keeps that under
+ * BACKTRACKING_STEPS. A quantified group (`(a+)+`, `(a|a)*`) has no such bound: 0.
+ */
+function backtrackingLimit(shape: Shape, patternLength: number): number {
+  if (shape.quantifiedGroup) return 0;
+  const cost = (n: number) => {
+    let paths = (shape.anchored ? 1 : n + 1) * shape.branches * (patternLength + n + 1);
+    for (const c of shape.choices) {
+      paths *= Math.min(c, n + 1);
+      if (paths > BACKTRACKING_STEPS) return paths;
+    }
+    return paths;
+  };
+  let low = 0;
+  let high = 1 << 20;
+  if (cost(0) > BACKTRACKING_STEPS) return -1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (cost(mid) <= BACKTRACKING_STEPS) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
@@ -95,7 +133,19 @@ function syntaxMessage(err: unknown): string {
 
 // --- translation ---------------------------------------------------------------------------
 
-type Translation = string | { unsupported: string };
+type Translation = { re2: string; shape: Shape } | { unsupported: string };
+
+/** What bounds the work of V8's backtracking engine on a pattern (see `backtrackingLimit`). */
+interface Shape {
+  /** A quantifier applies to a group: nothing simple bounds the ways to match. */
+  quantifiedGroup: boolean;
+  /** For each quantifier on a single character or class: how many counts it can take (Infinity: any). */
+  choices: number[];
+  /** The product of the alternative counts of every alternation. */
+  branches: number;
+  /** A match can start only at the beginning (`^` first, no top-level `|`). */
+  anchored: boolean;
+}
 
 /** ECMA-262's WhiteSpace and LineTerminator, what `\s` matches (RE2's `\s` is ASCII only). */
 const SPACE_RANGES: [number, number][] = [
@@ -146,7 +196,8 @@ class Unsupported {
  */
 function translate(source: string, unicode: boolean): Translation {
   try {
-    return new Translator(source, unicode).pattern();
+    const translator = new Translator(source, unicode);
+    return { re2: translator.pattern(), shape: translator.shape };
   } catch (err) {
     if (err instanceof Unsupported) return { unsupported: err.reason };
     throw err;
@@ -156,6 +207,10 @@ function translate(source: string, unicode: boolean): Translation {
 class Translator {
   private i = 0;
   private out = '';
+  readonly shape: Shape = { quantifiedGroup: false, choices: [], branches: 1, anchored: false };
+  /** Alternatives so far in each open group, the whole pattern first. */
+  private readonly alternatives: number[] = [1];
+  private afterGroup = false;
 
   constructor(
     private readonly src: string,
@@ -166,6 +221,8 @@ class Translator {
     const src = this.src;
     while (this.i < src.length) {
       const c = src[this.i]!;
+      const afterGroup = this.afterGroup;
+      this.afterGroup = false;
       switch (c) {
         case '\\':
           this.out += this.atomEscape();
@@ -175,9 +232,19 @@ class Translator {
           break;
         case '(':
           this.out += this.groupOpen();
+          this.alternatives.push(1);
           break;
         case ')':
+          this.shape.branches *= this.alternatives.pop()!;
+          this.afterGroup = true;
+          this.out += c;
+          this.i++;
+          break;
         case '|':
+          this.alternatives[this.alternatives.length - 1]!++;
+          this.out += c;
+          this.i++;
+          break;
         case '^':
         case '$':
           this.out += c;
@@ -190,6 +257,7 @@ class Translator {
         case '*':
         case '+':
         case '?':
+          this.quantified(afterGroup, c === '?' ? 2 : Infinity);
           this.out += c;
           this.i++;
           if (src[this.i] === '?') {
@@ -200,6 +268,8 @@ class Translator {
         case '{': {
           const quantifier = /^\{(\d+)(,(\d*))?\}\??/.exec(src.slice(this.i));
           if (quantifier) {
+            const min = Number(quantifier[1]);
+            this.quantified(afterGroup, quantifier[2] === undefined ? 1 : quantifier[3] === '' ? Infinity : Number(quantifier[3]) - min + 1);
             // A count RE2 refuses (over 1,000) fails its compile and keeps the backtracking engine.
             this.out += quantifier[0];
             this.i += quantifier[0].length;
@@ -214,7 +284,14 @@ class Translator {
           this.out += this.literal();
       }
     }
+    this.shape.branches *= this.alternatives[0]!;
+    this.shape.anchored = src.startsWith('^') && this.alternatives[0] === 1;
     return this.out;
+  }
+
+  private quantified(afterGroup: boolean, choices: number): void {
+    if (afterGroup) this.shape.quantifiedGroup = true;
+    else this.shape.choices.push(choices);
   }
 
   /** One literal character (a whole code point in Unicode mode) as `\x{...}`, or as itself when it is a letter or digit. */
