@@ -19,8 +19,7 @@ const scale = Number(process.argv[2] ?? 1);
 const work = await mkdtemp(join(tmpdir(), 'parley-bench-checker-'));
 
 // The pool, worker and engine are TypeScript: bundle them into the temp folder. npm packages
-// stay external, imported by absolute URL from the repo's node_modules (piscina must load its
-// own worker wrapper from there).
+// stay external, imported by absolute URL from the repo's node_modules.
 const externalPackages = {
   name: 'external-packages',
   setup(b) {

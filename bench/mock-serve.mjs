@@ -20,6 +20,11 @@
 // autocannon runs in its own process so it never shares an event loop with a server.
 // Prints JSON lines, then the targets with "met" or "MISSED"; asserts nothing.
 // Usage: node bench/mock-serve.mjs [seconds=5] [connections=50] [rounds=3]   (run `npm run build` first)
+// Same-run before/after: PARLEY_BEFORE_DIST=<a dist/ built from an earlier commit> adds that
+// build's `mock serve`, check off and on, to the interleaved rounds, and prints after/before.
+// PARLEY_BENCH_PEERS=0 leaves out Prism and Mockoon (and their install).
+// A before build: git archive <commit> | tar -x -C /tmp/before; ln -s $PWD/node_modules
+// /tmp/before/; (cd /tmp/before && node scripts/build.mjs); then PARLEY_BEFORE_DIST=/tmp/before/dist.
 import { build } from 'esbuild';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -38,16 +43,22 @@ const rounds = Number(process.argv[4] ?? 3);
 const work = await mkdtemp(join(tmpdir(), 'parley-bench-mock-'));
 const requireFromRoot = createRequire(join(root, 'package.json'));
 const peersDir = join(root, 'bench', 'peers');
+const beforeDist = process.env.PARLEY_BEFORE_DIST;
+const withPeers = process.env.PARLEY_BENCH_PEERS !== '0';
+if (beforeDist && !existsSync(join(beforeDist, 'cli.js'))) {
+  console.error(`bench/mock-serve: PARLEY_BEFORE_DIST=${beforeDist} has no cli.js.`);
+  process.exit(2);
+}
 
 if (!existsSync(join(root, 'dist', 'cli.js')) || !existsSync(join(root, 'dist', 'mock-host.js'))) {
   console.error('bench/mock-serve: build first (npm run build): dist/cli.js and dist/mock-host.js are needed.');
   process.exit(2);
 }
-if (!existsSync(join(peersDir, 'node_modules', '.bin', 'prism')) || !existsSync(join(peersDir, 'node_modules', '.bin', 'mockoon-cli'))) {
+if (withPeers && (!existsSync(join(peersDir, 'node_modules', '.bin', 'prism')) || !existsSync(join(peersDir, 'node_modules', '.bin', 'mockoon-cli')))) {
   console.error('bench/mock-serve: installing Prism and Mockoon CLI into bench/peers (first run): npm ci --prefix bench/peers');
   execFileSync('npm', ['ci', '--prefix', peersDir, '--no-audit', '--no-fund'], { stdio: 'inherit' });
 }
-const peerVersion = (name) => JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require('${name}/package.json').version)`], { cwd: peersDir }).toString());
+const peerVersion = (name) => !withPeers ? 'not run' : JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(require('${name}/package.json').version)`], { cwd: peersDir }).toString());
 
 // --- one OpenAPI document for everyone --------------------------------------------------------
 // The test fixture's two files, bundled into one JSON document so every peer reads the same thing.
@@ -99,6 +110,49 @@ function autocannon(url, extra = [], duration = seconds) {
 }
 
 const figures = (r) => ({ 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, 'non-2xx+errors': r.errors + r.non2xx });
+
+/**
+ * CPU time (ms) a server has used: its whole process tree, and the thread that answers requests
+ * (the mock host's main thread; the server's own for bare node). On a shared machine whose load
+ * moves requests/s by a factor of ten between rounds, CPU per request still says what a request
+ * costs: the tree's figure is the whole cost, the listener thread's is what limits requests/s.
+ */
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+async function cpuMs(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    const children = await readFile(`/proc/${pids[i]}/task/${pids[i]}/children`, 'utf8').catch(() => '');
+    pids.push(...children.split(' ').filter(Boolean).map(Number));
+  }
+  const ticks = (stat) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime, stime
+  };
+  let tree = 0;
+  let listener = 0;
+  for (const p of pids) {
+    const stat = await readFile(`/proc/${p}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    tree += ticks(stat);
+    const cmdline = await readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '');
+    // The thread that answers: the mock host's main thread, or the lone process of a bare server.
+    if (cmdline.includes('mock-host.js') || pids.length === 1) listener = ticks(await readFile(`/proc/${p}/task/${p}/stat`, 'utf8').catch(() => stat));
+  }
+  return { tree: tree * TICK_MS, listener: listener * TICK_MS };
+}
+
+/** One autocannon run against a server, with the CPU it cost per request. */
+async function measured(pid, url, extra = []) {
+  const before = await cpuMs(pid);
+  const result = await autocannon(url, extra);
+  const after = await cpuMs(pid);
+  const served = result.requests.total || 1;
+  return {
+    ...figures(result),
+    'tree CPU µs/req': Math.round(((after.tree - before.tree) * 1000) / served),
+    'listener CPU µs/req': Math.round(((after.listener - before.listener) * 1000) / served),
+  };
+}
 
 /** Peak resident memory of a process and its descendants, in MB (VmHWM of each, summed), and of each. */
 async function peakMemoryMb(pid) {
@@ -189,6 +243,9 @@ function summary(runs) {
     'p99 ms': median(runs.map((r) => r['p99 ms'])),
     'non-2xx+errors': runs.reduce((n, r) => n + r['non-2xx+errors'], 0),
     rounds: runs.map((r) => r['req/s']),
+    ...(runs[0]['tree CPU µs/req'] === undefined
+      ? {}
+      : { 'tree CPU µs/req': median(runs.map((r) => r['tree CPU µs/req'])), 'listener CPU µs/req': median(runs.map((r) => r['listener CPU µs/req'])) }),
   };
 }
 
@@ -197,7 +254,7 @@ async function measureTogether(servers) {
   for (let round = 0; round < rounds; round++) {
     for (const method of ['GET', 'POST']) {
       for (const s of servers) {
-        s.runs[method].push(figures(await autocannon(`${s.base}/pets`, method === 'POST' ? postArgs : [])));
+        s.runs[method].push(await measured(s.child.pid, `${s.base}/pets`, method === 'POST' ? postArgs : []));
       }
     }
   }
@@ -259,13 +316,22 @@ try {
     'parley-off': 'parley mock serve <project> --mock, request check off',
     'parley-on': 'parley mock serve <project> --mock, request check on (refuse)',
     'parley-doc': 'parley mock serve <openapi.json> (no project), request check log',
+    'before-off': `before (${beforeDist}): mock serve <project> --mock, request check off`,
+    'before-on': `before (${beforeDist}): mock serve <project> --mock, request check on (refuse)`,
   };
   const cliArgs = (port, ...args) => [join(root, 'dist', 'cli.js'), 'mock', 'serve', ...args, '--port', String(port)];
+  const beforeArgs = (port, ...args) => [join(beforeDist ?? '', 'cli.js'), 'mock', 'serve', ...args, '--port', String(port)];
   const starters = {
     bare: (port) => spawn(process.execPath, ['-e', bareSource, String(port)], quiet),
     'parley-off': (port) => spawn(process.execPath, cliArgs(port, project, '--mock', 'check-off'), quiet),
     'parley-on': (port) => spawn(process.execPath, cliArgs(port, project, '--mock', 'check-on'), quiet),
     'parley-doc': (port) => spawn(process.execPath, cliArgs(port, openapiFile), quiet),
+    ...(beforeDist
+      ? {
+          'before-off': (port) => spawn(process.execPath, beforeArgs(port, project, '--mock', 'check-off'), quiet),
+          'before-on': (port) => spawn(process.execPath, beforeArgs(port, project, '--mock', 'check-on'), quiet),
+        }
+      : {}),
   };
   const servers = [];
   try {
@@ -277,10 +343,10 @@ try {
   } finally {
     await Promise.all(servers.map((s) => stopTree(s.child)));
   }
-  results.prism = await measureAlone('Prism mock (validates requests)', (port) =>
+  if (withPeers) results.prism = await measureAlone('Prism mock (validates requests)', (port) =>
     spawn(process.execPath, [join(peersDir, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'), 'mock', '-p', String(port), '-h', '127.0.0.1', openapiFile], quiet),
   );
-  results.mockoon = await measureAlone('Mockoon CLI (no request validation)', (port) =>
+  if (withPeers) results.mockoon = await measureAlone('Mockoon CLI (no request validation)', (port) =>
     spawn(process.execPath, [join(peersDir, 'node_modules', '@mockoon', 'cli', 'bin', 'run.js'), 'start', '--data', openapiFile, '--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'], quiet),
   );
   const ratio = (a, b, method = 'GET') => (a?.[method] && b?.[method] ? a[method]['req/s'] / b[method]['req/s'] : undefined);
@@ -293,8 +359,24 @@ try {
       'parley POST check on / check off': pct(ratio(results['parley-on'], results['parley-off'], 'POST')),
       'parley GET / prism GET': pct(ratio(results['parley-off'], results.prism)),
       'parley GET / mockoon GET': pct(ratio(results['parley-off'], results.mockoon)),
+      ...(beforeDist
+        ? {
+            'before: GET check on / check off': pct(ratio(results['before-on'], results['before-off'])),
+            'before: POST check on / check off': pct(ratio(results['before-on'], results['before-off'], 'POST')),
+            'check on, after / before: GET': pct(ratio(results['parley-on'], results['before-on'])),
+            'check on, after / before: POST': pct(ratio(results['parley-on'], results['before-on'], 'POST')),
+            'check off, after / before: GET': pct(ratio(results['parley-off'], results['before-off'])),
+          }
+        : {}),
     }),
   );
+  // What a request costs in CPU, check on against off and after against before (lower is cheaper).
+  const cpu = (key, method, which) => results[key]?.[method]?.[`${which} CPU µs/req`];
+  const cpuLine = {};
+  for (const key of ['bare', 'parley-off', 'parley-on', ...(beforeDist ? ['before-off', 'before-on'] : [])]) {
+    for (const method of ['GET', 'POST']) cpuLine[`${key} ${method} µs/req (tree, listener)`] = `${cpu(key, method, 'tree')}, ${cpu(key, method, 'listener')}`;
+  }
+  console.log(JSON.stringify(cpuLine));
   const verdict = (ok) => (ok === undefined ? 'n/a' : ok ? 'met' : 'MISSED');
   const getRatio = ratio(results['parley-off'], results.bare);
   const p99 = results['parley-off']?.GET?.['p99 ms'];
@@ -324,6 +406,7 @@ async function engineInProcess() {
         "export { MockServer } from './processes/mock-host/engine/mock-server.ts';",
         "export { loadContract } from './processes/mock-host/engine/contract.ts';",
         "export { contractChecker } from './processes/mock-host/contract-checker.ts';",
+        "export { MockCheckPool } from './processes/mock-host/check-pool.ts';",
       ].join('\n'),
       resolveDir: root,
       loader: 'ts',
@@ -344,6 +427,8 @@ async function engineInProcess() {
       },
     ],
   });
+  // The worker the host's check pool runs, fully bundled (a worker cannot load .ts).
+  await build({ absWorkingDir: root, entryPoints: ['processes/mock-host/check-worker.ts'], outfile: join(work, 'mock-check-worker.mjs'), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
   const engine = await import(pathToFileURL(join(work, 'engine.mjs')).href);
   const documents = {};
   for (const name of ['pets.openapi.yaml', 'pets.schemas.yaml']) documents[name] = parseYaml(await readFile(join(fixtures, name), 'utf8'));
@@ -384,12 +469,18 @@ async function engineInProcess() {
   const inProcess = {};
   try {
     inProcess.bare = await run('in-process: bare node:http', `http://127.0.0.1:${bare.address().port}/pets`);
-    for (const mode of ['off', 'log']) {
-      const server = new engine.MockServer({ mock: mockFor(mode), checker: engine.contractChecker(contract), logCapacity: 500 });
+    // `log` checks on this thread, as the host did before issue 11; `log-pool` in the host's check
+    // pool of worker threads, as it does now (each check on its own 1000 ms, the listener free).
+    for (const mode of ['off', 'log', 'log-pool']) {
+      const pool = mode === 'log-pool' ? new engine.MockCheckPool({ workerFile: join(work, 'mock-check-worker.mjs') }) : undefined;
+      const checker = pool ? pool.checker(contract) : engine.contractChecker(contract);
+      pool?.warm();
+      const server = new engine.MockServer({ mock: mockFor(mode === 'off' ? 'off' : 'log'), checker, logCapacity: 500 });
       const { port } = await server.start();
       inProcess[`static-${mode}`] = await run(`in-process: mock static GET, contract check ${mode}`, `http://127.0.0.1:${port}/pets?kind=cat&limit=5`);
       inProcess[`template-${mode}`] = await run(`in-process: mock templated GET, contract check ${mode}`, `http://127.0.0.1:${port}/pets/42`);
       await server.stop();
+      await pool?.close();
     }
   } finally {
     bare.close();
@@ -399,6 +490,9 @@ async function engineInProcess() {
     JSON.stringify({
       'in-process static off / bare': pct(inProcess['static-off'], inProcess.bare),
       'in-process static log / static off': pct(inProcess['static-log'], inProcess['static-off']),
+      'in-process static log-pool / static off': pct(inProcess['static-log-pool'], inProcess['static-off']),
+      'in-process static log-pool / static log (after / before)': pct(inProcess['static-log-pool'], inProcess['static-log']),
+      'in-process template log-pool / template log (after / before)': pct(inProcess['template-log-pool'], inProcess['template-log']),
       'in-process template off / bare': pct(inProcess['template-off'], inProcess.bare),
     }),
   );

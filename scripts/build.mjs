@@ -1,6 +1,6 @@
 // Builds every process entry and the UI bundle into dist/ with esbuild.
-// Node entries keep their npm packages external (native addons and piscina workers must
-// load from node_modules); the UI is a single browser bundle with Preact inlined.
+// Node entries bundle their pure-JS packages (native addons load from node_modules, see
+// EXTERNAL); the UI is a single browser bundle with Preact inlined.
 import { build } from 'esbuild';
 import { compiledChecksPlugin } from './compiled-checks.mjs';
 import { cp, mkdir, rm } from 'node:fs/promises';
@@ -13,9 +13,9 @@ const dist = join(root, 'dist');
 const watch = process.argv.includes('--watch');
 
 // Loaded from node_modules rather than bundled: native addons (and msgpackr's optional one),
-// piscina (it starts worker files by path), esbuild (it runs its own binary), the TypeScript
-// compiler (large, and loaded only for dispatch.ts diagnostics) and Electron.
-const EXTERNAL = ['isolated-vm', '@napi-rs/keyring', 'msgpackr-extract', 'piscina', 'esbuild', 'typescript', 'electron'];
+// esbuild (it runs its own binary), the TypeScript compiler (large, and loaded only for
+// dispatch.ts diagnostics) and Electron.
+const EXTERNAL = ['isolated-vm', '@napi-rs/keyring', 'msgpackr-extract', 'esbuild', 'typescript', 'electron'];
 
 const nodeEntries = {
   cli: 'cli/main.ts',
