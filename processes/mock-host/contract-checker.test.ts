@@ -84,6 +84,38 @@ describe('request checks', () => {
   });
 });
 
+describe('patterns', () => {
+  const document = {
+    openapi: '3.1.0',
+    info: { title: 'p', version: '1' },
+    paths: {
+      '/w': {
+        post: {
+          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { w: { type: 'string', pattern: '^(?!b)(a+)+$' } } } } } },
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'string', pattern: '^(?!b)a+$' } } } } },
+        },
+      },
+    },
+  };
+  const op = { method: 'POST', path: '/w' };
+
+  it('runs a lookahead pattern only where asked (the check worker); elsewhere the check gives up naming it', async () => {
+    const inWorker = contractChecker({ document }, { backtracking: true });
+    expect(inWorker.checkRequestNow(op, request({ ...op, contentType: 'application/json', body: '{"w":"baa"}' })).problems).toEqual([
+      { in: 'body', pointer: '/w', message: 'expected to match the pattern ^(?!b)(a+)+$' },
+    ]);
+    await expect(inWorker.checkResponseBody(op, { status: 200, contentType: 'application/json', body: '"aaa"' })).resolves.toEqual({ problems: [] });
+
+    // Stubs are checked where nothing could stop a runaway test: never a pass, and the finding says why.
+    const stubs = contractChecker({ document });
+    await expect(stubs.checkResponseBody(op, { status: 200, contentType: 'application/json', body: '"aaa"' })).resolves.toEqual({
+      problems: [],
+      gaveUp:
+        'the schema could not be fully evaluated: the pattern "^(?!b)a+$" at #/paths/~1w/post/responses/200/content/application~1json/schema was not evaluated: it uses a lookahead, which needs a backtracking engine, run only where a check can be stopped',
+    });
+  });
+});
+
 describe('response bodies and stub findings', () => {
   it('checks a response body against the schema of its status and media type', async () => {
     const checker = contractChecker(contract);
