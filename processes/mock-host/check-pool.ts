@@ -1,15 +1,19 @@
 /**
- * The mock host's request checks, off its event loop: a BudgetedPool of worker threads
- * (check-worker.ts) runs each request's contract check, and each match condition whose regular
- * expression only V8's backtracking engine can run. A check has 1000 ms from when a worker starts
- * it; past that its worker is stopped and replaced, the request is answered as not checked with
- * the reason in the log, and the listener has kept answering other requests all along.
+ * The mock host's request checks, never holding its listener: a check is tried on the listener's
+ * thread only while it is quick and bounded there (a body up to 64 KiB, patterns on the linear
+ * engine, formats on short strings, a 20 ms leash: nearly every request, in microseconds);
+ * anything else runs in a BudgetedPool of worker threads (check-worker.ts), as do match
+ * conditions whose regular expression only V8's backtracking engine can run. There a check has
+ * 1000 ms from when a worker starts it; past that its worker is stopped and replaced, the request
+ * is answered as not checked with the reason in the log, and the listener has kept answering
+ * other requests all along.
  */
 import { BudgetedPool, type BudgetedOutcome } from '../checker/budgeted-pool.js';
 import { CHECK_LIMITS } from '../checker/engine/verdicts.js';
 import type { MockCheckResult, MockCheckTask, SharedContract, WireRequest } from './check-task.js';
 import type { CheckOutcome, Contract, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
 import type { RegexRunner } from './engine/match-conditions.js';
+import { contractChecker, type EngineContractChecker } from './contract-checker.js';
 
 export interface MockCheckPoolOptions {
   /** The built worker; default `mock-check-worker.js` beside this module (dist/). */
@@ -26,6 +30,7 @@ const encoder = new TextEncoder();
 export class MockCheckPool {
   private pool: BudgetedPool<MockCheckTask, MockCheckResult> | undefined;
   private readonly contracts = new WeakMap<Contract, SharedContract>();
+  private readonly inline = new WeakMap<Contract, EngineContractChecker>();
   private contractCount = 0;
   private readonly budgetMs: number;
 
@@ -38,11 +43,13 @@ export class MockCheckPool {
     this.workers();
   }
 
-  /** A ContractChecker whose checks run in the pool. */
+  /** A ContractChecker that checks on the spot what is quick and bounded, and in the pool the rest. */
   checker(contract: Contract): ContractChecker {
     const shared = this.shared(contract);
+    const inline = this.inlineChecker(contract);
     return {
       budgeted: true,
+      checkRequestNow: (op, request) => inline.checkRequestInline(op, request),
       checkRequest: async (op, request) => this.outcome(await this.workers().run({ kind: 'request', contract: shared, op: refOf(op), request: wire(request) })),
       checkResponseBody: async (op, response) => this.outcome(await this.workers().run({ kind: 'response', contract: shared, op: refOf(op), response })),
     };
@@ -63,12 +70,18 @@ export class MockCheckPool {
   private workers(): BudgetedPool<MockCheckTask, MockCheckResult> {
     return (this.pool ??= new BudgetedPool<MockCheckTask, MockCheckResult>({
       filename: this.options.workerFile ?? new URL('./mock-check-worker.js', import.meta.url),
-      // Three, so that while one check runs away and its replacement starts, two still serve.
-      threads: this.options.threads ?? 3,
+      // Two, so that while one check runs away another still serves.
+      threads: this.options.threads ?? 2,
       maxQueue: this.options.maxQueue ?? 256,
       budgetMs: this.budgetMs,
       softMarginMs: 30,
     }));
+  }
+
+  private inlineChecker(contract: Contract): EngineContractChecker {
+    let checker = this.inline.get(contract);
+    if (!checker) this.inline.set(contract, (checker = contractChecker(contract)));
+    return checker;
   }
 
   private shared(contract: Contract): SharedContract {

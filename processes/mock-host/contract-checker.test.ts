@@ -106,6 +106,9 @@ describe('patterns', () => {
     ]);
     await expect(inWorker.checkResponseBody(op, { status: 200, contentType: 'application/json', body: '"aaa"' })).resolves.toEqual({ problems: [] });
 
+    // On the listener's thread such a pattern is not run: the check is handed to a worker.
+    expect(contractChecker({ document }).checkRequestInline(op, request({ ...op, contentType: 'application/json', body: '{"w":"baa"}' }))).toBeUndefined();
+
     // Stubs are checked where nothing could stop a runaway test: never a pass, and the finding says why.
     const stubs = contractChecker({ document });
     await expect(stubs.checkResponseBody(op, { status: 200, contentType: 'application/json', body: '"aaa"' })).resolves.toEqual({
@@ -113,6 +116,38 @@ describe('patterns', () => {
       gaveUp:
         'the schema could not be fully evaluated: the pattern "^(?!b)a+$" at #/paths/~1w/post/responses/200/content/application~1json/schema was not evaluated: it uses a lookahead, which needs a backtracking engine, run only where a check can be stopped',
     });
+  });
+});
+
+describe('on the listener thread (inline)', () => {
+  const listPets = { method: 'GET', path: '/pets' };
+  const createPet = { method: 'POST', path: '/pets' };
+
+  it('answers a quick bounded check on the spot, as the full check would', () => {
+    const checker = contractChecker(contract);
+    const bad = request({ query: { limit: ['500'], kind: ['horse'] } });
+    expect(checker.checkRequestInline(listPets, bad)).toEqual(checker.checkRequestNow(listPets, bad));
+    expect(checker.checkRequestInline(listPets, request({ query: { limit: ['5'] } }))).toEqual({ problems: [] });
+  });
+
+  it('hands to a worker a body over 64 KiB, a format on a long string, and a check past its leash', () => {
+    const body = JSON.stringify({ name: 'x'.repeat(70 * 1024), kind: 'cat' });
+    expect(contractChecker(contract).checkRequestInline(createPet, request({ ...createPet, contentType: 'application/json', body }))).toBeUndefined();
+
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'f', version: '1' },
+      paths: { '/f': { post: { requestBody: { content: { 'application/json': { schema: { type: 'array', items: { type: 'string', format: 'email' } } } } }, responses: { '204': { description: 'ok' } } } } },
+    };
+    const op = { method: 'POST', path: '/f' };
+    const emails = (list: string[]) => request({ ...op, contentType: 'application/json', body: JSON.stringify(list) });
+    expect(contractChecker({ document }).checkRequestInline(op, emails(['a@example.org']))).toEqual({ problems: [] });
+    expect(contractChecker({ document }).checkRequestInline(op, emails([`${'a'.repeat(600)}@example.org`]))).toBeUndefined();
+
+    // A clock that has always run past the leash when it is looked at.
+    let t = 0;
+    const slow = contractChecker({ document }, { now: () => (t += 50) });
+    expect(slow.checkRequestInline(op, emails(Array.from({ length: 600 }, () => 'a@example.org')))).toBeUndefined();
   });
 });
 

@@ -15,6 +15,7 @@ import type { Verdict } from '../../protocol/model/verdict.js';
 import type { Contract, ContractChecker, CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import {
   CHECK_LIMITS,
+  NeedsWorker,
   TOO_LARGE_TEXT,
   PreparedDefinition,
   isJsonMediaType,
@@ -29,6 +30,13 @@ import { escapeSegment, isObject } from '../checker/engine/json-pointer.js';
 const CONTRACT_URI = 'file:///api/contract.json';
 /** Below the engine's 1000 ms race, so the checker's own stop (with its findings) comes first. */
 const DEFAULT_DEADLINE_MS = 900;
+/**
+ * How long a check may hold the listener's thread before it is handed to a worker instead, and
+ * the largest body checked there: most requests are checked in microseconds, and a hop to a
+ * worker costs the listener about as much as answering the request (bench/README.md).
+ */
+const INLINE_LEASH_MS = 20;
+const INLINE_BODY_MAX = 64 * 1024;
 /** Header parameters OpenAPI says are ignored: they are described elsewhere. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
@@ -72,6 +80,12 @@ export interface CheckerOptions {
 export interface EngineContractChecker extends ContractChecker {
   checkRequestNow(op: OperationRef, request: ContractRequest): CheckOutcome;
   checkRequestUntil(op: OperationRef, request: ContractRequest, deadline: number): CheckOutcome;
+  /**
+   * The check on a thread nothing could stop (the listener's), when it is quick and bounded
+   * there: undefined when the body is large, a pattern needs the backtracking engine, a format
+   * meets a long string, or `leashMs` runs out; the caller then runs it in a worker.
+   */
+  checkRequestInline(op: OperationRef, request: ContractRequest, leashMs?: number): CheckOutcome | undefined;
   checkResponseBodyUntil(op: OperationRef, response: { status: number; contentType: string; body: string }, deadline: number): CheckOutcome;
 }
 
@@ -94,10 +108,10 @@ export function contractChecker(contract: Pick<Contract, 'document'>, options: C
   };
 
   const backtracking = options.backtracking ?? false;
-  const checkRequestUntil = (op: OperationRef, request: ContractRequest, deadline: number): CheckOutcome => {
+  const checkRequestUntil = (op: OperationRef, request: ContractRequest, deadline: number, inline = false): CheckOutcome => {
     const prepared = operation(op);
     if (!prepared) return { problems: [] };
-    const limits: Limits = { deadline, now, backtracking };
+    const limits: Limits = { deadline, now, backtracking, inline };
     const outcome: CheckOutcome = { problems: [] };
     for (const parameter of prepared.parameters) {
       checkParameter(def, parameter, request, outcome, limits);
@@ -108,19 +122,30 @@ export function contractChecker(contract: Pick<Contract, 'document'>, options: C
     return outcome;
   };
   const checkRequestNow = (op: OperationRef, request: ContractRequest): CheckOutcome => checkRequestUntil(op, request, now() + budget);
+  const checkRequestInline = (op: OperationRef, request: ContractRequest, leashMs = INLINE_LEASH_MS): CheckOutcome | undefined => {
+    const size = request.bodySize ?? request.bodyBytes?.byteLength ?? encoder.encode(request.body).byteLength;
+    if (size > INLINE_BODY_MAX) return undefined;
+    try {
+      return checkRequestUntil(op, request, now() + leashMs, true);
+    } catch (err) {
+      if (err instanceof NeedsWorker) return undefined;
+      throw err;
+    }
+  };
   const checkResponseBodyUntil = (op: OperationRef, response: { status: number; contentType: string; body: string }, deadline: number): CheckOutcome => {
     const prepared = operation(op);
     if (!prepared) return { problems: [] };
     const schema = responseSchema(def, prepared.loc, response.status, response.contentType);
     if (!schema) return { problems: [] };
     const outcome: CheckOutcome = { problems: [] };
-    checkJson(def, schema, response.body, 'response', outcome, { deadline, now, backtracking });
+    checkJson(def, schema, response.body, 'response', outcome, { deadline, now, backtracking, inline: false });
     return outcome;
   };
 
   return {
     checkRequestNow,
     checkRequestUntil,
+    checkRequestInline,
 
     async checkRequest(op, request) {
       return checkRequestNow(op, request);
@@ -183,6 +208,7 @@ interface Limits {
   deadline: number;
   now: () => number;
   backtracking: boolean;
+  inline: boolean;
 }
 
 function checkParameter(def: PreparedDefinition, p: Parameter, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {

@@ -26,7 +26,7 @@ type Config = ReqOf<'mock.start'>;
 let server: MockServer | null = null;
 let contract: { key: string; value: Contract } | null = null;
 let peer: Peer | null = null;
-/** Request checks and slow match conditions run here, off the listener's thread, each on its budget. */
+/** Request checks that could hold the listener, and slow match conditions, run here on a budget (threads start with the first). */
 const checks = new MockCheckPool();
 
 /** Log entries go out every FLUSH_MS as one event; past BATCH_MAX the oldest of a batch are dropped. */
@@ -112,9 +112,6 @@ async function start(config: Config): Promise<ResOf<'mock.start'>> {
       });
     }
   }
-  // Its threads start once the listener is up, so they never delay the first answer of a mock
-  // that does not check requests; one that does would wait for them anyway.
-  if (config.mock.contractCheck !== 'off') setImmediate(() => checks.warm());
   return { ...server.address, warnings: contractWarnings(config.mock, value) };
 }
 

@@ -37,6 +37,12 @@ export interface CheckOptions {
    * host's workers); elsewhere such a pattern makes the check `not-checked` (`schema-error`).
    */
   backtracking?: boolean;
+  /**
+   * The check runs on a thread nothing could stop (the mock's listener): at work it cannot bound
+   * there, or past the deadline, validateValue throws NeedsWorker for the caller to run it again in
+   * a worker (see evaluation.ts).
+   */
+  inline?: boolean;
 }
 
 /**
@@ -186,6 +192,7 @@ export function validateValue(
       deadline: options.deadline ?? Number.POSITIVE_INFINITY,
       now: options.now ?? Date.now,
       backtracking: options.backtracking ?? false,
+      inline: options.inline ?? false,
     },
     (resource, anchor) => def.dynamicTarget(resource, anchor),
   );

@@ -18,6 +18,21 @@ export class StopEvaluation {
   constructor(readonly reason: StopReason) {}
 }
 
+/**
+ * Thrown out of an `inline` validation (one on a thread nothing could stop, such as the mock's
+ * listener) when it meets work it cannot bound there: a pattern only V8's backtracking engine can
+ * run, a format test on a long string, or its short leash running out. The caller runs the check
+ * again where a budget is enforced by killing the thread (a worker). Never a verdict.
+ */
+export class NeedsWorker {
+  constructor(readonly why: string) {}
+}
+
+/** A string format (a regular expression or a function of ajv-formats) is run inline only on strings up to this long. */
+export const INLINE_FORMAT_MAX = 512;
+/** After a pattern or format test on a string this long, the clock is looked at again. */
+const LONG_STRING = 1024;
+
 /** A schema resource: a document root or a subschema with `$id`. */
 export interface Resource {
   readonly uri: string;
@@ -84,6 +99,11 @@ export interface Limits {
    * deadline interrupts: only in a worker whose thread is killed past the budget.
    */
   backtracking: boolean;
+  /**
+   * Running on a thread nothing could stop: past the deadline, or at work that cannot be bounded,
+   * throw NeedsWorker instead of giving up, so the check can run again in a worker.
+   */
+  inline: boolean;
 }
 
 /** Resolves the node a `$dynamicAnchor` names inside a resource. */
@@ -114,6 +134,11 @@ export class Evaluation {
     readonly dynamicLookup: DynamicLookup,
   ) {}
 
+  /** After a test on a long string: the clock, now rather than at the next 256 steps. */
+  afterStringTest(length: number): void {
+    if (length >= LONG_STRING && this.limits.now() > this.limits.deadline) throw pastDeadline(this.limits);
+  }
+
   report(keyword: string, message: string, extra?: string | number): void {
     if (this.silent > 0) return;
     if (this.problems.length >= this.limits.maxProblems) {
@@ -123,6 +148,10 @@ export class Evaluation {
     const pointer = pointerOf(this.path) + (extra === undefined ? '' : pointerOf([extra]));
     this.problems.push({ pointer, message, keyword });
   }
+}
+
+function pastDeadline(limits: Limits): StopEvaluation | NeedsWorker {
+  return limits.inline ? new NeedsWorker('it took longer than the time a check may hold the listener') : new StopEvaluation('budget');
 }
 
 export function ensureCompiled(node: SchemaNode): SchemaNode {
@@ -139,7 +168,7 @@ export function evaluate(node: SchemaNode, value: unknown, ev: Evaluation): bool
   if (node.pending) ensureCompiled(node);
   const limits = ev.limits;
   if (++ev.steps > limits.maxSteps) throw new StopEvaluation('too-many-steps');
-  if ((ev.steps & 255) === 0 && limits.now() > limits.deadline) throw new StopEvaluation('budget');
+  if ((ev.steps & 255) === 0 && limits.now() > limits.deadline) throw pastDeadline(limits);
   if (node.notes.length > 0) for (const n of node.notes) ev.notes.add(n);
   if (node.errors.length > 0) for (const e of node.errors) ev.schemaErrors.add(e);
   const keywords = node.keywords;

@@ -100,6 +100,24 @@ describe('contract check modes', () => {
     expect(logs[1]!.notes.join(' ')).toMatch(/the checker failed: worker died/);
   });
 
+  it('a check the checker cannot answer on the spot goes to its checkRequest', async () => {
+    const asked: string[] = [];
+    const twoWays: ContractChecker = {
+      budgeted: true,
+      checkRequestNow: (_op, request) => (asked.push(`now ${request.path}`), request.path === '/pets' ? { problems: [] } : undefined),
+      checkRequest: async (_op, request) => (asked.push(`worker ${request.path}`), { problems: [], gaveUp: 'it took longer than 1000 ms and was stopped' }),
+      checkResponseBody: async () => ({ problems: [] }),
+    };
+    const logs: MockLogEntry[] = [];
+    const server = new MockServer({ mock: petsMock('log'), checker: twoWays, onLog: (e) => logs.push(e) });
+    running.push(server);
+    const { port } = await server.start();
+    expect((await send(port, { path: '/pets' })).status).toBe(200);
+    expect((await send(port, { path: '/pets/1' })).status).toBe(200);
+    expect(asked).toEqual(['now /pets', 'now /pets/1', 'worker /pets/1']);
+    expect(logs.map((l) => l.notes)).toEqual([[], ['The contract check gave up (it took longer than 1000 ms and was stopped); the request counts as not checked.']]);
+  });
+
   it('a checker that holds its own budget (from when its worker starts the check) is not raced against one running from arrival', async () => {
     // It answers after the engine's own limit: a request queued behind a runaway check would.
     const queued: ContractChecker = {

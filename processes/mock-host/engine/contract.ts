@@ -51,8 +51,10 @@ export interface ContractChecker {
   /**
    * The same check answered on the spot, for a checker that does its work synchronously and holds
    * its own deadline (below the engine's): the engine then skips the promise and the timer race.
+   * Undefined means it cannot be answered on this thread (too big or unbounded for it): the engine
+   * asks `checkRequest`.
    */
-  checkRequestNow?(op: OperationRef, request: ContractRequest): CheckOutcome;
+  checkRequestNow?(op: OperationRef, request: ContractRequest): CheckOutcome | undefined;
   /** A response body against the schema the operation declares for that status and media type. */
   checkResponseBody(op: OperationRef, response: { status: number; contentType: string; body: string }): Promise<CheckOutcome>;
 }

@@ -221,7 +221,8 @@ export class MockEngine {
     // timer could never interrupt it, so none is set.
     if (checker.checkRequestNow) {
       try {
-        return checker.checkRequestNow(ref, contractRequest());
+        const outcome = checker.checkRequestNow(ref, contractRequest());
+        if (outcome) return outcome;
       } catch (err) {
         return { problems: [], gaveUp: `the checker failed: ${err instanceof Error ? err.message : String(err)}` };
       }

@@ -3,7 +3,7 @@
  * bounds, string length, pattern, format, counts, required, uniqueItems. Messages say what the
  * schema wanted and never quote the body's values.
  */
-import type { Evaluation, Keyword } from '../evaluation.js';
+import { INLINE_FORMAT_MAX, NeedsWorker, type Evaluation, type Keyword } from '../evaluation.js';
 import { formatCheck } from '../formats.js';
 import { isObject } from '../json-pointer.js';
 import { compileEcmaPattern } from '../regex.js';
@@ -189,13 +189,16 @@ export function compilePattern(site: Site, source: unknown, keyword: string): Sc
     return undefined;
   }
   const re = compiled.pattern;
-  if (re.linear) return { test: (value) => re.testLinear(value)! };
   const unevaluated = `the pattern ${showSchemaValue(source)} at ${site.host.describe(site.loc)} was not evaluated: ${re.backtrackingReason}, which needs a backtracking engine, run only where a check can be stopped`;
   return {
     test(value, ev) {
       const answer = re.testLinear(value);
-      if (answer !== undefined) return answer;
+      if (answer !== undefined) {
+        ev.afterStringTest(value.length);
+        return answer;
+      }
       if (ev.limits.backtracking) return re.test(value);
+      if (ev.limits.inline) throw new NeedsWorker(`the pattern ${showSchemaValue(source)} needs a backtracking engine`);
       // Counts as passing so it invents no problem; the schema error keeps the verdict from passing.
       ev.schemaErrors.add(unevaluated);
       return true;
@@ -225,7 +228,11 @@ export function formatKeyword(site: Site): Keyword | undefined {
   const message = `expected format ${name}`;
   const test = check.test as (v: unknown) => boolean;
   return (v, ev) => {
-    if (typeof v !== check.type || test(v)) return true;
+    if (typeof v !== check.type) return true;
+    // ajv-formats' regular expressions run on V8's engine: on a thread nothing could stop, only
+    // on strings too short for any of them to be slow.
+    if (typeof v === 'string' && ev.limits.inline && v.length > INLINE_FORMAT_MAX) throw new NeedsWorker(`format ${name} on a long string`);
+    if (test(v)) return true;
     ev.report('format', message);
     return false;
   };
