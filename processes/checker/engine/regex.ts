@@ -18,7 +18,11 @@ import { RE2JS } from 're2js';
 
 export interface EcmaPattern {
   readonly source: string;
-  /** True when every input is tested in linear time. */
+  /**
+   * True when every input is expected to be tested in linear time. RE2 compiles lazily, so in the
+   * rare case it still refuses the translation (a program too large), `testLinear` answers
+   * undefined: callers rely on that answer, never on this flag alone.
+   */
   readonly linear: boolean;
   /** Why some input needs the backtracking engine (set when `linear` is false). */
   readonly backtrackingReason?: string;
@@ -59,17 +63,25 @@ export function compileEcmaPattern(source: string, options: PatternOptions = {})
   }
   const translated = translate(source, unicode);
   if ('unsupported' in translated) return backtrackingOnly(source, native, translated.unsupported);
-  let re2: RE2JS;
-  try {
-    re2 = RE2JS.compile(translated.re2);
-  } catch {
-    return backtrackingOnly(source, native, BEYOND_RE2);
-  }
   // re2js is linear but costs microseconds a test where V8 takes tens of nanoseconds: V8 answers
-  // the strings its worst case on this pattern cannot make slow, re2js the longer ones.
+  // the strings its worst case on this pattern cannot make slow, re2js the longer ones. re2js
+  // compiles when a string first needs it (the first compile in a thread costs up to 100 ms); a
+  // translation it still refuses (a program too large) leaves such strings to the backtracking
+  // engine: `testLinear` then answers undefined, as for any pattern that needs it.
   const v8Limit = options.re2Only ? -1 : backtrackingLimit(translated.shape, source.length);
-  const linear = (s: string): boolean => (s.length <= v8Limit ? native.test(s) : re2.test(s));
-  if (unicode) return { ok: true, pattern: { source, linear: true, v8UpTo: v8Limit, testLinear: linear, test: linear } };
+  let re2: RE2JS | null | undefined;
+  const viaRe2 = (s: string): boolean | undefined => {
+    if (re2 === undefined) {
+      try {
+        re2 = RE2JS.compile(translated.re2);
+      } catch {
+        re2 = null;
+      }
+    }
+    return re2 === null ? undefined : re2.test(s);
+  };
+  const linear = (s: string): boolean | undefined => (s.length <= v8Limit ? native.test(s) : viaRe2(s));
+  if (unicode) return { ok: true, pattern: { source, linear: true, v8UpTo: v8Limit, testLinear: linear, test: (s) => linear(s) ?? native.test(s) } };
   // Without `u` the pattern reads code units: the same thing as code points, unless the input
   // holds a character outside the Basic Multilingual Plane (a surrogate pair).
   return {
@@ -80,12 +92,10 @@ export function compileEcmaPattern(source: string, options: PatternOptions = {})
       v8UpTo: v8Limit,
       backtrackingReason: 'it is not a Unicode pattern, and the text holds characters outside the Basic Multilingual Plane',
       testLinear: (s) => (s.length > v8Limit && SURROGATE.test(s) ? undefined : linear(s)),
-      test: (s) => (s.length > v8Limit && SURROGATE.test(s) ? native.test(s) : linear(s)),
+      test: (s) => (s.length > v8Limit && SURROGATE.test(s) ? native.test(s) : (linear(s) ?? native.test(s))),
     },
   };
 }
-
-const BEYOND_RE2 = 'it is beyond the linear engine (a repeat count over 1,000, or a pattern too large)';
 
 function backtrackingOnly(source: string, native: RegExp, reason: string): CompiledPattern {
   return { ok: true, pattern: { source, linear: false, backtrackingReason: reason, v8UpTo: -1, testLinear: () => undefined, test: (s) => native.test(s) } };
@@ -185,6 +195,9 @@ const CATEGORY_ALIASES: Record<string, string> = {
 };
 const SHORT_CATEGORY = new Set('L LC Lu Ll Lt Lm Lo M Mn Mc Me N Nd Nl No P Pc Pd Ps Pe Pi Pf Po S Sm Sc Sk So Z Zs Zl Zp C Cc Cf Cs Co Cn'.split(' '));
 
+/** RE2's largest repeat count. */
+const MAX_REPEAT = 1000;
+
 class Unsupported {
   constructor(readonly reason: string) {}
 }
@@ -269,8 +282,10 @@ class Translator {
           const quantifier = /^\{(\d+)(,(\d*))?\}\??/.exec(src.slice(this.i));
           if (quantifier) {
             const min = Number(quantifier[1]);
+            if (min > MAX_REPEAT || (quantifier[3] !== undefined && quantifier[3] !== '' && Number(quantifier[3]) > MAX_REPEAT)) {
+              throw new Unsupported('it uses a repeat count over 1,000');
+            }
             this.quantified(afterGroup, quantifier[2] === undefined ? 1 : quantifier[3] === '' ? Infinity : Number(quantifier[3]) - min + 1);
-            // A count RE2 refuses (over 1,000) fails its compile and keeps the backtracking engine.
             this.out += quantifier[0];
             this.i += quantifier[0].length;
           } else {
@@ -369,7 +384,9 @@ class Translator {
       case 'P': {
         if (!this.unicode) return { kind: 'char', cp: c.charCodeAt(0) };
         const end = src.indexOf('}', this.i);
-        const name = propertyName(src.slice(this.i + 1, end));
+        const body = src.slice(this.i + 1, end);
+        const name = propertyName(body);
+        if (!re2KnowsProperty(name)) unsupportedProperty(body);
         this.i = end + 1;
         const text = `\\${c}{${name}}`;
         return { kind: 'set', text, inner: text };
@@ -511,6 +528,22 @@ function propertyName(body: string): string {
 function category(name: string): string | undefined {
   if (SHORT_CATEGORY.has(name)) return name;
   return Object.hasOwn(CATEGORY_ALIASES, name) ? CATEGORY_ALIASES[name] : undefined;
+}
+
+const knownProperties = new Map<string, boolean>();
+/** Whether RE2 has a property of that name (a tiny compile, remembered). */
+function re2KnowsProperty(name: string): boolean {
+  let known = knownProperties.get(name);
+  if (known === undefined) {
+    try {
+      RE2JS.compile(`\\p{${name}}`);
+      known = true;
+    } catch {
+      known = false;
+    }
+    knownProperties.set(name, known);
+  }
+  return known;
 }
 
 function unsupportedProperty(body: string): never {
