@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-import type { Peer, CallOptions } from '../../../protocol/peer.js';
+import type { Peer, CallOptions, Handlers } from '../../../protocol/peer.js';
 import type * as ChildBus from './child-bus.js';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { MethodName, ReqOf, ResOf } from '../../../protocol/messages.js';
@@ -26,6 +26,8 @@ export interface ChildSpec {
   /** A heartbeat unanswered this long marks the child hung; it is killed and restarted. */
   hangMs?: number;
   log?: (line: string) => void;
+  /** What the supervisor answers when the child calls it (the sender asks the cookie jar). */
+  serve?: Handlers;
 }
 
 export interface ExitInfo {
@@ -183,6 +185,7 @@ export class ChildProcessHandle {
       scope: messageScope,
       onProtocolError: (err) => log(`[${this.spec.name}] bus: ${err.code}: ${err.message}`),
       onHandlerError: (type, err) => log(`[${this.spec.name}] handling ${type} from it failed: ${describeError(err)}`),
+      ...(this.spec.serve ? { handlers: this.spec.serve } : {}),
     });
     this.peer = peer;
 
