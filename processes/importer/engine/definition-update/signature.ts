@@ -6,7 +6,7 @@
  * bytes around (key order, formatting, which file a ref sits in) is not a change.
  */
 import { createHash } from 'node:crypto';
-import { absoluteRef, decodeFragment, refOf, type DocumentSet } from '../load/document-set.js';
+import { refOf, type DocumentSet } from '../load/document-set.js';
 import { valueAt } from '../load/json-pointer.js';
 import type { Part } from '../openapi/normalize/model.js';
 import { setOwn } from '../openapi/normalize/values.js';
@@ -65,10 +65,10 @@ export class Signer {
 
   /** A reference as "<cache path>#<pointer>", the same across two reads of moved documents. */
   private refId(docUrl: string, ref: string, refs: Ref[]): string {
-    const target = absoluteRef(docUrl, ref);
-    const doc = target ? this.set.get(target.url) : undefined;
-    if (!target || !doc) return `<unresolved ${ref}>`;
-    const pointer = decodeFragment(target.fragment);
+    const target = this.set.locateRef(docUrl, ref);
+    const doc = target.ok ? this.set.get(target.url) : undefined;
+    if (!target.ok || !doc) return `<unresolved ${ref}>`;
+    const pointer = target.fragment;
     const stable = `${doc.cachePath}#${pointer}`;
     refs.push({ lookup: `${doc.url}#${pointer}`, stable });
     return stable;
