@@ -46,5 +46,5 @@ function definitionFor(task: WorkerTask): PreparedDefinition | 'unsupported' {
 export default function runCheck(task: WorkerTask): Verdict {
   const def = definitionFor(task);
   if (def === 'unsupported') return reasoned('none', 'unsupported-definition');
-  return checkExchange(def, task.input, { deadline: task.deadline, now: Date.now });
+  return checkExchange(def, task.input, { deadline: task.deadline, now: Date.now, backtracking: true });
 }

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-import type { Peer, CallOptions } from '../../../protocol/peer.js';
+import type { Peer, CallOptions, Handlers } from '../../../protocol/peer.js';
 import type * as ChildBus from './child-bus.js';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { MethodName, ReqOf, ResOf } from '../../../protocol/messages.js';
@@ -25,6 +25,8 @@ export interface ChildSpec {
   /** A heartbeat unanswered this long marks the child hung; it is killed and restarted. */
   hangMs?: number;
   log?: (line: string) => void;
+  /** What the supervisor answers when the child calls it (the sender asks the cookie jar). */
+  serve?: Handlers;
 }
 
 export interface ExitInfo {
@@ -165,6 +167,7 @@ export class ChildProcessHandle {
       pid: process.pid,
       validate: validateCompiled,
       onProtocolError: (err) => log(`[${this.spec.name}] bus: ${err.code}: ${err.message}`),
+      ...(this.spec.serve ? { handlers: this.spec.serve } : {}),
     });
     this.peer = peer;
 
