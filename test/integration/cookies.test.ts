@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
 import { uiHandlers } from '../../processes/supervisor/ui-api.js';
-import type { Handlers } from '../../protocol/peer.js';
 import type { Request } from '../../protocol/model/request.js';
 import type { Exchange } from '../../protocol/model/history.js';
 import { hasCode } from '../../protocol/errors.js';
 import { until } from '../support/until.js';
+import { handlerCaller, type UiCall } from '../support/ui-calls.js';
 
 /** Every cookie value the server sets carries this mark: the scan at the end looks for it. */
 const MARK = 'ckv9d41e7';
@@ -28,7 +28,7 @@ interface Seen {
 }
 
 let sup: Supervisor;
-let handlers: Handlers;
+let call: UiCall;
 let server: Server;
 let base: string;
 let home: string;
@@ -37,11 +37,6 @@ let apiId: string;
 const seen: Seen[] = [];
 const logs: string[] = [];
 const hanging = new Set<() => void>();
-
-async function call<M extends keyof Handlers>(method: M, payload: Parameters<NonNullable<Handlers[M]>>[0]): Promise<Awaited<ReturnType<NonNullable<Handlers[M]>>>> {
-  const handler = handlers[method] as (p: unknown, ctx: unknown) => unknown;
-  return (await handler(payload, { signal: new AbortController().signal, chunk: () => {} })) as never;
-}
 
 /** Sends an unsaved request for `url` (absolute, or a path on the test server). */
 async function send(url: string, options: { sendCookies?: boolean; headers?: [string, string][] } = {}): Promise<Exchange> {
@@ -62,7 +57,7 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'parley-cookies-'));
   projectDir = join(home, 'project');
   sup = await Supervisor.start({ dataDir: home, log: (line) => logs.push(line) });
-  handlers = uiHandlers(sup);
+  call = handlerCaller(uiHandlers(sup));
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const host = req.headers.host ?? '';
