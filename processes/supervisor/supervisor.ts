@@ -9,7 +9,7 @@ import type { Peer } from '../../protocol/peer.js';
 import type { EventName, EventOf } from '../../protocol/messages.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { ChildProcessHandle, type ChildSpec } from './children/child-process.js';
-import { appVersion, distEntry } from './paths.js';
+import { appVersion, checkPathLength, distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
 import type { FsOps } from './store/atomic.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
@@ -144,6 +144,7 @@ export class Supervisor {
    * store would be a second writer of the same files.
    */
   async openProject(path: string, options: { create?: boolean; name?: string } = {}): Promise<ProjectStore> {
+    checkPathLength(path, 'project folder');
     const root = resolve(path);
     const open = this.projects.get(root);
     if (open) return open;
@@ -184,6 +185,7 @@ export class Supervisor {
   }
 
   project(path: string): ProjectStore {
+    checkPathLength(path, 'project folder');
     const root = resolve(path);
     const store = this.projects.get(root);
     if (store) return store;
@@ -196,6 +198,7 @@ export class Supervisor {
   }
 
   async closeProject(path: string): Promise<void> {
+    checkPathLength(path, 'project folder');
     const store = this.projects.get(resolve(path));
     if (!store) return;
     this.projects.delete(store.root);
