@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
 import { hasCode } from '../../../protocol/errors.js';
 import type { CookieInput } from '../../../protocol/model/cookies.js';
 import { MAX_LIFETIME_MS, WorkspaceJar } from './jar.js';
@@ -209,5 +210,34 @@ describe('WorkspaceJar persistence records', () => {
     expect(jar.persistentRevision).toBe(start);
     jar.receive(http, ['p=1; Max-Age=60'], NOW);
     expect(jar.persistentRevision).toBeGreaterThan(start);
+  });
+});
+
+describe('WorkspaceJar bookkeeping', () => {
+  it('keeps its count equal to what it lists, whatever arrives and whatever is deleted (property)', () => {
+    const header = fc
+      .tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.constantFrom('', '; Max-Age=0', '; Max-Age=5', '; Max-Age=-1', '; Expires=Thu, 01 Jan 1970 00:00:00 GMT'), fc.constantFrom('', '; Path=/', '; Path=/x', '; Domain=example.com', '; Domain=evil.org', '; Secure'))
+      .map(([name, life, where]) => `${name}=v${life}${where}`);
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('receive' as const), host: fc.constantFrom('a.example.com', 'b.example.com', 'example.com'), headers: fc.array(header, { maxLength: 6 }), seconds: fc.integer({ min: 0, max: 10 }) }),
+      fc.record({ kind: fc.constant('deleteDomain' as const), host: fc.constantFrom('a.example.com', 'example.com') }),
+      fc.record({ kind: fc.constant('clear' as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const jar = new WorkspaceJar();
+        let clock = NOW.getTime();
+        for (const s of steps) {
+          if (s.kind === 'receive') {
+            clock += s.seconds * 1000;
+            jar.receive(new URL(`http://${s.host}/x/y`), s.headers, new Date(clock));
+          } else if (s.kind === 'deleteDomain') jar.deleteDomain(s.host);
+          else jar.clear();
+          const listed = jar.list(false, new Date(clock));
+          expect(jar.size).toBe(listed.length);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

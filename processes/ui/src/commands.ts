@@ -34,7 +34,6 @@ export function registerCoreCommands(): void {
       },
     },
     { id: 'request.format', title: 'Format body', keys: 'Shift+Alt+F', when: () => requestTab() !== null, run: formatActiveBody },
-    { id: 'request.history', title: 'Show request history', keys: `${mod}+Alt+H`, when: () => requestTab() !== null, run: () => void (requestTabState(requestTab()!).responseView.value = 'history') },
     { id: 'request.new', title: 'New request…', keys: `${mod}+Alt+N`, run: () => newRequestDialog(activeTab.value?.project || undefined) },
     { id: 'api.new', title: 'New API…', run: () => newApiDialog(activeTab.value?.project || undefined) },
     { id: 'mock.new', title: 'New Mock…', run: newMockCommand },

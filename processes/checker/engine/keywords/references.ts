@@ -156,7 +156,7 @@ export function discriminatorKeyword(
         if (d.node === self) return true;
       }
     }
-    const tag = v[property];
+    const tag = Object.hasOwn(v, property) ? v[property] : undefined;
     if (typeof tag !== 'string') {
       ev.report('discriminator', `expected the property ${JSON.stringify(property)} naming the variant, ${wanted}`);
       return false;

@@ -94,12 +94,12 @@ const requestPaneHeight = () => Math.max(120, Math.min(maxRequestHeight(), paneS
  * an auth without its values (the request's own or the API's it inherits). The same rules the
  * send applies (protocol/request-checks.ts), on the values as typed.
  */
-export function sendProblems(draft: Request, api: Api | null): { text: string; section: Section }[] {
-  const problems: { text: string; section: Section }[] = [];
+export function sendProblems(draft: Request, api: Api | null): { text: string; section?: Section }[] {
+  const problems: { text: string; section?: Section }[] = [];
   const empty = draft.pathParams.filter((p) => p.value.trim() === '').map((p) => `{${p.name}}`);
   if (empty.length > 0) problems.push({ text: `Path parameter ${empty.join(', ')} has no value.`, section: 'params' });
   const url = urlProblem(withStandIns(draft.url.trim()));
-  if (url) problems.push({ text: `The URL is not valid: ${url}.`, section: 'params' });
+  if (url) problems.push({ text: `The URL is not valid: ${url}.` });
   const inherited = draft.auth.type === 'inherit';
   const auth = inherited ? api?.auth : draft.auth;
   const fields = auth ? emptyAuthFields(auth) : [];
@@ -115,8 +115,8 @@ function SendProblems({ state, draft }: { state: RequestTabState; draft: Request
       {problems.map((p) => (
         <li key={p.text}>
           <span>{p.text}</span>
-          {state.section.value !== p.section && (
-            <button class="link-button inline" onClick={() => (state.section.value = p.section)}>
+          {p.section && state.section.value !== p.section && (
+            <button class="link-button inline" onClick={() => (state.section.value = p.section!)}>
               {p.section === 'auth' ? 'Auth' : 'Params'}
             </button>
           )}
