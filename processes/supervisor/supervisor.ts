@@ -20,7 +20,7 @@ import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
 import { openExternal } from './open-external.js';
 import { MockService } from './mocks/mock-service.js';
-import { ImportService } from './imports/import-service.js';
+import { ImportService, type ImportJobDeadlines } from './imports/import-service.js';
 import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
 
@@ -39,6 +39,8 @@ export interface SupervisorOptions {
    * `parley update-definition`) skip them: two process start-ups they would only wait for.
    */
   services?: boolean;
+  /** How long an import's fetches and whole job may take; the importer's defaults when absent (tests shorten them). */
+  importDeadlines?: ImportJobDeadlines;
 }
 
 export class Supervisor {
@@ -91,7 +93,7 @@ export class Supervisor {
       verdict: (root, request, result, signal) => this.verdicts.verdict(this.project(root), request, result, signal),
     };
     this.mocks = new MockService(this);
-    this.imports = new ImportService(this);
+    this.imports = new ImportService(this, options.importDeadlines);
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
