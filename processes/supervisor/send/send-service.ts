@@ -51,6 +51,7 @@ export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: 
     proxy: ws.preferences.proxy,
     caPem,
     inlineLimit: INLINE_LIMIT,
+    secretNames: ws.secrets,
     oauthToken: deps.oauthToken,
   });
 
