@@ -16,6 +16,7 @@ import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
+import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -33,6 +34,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...mockHandlers(sup),
     ...bodySchemaHandlers(sup),
     ...importHandlers(sup),
+    ...cookieUiHandlers(sup.cookies),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

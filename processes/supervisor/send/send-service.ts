@@ -45,7 +45,7 @@ export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: 
   const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
   for (const [field, value] of literalSecrets(auth)) expander.secretValues.set(`unsaved-${field}`, value);
   const caPem = ws.preferences.caBundle ? await readCaBundle(ws.preferences.caBundle) : '';
-  const spec = await resolveRequest(request, api, {
+  const resolved = await resolveRequest(request, api, {
     expander,
     projectRoot: store.root,
     proxy: ws.preferences.proxy,
@@ -54,6 +54,8 @@ export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: 
     secretNames: ws.secrets,
     oauthToken: deps.oauthToken,
   });
+  // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
+  const spec: SendSpec = { ...resolved, cookies: { send: request.settings.sendCookies } };
 
   const sent = recordSent(spec, expander.secretValues);
   const at = new Date().toISOString();
