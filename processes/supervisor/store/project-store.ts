@@ -4,7 +4,7 @@
  * outside Parley are picked up by the watcher and re-validated.
  */
 import { existsSync, readFile as readFileCallback, readFileSync } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
@@ -31,6 +31,8 @@ import { FolderWatcher } from './folder-watcher.js';
 import { newId } from './ids.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
 import { Slicer } from './slicer.js';
+import { exampleFilePaths } from './example-store.js';
+import { examplesDirOf } from '../../../protocol/project/examples.js';
 
 interface LoadedApi {
   api: Api;
@@ -199,8 +201,12 @@ export class ProjectStore {
 
   /** `parent` is an API id or a folder id from the tree. */
   async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<Request> {
-    const { apiId, folder } = this.parseParent(input.parent);
-    const request = blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url });
+    return this.addNewRequest(input.parent, blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url }));
+  }
+
+  /** Writes a request made elsewhere (an import) as a new file under `parent` (an API or folder id). */
+  async addNewRequest(parent: string, request: Request): Promise<Request> {
+    const { apiId, folder } = this.parseParent(parent);
     await this.commit([this.newRequestChange(apiId, folder, request)]);
     return this.getRequest(request.id);
   }
@@ -249,9 +255,17 @@ export class ProjectStore {
     return this.yamlChange(join(this.apiDir(api.id), API_FILE), api);
   }
 
+  /** Deletes the request's file, and its recorded examples with it. */
   async deleteRequest(id: string): Promise<void> {
     const loaded = this.loadedRequest(id);
-    await this.commit([{ path: loaded.file, content: null }]);
+    const examples = await exampleFilePaths(loaded.file);
+    await this.commit([{ path: loaded.file, content: null }, ...examples.map((path) => ({ path, content: null }))]);
+    if (examples.length > 0) await rmdir(examplesDirOf(loaded.file)).catch(() => {});
+  }
+
+  /** The file a request is kept in (its examples sit beside it). */
+  requestFile(id: string): string {
+    return this.loadedRequest(id).file;
   }
 
   /**

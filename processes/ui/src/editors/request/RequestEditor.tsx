@@ -13,6 +13,7 @@ import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
+import { RequestCurlButton } from '../../history/RequestCurlButton.js';
 
 const SECTIONS: [Section, string][] = [
   ['params', 'Params'],
@@ -202,6 +203,7 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
       <button class="button" disabled={!state.dirty.value} title={`${mod}+S`} onClick={() => void save(state)}>
         Save
       </button>
+      <RequestCurlButton state={state} />
     </div>
   );
 }
