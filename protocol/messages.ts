@@ -6,7 +6,8 @@
  *   sys.*       any process (heartbeat, shutdown)
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mock.*     a mock-host child
- *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, history.*, curl.*  the supervisor, called by the UI or CLI
+ *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*  the supervisor, called by the UI or CLI
+ *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  */
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
@@ -21,6 +22,7 @@ import { Example, ExampleSource } from './model/example.js';
 import { Environment } from './model/workspace.js';
 import { CheckJob, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
+import { CookieInput, CookieKey, CookieOutcome, JarCookie, JarStatus } from './model/cookies.js';
 import { Problem as LoadProblem } from './model/common.js';
 import {
   DefinitionApplyJob,
@@ -113,6 +115,13 @@ export const methods = {
   'sys.shutdown': { req: Empty, res: Empty },
 
   'sender.send': { req: SendSpec, res: SendResult },
+  /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
+  'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
+  /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */
+  'jar.received': {
+    req: T.Object({ url: T.String(), setCookies: T.Array(T.String(), { maxItems: 1000 }) }),
+    res: T.Object({ outcomes: T.Array(CookieOutcome) }),
+  },
   'checker.check': { req: CheckJob, res: Verdict },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
@@ -279,6 +288,17 @@ export const methods = {
   'secret.delete': { req: T.Object({ name: T.String() }), res: Empty },
   'secret.status': { req: Empty, res: T.Object({ available: T.Boolean(), reason: T.Optional(T.String()), names: T.Array(T.String()) }) },
 
+  /** The workspace's cookie jar; values only with `values: true` (Show values, Edit). */
+  'cookies.list': {
+    req: T.Object({ values: T.Optional(T.Boolean()) }),
+    res: T.Object({ cookies: T.Array(JarCookie), status: JarStatus }),
+  },
+  /** Adds a cookie, or replaces `previous` with it (an edit); the caps may drop others. */
+  'cookies.save': { req: T.Object({ cookie: CookieInput, previous: T.Optional(CookieKey) }), res: T.Object({ cookie: JarCookie, evicted: T.Array(CookieKey) }) },
+  'cookies.delete': { req: CookieKey, res: T.Object({ deleted: T.Boolean() }) },
+  'cookies.deleteDomain': { req: T.Object({ domain: T.String() }), res: T.Object({ deleted: T.Integer() }) },
+  'cookies.clear': { req: Empty, res: T.Object({ deleted: T.Integer() }) },
+
   /** Lists a local folder for the file chooser (the UI itself never touches files). */
   'fs.list': {
     req: T.Object({ path: T.Optional(T.String()) }),
@@ -313,6 +333,8 @@ export const events = {
   /** A mock started, stopped (also when its process died) or changed address. */
   'mock.state': T.Object({ project: T.String(), mock: T.String(), view: MockView() }),
   'load.problems': T.Object({ project: T.String(), problems: T.Array(Problem) }),
+  /** The cookie jar changed (a response's cookies, an edit): the jar tab reads it again. */
+  'cookies.changed': T.Object({ count: T.Integer() }),
 } satisfies Record<string, TSchema>;
 
 /**

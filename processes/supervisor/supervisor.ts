@@ -22,6 +22,8 @@ import { OAuthTokens } from './send/oauth-tokens.js';
 import { openExternal } from './open-external.js';
 import { MockService } from './mocks/mock-service.js';
 import { ImportService } from './imports/import-service.js';
+import { CookieService } from './cookies/cookie-service.js';
+import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -49,6 +51,8 @@ export class Supervisor {
   readonly verdicts: ContractVerdicts;
   readonly mocks: MockService;
   readonly imports: ImportService;
+  /** The workspace's cookie jar (one per workspace, so one per supervisor). */
+  readonly cookies: CookieService;
   /** How a send gets OAuth tokens and contract verdicts. */
   readonly sendDeps: SendDeps;
   readonly log: (line: string) => void;
@@ -67,7 +71,13 @@ export class Supervisor {
     this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
     this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
-    this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true });
+    this.cookies = new CookieService({
+      dataDir: options.dataDir,
+      secrets: this.secrets,
+      log: this.log,
+      onChange: (count) => this.broadcast('cookies.changed', { count }),
+    });
+    this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true, serve: cookieSenderHandlers(this.cookies) });
     this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true });
     this.verdicts = new ContractVerdicts(this.checker);
     const oauth = new OAuthTokens(
@@ -222,6 +232,7 @@ export class Supervisor {
     this.stopped = true;
     await this.mocks.stopAll();
     await Promise.all([this.sender.stop(), this.checker.stop(), ...[...this.jobs].map((job) => job.stop(200))]);
+    await this.cookies.flush();
     // An open under way finishes first, so its store is closed with the others.
     await Promise.allSettled(this.loading.values());
     await Promise.all([...this.projects.values()].map((p) => p.close()));

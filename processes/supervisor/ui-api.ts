@@ -19,6 +19,7 @@ import { importHandlers } from './imports/import-handlers.js';
 import { historyHandlers } from './history/handlers.js';
 import { curlHandlers } from './curl/handlers.js';
 import { exampleHandlers } from './examples/handlers.js';
+import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -39,6 +40,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...historyHandlers(sup),
     ...curlHandlers(sup),
     ...exampleHandlers(sup),
+    ...cookieUiHandlers(sup.cookies),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

@@ -1,5 +1,6 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { HttpVersion } from './request.js';
+import { CookieOutcome } from './cookies.js';
 
 export const Header = T.Tuple([T.String(), T.String()]);
 export type Header = Static<typeof Header>;
@@ -37,6 +38,11 @@ export const SendSpec = T.Object({
   caPem: T.String(),
   /** Bodies over this many bytes are spooled to a file and only their start is kept in memory. */
   inlineLimit: T.Integer({ minimum: 0 }),
+  /**
+   * The workspace's cookie jar takes part: every hop's Set-Cookie headers go into it, and with
+   * `send` each hop carries the jar's matching cookies. Absent: no jar at all.
+   */
+  cookies: T.Optional(T.Object({ send: T.Boolean() })),
 });
 export type SendSpec = Static<typeof SendSpec>;
 
@@ -47,6 +53,8 @@ export const Hop = T.Object({
   statusText: T.String(),
   location: T.String(),
   headers: T.Array(Header),
+  /** What the jar made of this hop's Set-Cookie headers, one per header in order (when the jar took part). */
+  cookies: T.Optional(T.Array(CookieOutcome)),
 });
 export type Hop = Static<typeof Hop>;
 
@@ -94,5 +102,7 @@ export const SendResult = T.Object({
   url: T.String(),
   /** ip:port the final response came from ([v6]:port for IPv6; the proxy's through a proxy), or empty. */
   remoteAddress: T.String(),
+  /** What the jar made of the final response's Set-Cookie headers, one per header in order (when the jar took part). */
+  cookies: T.Optional(T.Array(CookieOutcome)),
 });
 export type SendResult = Static<typeof SendResult>;

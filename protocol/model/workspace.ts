@@ -15,6 +15,16 @@ export const HISTORY_LIMIT_RANGE = { min: 10, max: 10_000 } as const;
 export const Theme = T.Union([T.Literal('light'), T.Literal('dark'), T.Literal('system')]);
 export type Theme = Static<typeof Theme>;
 
+/** Sizes of the UI's resizable panes in CSS pixels, remembered per workspace. */
+export const PaneSizes = T.Object({
+  sidebar: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
+  /** Height of the request's half of the request editor (the response has the rest). */
+  request: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
+  /** Height of the mock tab's log panel. */
+  mockLog: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
+});
+export type PaneSizes = Static<typeof PaneSizes>;
+
 export const Preferences = T.Object({
   theme: Theme,
   /** http://host:port, or empty for a direct connection. */
@@ -25,6 +35,7 @@ export const Preferences = T.Object({
   mockListenAllInterfaces: T.Boolean(),
   /** History entries kept per project (DEFAULT_HISTORY_LIMIT when absent): older ones are dropped. */
   historyLimit: T.Optional(T.Integer({ minimum: HISTORY_LIMIT_RANGE.min, maximum: HISTORY_LIMIT_RANGE.max })),
+  panes: T.Optional(PaneSizes),
 });
 export type Preferences = Static<typeof Preferences>;
 

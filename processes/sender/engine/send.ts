@@ -2,8 +2,10 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Header, Hop, ResponseBody, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
+import type { CookieOutcome } from '../../../protocol/model/cookies.js';
 import { decodersFor } from './decode-body.js';
 import { dispatcherFor } from './dispatchers.js';
+import { storeHopCookies, withJarCookies, type CookieJarPort } from './hop-cookies.js';
 import { checkBodyFiles } from './outgoing-body.js';
 import { rawRequestText, rawResponseText } from './raw-text.js';
 import { isRedirectStatus, redirectedRequest, resolveLocation, type HopRequest } from './redirects.js';
@@ -18,6 +20,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Folder for bodies over `spec.inlineLimit`; created if missing. The caller deletes spooled files. */
   spoolDir: string;
+  /** The workspace's cookie jar, used when the spec asks for it (`spec.cookies`). */
+  jar?: CookieJarPort;
 }
 
 /**
@@ -38,17 +42,23 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
     const headers = requestHeaders(moveUrlCredentials(firstUrl, spec.headers), spec.body, spec.proxy !== '');
     let request: HopRequest = { method: spec.method, url: firstUrl, headers, body: spec.body };
     const hops: Hop[] = [];
+    const jar = spec.cookies === undefined ? undefined : options.jar;
 
     for (;;) {
       control.host = request.url.host;
       control.throwIfStopped();
-      const response = await sendHopExplained(dispatcher, request, control, proxyHost);
+      // The jar's cookies are added per hop and never carried into the next hop's request:
+      // each hop gets those matching its own URL, the last hop's Set-Cookie included.
+      const jarHeader = jar !== undefined && spec.cookies?.send ? await jar.cookieHeader(request.url.href) : '';
+      const response = await sendHopExplained(dispatcher, { ...request, headers: withJarCookies(request.headers, jarHeader) }, control, proxyHost);
+      const cookies = storeHopCookies(jar, request.url, response.headers);
       const next = spec.followRedirects ? redirectTarget(response, request.url) : undefined;
       if (next === undefined) {
         control.headersArrived();
-        return await finish(spec, options, control, request, response, hops, startedAt);
+        return await finish(spec, options, control, request, response, hops, startedAt, cookies);
       }
-      hops.push({ method: request.method, url: request.url.href, status: response.status, statusText: response.statusText, location: next.location, headers: response.headers });
+      const outcomes = await cookies;
+      hops.push({ method: request.method, url: request.url.href, status: response.status, statusText: response.statusText, location: next.location, headers: response.headers, ...(outcomes ? { cookies: outcomes } : {}) });
       // The redirect's own body is not kept; dump() reads a little so the connection can be reused.
       await response.body.dump({ limit: 128 * 1024, signal: control.signal }).catch(() => undefined);
       if (hops.length > spec.maxRedirects) {
@@ -92,9 +102,11 @@ async function finish(
   response: HopResponse,
   hops: Hop[],
   startedAt: number,
+  cookies: Promise<CookieOutcome[] | undefined>,
 ): Promise<SendResult> {
   const headersAt = response.trace.respondedAt ?? performance.now();
-  const body = await readBody(spec, options, control, request, response);
+  // The jar takes the cookies while the body downloads.
+  const [body, outcomes] = await Promise.all([readBody(spec, options, control, request, response), cookies]);
   const endedAt = performance.now();
   return {
     status: response.status,
@@ -110,6 +122,7 @@ async function finish(
     },
     url: request.url.href,
     remoteAddress: response.trace.remoteAddress,
+    ...(outcomes ? { cookies: outcomes } : {}),
   };
 }
 

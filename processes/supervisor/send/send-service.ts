@@ -63,7 +63,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
   for (const [field, value] of literalSecrets(auth)) expander.secretValues.set(`unsaved-${field}`, value);
   const caPem = ws.preferences.caBundle ? await readCaBundle(ws.preferences.caBundle) : '';
-  const spec = await resolveRequest(request, api, {
+  const resolved = await resolveRequest(request, api, {
     expander,
     projectRoot: store.root,
     proxy: ws.preferences.proxy,
@@ -71,6 +71,8 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
     inlineLimit: INLINE_LIMIT,
     oauthToken: deps.oauthToken,
   });
+  // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
+  const spec: SendSpec = { ...resolved, cookies: { send: request.settings.sendCookies } };
   return { store, api, request, spec, secrets: expander.secretValues };
 }
 

@@ -15,7 +15,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import { HistoryEntry, type HistoryQuery, type HistorySummary } from '../../../protocol/model/history.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../../protocol/model/workspace.js';
 import { checkAll } from '../../../protocol/validate-node.js';
-import { commitFiles } from './atomic.js';
+import { commitFiles, recoverCommits } from './atomic.js';
 import { matchesQuery, summarize } from './history-query.js';
 
 interface Indexed {
@@ -40,7 +40,10 @@ export class HistoryStore {
   constructor(
     private readonly dir: string,
     private readonly limit: () => number = () => DEFAULT_HISTORY_LIMIT,
-  ) {}
+  ) {
+    // A trim cut short by a crash is finished or undone before the first read.
+    this.queue = recoverCommits(join(dir, 'history')).catch(() => {});
+  }
 
   private file(projectRoot: string): string {
     return join(this.dir, 'history', `${createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)}.jsonl`);
@@ -145,7 +148,7 @@ export class HistoryStore {
       size += item.length + 1;
     }
     await mkdir(join(this.dir, 'history'), { recursive: true });
-    await commitFiles([{ path: file, content: Buffer.concat(parts) }]);
+    await commitFiles([{ path: file, content: Buffer.concat(parts) }], { journalDir: join(this.dir, 'history') });
     // History holds responses: readable by the user only, as when it was first appended to.
     await chmod(file, 0o600).catch(() => {});
     index.items = items;
