@@ -26,6 +26,7 @@ export function toCurl(source: CurlSource): string {
   // Brackets and braces are curl's URL globbing: off, so the URL is sent as written.
   if (/[[\]{}]/.test(source.url)) args.push('-g');
   args.push(quote(source.url));
+  const head = args.length;
   if (source.basic) args.push(`-u ${quote(`${source.basic.username}:${source.basic.password}`)}`);
   for (const [name, value] of source.headers) args.push(`-H ${quote(value === '' ? `${name};` : `${name}: ${value}`)}`);
   const accept = headerValues(source.headers, 'accept');
@@ -48,7 +49,8 @@ export function toCurl(source: CurlSource): string {
       }
       break;
   }
-  return ['curl', ...args].join(' \\\n  ');
+  // The method and URL on the first line, every other option on a line of its own.
+  return [['curl', ...args.slice(0, head)].join(' '), ...args.slice(head)].join(' \\\n  ');
 }
 
 function headerValues(headers: CurlSource['headers'], name: string): string[] {

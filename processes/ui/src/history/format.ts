@@ -7,10 +7,12 @@ export function statusClass(status: number): string {
   return status >= 500 ? 's5' : status >= 400 ? 's4' : status >= 300 ? 's3' : 's2';
 }
 
-/** `25 Nov 2026, 10:12:05`: when an entry was sent or an example recorded. */
+/** `25 Nov 2026, 10:12:05`: when an entry was sent or an example recorded (the year left out when it is this one). */
 export function when(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (Number.isNaN(d.getTime())) return iso;
+  const year = d.getFullYear() === new Date().getFullYear() ? undefined : 'numeric';
+  return d.toLocaleString(undefined, { day: 'numeric', month: 'short', ...(year ? { year } : {}), hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 }
 
 export function headerValue(headers: readonly Header[], name: string): string | undefined {
