@@ -15,6 +15,7 @@ import type { FsOps } from './store/atomic.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { HistoryStore } from './store/history-store.js';
+import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { SendDeps } from './send/send-service.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
@@ -70,7 +71,7 @@ export class Supervisor {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.workspace = workspace;
     this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
-    this.history = new HistoryStore(options.dataDir);
+    this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
     this.cookies = new CookieService({
       dataDir: options.dataDir,
