@@ -12,6 +12,7 @@ import { toast } from '../state/toasts.js';
 import { openForm } from '../state/overlays.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
+import { openCookieJar } from './cookies/jar-state.js';
 
 function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
@@ -76,6 +77,9 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
             ))}
           </select>
         </label>
+        <button class="button" onClick={() => openCookieJar('')}>
+          Cookies…
+        </button>
         <button class="button primary" disabled={!dirty.value} onClick={save}>
           Save
         </button>

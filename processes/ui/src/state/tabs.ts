@@ -1,7 +1,7 @@
 /** Open editor tabs. A tab is identified by what it shows, so opening it twice focuses it. */
 import { computed, signal } from '@preact/signals';
 
-export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import';
+export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import' | 'cookies';
 
 export interface Tab {
   id: string;
