@@ -72,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${appVersion()}\n`);
     return 0;
   }
-  const load = commands[first];
+  const load = Object.hasOwn(commands, first) ? commands[first] : undefined;
   if (!load) {
     process.stderr.write(`parley: unknown command "${first}". Run parley --help.\n`);
     return 2;

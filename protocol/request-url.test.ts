@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyUrlToRows, displayUrl, parseQuery, pathParamNames, syncPathParams } from './request-url.js';
+import { blankRequest } from './model/request.js';
 
 describe('request URL and query rows', () => {
   it('reads rows from a typed URL and keeps disabled rows', () => {
@@ -37,5 +38,18 @@ describe('request URL and query rows', () => {
       { name: 'petId', value: '7' },
       { name: 'kind', value: '' },
     ]);
+  });
+});
+
+describe('blankRequest', () => {
+  it('makes the rows of a typed URL at once: a path-parameter row per {name}, the query string as rows', () => {
+    const request = blankRequest({ id: 'r_1', name: 'Get a pet', method: 'get', url: '/pets/{petId}/toys/{toyId}?limit=5' });
+    expect(request.url).toBe('/pets/{petId}/toys/{toyId}');
+    expect(request.pathParams).toEqual([
+      { name: 'petId', value: '' },
+      { name: 'toyId', value: '' },
+    ]);
+    expect(request.query).toEqual([{ name: 'limit', value: '5', enabled: true }]);
+    expect(request.method).toBe('GET');
   });
 });

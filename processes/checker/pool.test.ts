@@ -29,7 +29,9 @@ function hostileDefinition(): DefinitionDocument[] {
     openapi: '3.1.0',
     info: { title: 'hostile', version: '1' },
     paths: {
-      '/backtrack': json200({ type: 'string', pattern: '^(a+)+$' }),
+      // The lookahead keeps this pattern on V8's backtracking engine, where it runs for minutes.
+      '/backtrack': json200({ type: 'string', pattern: '^(?!b)(a+)+$' }),
+      '/nested': json200({ type: 'string', pattern: '^(a+)+$' }),
       '/deep': json200({ $ref: '#/components/schemas/Tree' }),
       '/explode': json200({ $ref: '#/components/schemas/L30' }),
       '/ok': json200({ type: 'object' }),
@@ -88,6 +90,10 @@ describe('ordinary checks', () => {
 });
 
 describe('hostile inputs get their verdict within budget and the pool serves the next check', () => {
+  test('a nested quantifier the linear engine runs: the problem, at once', async () => {
+    expect(await pool.check(job('/nested', json('a'.repeat(40) + '!')))).toMatchObject({ kind: 'problems', problems: [{ keyword: 'pattern' }] });
+  });
+
   test('a catastrophically backtracking pattern: the worker is killed at the budget', async () => {
     const v = await pool.check(job('/backtrack', json('a'.repeat(40) + '!')));
     expect(v).toMatchObject({ kind: 'not-checked', reason: { code: 'budget' } });
@@ -121,7 +127,26 @@ describe('hostile inputs get their verdict within budget and the pool serves the
   });
 });
 
-test('the budget covers the queue, and a full queue answers at once', async () => {
+test('the budget starts when a worker starts a check: checks queued behind runaway ones are checked', async () => {
+  const small = new CheckerPool({ workerFile: built.workerFile, threads: 1, maxQueue: 8, budgetMs: 400 });
+  try {
+    const slow = () => small.check(job('/backtrack', json('a'.repeat(40) + '!')));
+    const ok = () => small.check(job('/ok', json({})));
+    // Three runaway checks and two good ones, one thread: the good ones wait 400 ms and more.
+    const verdicts = await Promise.all([slow(), ok(), slow(), slow(), ok()]);
+    expect(verdicts.map((v) => [v.kind, v.reason?.code])).toEqual([
+      ['not-checked', 'budget'],
+      ['pass', undefined],
+      ['not-checked', 'budget'],
+      ['not-checked', 'budget'],
+      ['pass', undefined],
+    ]);
+  } finally {
+    await small.close();
+  }
+});
+
+test('a full queue answers at once', async () => {
   const small = new CheckerPool({ workerFile: built.workerFile, threads: 1, maxQueue: 2, budgetMs: 400 });
   try {
     const slow = () => small.check(job('/backtrack', json('a'.repeat(40) + '!')));
@@ -138,7 +163,7 @@ test('the budget covers the queue, and a full queue answers at once', async () =
   }
 });
 
-test('the definition lookup counts in the budget', async () => {
+test('a definition lookup that does not answer ends at the budget', async () => {
   let asked = 0;
   const small = new CheckerPool({
     workerFile: built.workerFile,

@@ -1,6 +1,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Id, Row } from './common.js';
 import { Auth } from './auth.js';
+import { applyUrlToRows, syncPathParams } from '../request-url.js';
 
 export const RawLanguage = T.Union([
   T.Literal('json'),
@@ -109,13 +110,16 @@ export function defaultSettings(): RequestSettings {
 }
 
 /** A request with nothing set but these: no parameters, headers or body; auth inherited. */
+/** A new request; a typed URL's `{name}` segments and query string become its rows, as in the editor. */
 export function blankRequest(fields: { id: string; name: string; method: string; url: string }): Request {
+  const { url, query } = applyUrlToRows(fields.url, []);
   return {
     version: 1,
     ...fields,
+    url,
     method: fields.method.toUpperCase(),
-    pathParams: [],
-    query: [],
+    pathParams: syncPathParams(url, []),
+    query,
     headers: [],
     body: emptyBody(),
     auth: { type: 'inherit' },

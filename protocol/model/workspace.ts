@@ -12,6 +12,16 @@ export type Environment = Static<typeof Environment>;
 export const Theme = T.Union([T.Literal('light'), T.Literal('dark'), T.Literal('system')]);
 export type Theme = Static<typeof Theme>;
 
+/** Sizes of the UI's resizable panes in CSS pixels, remembered per workspace. */
+export const PaneSizes = T.Object({
+  sidebar: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
+  /** Height of the request's half of the request editor (the response has the rest). */
+  request: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
+  /** Height of the mock tab's log panel. */
+  mockLog: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
+});
+export type PaneSizes = Static<typeof PaneSizes>;
+
 export const Preferences = T.Object({
   theme: Theme,
   /** http://host:port, or empty for a direct connection. */
@@ -20,6 +30,7 @@ export const Preferences = T.Object({
   caBundle: T.String(),
   /** Preferences > Mock services > Listen on all interfaces. */
   mockListenAllInterfaces: T.Boolean(),
+  panes: T.Optional(PaneSizes),
 });
 export type Preferences = Static<typeof Preferences>;
 

@@ -31,6 +31,12 @@ export interface CheckOptions {
   maxSteps?: number;
   maxDepth?: number;
   maxProblems?: number;
+  /**
+   * Let patterns the linear engine cannot run (lookaround, backreferences) use V8's backtracking
+   * engine. Only where a runaway test is stopped by killing the thread (the checker's and the mock
+   * host's workers); elsewhere such a pattern makes the check `not-checked` (`schema-error`).
+   */
+  backtracking?: boolean;
 }
 
 /**
@@ -179,6 +185,7 @@ export function validateValue(
       maxProblems: options.maxProblems ?? CHECK_LIMITS.maxProblems,
       deadline: options.deadline ?? Number.POSITIVE_INFINITY,
       now: options.now ?? Date.now,
+      backtracking: options.backtracking ?? false,
     },
     (resource, anchor) => def.dynamicTarget(resource, anchor),
   );

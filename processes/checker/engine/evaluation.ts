@@ -79,6 +79,11 @@ export interface Limits {
   /** Time (by `now`) at which the evaluation gives up on its own, keeping what it found. */
   deadline: number;
   now: () => number;
+  /**
+   * Whether a pattern the linear engine cannot run may use V8's backtracking one, which no
+   * deadline interrupts: only in a worker whose thread is killed past the budget.
+   */
+  backtracking: boolean;
 }
 
 /** Resolves the node a `$dynamicAnchor` names inside a resource. */

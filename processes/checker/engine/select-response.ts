@@ -3,23 +3,9 @@
  * (Contract-check rules 3 and 4), and which bodies are JSON at all.
  */
 
-/** The media type without parameters, lower-cased: `application/problem+json`. */
-export function essence(contentType: string): string {
-  return contentType.split(';', 1)[0]!.trim().toLowerCase();
-}
+import { essence, isJsonMediaType } from '../../../protocol/media-type.js';
 
-/** `application/json`, `text/json` and any `+json` structured suffix. */
-export function isJsonMediaType(mediaType: string): boolean {
-  const e = essence(mediaType);
-  const slash = e.indexOf('/');
-  if (slash <= 0) return false;
-  const subtype = e.slice(slash + 1);
-  return subtype === 'json' || subtype.endsWith('+json');
-}
-
-export function isEventStream(mediaType: string): boolean {
-  return essence(mediaType) === 'text/event-stream';
-}
+export { essence, isEventStream, isJsonMediaType } from '../../../protocol/media-type.js';
 
 /** The response key for a status: the exact status, then its range (`4XX`, any case), then `default`. */
 export function selectResponseKey(keys: readonly string[], status: number): string | undefined {

@@ -17,5 +17,5 @@ export { bundleOpenApi, type OpenApiDocuments, type OpenApiDocument } from './op
 export { newMockFromDocuments, newMockFromContract, type NewMockOptions } from './new-mock.js';
 export { findStubProblems, operationsNotInContract, type BodyChecker } from './stub-findings.js';
 export { checkDispatchScript, dispatchDeclarations, type ScriptDiagnostic } from './script-diagnostics.js';
-export { isCredentialName, maskHeaders } from './mock-log.js';
+export { maskHeaders } from './mock-log.js';
 export type { MockErrorCode } from './problem-reply.js';

@@ -3,26 +3,9 @@
  * (the host puts them on the bus).
  */
 import type { BodyPreview, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
+import { MASK, isCredentialHeader, maskUrl } from '../../../protocol/credentials/index.js';
 
-export const MASK = '••••••';
-
-const ALWAYS_MASKED = new Set(['authorization', 'proxyauthorization', 'cookie', 'setcookie']);
-const CREDENTIAL_PARTS = ['token', 'secret', 'password', 'passwd', 'apikey', 'auth', 'session', 'csrf', 'xsrf', 'signature', 'subscriptionkey', 'accesskey', 'privatekey'];
-
-const verdicts = new Map<string, boolean>();
-
-/** SPEC "Credentials in imported captures": ignoring case, `_` and `-`. */
-export function isCredentialName(name: string): boolean {
-  let verdict = verdicts.get(name);
-  if (verdict === undefined) {
-    const n = name.toLowerCase().replace(/[_-]/g, '');
-    verdict = ALWAYS_MASKED.has(n) || n === 'key' || n === 'sig' || CREDENTIAL_PARTS.some((p) => n.includes(p));
-    // Header names repeat from request to request; the bound keeps odd clients from growing it.
-    if (verdicts.size > 4096) verdicts.clear();
-    verdicts.set(name, verdict);
-  }
-  return verdict;
-}
+export { MASK };
 
 /** node:http's flat `rawHeaders` list (name, value, name, value...) as pairs, names as the client spelled them. */
 export function headerPairs(raw: readonly string[]): Array<[string, string]> {
@@ -31,31 +14,16 @@ export function headerPairs(raw: readonly string[]): Array<[string, string]> {
   return pairs;
 }
 
+/** A client's credential headers (SPEC's name rule, Cookie, Set-Cookie) masked whole: a log shows no part of them. */
 export function maskHeaders(headers: Iterable<readonly [string, string]>): MockHeader[] {
   const out: MockHeader[] = [];
-  for (const [name, value] of headers) out.push({ name, value: isCredentialName(name) ? MASK : value });
+  for (const [name, value] of headers) out.push({ name, value: isCredentialHeader(name) ? MASK : value });
   return out;
 }
 
 /** The request target with credential-looking query values masked. */
 export function maskTarget(target: string): string {
-  const q = target.indexOf('?');
-  if (q < 0) return target;
-  const parts = target
-    .slice(q + 1)
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      if (eq < 0) return pair;
-      let name = pair.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // An undecodable name is judged as written.
-      }
-      return isCredentialName(name) ? `${pair.slice(0, eq)}=${encodeURIComponent(MASK)}` : pair;
-    });
-  return `${target.slice(0, q)}?${parts.join('&')}`;
+  return maskUrl(target).text;
 }
 
 export const PREVIEW_BYTES = 16 * 1024;

@@ -7,7 +7,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Type as T } from '@sinclair/typebox';
 import { ParleyError } from '../../../protocol/errors.js';
 import { checkAll } from '../../../protocol/validate-node.js';
@@ -97,7 +97,7 @@ export class JarFile {
   /** Seals and writes the records atomically; makes the key on first use. */
   async write(records: JarRecord[]): Promise<void> {
     const key = (await this.key(true))!;
-    await commitFiles([{ path: this.path, content: sealJar(records, key) }], this.fs);
+    await commitFiles([{ path: this.path, content: sealJar(records, key) }], { journalDir: dirname(this.path), fs: this.fs });
   }
 
   private async key(create: boolean): Promise<Buffer | null> {

@@ -4,6 +4,7 @@
  * guessed: a name that resolves nowhere is collected and the send is refused.
  */
 import type { Row } from '../../../protocol/model/common.js';
+import { replaceSecretValues } from '../../../protocol/credentials/index.js';
 
 const PATTERN = /\$\{([^{}]+)\}/g;
 
@@ -61,12 +62,15 @@ export function secretNamesIn(texts: string[], scope: Omit<ExpansionScope, 'secr
   return [...names];
 }
 
-/** Replaces every secret value in `text` by its `${secret:name}` reference. */
+/**
+ * Replaces every secret value in `text` by its `${secret:name}` reference, also as it appears
+ * percent-encoded in a URL or form-encoded in a body.
+ */
 export function redactSecrets(text: string, secrets: Map<string, string>): string {
-  let out = text;
-  // Longest first, so a secret that contains another is masked whole.
-  for (const [name, value] of [...secrets].sort((a, b) => b[1].length - a[1].length)) {
-    if (value.length >= 3) out = out.split(value).join(`\${secret:${name}}`);
+  const pairs: [string, string][] = [];
+  for (const [name, value] of secrets) {
+    const ref = `\${secret:${name}}`;
+    for (const form of new Set([value, encodeURIComponent(value), new URLSearchParams({ k: value }).toString().slice(2)])) pairs.push([form, ref]);
   }
-  return out;
+  return replaceSecretValues(text, pairs);
 }

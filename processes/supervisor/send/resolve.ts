@@ -9,9 +9,10 @@ import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
 import type { Request } from '../../../protocol/model/request.js';
 import { pathParamNames } from '../../../protocol/request-url.js';
+import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { isAbsolute } from 'node:path';
-import type { Expander } from './expand.js';
+import { redactSecrets, type Expander } from './expand.js';
 
 export interface ResolveContext {
   expander: Expander;
@@ -51,7 +52,8 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   const body = resolveBody(request, headers, x, ctx.projectRoot);
 
   const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
-  const authRefusal = await applyAuth(auth, headers, query, x, ctx, request.auth.type === 'inherit' ? `api:${api.id}` : `request:${request.id}`);
+  const authFrom = request.auth.type === 'inherit' ? `the API ${api.name}` : undefined;
+  const authRefusal = await applyAuth(auth, headers, query, x, ctx, request.auth.type === 'inherit' ? `api:${api.id}` : `request:${request.id}`, authFrom);
 
   // Refuse before anything else can fail: the user needs every unresolved name at once.
   const unresolved = [...ctx.expander.unresolved];
@@ -66,13 +68,17 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   }
   if (authRefusal) throw authRefusal;
 
+  // Before `new URL`, which would take "ht!tp://bad url/%%" for a path under the base URL.
+  const typedFull = absolute || /^[^:/?#\s]*:\/\//.test(path);
+  const joined = typedFull ? path : `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  const problem = typedFull || base ? urlProblem(joined) : urlProblem(path);
+  if (problem) throw new ParleyError('bad-url', redactSecrets(`Not sent: the URL "${joined}" is not valid: ${problem}.`, ctx.expander.secretValues));
   if (!absolute && !base) throw new ParleyError('bad-url', `Not sent: "${path}" is a path and the API ${api.name} has no base URL. Set one on the API tab, or use a full URL.`);
-  const joined = absolute ? path : `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
   let url: URL;
   try {
     url = new URL(joined);
   } catch {
-    throw new ParleyError('bad-url', `Not sent: "${joined}" is not a valid URL.`);
+    throw new ParleyError('bad-url', redactSecrets(`Not sent: "${joined}" is not a valid URL.`, ctx.expander.secretValues));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParleyError('bad-url', `Not sent: ${url.protocol} URLs are not HTTP requests.`);
   const search = query.map(([k, v]) => (v === '' ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&');
@@ -147,8 +153,12 @@ async function applyAuth(
   x: (s: string) => string,
   ctx: ResolveContext,
   cacheKey: string,
+  from?: string,
 ): Promise<ParleyError | null> {
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name.toLowerCase());
+  // An auth without its values is not sent as if it had them ("Basic Og==", "Bearer ").
+  const empty = emptyAuthFields(auth, x);
+  if (empty.length > 0) return new ParleyError('auth-incomplete', `Not sent: ${emptyAuthMessage(auth, empty, from)}. Fill it in on the ${from ? "API's" : 'Auth'} tab, or choose No auth.`);
   switch (auth.type) {
     case 'inherit':
     case 'none':

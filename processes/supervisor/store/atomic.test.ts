@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitFiles, nodeFs, type FsOps } from './atomic.js';
+import { commitFiles, nodeFs, recoverCommits, type FsOps } from './atomic.js';
 
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -39,7 +41,7 @@ describe('commitFiles', () => {
       { path: join(dir, 'a.yaml'), content: 'new a' },
       { path: join(dir, 'sub', 'b.yaml'), content: 'new b' },
       { path: join(dir, 'gone.yaml'), content: null },
-    ]);
+    ], { journalDir: dir });
     expect(await snapshot(dir)).toEqual({ '/a.yaml': 'new a', '/sub/': '<dir>', '/sub/b.yaml': 'new b' });
   });
 
@@ -69,9 +71,74 @@ describe('commitFiles', () => {
           { path: join(dir, 'new', 'deep', 'd.yaml'), content: 'new d' },
           { path: join(dir, 'c.yaml'), content: null },
         ],
-        failing(op, nth),
+        { journalDir: dir, fs: failing(op, nth) },
       ),
     ).rejects.toMatchObject({ code: 'save-failed', message: expect.stringContaining('EIO') });
     expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it('a rollback that fails too keeps its journal, and the next recovery puts every file back', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-atomic-'));
+    await writeFile(join(dir, 'a.yaml'), 'old a');
+    await writeFile(join(dir, 'b.yaml'), 'old b');
+    const before = await snapshot(dir);
+    let renames = 0;
+    const dying: FsOps = { ...nodeFs, rename: async (from, to) => (++renames > 2 ? Promise.reject(Object.assign(new Error('gone'), { code: 'EIO' })) : nodeFs.rename(from, to)) };
+    await expect(
+      commitFiles(
+        [
+          { path: join(dir, 'a.yaml'), content: 'new a' },
+          { path: join(dir, 'b.yaml'), content: 'new b' },
+        ],
+        { journalDir: dir, fs: dying },
+      ),
+    ).rejects.toMatchObject({ code: 'save-failed' });
+    expect((await readdir(dir)).filter((n) => n.startsWith('.parley-commit.'))).toHaveLength(1);
+    expect(await snapshot(dir)).not.toEqual(before);
+    expect(await recoverCommits(dir)).toMatchObject([{ outcome: 'undone', files: ['a.yaml', 'b.yaml'] }]);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+});
+
+describe('recoverCommits reads journals as untrusted input', () => {
+  const journal = (steps: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ version: 1, pid: 999_999_999, host: hostname(), steps, created: [], ...extra });
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('drops a journal naming a file outside its folder without touching that file', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'parley-atomic-'));
+    const dir = join(outside, 'project');
+    await mkdir(dir);
+    await writeFile(join(outside, 'victim.txt'), 'mine');
+    await writeFile(join(outside, '.victim.txt.0123456789abcdef.bak'), 'planted');
+    await writeFile(join(dir, '.parley-commit.0123456789abcdef.json'), journal([{ target: '../victim.txt', existed: false, sha256: sha('mine') }]));
+    expect(await recoverCommits(dir)).toMatchObject([{ outcome: 'discarded' }]);
+    expect(await snapshot(outside)).toEqual({ '/victim.txt': 'mine', '/.victim.txt.0123456789abcdef.bak': 'planted', '/project/': '<dir>' });
+  });
+
+  it('removes a file a cut-short commit made only while it holds what that commit wrote', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-atomic-'));
+    await writeFile(join(dir, 'ours.yaml'), 'written by the commit');
+    await writeFile(join(dir, 'theirs.yaml'), 'edited since');
+    await writeFile(
+      join(dir, '.parley-commit.0123456789abcdef.json'),
+      journal([
+        { target: 'ours.yaml', existed: false, sha256: sha('written by the commit') },
+        { target: 'theirs.yaml', existed: false, sha256: sha('written by the commit') },
+      ]),
+    );
+    expect(await recoverCommits(dir)).toMatchObject([{ outcome: 'undone' }]);
+    expect(await snapshot(dir)).toEqual({ '/theirs.yaml': 'edited since' });
+  });
+
+  it('discards a journal cut off while being written, and leaves a newer one and a live one alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-atomic-'));
+    await writeFile(join(dir, '.parley-commit.0000000000000001.json'), journal([{ target: 'a.yaml', existed: true, sha256: null }]).slice(0, 30));
+    await writeFile(join(dir, '.parley-commit.0000000000000002.json'), journal([], { version: 2 }));
+    // The parent of this test's process is alive: its journal is a save under way.
+    await writeFile(join(dir, '.parley-commit.0000000000000003.json'), journal([], { pid: process.ppid }));
+    const lines: string[] = [];
+    expect(await recoverCommits(dir, { log: (line) => lines.push(line) })).toMatchObject([{ journal: '.parley-commit.0000000000000001.json', outcome: 'discarded' }]);
+    expect((await readdir(dir)).sort()).toEqual(['.parley-commit.0000000000000002.json', '.parley-commit.0000000000000003.json']);
+    expect(lines.join('\n')).toMatch(/newer release[\s\S]*under way/);
   });
 });

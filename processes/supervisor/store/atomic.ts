@@ -1,13 +1,21 @@
 /**
- * Atomic multi-file saves. Every new file is written to a temp file in its own folder and
- * fsynced first; only then are targets swapped in by rename, with the old files kept aside
- * until every swap succeeded. Any failure rolls back, so a failed save leaves every file
- * exactly as it was.
+ * Atomic multi-file saves that survive a crash. A commit first writes a journal (the files it
+ * will touch) and fsyncs it; then every new file is written to a temp file in its own folder and
+ * fsynced; then the targets are swapped in by rename, the old files kept aside as backups; then
+ * the journal is marked done, and only then are the backups removed.
+ *
+ * Any failure rolls back in place. A process killed part-way leaves its journal behind, and the
+ * next open of the folder (`recoverCommits`) finishes the job: a journal not yet marked done is
+ * undone (backups go back, new files and temps are removed), a done one is cleaned up. Either
+ * way every file ends exactly as it was before the commit or exactly as the commit wrote it,
+ * with no temp or backup left over. docs/project-files.md has the details.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
+import { resolveInside } from '../../../protocol/project/safe-path.js';
 
 export interface FileChange {
   path: string;
@@ -15,7 +23,7 @@ export interface FileChange {
   content: string | Uint8Array | null;
 }
 
-/** The file operations a save uses, injectable so tests can make any one of them fail. */
+/** The file operations a save uses, injectable so tests can make any one of them fail or stop the process. */
 export interface FsOps {
   writeSynced(path: string, data: string | Uint8Array): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -41,7 +49,7 @@ export const nodeFs: FsOps = {
   mkdir: (path) => fsp.mkdir(path, { recursive: true }),
   rmdir: (path) => fsp.rmdir(path),
   exists: (path) =>
-    fsp.stat(path).then(
+    fsp.lstat(path).then(
       () => true,
       () => false,
     ),
@@ -57,58 +65,236 @@ export const nodeFs: FsOps = {
   },
 };
 
-interface Step {
+export interface CommitOptions {
+  /**
+   * The folder whose `recoverCommits` finds this commit's journal after a crash: the project
+   * folder, the workspace folder. Every changed file must be inside it.
+   */
+  journalDir: string;
+  fs?: FsOps;
+}
+
+/** `.parley-commit.<tag>.json` while a commit runs, `.parley-commit.<tag>.done` once every file is in place. */
+const JOURNAL = /^\.parley-commit\.([0-9a-f]{16})\.(json|done)$/;
+const JOURNAL_VERSION = 1;
+/** A journal of a live process elsewhere is left alone this long; after that its writer is taken to be gone (a pid reused). */
+const LIVE_JOURNAL_MS = 10 * 60_000;
+
+/** One file of a commit, as the journal records it (paths relative to the journal's folder, '/'-separated). */
+interface JournalStep {
   target: string;
-  temp: string | null;
-  backup: string | null;
-  placed: boolean;
+  /** Whether the target existed when the commit began (then it is moved aside to the backup). */
+  existed: boolean;
+  /** SHA-256 of the new content, null for a delete: a new file is only removed when it still holds what the commit wrote. */
+  sha256: string | null;
 }
 
-export async function commitFiles(changes: FileChange[], fs: FsOps = nodeFs): Promise<void> {
-  const tag = randomBytes(4).toString('hex');
-  const steps: Step[] = [];
-  const createdDirs: string[] = [];
+interface Journal {
+  version: number;
+  pid: number;
+  host: string;
+  steps: JournalStep[];
+  /** Folders the commit creates (the topmost missing one per target), removed again on undo if empty. */
+  created: string[];
+}
+
+/** Journals of commits running in this process, which recovery must not touch. */
+const running = new Set<string>();
+
+const tempOf = (target: string, tag: string) => join(dirname(target), `.${basename(target)}.${tag}.tmp`);
+const backupOf = (target: string, tag: string) => join(dirname(target), `.${basename(target)}.${tag}.bak`);
+
+export async function commitFiles(changes: FileChange[], options: CommitOptions): Promise<void> {
+  const fs = options.fs ?? nodeFs;
+  const root = options.journalDir;
+  const tag = randomBytes(8).toString('hex');
+  const files = changes.map((c) => ({ ...c, rel: relPath(root, c.path) }));
+  const journalFile = join(root, `.parley-commit.${tag}.json`);
+  let journal: Journal | null = null;
+  running.add(journalFile);
   try {
-    for (const change of changes) {
-      const step: Step = { target: change.path, temp: null, backup: null, placed: false };
-      steps.push(step);
-      if (change.content === null) continue;
-      const dir = dirname(change.path);
-      const made = await fs.mkdir(dir);
-      if (made) createdDirs.push(made);
-      const temp = join(dir, `.${basename(change.path)}.${tag}.tmp`);
-      await fs.writeSynced(temp, change.content);
-      step.temp = temp;
-    }
-    for (const step of steps) {
-      if (await fs.exists(step.target)) {
-        const backup = join(dirname(step.target), `.${basename(step.target)}.${tag}.bak`);
-        await fs.rename(step.target, backup);
-        step.backup = backup;
+    try {
+      const steps: JournalStep[] = [];
+      for (const file of files) {
+        steps.push({ target: file.rel, existed: await fs.exists(file.path), sha256: file.content === null ? null : sha256(file.content) });
       }
-      if (step.temp) {
-        await fs.rename(step.temp, step.target);
-        step.temp = null;
-        step.placed = true;
+      const created = new Set<string>();
+      for (const file of files) if (file.content !== null) created.add(await topmostMissing(root, dirname(file.path), fs));
+      created.delete('');
+      await fs.mkdir(root);
+      const planned: Journal = { version: JOURNAL_VERSION, pid: process.pid, host: hostname(), steps, created: [...created].map((d) => relPath(root, d)) };
+      await fs.writeSynced(journalFile, JSON.stringify(planned));
+      journal = planned;
+      await fs.syncDir(root);
+
+      for (const file of files) {
+        if (file.content === null) continue;
+        await fs.mkdir(dirname(file.path));
+        await fs.writeSynced(tempOf(file.path, tag), file.content);
       }
+      for (const [i, file] of files.entries()) {
+        if (steps[i]!.existed) await fs.rename(file.path, backupOf(file.path, tag));
+        if (file.content !== null) await fs.rename(tempOf(file.path, tag), file.path);
+      }
+      for (const dir of new Set(files.map((f) => dirname(f.path)))) await fs.syncDir(dir);
+      await fs.rename(journalFile, doneName(journalFile));
+    } catch (err) {
+      // The same undo a crash gets at the next open; if it fails too, the journal stays for that.
+      if (journal) await replay(root, journalFile, tag, 'json', journal, fs).catch(() => {});
+      else await fs.unlink(journalFile).catch(() => {});
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new ParleyError('save-failed', `Saving failed (${reason}); every file was left as it was.`, { files: changes.map((c) => c.path) });
     }
-  } catch (err) {
-    await rollBack(steps, createdDirs, fs);
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new ParleyError('save-failed', `Saving failed (${reason}); every file was left as it was.`, { files: changes.map((c) => c.path) });
+    // Done: every file is in place. What is left is cleaning up, which a crash leaves to recovery.
+    await fs.syncDir(root).catch(() => {});
+    await replay(root, doneName(journalFile), tag, 'done', journal, fs).catch(() => {});
+  } finally {
+    running.delete(journalFile);
   }
-  for (const step of steps) if (step.backup) await fs.unlink(step.backup).catch(() => {});
-  for (const dir of new Set(steps.map((s) => dirname(s.target)))) await fs.syncDir(dir).catch(() => {});
 }
 
-async function rollBack(steps: Step[], createdDirs: string[], fs: FsOps): Promise<void> {
-  for (const step of [...steps].reverse()) {
-    if (step.placed) await fs.unlink(step.target).catch(() => {});
-    if (step.backup) await fs.rename(step.backup, step.target).catch(() => {});
-    if (step.temp) await fs.unlink(step.temp).catch(() => {});
+export interface Recovered {
+  /** The journal's file name. */
+  journal: string;
+  /** `undone`: the cut-short commit was rolled back; `finished`: it had completed and was cleaned up. */
+  outcome: 'undone' | 'finished' | 'discarded';
+  files: string[];
+}
+
+/**
+ * Finishes or undoes every commit a crash cut short in `journalDir` (see the top of this file).
+ * A journal that a live process on this machine is still working through is left alone.
+ * Journals are read as untrusted input: every path they name must stay inside the folder.
+ */
+export async function recoverCommits(journalDir: string, options: { fs?: FsOps; log?: (line: string) => void } = {}): Promise<Recovered[]> {
+  const fs = options.fs ?? nodeFs;
+  const names = await fsp.readdir(journalDir).catch(() => [] as string[]);
+  const recovered: Recovered[] = [];
+  for (const name of names.sort()) {
+    const match = JOURNAL.exec(name);
+    if (!match) continue;
+    const file = join(journalDir, name);
+    const pending = join(journalDir, `.parley-commit.${match[1]}.json`);
+    if (running.has(pending)) continue;
+    const text = await fsp.readFile(file, 'utf8').catch(() => null);
+    if (text === null) continue;
+    const journal = parseJournal(text, journalDir);
+    if (journal === 'newer') {
+      options.log?.(`${file} was written by a newer release of Parley; it was left alone.`);
+      continue;
+    }
+    if (!journal) {
+      // Cut off while it was being written (nothing else was touched yet), or not one of ours.
+      await fs.unlink(file);
+      recovered.push({ journal: name, outcome: 'discarded', files: [] });
+      continue;
+    }
+    if (await writerAlive(journal, file)) {
+      options.log?.(`${file}: a save by process ${journal.pid} is under way; it was left to finish.`);
+      continue;
+    }
+    const kind = match[2] as 'json' | 'done';
+    try {
+      await replay(journalDir, file, match[1]!, kind, journal, fs);
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new ParleyError('load-failed', `A save cut short in ${journalDir} could not be ${kind === 'json' ? 'undone' : 'finished'} (${reason}); its journal ${name} was kept to try again.`);
+    }
+    recovered.push({ journal: name, outcome: kind === 'json' ? 'undone' : 'finished', files: journal.steps.map((s) => s.target) });
   }
-  // mkdir -p reports the first folder it created; remove what it made, deepest first, if empty.
-  for (const dir of createdDirs.reverse()) await removeEmptyTree(dir, fs);
+  for (const r of recovered) options.log?.(`A save cut short was ${r.outcome} (${r.journal}: ${r.files.join(', ') || 'no files'}).`);
+  return recovered;
+}
+
+/**
+ * Brings the files of one journal to a clean state and removes the journal. `json` (not done):
+ * undo, newest step first; `done`: drop the backups. Safe to run again after a crash of its own.
+ */
+async function replay(root: string, journalFile: string, tag: string, kind: 'json' | 'done', journal: Journal, fs: FsOps): Promise<void> {
+  for (const step of [...journal.steps].reverse()) {
+    const target = resolveInside(root, step.target, 'journal entry');
+    const backup = backupOf(target, tag);
+    const temp = tempOf(target, tag);
+    if (kind === 'json') {
+      if (await fs.exists(backup)) await fs.rename(backup, target);
+      else if (!step.existed && step.sha256 !== null && !(await fs.exists(temp)) && (await hashOf(target)) === step.sha256) await fs.unlink(target);
+    } else if (await fs.exists(backup)) await fs.unlink(backup);
+    if (await fs.exists(temp)) await fs.unlink(temp);
+  }
+  if (kind === 'json') {
+    for (const dir of [...journal.created].reverse()) {
+      const full = resolveInside(root, dir, 'journal entry');
+      if (full !== root) await removeEmptyTree(full, fs);
+    }
+    // The old files must be back for good before the journal that could bring them back goes.
+    for (const dir of new Set(journal.steps.map((s) => dirname(resolveInside(root, s.target, 'journal entry'))))) await fs.syncDir(dir).catch(() => {});
+  }
+  await fs.unlink(journalFile);
+}
+
+/** The journal in `text`; null when it is cut off, malformed or names a path outside `root`; 'newer' when a later release wrote it. */
+function parseJournal(text: string, root: string): Journal | null | 'newer' {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const j = value as Partial<Journal>;
+  if (typeof j.version === 'number' && j.version > JOURNAL_VERSION) return 'newer';
+  const isStep = (s: unknown): s is JournalStep => {
+    const step = s as Partial<JournalStep> | null;
+    return typeof step === 'object' && step !== null && typeof step.target === 'string' && typeof step.existed === 'boolean' && (step.sha256 === null || typeof step.sha256 === 'string');
+  };
+  if (j.version !== JOURNAL_VERSION || typeof j.pid !== 'number' || typeof j.host !== 'string') return null;
+  if (!Array.isArray(j.steps) || !j.steps.every(isStep) || !Array.isArray(j.created) || !j.created.every((d) => typeof d === 'string')) return null;
+  try {
+    for (const rel of [...j.steps.map((s) => s.target), ...j.created]) if (resolveInside(root, rel, 'journal entry') === root) return null;
+  } catch {
+    return null;
+  }
+  return j as Journal;
+}
+
+async function writerAlive(journal: Journal, file: string): Promise<boolean> {
+  if (journal.host !== hostname() || journal.pid === process.pid) return false;
+  try {
+    process.kill(journal.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const info = await fsp.stat(file).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs < LIVE_JOURNAL_MS;
+}
+
+function doneName(journalFile: string): string {
+  return journalFile.replace(/\.json$/, '.done');
+}
+
+/** `path` relative to `root`, '/'-separated; refused when it is not inside. */
+function relPath(root: string, path: string): string {
+  const rel = relative(root, path);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    throw new ParleyError('path-escape', `${path} is not inside ${root}, where this save keeps its journal.`);
+  }
+  return rel.split(sep).join('/');
+}
+
+/** The topmost folder of `dir` that does not exist yet ('' when it exists), searched no higher than `root`. */
+async function topmostMissing(root: string, dir: string, fs: FsOps): Promise<string> {
+  let missing = '';
+  for (let d = dir; d !== root && d.startsWith(root) && !(await fs.exists(d)); d = dirname(d)) missing = d;
+  return missing;
+}
+
+function sha256(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+async function hashOf(path: string): Promise<string | null> {
+  const bytes = await fsp.readFile(path).catch(() => null);
+  return bytes ? sha256(bytes) : null;
 }
 
 async function removeEmptyTree(dir: string, fs: FsOps): Promise<void> {

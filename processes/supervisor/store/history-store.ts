@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HistoryEntry } from '../../../protocol/model/history.js';
-import { commitFiles } from './atomic.js';
+import { commitFiles, recoverCommits } from './atomic.js';
 
 export const MAX_ENTRIES = 500;
 
@@ -15,7 +15,10 @@ export class HistoryStore {
   private queue: Promise<unknown> = Promise.resolve();
   private counts = new Map<string, number>();
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string) {
+    // A trim cut short by a crash is finished or undone before the first read.
+    this.queue = recoverCommits(join(dir, 'history')).catch(() => {});
+  }
 
   private file(projectRoot: string): string {
     return join(this.dir, 'history', `${createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)}.jsonl`);
@@ -30,7 +33,7 @@ export class HistoryStore {
       this.counts.set(file, count);
       if (count > MAX_ENTRIES * 1.2) {
         const kept = (await this.read(projectRoot)).slice(-MAX_ENTRIES);
-        await commitFiles([{ path: file, content: kept.map((e) => JSON.stringify(e)).join('\n') + '\n' }]);
+        await commitFiles([{ path: file, content: kept.map((e) => JSON.stringify(e)).join('\n') + '\n' }], { journalDir: join(this.dir, 'history') });
         this.counts.set(file, kept.length);
       }
     };

@@ -26,7 +26,7 @@ import {
 import { resolveInside, safeFileName } from '../../../protocol/project/safe-path.js';
 import { parseYamlFile, writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
-import { commitFiles, nodeFs, type FileChange, type FsOps } from './atomic.js';
+import { commitFiles, nodeFs, recoverCommits, type FileChange, type FsOps } from './atomic.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { newId } from './ids.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
@@ -97,6 +97,8 @@ export class ProjectStore {
   /** Opens a project folder; a folder without parley.yaml becomes a new project when `create` is set. */
   static async open(root: string, options: ProjectStoreOptions & { create?: boolean; name?: string } = {}): Promise<ProjectStore> {
     const store = new ProjectStore(root, options);
+    // A save cut short by a crash is finished or undone before anything is read.
+    await recoverCommits(root, { fs: store.fs, log: store.log });
     const file = join(root, PROJECT_FILE);
     const exists = await (options.fs ?? nodeFs).exists(file);
     if (!exists) {
@@ -250,8 +252,12 @@ export class ProjectStore {
   }
 
   async deleteRequest(id: string): Promise<void> {
-    const loaded = this.loadedRequest(id);
-    await this.commit([{ path: loaded.file, content: null }]);
+    await this.commit([this.deleteRequestChange(id)]);
+  }
+
+  /** A change that deletes a request's file; for batch writers. */
+  deleteRequestChange(id: string): FileChange {
+    return { path: this.loadedRequest(id).file, content: null };
   }
 
   /**
@@ -260,7 +266,7 @@ export class ProjectStore {
    */
   commit(changes: FileChange[]): Promise<void> {
     const run = async () => {
-      await commitFiles(changes, this.fs);
+      await commitFiles(changes, { journalDir: this.root, fs: this.fs });
       for (const change of changes) {
         if (typeof change.content === 'string') this.texts.set(change.path, change.content);
         else this.texts.delete(change.path);

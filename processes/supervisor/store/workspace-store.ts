@@ -9,7 +9,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import { Workspace, emptyWorkspace, type Workspace as WorkspaceT } from '../../../protocol/model/workspace.js';
 import { parseYamlFile, writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
-import { commitFiles, nodeFs, type FsOps } from './atomic.js';
+import { commitFiles, nodeFs, recoverCommits, type FsOps } from './atomic.js';
 
 const workspaceKind: FileKind<WorkspaceT> = { label: 'workspace', schema: Workspace, version: 1 };
 export const WORKSPACE_FILE = 'workspace.yaml';
@@ -37,6 +37,7 @@ export class WorkspaceStore {
   static async open(dir: string, fs: FsOps = nodeFs): Promise<WorkspaceStore> {
     const store = new WorkspaceStore(dir, fs);
     const path = join(dir, WORKSPACE_FILE);
+    await recoverCommits(dir, { fs });
     const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return null;
       throw new ParleyError('load-failed', `The workspace file ${path} could not be read (${err.code}).`);
@@ -71,7 +72,7 @@ export class WorkspaceStore {
       const problems = checkAll(Workspace, next);
       if (problems.length > 0) throw new ParleyError('bad-input', `Workspace change refused: ${problems[0]!.path} ${problems[0]!.message}`);
       const text = writeYaml(next, this.text);
-      await commitFiles([{ path: join(this.dir, WORKSPACE_FILE), content: text }], this.fs);
+      await commitFiles([{ path: join(this.dir, WORKSPACE_FILE), content: text }], { journalDir: this.dir, fs: this.fs });
       this.current = next;
       this.text = text;
       return next;

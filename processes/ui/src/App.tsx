@@ -1,7 +1,8 @@
 import { useEffect } from 'preact/hooks';
 import { activeTab } from './state/tabs.js';
 import { connection, theme } from './state/app.js';
-import { paletteOpen, runCommand } from './state/commands.js';
+import { installKeyBindings, paletteOpen, PALETTE_COMMAND } from './state/commands.js';
+import { customDialog, formDialog } from './state/overlays.js';
 import { Sidebar } from './components/Sidebar.js';
 import { TabBar } from './components/TabBar.js';
 import { StatusBar } from './components/StatusBar.js';
@@ -9,28 +10,22 @@ import { CommandPalette } from './components/CommandPalette.js';
 import { ContextMenu, Dialogs, Toasts } from './components/Overlays.js';
 import { editors } from './editors/registry.js';
 import { Welcome } from './editors/Welcome.js';
+import { DraftBanner } from './components/DraftBanner.js';
+import { Splitter } from './components/Splitter.js';
+import { paneSize, sidebarHidden } from './state/layout.js';
+import { guardWindowClose } from './state/draft-actions.js';
 
 export function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme.value;
   }, [theme.value]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.shiftKey && e.key.toLowerCase() === 'p') {
-        e.preventDefault();
-        paletteOpen.value = !paletteOpen.value;
-      } else if (mod && !e.shiftKey && e.key.toLowerCase() === 'i') {
-        e.preventDefault();
-        runCommand('import.open');
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useEffect(() => guardWindowClose(!!window.parleyBridge), []);
+
+  useEffect(() => installKeyBindings(() => formDialog.value !== null || customDialog.value !== null, new Set([PALETTE_COMMAND])), []);
 
   const tab = activeTab.value;
+  const sidebarWidth = Math.max(160, Math.min(Math.round(innerWidth * 0.6), paneSize('sidebar', 280)));
   const Editor = tab ? editors.get(tab.kind) : undefined;
   return (
     <div class="shell">
@@ -41,10 +36,16 @@ export function App() {
           Search commands…
         </button>
       </header>
-      <div class="main">
-        <Sidebar />
+      <div class="main" style={{ gridTemplateColumns: sidebarHidden.value ? 'minmax(0, 1fr)' : `${sidebarWidth}px auto minmax(0, 1fr)` }}>
+        {!sidebarHidden.value && (
+          <>
+            <Sidebar />
+            <Splitter pane="sidebar" label="Resize the sidebar" orientation="vertical" fallback={280} min={160} max={Math.max(160, Math.round(innerWidth * 0.6))} />
+          </>
+        )}
         <main class="workarea">
           <TabBar />
+          {tab && <DraftBanner tabId={tab.id} />}
           <div class="editor-host">{tab && Editor ? <Editor key={tab.id} tab={tab} /> : <Welcome />}</div>
         </main>
       </div>

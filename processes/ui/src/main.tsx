@@ -11,6 +11,7 @@ import { rowKey } from './components/tree-rows.js';
 import { registerCoreCommands } from './commands.js';
 import { openProject } from './state/actions.js';
 import { registerEditors } from './editors/index.js';
+import { onProjectChanged, onWorkspaceChanged } from './state/drafts.js';
 
 registerEditors();
 registerCoreCommands();
@@ -32,8 +33,14 @@ async function start(): Promise<void> {
     connection.value = 'disconnected';
     setTimeout(() => void start(), 1000);
   });
-  current.on('project.changed', ({ tree }) => upsertProject(tree));
-  current.on('workspace.changed', (ws) => (workspace.value = ws));
+  current.on('project.changed', ({ tree, changed }) => {
+    upsertProject(tree);
+    onProjectChanged(tree, changed);
+  });
+  current.on('workspace.changed', (ws) => {
+    workspace.value = ws;
+    onWorkspaceChanged(ws);
+  });
   current.on('notice', ({ level, message }) => toast(level, message));
   current.on('browser.open', ({ url, reason, opened }) =>
     openCustom({

@@ -3,9 +3,10 @@
  * bounds, string length, pattern, format, counts, required, uniqueItems. Messages say what the
  * schema wanted and never quote the body's values.
  */
-import type { Keyword } from '../evaluation.js';
+import type { Evaluation, Keyword } from '../evaluation.js';
 import { formatCheck } from '../formats.js';
 import { isObject } from '../json-pointer.js';
+import { compileEcmaPattern } from '../regex.js';
 import { canonicalKey, codePointLength, cut, hasType, jsonEqual, jsonType, showSchemaList, showSchemaValue } from '../values.js';
 import type { Site } from './site.js';
 
@@ -166,22 +167,40 @@ export function lengthKeywords(site: Site): Keyword[] {
   return out;
 }
 
-/** ECMA-262 with the `u` flag as JSON Schema says; patterns that only parse without it (common in 3.0 documents) fall back. */
-export function compilePattern(site: Site, source: unknown, keyword: string): RegExp | undefined {
+/** A compiled `pattern` or `patternProperties` key, tested the way the evaluation allows. */
+export interface SchemaPattern {
+  test(value: string, ev: Evaluation): boolean;
+}
+
+/**
+ * ECMA-262 with the `u` flag as JSON Schema says; patterns that only parse without it (common in
+ * 3.0 documents) fall back. The linear engine answers when it can (regex.ts); a pattern that needs
+ * V8's backtracking engine runs only in an evaluation that allows it (a worker whose thread is
+ * killed past the budget); elsewhere it is a schema error: never a pass.
+ */
+export function compilePattern(site: Site, source: unknown, keyword: string): SchemaPattern | undefined {
   if (typeof source !== 'string') {
     site.error(`"${keyword}" at ${site.host.describe(site.loc)} is not a string`);
     return undefined;
   }
-  try {
-    return new RegExp(source, 'u');
-  } catch {
-    try {
-      return new RegExp(source);
-    } catch {
-      site.error(`the pattern ${showSchemaValue(source)} at ${site.host.describe(site.loc)} is not a valid regular expression`);
-      return undefined;
-    }
+  const compiled = compileEcmaPattern(source, { legacy: true });
+  if (!compiled.ok) {
+    site.error(`the pattern ${showSchemaValue(source)} at ${site.host.describe(site.loc)} is not a valid regular expression`);
+    return undefined;
   }
+  const re = compiled.pattern;
+  if (re.linear) return { test: (value) => re.testLinear(value)! };
+  const unevaluated = `the pattern ${showSchemaValue(source)} at ${site.host.describe(site.loc)} was not evaluated: ${re.backtrackingReason}, which needs a backtracking engine, run only where a check can be stopped`;
+  return {
+    test(value, ev) {
+      const answer = re.testLinear(value);
+      if (answer !== undefined) return answer;
+      if (ev.limits.backtracking) return re.test(value);
+      // Counts as passing so it invents no problem; the schema error keeps the verdict from passing.
+      ev.schemaErrors.add(unevaluated);
+      return true;
+    },
+  };
 }
 
 export function patternKeyword(site: Site): Keyword | undefined {
@@ -189,7 +208,7 @@ export function patternKeyword(site: Site): Keyword | undefined {
   if (!re) return undefined;
   const message = `expected to match the pattern ${cut(String(site.schema.pattern))}`;
   return (v, ev) => {
-    if (typeof v !== 'string' || re.test(v)) return true;
+    if (typeof v !== 'string' || re.test(v, ev)) return true;
     ev.report('pattern', message);
     return false;
   };

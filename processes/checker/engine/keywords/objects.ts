@@ -1,7 +1,7 @@
 /** Object applicators: properties, patternProperties, additionalProperties, propertyNames, dependentSchemas, unevaluatedProperties. */
 import { evaluate, evaluateAt, probeAt, type Keyword, type SchemaNode } from '../evaluation.js';
 import { isObject } from '../json-pointer.js';
-import { compilePattern } from './assertions.js';
+import { compilePattern, type SchemaPattern } from './assertions.js';
 import type { Site } from './site.js';
 
 /**
@@ -15,7 +15,7 @@ export function propertiesKeyword(site: Site, withPatterns: boolean): Keyword | 
     if (!isObject(s.properties)) site.error(`"properties" at ${site.host.describe(site.loc)} is not an object`);
     else for (const name of Object.keys(s.properties)) props.set(name, site.child('properties', name));
   }
-  const patterns: [RegExp, SchemaNode][] = [];
+  const patterns: [SchemaPattern, SchemaNode][] = [];
   if (withPatterns && s.patternProperties !== undefined) {
     if (!isObject(s.patternProperties)) site.error(`"patternProperties" at ${site.host.describe(site.loc)} is not an object`);
     else
@@ -43,7 +43,7 @@ export function propertiesKeyword(site: Site, withPatterns: boolean): Keyword | 
       }
       for (let i = 0; i < patterns.length; i++) {
         const [re, pnode] = patterns[i]!;
-        if (!re.test(key)) continue;
+        if (!re.test(key, ev)) continue;
         matched = true;
         if (!evaluateAt(pnode, v[key], key, ev)) ok = false;
       }

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
 import { ParleyError } from '../../../../protocol/errors.js';
+import type { RefScope } from '../../../../protocol/ref-location.js';
 import type { FetchCredentials, FetchNetwork } from '../../../../protocol/model/import.js';
 import { DEFAULT_LIMITS, ReadBudget, type LoadLimits } from './limits.js';
 import { readRegularFile } from './read-file.js';
@@ -25,6 +26,8 @@ export interface LoadedDocument {
 
 export interface DocumentLoader {
   readonly redactor: Redactor;
+  /** The folder every `$ref` must stay in (a cached definition read back); none for a live import. */
+  readonly within?: RefScope['within'];
   /** `from` is the url of the document that refers to `target` (absent for the entry). */
   load(target: URL, purpose: LoadPurpose, from?: string): Promise<LoadedDocument>;
   /** Releases connections. */
@@ -91,7 +94,14 @@ class JobLoader implements DocumentLoader {
   }
 
   private async loadFile(target: URL, purpose: LoadPurpose, shown: string): Promise<LoadedDocument> {
-    const path = fileURLToPath(target);
+    let path: string;
+    try {
+      path = fileURLToPath(target);
+    } catch {
+      // References are screened by protocol/ref-location before they get here; an address that
+      // still is no local path on this machine is refused, never left to throw a raw ERR_ code.
+      throw new ParleyError('import-ref-refused', `${shown} was not read: it is not a path to a file on this machine.`, { file: shown });
+    }
     this.budget.startDocument(shown);
     if (purpose === 'entry') {
       const bytes = await readRegularFile(path, this.budget, shown);

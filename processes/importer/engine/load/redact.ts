@@ -2,6 +2,7 @@
  * Keeps fetch credentials out of everything an import shows or records: a query key is cut
  * from URLs, and any secret value that still turns up in a message is masked.
  */
+import { replaceSecretValues } from '../../../../protocol/credentials/index.js';
 
 /** Secrets shorter than this are not searched for in free text (they would mangle every word). */
 const MIN_SCRUB_LENGTH = 3;
@@ -18,8 +19,8 @@ export class Redactor {
       variants.add(encodeURIComponent(secret));
       variants.add(new URLSearchParams({ k: secret }).toString().slice(2));
     }
-    // Longest first, so a secret's encoded form is masked whole.
-    this.secrets = [...variants].sort((a, b) => b.length - a.length);
+    // replaceSecretValues masks the longest first, so a secret's encoded form is masked whole.
+    this.secrets = [...variants];
   }
 
   /** A URL fit to record or show: no user info, no query key, no secret in any parameter. */
@@ -43,9 +44,7 @@ export class Redactor {
 
   /** Free text with every secret value masked. */
   text(input: string): string {
-    let out = input;
-    for (const secret of this.secrets) out = out.split(secret).join('***');
-    return out;
+    return replaceSecretValues(input, this.secrets.map((secret) => [secret, '***'] as const));
   }
 
   private isSecret(value: string): boolean {

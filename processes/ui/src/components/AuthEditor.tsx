@@ -4,6 +4,7 @@
  * `${secret:name}` reference. `${variables}` may be used instead.
  */
 import type { Auth } from '../../../../protocol/model/auth.js';
+import { emptyAuthFields, emptyAuthMessage } from '../../../../protocol/request-checks.js';
 
 const LABELS: Record<Auth['type'], string> = {
   inherit: 'Inherit from API',
@@ -30,9 +31,20 @@ export function defaultAuth(type: Auth['type']): Auth {
   }
 }
 
-export function AuthEditor({ auth, onChange, allowInherit, inheritedLabel }: { auth: Auth; onChange(auth: Auth): void; allowInherit: boolean; inheritedLabel?: string }) {
+export interface AuthEditorProps {
+  auth: Auth;
+  onChange(auth: Auth): void;
+  allowInherit: boolean;
+  /** The API's auth, which Inherit uses, and the API's name. */
+  inherited?: Auth;
+  inheritedFrom?: string;
+}
+
+export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom }: AuthEditorProps) {
   const types = (Object.keys(LABELS) as Auth['type'][]).filter((t) => allowInherit || t !== 'inherit');
   const set = (patch: Partial<Auth>) => onChange({ ...auth, ...patch } as Auth);
+  const shown = auth.type === 'inherit' ? inherited : auth;
+  const missing = shown ? emptyAuthFields(shown) : [];
   return (
     <div class="auth-editor form-grid">
       <label>
@@ -45,7 +57,18 @@ export function AuthEditor({ auth, onChange, allowInherit, inheritedLabel }: { a
           ))}
         </select>
       </label>
-      {auth.type === 'inherit' && <p class="muted">Uses the API's authentication{inheritedLabel ? `: ${inheritedLabel}` : ''}.</p>}
+      {auth.type === 'inherit' && (
+        <p class="muted">
+          Uses the API's authentication{inherited ? `: ${LABELS[inherited.type]}` : ''}
+          {inheritedFrom ? ` (set on the API ${inheritedFrom})` : ''}.
+        </p>
+      )}
+      {shown && missing.length > 0 && (
+        <p class="field-warning" role="alert">
+          {emptyAuthMessage(shown, missing, auth.type === 'inherit' ? `the API ${inheritedFrom ?? ''}`.trim() : undefined)}: a request is not sent with it until{' '}
+          {missing.length === 1 ? 'it is' : 'they are'} filled in{auth.type === 'inherit' ? " on the API's tab" : ''}.
+        </p>
+      )}
       {auth.type === 'none' && <p class="muted">No Authorization is added.</p>}
       {auth.type === 'basic' && (
         <>

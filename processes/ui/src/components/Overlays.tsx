@@ -1,7 +1,7 @@
 /** Toasts, the form dialog, custom dialogs and the context menu. */
 import { useSignal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { contextMenu, customDialog, formDialog, type FormDialog } from '../state/overlays.js';
+import { contextMenu, customDialog, formDialog, type CustomDialog, type FormDialog } from '../state/overlays.js';
 import { dismissToast, toasts } from '../state/toasts.js';
 import { CloseIcon } from './Icons.js';
 
@@ -65,12 +65,17 @@ export function Dialogs() {
     <>
       {form && <FormDialogView key={form.title} dialog={form} />}
       {custom && (
-        <Modal title={custom.title} wide={custom.wide} onClose={() => (customDialog.value = null)}>
-          {custom.render(() => (customDialog.value = null))}
+        <Modal title={custom.title} wide={custom.wide} onClose={() => closeCustom(custom)}>
+          {custom.render(() => closeCustom(custom))}
         </Modal>
       )}
     </>
   );
+}
+
+function closeCustom(dialog: CustomDialog): void {
+  if (customDialog.value === dialog) customDialog.value = null;
+  dialog.onClose?.();
 }
 
 export function Modal({ title, wide, onClose, children }: { title: string; wide?: boolean; onClose: () => void; children: preact.ComponentChildren }) {

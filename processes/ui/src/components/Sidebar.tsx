@@ -54,7 +54,7 @@ export function Sidebar() {
       if (row.hasChildren) expand(row.key, e.key === 'ArrowRight');
     } else if (row && e.key === 'Enter') {
       e.preventDefault();
-      activate(row);
+      activate(row, false);
     }
   };
 
@@ -89,10 +89,11 @@ export function Sidebar() {
   );
 }
 
-function activate(row: Row): void {
+/** A single click opens a preview tab (the next click replaces it); a double click or Enter keeps it. */
+function activate(row: Row, preview: boolean): void {
   selectedKey.value = row.key;
   const kind = row.item.kind;
-  if (kind === 'request' || kind === 'api' || kind === 'mock' || kind === 'project') openItem(row.project, row.item);
+  if (kind === 'request' || kind === 'api' || kind === 'mock' || kind === 'project') openItem(row.project, row.item, { preview });
   if (row.hasChildren && kind !== 'request') expand(row.key, !expanded.value.has(row.key) || kind === 'api' || kind === 'project');
 }
 
@@ -109,7 +110,11 @@ function TreeRow({ row, top }: { row: Row; top: number }) {
       data-key={row.key}
       data-name={item.name}
       style={{ top: `${top}px`, paddingLeft: `${8 + row.depth * 14}px` }}
-      onClick={() => activate(row)}
+      onClick={() => activate(row, true)}
+      onDblClick={() => {
+        const kind = item.kind;
+        if (kind === 'request' || kind === 'api' || kind === 'mock' || kind === 'project') openItem(row.project, item);
+      }}
       onContextMenu={(e) => {
         selectedKey.value = row.key;
         const actions = itemActions(row.project, item);

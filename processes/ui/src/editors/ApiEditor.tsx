@@ -1,10 +1,10 @@
 /** An API's settings: name, base URL, authentication, and what other features add (definition, mocks). */
-import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
 import type { Api } from '../../../../protocol/model/api.js';
-import { attempt, call } from '../state/rpc.js';
-import { retitleTab, setDirty } from '../state/tabs.js';
+import { call } from '../state/rpc.js';
+import { retitleTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
+import { editDraft, openDraft, refreshDraft } from '../state/drafts.js';
+import { saveTab } from '../state/draft-actions.js';
 import { AuthEditor } from '../components/AuthEditor.js';
 import type { EditorProps } from './registry.js';
 
@@ -12,37 +12,24 @@ import type { EditorProps } from './registry.js';
 export const apiSections: ((project: string, api: Api, reload: () => void) => preact.ComponentChildren)[] = [];
 
 export function ApiEditor({ tab }: EditorProps) {
-  const saved = useSignal<Api | null>(null);
-  const draft = useSignal<Api | null>(null);
-  const error = useSignal('');
-  const load = async () => {
-    try {
-      const api = await call('api.get', { project: tab.project, id: tab.itemId });
-      saved.value = api;
-      draft.value = structuredClone(api);
-    } catch (err) {
-      error.value = (err as Error).message;
-    }
-  };
-  useEffect(() => void load(), [tab.id]);
-  if (error.value) return <div class="pane-message">{error.value}</div>;
-  const api = draft.value;
-  if (!api) return <div class="pane-message">Loading…</div>;
-  const dirty = JSON.stringify(api) !== JSON.stringify(saved.value);
-  const change = (patch: Partial<Api>) => {
-    draft.value = { ...api, ...patch };
-    setDirty(tab.id, JSON.stringify(draft.value) !== JSON.stringify(saved.value));
-  };
-  const save = async () => {
-    const next = await attempt('api.save', { project: tab.project, api });
-    if (next) {
-      saved.value = next;
-      draft.value = structuredClone(next);
-      setDirty(tab.id, false);
+  const doc = openDraft<Api>(tab.id, {
+    load: () => call('api.get', { project: tab.project, id: tab.itemId }),
+    save: async (api) => {
+      const next = await call('api.save', { project: tab.project, api });
       retitleTab(tab.id, next.name);
       toast('success', `${next.name} saved.`);
-    }
-  };
+      return next;
+    },
+    concerns: (project, changed) => project === tab.project && changed.includes(tab.itemId),
+    label: (): string => doc.draft.value?.name ?? tab.title,
+  });
+  if (doc.loadError.value) return <div class="pane-message">{doc.loadError.value}</div>;
+  const api = doc.draft.value;
+  if (!api) return <div class="pane-message">Loading…</div>;
+  const change = (patch: Partial<Api>) => editDraft(doc, (current) => ({ ...current, ...patch }));
+  const save = () => void saveTab(tab.id);
+  const saved = doc.saved;
+  const dirty = doc.dirty.value;
   return (
     <div class="editor api-editor">
       <header class="editor-header">
@@ -68,7 +55,7 @@ export function ApiEditor({ tab }: EditorProps) {
         <p class="muted">Every request of this API whose auth is Inherit uses this.</p>
         <AuthEditor auth={api.auth} allowInherit={false} onChange={(auth) => change({ auth })} />
       </section>
-      {saved.value && apiSections.map((render, i) => <div key={i}>{render(tab.project, saved.value!, () => void load())}</div>)}
+      {saved.value && apiSections.map((render, i) => <div key={i}>{render(tab.project, saved.value!, () => void refreshDraft(doc))}</div>)}
     </div>
   );
 }

@@ -2,14 +2,15 @@
  * Workspace environments and globals. Values are used by `${name}`; a secret variable keeps
  * only a `${secret:name}` reference here and its value in the OS keychain.
  */
-import { useSignal } from '@preact/signals';
+import { signal } from '@preact/signals';
 import type { Row } from '../../../../protocol/model/common.js';
-import type { Environment } from '../../../../protocol/model/workspace.js';
+import type { Environment, Workspace } from '../../../../protocol/model/workspace.js';
 import { workspace } from '../state/app.js';
 import { attempt, call } from '../state/rpc.js';
-import { setDirty } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { openForm } from '../state/overlays.js';
+import { editDraft, openDraft } from '../state/drafts.js';
+import { saveTab } from '../state/draft-actions.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
 import { openCookieJar } from './cookies/jar-state.js';
@@ -18,26 +19,39 @@ function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
 }
 
+/** What the Environments tab edits: the workspace's environments and globals. */
+interface EnvironmentsDoc {
+  environments: Environment[];
+  globals: Row[];
+}
+
+const docOf = (ws: Workspace): EnvironmentsDoc => ({ environments: ws.environments, globals: ws.globals });
+
+/** The environment shown, kept across tab switches like the draft. */
+const selectedEnv = signal<string | null>(null);
+
 export function EnvironmentsEditor({ tab }: EditorProps) {
-  const ws = workspace.value;
-  const envs = useSignal<Environment[]>(structuredClone(ws?.environments ?? []));
-  const globals = useSignal<Row[]>(structuredClone(ws?.globals ?? []));
-  const selected = useSignal<string>(envs.value[0]?.id ?? '@globals');
-  const dirty = useSignal(false);
-  if (!ws) return <div class="pane-message">Loading…</div>;
-  const touch = () => {
-    dirty.value = true;
-    setDirty(tab.id, true);
-  };
-  const current = envs.value.find((e) => e.id === selected.value);
-  const save = async () => {
-    const next = await attempt('environments.save', { environments: envs.value, globals: globals.value, activeEnvironment: ws.activeEnvironment });
-    if (next) {
-      dirty.value = false;
-      setDirty(tab.id, false);
+  const doc = openDraft<EnvironmentsDoc>(tab.id, {
+    load: async () => docOf(workspace.value ?? (await call('workspace.get', {}))),
+    save: async (value) => {
+      const ws = await call('environments.save', { ...value, activeEnvironment: workspace.value?.activeEnvironment });
       toast('success', 'Environments saved.');
-    }
-  };
+      return docOf(ws);
+    },
+    fromWorkspace: docOf,
+    label: () => 'Environments',
+  });
+  const ws = workspace.value;
+  const value = doc.draft.value;
+  if (!ws || !value) return <div class="pane-message">Loading…</div>;
+  const envs = value.environments;
+  const globals = value.globals;
+  const selected = selectedEnv.value === '@globals' || envs.some((e) => e.id === selectedEnv.value) ? selectedEnv.value! : (envs[0]?.id ?? '@globals');
+  const select = (id: string) => (selectedEnv.value = id);
+  const setEnvs = (change: (list: Environment[]) => Environment[]) => editDraft(doc, (d) => ({ ...d, environments: change(d.environments) }));
+  const setGlobals = (rows: Row[]) => editDraft(doc, (d) => ({ ...d, globals: rows }));
+  const current = envs.find((e) => e.id === selected);
+  const save = () => void saveTab(tab.id);
   const addSecret = (apply: (rows: Row[]) => void, rows: Row[]) =>
     openForm({
       title: 'Add a secret variable',
@@ -47,11 +61,10 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
         { name: 'value', label: 'Secret value', required: true },
       ],
       onSubmit: async ({ name, value }) => {
-        const key = `env/${selected.value}/${name!.trim()}`;
+        const key = `env/${selected}/${name!.trim()}`;
         try {
           const { ref } = await call('secret.set', { name: key, value: value! });
           apply([...rows.filter((r) => r.name !== name), { name: name!.trim(), value: ref, enabled: true }]);
-          touch();
         } catch (err) {
           return (err as Error).message;
         }
@@ -80,17 +93,17 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
         <button class="button" onClick={() => openCookieJar('')}>
           Cookies…
         </button>
-        <button class="button primary" disabled={!dirty.value} onClick={save}>
+        <button class="button primary" disabled={!doc.dirty.value} onClick={save}>
           Save
         </button>
       </header>
       <div class="env-layout">
         <ul class="env-list" role="listbox" aria-label="Environments">
-          <li class={selected.value === '@globals' ? 'active' : ''} role="option" aria-selected={selected.value === '@globals'} onClick={() => (selected.value = '@globals')}>
+          <li class={selected === '@globals' ? 'active' : ''} role="option" aria-selected={selected === '@globals'} onClick={() => select('@globals')}>
             Globals
           </li>
-          {envs.value.map((env) => (
-            <li key={env.id} role="option" aria-selected={selected.value === env.id} class={selected.value === env.id ? 'active' : ''} onClick={() => (selected.value = env.id)}>
+          {envs.map((env) => (
+            <li key={env.id} role="option" aria-selected={selected === env.id} class={selected === env.id ? 'active' : ''} onClick={() => select(env.id)}>
               {env.name}
               {ws.activeEnvironment === env.id && <span class="badge badge-ok">active</span>}
             </li>
@@ -104,11 +117,10 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
                   submitLabel: 'Add',
                   fields: [{ name: 'name', label: 'Name', required: true, placeholder: 'Staging' }],
                   onSubmit: ({ name }) => {
-                    if (envs.value.some((e) => e.name.toLowerCase() === name!.trim().toLowerCase())) return `An environment is already named ${name}.`;
+                    if (envs.some((e) => e.name.toLowerCase() === name!.trim().toLowerCase())) return `An environment is already named ${name}.`;
                     const env = { id: newEnvId(), name: name!.trim(), variables: [] };
-                    envs.value = [...envs.value, env];
-                    selected.value = env.id;
-                    touch();
+                    setEnvs((list) => [...list, env]);
+                    select(env.id);
                   },
                 })
               }
@@ -118,12 +130,12 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
           </li>
         </ul>
         <section class="env-vars">
-          {selected.value === '@globals' ? (
+          {selected === '@globals' ? (
             <>
               <h3>Globals</h3>
               <p class="muted">Used when neither the active environment nor the project defines a name.</p>
-              <RowsTable label="Global" rows={globals.value} maskValue={(r) => r.value.startsWith('${secret:')} onChange={(rows) => ((globals.value = rows), touch())} />
-              <button class="button small" onClick={() => addSecret((rows) => (globals.value = rows), globals.value)}>
+              <RowsTable label="Global" rows={globals} maskValue={(r) => r.value.startsWith('${secret:')} onChange={setGlobals} />
+              <button class="button small" onClick={() => addSecret(setGlobals, globals)}>
                 Add secret…
               </button>
             </>
@@ -134,8 +146,8 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
                   aria-label="Environment name"
                   value={current.name}
                   onInput={(e) => {
-                    envs.value = envs.value.map((env) => (env.id === current.id ? { ...env, name: (e.target as HTMLInputElement).value } : env));
-                    touch();
+                    const name = (e.target as HTMLInputElement).value;
+                    setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, name } : env)));
                   }}
                 />
                 <span class="spacer" />
@@ -143,9 +155,8 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
                   class="button small danger"
                   onClick={() => {
                     if (!confirm(`Delete the environment ${current.name}?`)) return;
-                    envs.value = envs.value.filter((env) => env.id !== current.id);
-                    selected.value = '@globals';
-                    touch();
+                    setEnvs((list) => list.filter((env) => env.id !== current.id));
+                    select('@globals');
                   }}
                 >
                   Delete
@@ -155,15 +166,12 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
                 label="Variable"
                 rows={current.variables}
                 maskValue={(r) => r.value.startsWith('${secret:')}
-                onChange={(rows) => {
-                  envs.value = envs.value.map((env) => (env.id === current.id ? { ...env, variables: rows } : env));
-                  touch();
-                }}
+                onChange={(rows) => setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, variables: rows } : env)))}
               />
               <button
                 class="button small"
                 onClick={() =>
-                  addSecret((rows) => (envs.value = envs.value.map((env) => (env.id === current.id ? { ...env, variables: rows } : env))), current.variables)
+                  addSecret((rows) => setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, variables: rows } : env))), current.variables)
                 }
               >
                 Add secret…

@@ -1,39 +1,37 @@
 /** A project's own settings: its properties, used by `${name}` expansion in its requests. */
-import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
 import type { Row } from '../../../../protocol/model/common.js';
 import { projectByRoot, upsertProject } from '../state/app.js';
-import { attempt } from '../state/rpc.js';
-import { setDirty } from '../state/tabs.js';
+import { call } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
+import { editDraft, openDraft } from '../state/drafts.js';
+import { saveTab } from '../state/draft-actions.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
 import { LoadProblemItems } from '../components/LoadProblemItems.js';
 
 export function ProjectEditor({ tab }: EditorProps) {
-  const tree = projectByRoot(tab.project);
-  const rows = useSignal<Row[]>(tree?.properties ?? []);
-  const dirty = useSignal(false);
-  useEffect(() => {
-    if (!dirty.value && tree) rows.value = tree.properties;
-  }, [tree?.properties]);
-  if (!tree) return <div class="pane-message">This project is closed.</div>;
-  const save = async () => {
-    const next = await attempt('project.setProperties', { project: tab.project, properties: rows.value.filter((r) => r.name.trim()) });
-    if (next) {
+  const doc = openDraft<Row[]>(tab.id, {
+    load: async () => (projectByRoot(tab.project) ?? (await call('project.tree', { project: tab.project }))).properties,
+    save: async (rows) => {
+      const next = await call('project.setProperties', { project: tab.project, properties: rows.filter((r) => r.name.trim()) });
       upsertProject(next);
-      dirty.value = false;
-      setDirty(tab.id, false);
       toast('success', 'Project properties saved.');
-    }
-  };
+      return next.properties;
+    },
+    concerns: (project, changed) => project === tab.project && changed.includes('project'),
+    label: () => `${projectByRoot(tab.project)?.name ?? tab.title} properties`,
+  });
+  const tree = projectByRoot(tab.project);
+  if (!tree) return <div class="pane-message">This project is closed.</div>;
+  const rows = doc.draft.value ?? tree.properties;
+  const save = () => void saveTab(tab.id);
   return (
     <div class="editor project-editor">
       <header class="editor-header">
         <h2>{tree.name}</h2>
         <span class="muted path">{tree.root}</span>
         <span class="spacer" />
-        <button class="button primary" disabled={!dirty.value} onClick={save}>
+        <button class="button primary" disabled={!doc.dirty.value} onClick={save}>
           Save
         </button>
       </header>
@@ -42,12 +40,8 @@ export function ProjectEditor({ tab }: EditorProps) {
         <p class="muted">Use them as <code>{'${name}'}</code> in URLs, parameters, headers, bodies and auth. They are saved in the project folder: keep secrets in the keychain instead.</p>
         <RowsTable
           label="Property"
-          rows={rows.value}
-          onChange={(next) => {
-            rows.value = next;
-            dirty.value = true;
-            setDirty(tab.id, true);
-          }}
+          rows={rows}
+          onChange={(next) => editDraft(doc, () => next)}
         />
       </section>
       {tree.problems.length > 0 && (

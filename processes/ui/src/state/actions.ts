@@ -12,11 +12,12 @@ type Openable = TreeItem | { kind: 'project'; id: string; name: string } | { kin
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
 
-export function openItem(project: string, item: Openable): void {
-  if (item.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method });
-  else if (item.kind === 'api') openTab({ kind: 'api', project, itemId: item.id, title: item.name });
-  else if (item.kind === 'mock') openTab({ kind: 'mock', project, itemId: item.id, title: item.name });
-  else if (item.kind === 'project') openTab({ kind: 'project', project, itemId: '@project', title: item.name });
+/** Opens an item's editor; `preview` puts it in the preview tab (a single click in the sidebar). */
+export function openItem(project: string, item: Openable, options: { preview?: boolean } = {}): void {
+  if (item.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method }, options);
+  else if (item.kind === 'api') openTab({ kind: 'api', project, itemId: item.id, title: item.name }, options);
+  else if (item.kind === 'mock') openTab({ kind: 'mock', project, itemId: item.id, title: item.name }, options);
+  else if (item.kind === 'project') openTab({ kind: 'project', project, itemId: '@project', title: item.name }, options);
 }
 
 /** Context-menu actions of a tree item; other features add theirs through `menuContributions`. */

@@ -26,6 +26,8 @@ export interface CustomDialog {
   title: string;
   wide?: boolean;
   render(close: () => void): ComponentChildren;
+  /** Called however the dialog closes (its own buttons, Escape, the close box). */
+  onClose?(): void;
 }
 
 export interface MenuItem {

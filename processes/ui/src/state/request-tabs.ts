@@ -2,23 +2,30 @@
  * Per-tab state of open request editors, kept outside the components so switching tabs keeps
  * the draft, the last response and the chosen sub-tabs.
  */
-import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import type { Api } from '../../../../protocol/model/api.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import type { Exchange } from '../../../../protocol/model/history.js';
 import type { WireError } from '../../../../protocol/errors.js';
+import { projectByRoot } from './app.js';
+import { editDraft, openDraft, type Draft } from './drafts.js';
+import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
-import { onTabClosed, retitleTab, setDirty, type Tab } from './tabs.js';
-import { toast } from './toasts.js';
+import { onTabClosed, retitleTab, type Tab } from './tabs.js';
 
 export type Section = 'params' | 'body' | 'headers' | 'auth' | 'settings';
 export type ResponseView = 'body' | 'preview' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'history';
 
 export interface RequestTabState {
   tab: Tab;
+  /** The request's draft in the shared draft store (drafts.ts). */
+  doc: Draft<Request>;
   draft: Signal<Request | null>;
   saved: Signal<Request | null>;
   dirty: ReadonlySignal<boolean>;
   loadError: Signal<string | null>;
+  /** The API the request belongs to, for an inherited auth and its base URL. */
+  api: Signal<Api | null>;
   section: Signal<Section>;
   responseView: Signal<ResponseView>;
   sending: Signal<boolean>;
@@ -32,15 +39,44 @@ const states = new Map<string, RequestTabState>();
 export function requestTabState(tab: Tab): RequestTabState {
   let state = states.get(tab.id);
   if (state) return state;
-  const draft = signal<Request | null>(null);
-  const saved = signal<Request | null>(null);
+  const api = signal<Api | null>(null);
+  const section = signal<Section>('params');
+  const apiId = () => apiIdOf(tab);
+  let opened = false;
+  const doc = openDraft<Request>(tab.id, {
+    load: async () => {
+      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }), loadApi()]);
+      // A request with a body opens on its Body section.
+      if (!opened && request.body.kind !== 'none' && request.method !== 'GET') section.value = 'body';
+      opened = true;
+      return request;
+    },
+    save: async (request) => {
+      const saved = await call('request.save', { project: tab.project, request });
+      retitleTab(tab.id, saved.name, saved.method);
+      return saved;
+    },
+    concerns: (project, changed) => {
+      if (project !== tab.project) return false;
+      const id = apiId();
+      if (id && changed.includes(id)) void loadApi();
+      return changed.includes(tab.itemId);
+    },
+    label: (): string => doc.draft.value?.name ?? tab.title,
+  });
+  async function loadApi(): Promise<void> {
+    const id = apiId();
+    if (id) api.value = await call('api.get', { project: tab.project, id }).catch(() => api.value);
+  }
   state = {
     tab,
-    draft,
-    saved,
-    dirty: computed(() => draft.value !== null && saved.value !== null && JSON.stringify(draft.value) !== JSON.stringify(saved.value)),
-    loadError: signal(null),
-    section: signal<Section>('params'),
+    doc,
+    draft: doc.draft,
+    saved: doc.saved,
+    dirty: doc.dirty,
+    loadError: doc.loadError,
+    api,
+    section,
     responseView: signal<ResponseView>('body'),
     sending: signal(false),
     exchange: signal(null),
@@ -48,7 +84,6 @@ export function requestTabState(tab: Tab): RequestTabState {
     abort: null,
   };
   states.set(tab.id, state);
-  void load(state);
   return state;
 }
 
@@ -57,44 +92,22 @@ onTabClosed((tabId) => {
   states.delete(tabId);
 });
 
-async function load(state: RequestTabState): Promise<void> {
-  try {
-    const request = await call('request.get', { project: state.tab.project, id: state.tab.itemId });
-    state.saved.value = request;
-    state.draft.value = structuredClone(request);
-    if (request.body.kind !== 'none' && request.method !== 'GET') state.section.value = 'body';
-  } catch (err) {
-    state.loadError.value = (err as Error).message;
-  }
-}
-
-/** Called when the file changed on disk: take the new version unless the user is mid-edit. */
-export async function refreshIfClean(tabId: string): Promise<void> {
-  const state = states.get(tabId);
-  if (!state || state.dirty.value) return;
-  await load(state);
+/** The API a request tab's item belongs to, up through its folders in the tree. */
+function apiIdOf(tab: Tab): string | undefined {
+  const tree = projectByRoot(tab.project);
+  if (!tree) return undefined;
+  const byId = new Map(tree.items.map((i) => [i.id, i]));
+  let item = byId.get(tab.itemId);
+  while (item && item.kind !== 'api') item = 'parent' in item ? byId.get(item.parent) : undefined;
+  return item?.id;
 }
 
 export function edit(state: RequestTabState, change: (draft: Request) => Request): void {
-  if (!state.draft.value) return;
-  state.draft.value = change(state.draft.value);
-  setDirty(state.tab.id, state.dirty.value);
+  editDraft(state.doc, change);
 }
 
-export async function save(state: RequestTabState): Promise<boolean> {
-  const draft = state.draft.value;
-  if (!draft) return false;
-  try {
-    const saved = await call('request.save', { project: state.tab.project, request: draft });
-    state.saved.value = saved;
-    state.draft.value = structuredClone(saved);
-    setDirty(state.tab.id, false);
-    retitleTab(state.tab.id, saved.name, saved.method);
-    return true;
-  } catch (err) {
-    toast('error', (err as Error).message);
-    return false;
-  }
+export function save(state: RequestTabState): Promise<boolean> {
+  return saveTab(state.tab.id);
 }
 
 export async function send(state: RequestTabState): Promise<void> {

@@ -1,5 +1,10 @@
-/** Open editor tabs. A tab is identified by what it shows, so opening it twice focuses it. */
-import { computed, signal } from '@preact/signals';
+/**
+ * Open editor tabs. A tab is identified by what it shows, so opening it twice focuses it.
+ * As in VS Code, a single click in the sidebar opens a preview tab (italic title) that the next
+ * single click replaces; a double click, or the first edit, keeps it.
+ */
+import { computed, effect, signal } from '@preact/signals';
+import { dirtyKeys, dropDraft } from './drafts.js';
 
 export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import' | 'cookies';
 
@@ -11,49 +16,78 @@ export interface Tab {
   title: string;
   /** Method badge for request tabs. */
   method?: string;
+  /** Replaced by the next preview open until it is kept. */
+  preview?: boolean;
 }
 
 export const tabs = signal<Tab[]>([]);
 export const activeTabId = signal<string | null>(null);
 export const activeTab = computed(() => tabs.value.find((t) => t.id === activeTabId.value) ?? null);
-/** Tabs with unsaved edits, by tab id. */
-export const dirtyTabs = signal<Set<string>>(new Set());
+/** Tabs with unsaved edits, by tab id (each editor's draft says). */
+export const dirtyTabs = dirtyKeys;
 
 export function tabId(kind: TabKind, project: string, itemId: string): string {
   return `${kind}:${project}:${itemId}`;
 }
 
-export function openTab(tab: Omit<Tab, 'id'>): void {
+/** Opens (or focuses) a tab; `preview` opens it in the preview slot, replacing what was there. */
+export function openTab(tab: Omit<Tab, 'id' | 'preview'>, options: { preview?: boolean } = {}): void {
   const id = tabId(tab.kind, tab.project, tab.itemId);
-  if (!tabs.value.some((t) => t.id === id)) tabs.value = [...tabs.value, { ...tab, id }];
+  const list = tabs.value;
+  const existing = list.find((t) => t.id === id);
+  if (existing) {
+    if (existing.preview && !options.preview) keepTab(id);
+  } else {
+    const opened: Tab = { ...tab, id, ...(options.preview ? { preview: true } : {}) };
+    const replaced = options.preview ? list.find((t) => t.preview && !dirtyTabs.value.has(t.id)) : undefined;
+    if (replaced) {
+      tabs.value = list.map((t) => (t === replaced ? opened : t));
+      forget(replaced.id);
+    } else tabs.value = [...list, opened];
+  }
   activeTabId.value = id;
 }
+
+/** Makes a preview tab a kept one. */
+export function keepTab(id: string): void {
+  if (!tabs.value.some((t) => t.id === id && t.preview)) return;
+  tabs.value = tabs.value.map((t) => (t.id === id ? { ...t, preview: false } : t));
+}
+
+// The first edit keeps a preview tab, so an edit is never replaced by the next click.
+effect(() => {
+  for (const id of dirtyKeys.value) keepTab(id);
+});
 
 const closeListeners = new Set<(id: string) => void>();
 export function onTabClosed(listener: (id: string) => void): void {
   closeListeners.add(listener);
 }
 
-export function closeTab(id: string): void {
+function forget(id: string): void {
   for (const listener of closeListeners) listener(id);
+  dropDraft(id);
+}
+
+/** Removes a tab at once, edits and all: `closeTab` in draft-actions.ts asks first. */
+export function discardTab(id: string): void {
   const list = tabs.value;
   const index = list.findIndex((t) => t.id === id);
   if (index < 0) return;
+  forget(id);
   const next = list.filter((t) => t.id !== id);
   tabs.value = next;
   if (activeTabId.value === id) activeTabId.value = next[Math.min(index, next.length - 1)]?.id ?? null;
-  setDirty(id, false);
 }
 
 export function retitleTab(id: string, title: string, method?: string): void {
   tabs.value = tabs.value.map((t) => (t.id === id ? { ...t, title, ...(method ? { method } : {}) } : t));
 }
 
-export function setDirty(id: string, dirty: boolean): void {
-  const has = dirtyTabs.value.has(id);
-  if (has === dirty) return;
-  const next = new Set(dirtyTabs.value);
-  if (dirty) next.add(id);
-  else next.delete(id);
-  dirtyTabs.value = next;
+/** The tab `step` places after (or before) the active one, wrapping around. */
+export function cycleTab(step: 1 | -1): void {
+  const list = tabs.value;
+  if (list.length === 0) return;
+  const index = list.findIndex((t) => t.id === activeTabId.value);
+  activeTabId.value = list[(index + step + list.length) % list.length]!.id;
 }

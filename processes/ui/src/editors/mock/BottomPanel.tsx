@@ -2,12 +2,20 @@
 import type { BodyPreview, MockHeader, MockLogEntry } from '../../../../../protocol/model/mock.js';
 import { highlightJson, highlightMarkup } from '../response/highlight.js';
 import type { MockTabState } from './mock-tabs.js';
+import { Splitter } from '../../components/Splitter.js';
+import { paneSize } from '../../state/layout.js';
+
+const DEFAULT_LOG_HEIGHT = () => Math.round(innerHeight * 0.3);
+const maxLogHeight = () => Math.max(120, innerHeight - 300);
 
 export function BottomPanel({ state }: { state: MockTabState }) {
   const view = state.view.value!;
   const errors = view.findings.filter((f) => f.severity === 'error').length;
+  const height = Math.max(120, Math.min(maxLogHeight(), paneSize('mockLog', DEFAULT_LOG_HEIGHT())));
   return (
-    <section class="mock-bottom">
+    <>
+    <Splitter pane="mockLog" label="Resize the mock log" orientation="horizontal" fallback={DEFAULT_LOG_HEIGHT()} min={120} max={maxLogHeight()} after />
+    <section class="mock-bottom" style={{ flexBasis: `${height}px` }}>
       <nav class="subtabs" role="tablist" aria-label="Mock views">
         <button role="tab" aria-selected={state.bottom.value === 'log'} class={state.bottom.value === 'log' ? 'active' : ''} onClick={() => (state.bottom.value = 'log')}>
           Log <span class="count">{state.log.value.length}</span>
@@ -21,6 +29,7 @@ export function BottomPanel({ state }: { state: MockTabState }) {
       </nav>
       {state.bottom.value === 'log' ? <LogView state={state} /> : <Findings state={state} />}
     </section>
+    </>
   );
 }
 

@@ -1,11 +1,10 @@
 /** The mock tab: address and Start/Stop, settings, operations with their responses, the log and the findings. */
-import { useEffect } from 'preact/hooks';
 import type { ContractCheckMode } from '../../../../../protocol/model/mock.js';
 import { projectByRoot } from '../../state/app.js';
 import { mod } from '../../state/commands.js';
 import { toast } from '../../state/toasts.js';
 import type { EditorProps } from '../registry.js';
-import { edit, load, mockTabState, resetState, save, startOrStop, type MockTabState } from './mock-tabs.js';
+import { edit, mockTabState, resetState, save, startOrStop, type MockTabState } from './mock-tabs.js';
 import { OperationList, OperationPanel } from './OperationPanel.js';
 import { BottomPanel } from './BottomPanel.js';
 import { LoadProblemItems } from '../../components/LoadProblemItems.js';
@@ -20,17 +19,6 @@ const CHECK_MODES: [ContractCheckMode, string][] = [
 
 export function MockEditor({ tab }: EditorProps) {
   const state = mockTabState(tab);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        if (state.dirty.value) void save(state);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [state]);
 
   if (state.loadError.value) return <div class="pane-message">{state.loadError.value}</div>;
   const view = state.view.value;
@@ -129,14 +117,6 @@ function Notices({ state }: { state: MockTabState }) {
           <ul>
             <LoadProblemItems problems={view.problems} />
           </ul>
-        </div>
-      )}
-      {state.changedOnDisk.value && (
-        <div class="mock-notice warn">
-          The mock's files changed on disk while you were editing.{' '}
-          <button class="link-button inline" onClick={() => void load(state)}>
-            Discard my edits and reload
-          </button>
         </div>
       )}
       {view.warnings.map((w, i) => (

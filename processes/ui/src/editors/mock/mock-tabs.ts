@@ -2,11 +2,13 @@
  * Per-tab state of open mock editors, kept outside the components so switching tabs keeps the
  * draft, the selection and the log. Live updates (`mock.state`, `mock.logged`) land here.
  */
-import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ResOf } from '../../../../../protocol/messages.js';
 import type { Mock, MockLogEntry, MockOperation, MockResponse } from '../../../../../protocol/model/mock.js';
 import { attempt, call } from '../../state/rpc.js';
-import { onTabClosed, setDirty, type Tab } from '../../state/tabs.js';
+import { onTabClosed, type Tab } from '../../state/tabs.js';
+import { accept, editDraft, openDraft, reload, type Draft } from '../../state/drafts.js';
+import { saveTab } from '../../state/draft-actions.js';
 import { toast } from '../../state/toasts.js';
 
 export type MockView = ResOf<'mocks.get'>;
@@ -18,12 +20,12 @@ const LOG_SHOWN = 500;
 export interface MockTabState {
   tab: Tab;
   view: Signal<MockView | null>;
+  /** The mock's draft in the shared draft store (drafts.ts). */
+  doc: Draft<Mock>;
   saved: Signal<Mock | null>;
   draft: Signal<Mock | null>;
   dirty: ReadonlySignal<boolean>;
-  loadError: Signal<string>;
-  /** The files changed on disk while this tab had unsaved edits. */
-  changedOnDisk: Signal<boolean>;
+  loadError: Signal<string | null>;
   opId: Signal<string | null>;
   responseId: Signal<string | null>;
   bottom: Signal<BottomView>;
@@ -37,25 +39,43 @@ const states = new Map<string, MockTabState>();
 export function mockTabState(tab: Tab): MockTabState {
   let state = states.get(tab.id);
   if (state) return state;
-  const saved = signal<Mock | null>(null);
-  const draft = signal<Mock | null>(null);
+  const view = signal<MockView | null>(null);
+  const log = signal<MockLogEntry[]>([]);
+  // Live changes come as `mock.state` events (onMockState), not as `project.changed`.
+  const doc = openDraft<Mock>(tab.id, {
+    load: async () => {
+      const [next, entries] = await Promise.all([call('mocks.get', { project: tab.project, id: tab.itemId }), call('mocks.log', { project: tab.project, id: tab.itemId })]);
+      log.value = entries.slice(-LOG_SHOWN);
+      view.value = next;
+      return next.mock ?? null;
+    },
+    save: async (mock) => {
+      const next = await call('mocks.save', { project: tab.project, mock });
+      view.value = next;
+      toast('success', next.running ? `${mock.name} saved and applied on port ${next.running.port}.` : `${mock.name} saved.`);
+      return next.mock ?? null;
+    },
+    label: (): string => doc.draft.value?.name ?? tab.title,
+  });
   state = {
     tab,
-    view: signal(null),
-    saved,
-    draft,
-    dirty: computed(() => draft.value !== null && saved.value !== null && JSON.stringify(draft.value) !== JSON.stringify(saved.value)),
-    loadError: signal(''),
-    changedOnDisk: signal(false),
+    view,
+    doc,
+    saved: doc.saved,
+    draft: doc.draft,
+    dirty: doc.dirty,
+    loadError: doc.loadError,
     opId: signal(null),
     responseId: signal(null),
     bottom: signal<BottomView>('log'),
-    log: signal([]),
+    log,
     logSelected: signal(null),
     busy: signal(''),
   };
   states.set(tab.id, state);
-  void load(state);
+  const s = state;
+  // The selection follows the draft wherever it comes from (load, save, reload, an edit).
+  doc.draft.subscribe(() => keepSelection(s));
   return state;
 }
 
@@ -66,32 +86,15 @@ function statesOf(project: string, mock: string): MockTabState[] {
   return [...states.values()].filter((s) => s.tab.project === project && s.tab.itemId === mock);
 }
 
-export async function load(state: MockTabState): Promise<void> {
-  try {
-    const [view, log] = await Promise.all([
-      call('mocks.get', { project: state.tab.project, id: state.tab.itemId }),
-      call('mocks.log', { project: state.tab.project, id: state.tab.itemId }),
-    ]);
-    state.loadError.value = '';
-    state.log.value = log.slice(-LOG_SHOWN);
-    applyView(state, view, true);
-  } catch (err) {
-    state.loadError.value = (err as Error).message;
-  }
+/** Reads the mock again, dropping unsaved edits. */
+export function load(state: MockTabState): Promise<void> {
+  return reload(state.doc);
 }
 
 /** A new view from the supervisor: the draft follows it unless it holds unsaved edits. */
-export function applyView(state: MockTabState, view: MockView, force = false): void {
+export function applyView(state: MockTabState, view: MockView): void {
   state.view.value = view;
-  const mock = view.mock ?? null;
-  const same = JSON.stringify(mock) === JSON.stringify(state.saved.value);
-  if (force || !state.dirty.value) {
-    state.saved.value = mock;
-    state.draft.value = mock ? structuredClone(mock) : null;
-    state.changedOnDisk.value = false;
-    setDirty(state.tab.id, false);
-  } else if (!same) state.changedOnDisk.value = true;
-  keepSelection(state);
+  accept(state.doc, view.mock ?? null);
 }
 
 /** Keeps the selected operation and response pointing at something that exists. */
@@ -116,11 +119,7 @@ export function onMockLogged(project: string, mock: string, entries: MockLogEntr
 }
 
 export function edit(state: MockTabState, change: (mock: Mock) => Mock): void {
-  const current = state.draft.value;
-  if (!current) return;
-  state.draft.value = change(current);
-  setDirty(state.tab.id, JSON.stringify(state.draft.value) !== JSON.stringify(state.saved.value));
-  keepSelection(state);
+  editDraft(state.doc, change);
 }
 
 export function editOperation(state: MockTabState, opId: string, change: (op: MockOperation) => MockOperation): void {
@@ -132,17 +131,10 @@ export function editResponse(state: MockTabState, opId: string, responseId: stri
 }
 
 export async function save(state: MockTabState): Promise<boolean> {
-  const mock = state.draft.value;
-  if (!mock || state.busy.value) return false;
+  if (state.busy.value) return false;
   state.busy.value = 'save';
   try {
-    const view = await call('mocks.save', { project: state.tab.project, mock });
-    applyView(state, view, true);
-    toast('success', view.running ? `${mock.name} saved and applied on port ${view.running.port}.` : `${mock.name} saved.`);
-    return true;
-  } catch (err) {
-    toast('error', (err as Error).message);
-    return false;
+    return await saveTab(state.tab.id);
   } finally {
     state.busy.value = '';
   }

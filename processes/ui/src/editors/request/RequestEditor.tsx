@@ -1,6 +1,5 @@
 /** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Settings, and the response below. */
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
 import type { Request } from '../../../../../protocol/model/request.js';
 import { applyUrlToRows, displayUrl, syncPathParams } from '../../../../../protocol/request-url.js';
 import { projectByRoot } from '../../state/app.js';
@@ -13,6 +12,10 @@ import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
+import { Splitter } from '../../components/Splitter.js';
+import { paneSize } from '../../state/layout.js';
+import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
+import type { Api } from '../../../../../protocol/model/api.js';
 
 const SECTIONS: [Section, string][] = [
   ['params', 'Params'],
@@ -27,23 +30,6 @@ export const bodyExtras: ((state: RequestTabState) => preact.ComponentChildren)[
 
 export function RequestEditor({ tab }: EditorProps) {
   const state = requestTabState(tab);
-  const rootRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const m = e.ctrlKey || e.metaKey;
-      if (m && e.key === 'Enter') {
-        e.preventDefault();
-        if (state.sending.value) stop(state);
-        else void send(state);
-      } else if (m && e.key.toLowerCase() === 's') {
-        e.preventDefault();
-        void save(state);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [state]);
 
   if (state.loadError.value) return <div class="pane-message">{state.loadError.value}</div>;
   const draft = state.draft.value;
@@ -51,10 +37,11 @@ export function RequestEditor({ tab }: EditorProps) {
   const change = (fn: (r: Request) => Request) => edit(state, fn);
 
   return (
-    <div class="request-editor" ref={rootRef}>
+    <div class="request-editor" style={{ gridTemplateRows: `${requestPaneHeight()}px auto minmax(0, 1fr)` }}>
       <div class="request-top">
         <Breadcrumb state={state} draft={draft} />
         <UrlBar state={state} draft={draft} />
+        <SendProblems state={state} draft={draft} />
         <nav class="subtabs" role="tablist" aria-label="Request sections">
           {SECTIONS.map(([id, label]) => (
             <button key={id} role="tab" aria-selected={state.section.value === id} class={state.section.value === id ? 'active' : ''} onClick={() => (state.section.value = id)}>
@@ -86,12 +73,56 @@ export function RequestEditor({ tab }: EditorProps) {
             <BodyEditor body={draft.body} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
           )}
           {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
-          {state.section.value === 'auth' && <AuthEditor auth={draft.auth} allowInherit onChange={(auth) => change((r) => ({ ...r, auth }))} />}
+          {state.section.value === 'auth' && (
+            <AuthEditor auth={draft.auth} allowInherit inherited={state.api.value?.auth} inheritedFrom={state.api.value?.name} onChange={(auth) => change((r) => ({ ...r, auth }))} />
+          )}
           {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
         </div>
       </div>
+      <Splitter pane="request" label="Resize the request and response panes" orientation="horizontal" fallback={DEFAULT_REQUEST_HEIGHT()} min={120} max={maxRequestHeight()} />
       <ResponsePane state={state} />
     </div>
+  );
+}
+
+const DEFAULT_REQUEST_HEIGHT = () => Math.round(innerHeight * 0.4);
+const maxRequestHeight = () => Math.max(120, innerHeight - 260);
+const requestPaneHeight = () => Math.max(120, Math.min(maxRequestHeight(), paneSize('request', DEFAULT_REQUEST_HEIGHT())));
+
+/**
+ * What would make Send refuse, said before Send: empty path parameters, a URL that is not one,
+ * an auth without its values (the request's own or the API's it inherits). The same rules the
+ * send applies (protocol/request-checks.ts), on the values as typed.
+ */
+export function sendProblems(draft: Request, api: Api | null): { text: string; section?: Section }[] {
+  const problems: { text: string; section?: Section }[] = [];
+  const empty = draft.pathParams.filter((p) => p.value.trim() === '').map((p) => `{${p.name}}`);
+  if (empty.length > 0) problems.push({ text: `Path parameter ${empty.join(', ')} has no value.`, section: 'params' });
+  const url = urlProblem(withStandIns(draft.url.trim()));
+  if (url) problems.push({ text: `The URL is not valid: ${url}.` });
+  const inherited = draft.auth.type === 'inherit';
+  const auth = inherited ? api?.auth : draft.auth;
+  const fields = auth ? emptyAuthFields(auth) : [];
+  if (auth && fields.length > 0) problems.push({ text: `${emptyAuthMessage(auth, fields, inherited ? `the API ${api!.name}` : undefined)}: it is not sent that way.`, section: 'auth' });
+  return problems;
+}
+
+function SendProblems({ state, draft }: { state: RequestTabState; draft: Request }) {
+  const problems = sendProblems(draft, state.api.value);
+  if (problems.length === 0) return null;
+  return (
+    <ul class="send-problems" aria-label="Problems to fix before Send">
+      {problems.map((p) => (
+        <li key={p.text}>
+          <span>{p.text}</span>
+          {p.section && state.section.value !== p.section && (
+            <button class="link-button inline" onClick={() => (state.section.value = p.section!)}>
+              {p.section === 'auth' ? 'Auth' : 'Params'}
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,0 +1,85 @@
+/** resolveRequest's refusals before the network: an auth without its values, a URL that is not one. */
+import { describe, expect, it } from 'vitest';
+import type { Api } from '../../../protocol/model/api.js';
+import type { Auth } from '../../../protocol/model/auth.js';
+import { blankRequest, type Request } from '../../../protocol/model/request.js';
+import { Expander } from './expand.js';
+import { resolveRequest } from './resolve.js';
+
+const api: Api = { version: 1, id: 'a_1', name: 'Pets', baseUrl: 'http://127.0.0.1:9/v1', auth: { type: 'none' } };
+
+function request(patch: Partial<Request>): Request {
+  return { ...blankRequest({ id: 'r_1', name: 'Get', method: 'GET', url: '/pets' }), ...patch };
+}
+
+function resolve(req: Request, onApi: Api = api, secrets = new Map<string, string>()) {
+  return resolveRequest(req, onApi, {
+    expander: new Expander({ environment: [{ name: 'empty', value: '', enabled: true }], project: [], globals: [], secrets }),
+    projectRoot: '/nowhere',
+    proxy: '',
+    caPem: '',
+    inlineLimit: 1024,
+    oauthToken: () => Promise.reject(new Error('no token server in this test')),
+  });
+}
+
+describe('resolveRequest refuses an auth whose required values are empty', () => {
+  const cases: [string, Auth, RegExp][] = [
+    ['Basic without a user name', { type: 'basic', username: '', password: '' }, /Basic auth has no Username/],
+    ['Bearer without a token', { type: 'bearer', token: '  ' }, /Bearer auth has no Token/],
+    ['Bearer whose token expands to nothing', { type: 'bearer', token: '${empty}' }, /Bearer auth has no Token/],
+    ['API key without a key', { type: 'apikey', name: 'X-Key', value: '', in: 'header' }, /API key auth has no Key/],
+    ['API key without a name or a key', { type: 'apikey', name: '', value: '', in: 'query' }, /has no Parameter name or Key/],
+    [
+      'OAuth 2 without its URLs and client',
+      { type: 'oauth2', grant: 'authorization_code', tokenUrl: '', authorizationUrl: '', clientId: '', clientSecret: '', scope: '', usePkce: true },
+      /OAuth 2 auth has no Authorization URL, Token URL or Client ID/,
+    ],
+  ];
+  for (const [name, auth, message] of cases) {
+    it(name, async () => {
+      await expect(resolve(request({ auth }))).rejects.toMatchObject({ code: 'auth-incomplete', message: expect.stringMatching(message) });
+    });
+  }
+
+  it('names the API when the auth is inherited', async () => {
+    const err = await resolve(request({ auth: { type: 'inherit' } }), { ...api, auth: { type: 'basic', username: '', password: '' } }).catch((e: Error) => e);
+    expect(err).toMatchObject({ code: 'auth-incomplete' });
+    expect((err as Error).message).toContain('Basic auth (from the API Pets) has no Username');
+  });
+
+  it('sends Basic with a user name and an empty password, which some services use', async () => {
+    const spec = await resolve(request({ auth: { type: 'basic', username: 'sk_test', password: '' } }));
+    expect(spec.headers).toContainEqual(['Authorization', `Basic ${Buffer.from('sk_test:').toString('base64')}`]);
+  });
+});
+
+describe('resolveRequest refuses a URL that is not one, instead of sending it as a path', () => {
+  const cases: [string, RegExp][] = [
+    ['ht!tp://bad url/%%', /the URL "ht!tp:\/\/bad url\/%%" is not valid: "ht!tp" is not a URL scheme/],
+    ['http://bad host/pets', /contains a space/],
+    ['/pets/a b', /contains a space/],
+    ['/pets/%%41', /"%%4" is not a percent-escape/],
+    ['ftp://example.com/x', /ftp: URLs are not HTTP requests/],
+    ['http://exa mple.com:99999/', /contains a space/],
+    ['http://example.com:99999/', /not a valid URL/],
+  ];
+  for (const [url, message] of cases) {
+    it(url, async () => {
+      await expect(resolve(request({ url }))).rejects.toMatchObject({ code: 'bad-url', message: expect.stringMatching(message) });
+    });
+  }
+
+  it('still sends good URLs, full or under the base URL, with escapes and encoded path values', async () => {
+    await expect(resolve(request({ url: '/pets/caf%C3%A9' })).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/pets/caf%C3%A9');
+    await expect(resolve(request({ url: 'https://example.com/a' })).then((s) => s.url)).resolves.toBe('https://example.com/a');
+    const withParam = request({ url: '/pets/{id}', pathParams: [{ name: 'id', value: 'a b' }] });
+    await expect(resolve(withParam).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/pets/a%20b');
+  });
+
+  it('never quotes a secret the URL expanded to', async () => {
+    const err = await resolve(request({ url: '/pets/${secret:key}' }), api, new Map([['key', 'hunter 22']])).catch((e: Error) => e);
+    expect((err as Error).message).toContain('${secret:key}');
+    expect((err as Error).message).not.toContain('hunter');
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * Saving and closing with drafts in mind: Save (Ctrl+S) saves the active tab's draft; closing a
+ * tab, several tabs or the window with unsaved edits asks Save / Don't save / Cancel.
+ */
+import { h } from 'preact';
+import { draftOf, saveDraft } from './drafts.js';
+import { openCustom } from './overlays.js';
+import { activeTabId, discardTab, dirtyTabs, tabs, type Tab } from './tabs.js';
+import { toast } from './toasts.js';
+
+/** Saves one tab's draft; false (with the reason shown) when it did not save. */
+export async function saveTab(id: string): Promise<boolean> {
+  const d = draftOf(id);
+  if (!d || !d.dirty.value) return true;
+  try {
+    await saveDraft(d);
+    return true;
+  } catch (err) {
+    toast('error', (err as Error).message);
+    return false;
+  }
+}
+
+export function saveActiveTab(): Promise<boolean> {
+  return activeTabId.value ? saveTab(activeTabId.value) : Promise.resolve(true);
+}
+
+export async function saveAll(ids: string[] = [...dirtyTabs.value]): Promise<boolean> {
+  for (const id of ids) if (!(await saveTab(id))) return false;
+  return true;
+}
+
+export type CloseChoice = 'save' | 'discard' | 'cancel';
+
+/** Asks what to do with the unsaved edits of `dirty` (one or more tabs). */
+export function askAboutEdits(dirty: Tab[], action: string): Promise<CloseChoice> {
+  return new Promise((resolve) => {
+    let answered = false;
+    const answer = (choice: CloseChoice, close: () => void) => {
+      answered = true;
+      close();
+      resolve(choice);
+    };
+    const one = dirty.length === 1;
+    openCustom({
+      title: one ? `Save changes to ${labelOf(dirty[0]!)}?` : `Save changes to ${dirty.length} tabs?`,
+      onClose: () => answered || resolve('cancel'),
+      render: (close) =>
+        h('div', { class: 'dialog-body unsaved-dialog' }, [
+          h('p', null, one ? `${labelOf(dirty[0]!)} has unsaved edits. ${action} loses them unless you save them.` : `These tabs have unsaved edits. ${action} loses them unless you save them:`),
+          !one && h('ul', { class: 'unsaved-list' }, dirty.map((t) => h('li', { key: t.id }, labelOf(t)))),
+          h('footer', { class: 'dialog-footer' }, [
+            h('button', { class: 'button danger', onClick: () => answer('discard', close) }, "Don't save"),
+            h('span', { class: 'spacer' }),
+            h('button', { class: 'button', onClick: () => answer('cancel', close) }, 'Cancel'),
+            h('button', { class: 'button primary', ref: (el: HTMLButtonElement | null) => el?.focus(), onClick: () => answer('save', close) }, one ? 'Save' : 'Save all'),
+          ]),
+        ]),
+    });
+  });
+}
+
+function labelOf(tab: Tab): string {
+  return draftOf(tab.id)?.source.label() ?? tab.title;
+}
+
+/** Closes tabs, asking first about any with unsaved edits; false when the user cancelled. */
+export async function closeTabs(ids: string[]): Promise<boolean> {
+  const closing = tabs.value.filter((t) => ids.includes(t.id));
+  const dirty = closing.filter((t) => dirtyTabs.value.has(t.id));
+  if (dirty.length > 0) {
+    if (dirty.length === 1) activeTabId.value = dirty[0]!.id;
+    const choice = await askAboutEdits(dirty, dirty.length === 1 ? 'Closing it' : 'Closing them');
+    if (choice === 'cancel') return false;
+    if (choice === 'save' && !(await saveAll(dirty.map((t) => t.id)))) return false;
+  }
+  for (const tab of closing) discardTab(tab.id);
+  return true;
+}
+
+export function closeTab(id: string): Promise<boolean> {
+  return closeTabs([id]);
+}
+
+/**
+ * Quitting with unsaved edits. A browser only lets a page ask with its own "Leave site?"
+ * prompt; in Electron that prompt does not exist (returning a value just cancels the close), so
+ * the close is held and our dialog asks, then closes the window itself.
+ */
+export function guardWindowClose(electron: boolean): () => void {
+  let leaving = false;
+  const onBeforeUnload = (e: BeforeUnloadEvent) => {
+    if (leaving || dirtyTabs.value.size === 0) return;
+    e.preventDefault();
+    e.returnValue = '';
+    if (!electron) return;
+    const dirty = tabs.value.filter((t) => dirtyTabs.value.has(t.id));
+    void askAboutEdits(dirty, 'Quitting').then(async (choice) => {
+      if (choice === 'cancel' || (choice === 'save' && !(await saveAll()))) return;
+      leaving = true;
+      window.close();
+    });
+  };
+  window.addEventListener('beforeunload', onBeforeUnload);
+  return () => window.removeEventListener('beforeunload', onBeforeUnload);
+}

@@ -1,0 +1,186 @@
+/**
+ * Masking by name (SPEC "Credentials in imported captures"): header values, query parameters and
+ * the credential values of JSON, XML and form bodies, replaced by the mask (History, examples,
+ * Copy as cURL, the mock log) or by nothing (an import blanks them). A value made only of
+ * `${...}` / `{{...}}` references holds no secret and is kept. Also the masking of known secret
+ * values in free text, and the filling of masked values back in from a current request.
+ */
+import { isEventStream, isFormMediaType, isJsonMediaType, isXmlMediaType } from '../media-type.js';
+import { MASK, isCredentialHeader, isReferenceOnly } from './names.js';
+import { credentialSpans, formSpans, type BodySyntax, type CredentialSpan } from './spans.js';
+
+export interface MaskOptions {
+  /** What a value becomes: the mask (default), or '' to blank it. */
+  replacement?: string;
+}
+
+export interface Masked {
+  text: string;
+  /** How many values were replaced. */
+  masked: number;
+}
+
+const replacementOf = (options: MaskOptions) => options.replacement ?? MASK;
+
+/** The syntax a body is read in: by its Content-Type, else by its first character; null when neither says. */
+export function bodySyntax(contentType: string | undefined, text: string): BodySyntax | null {
+  if (contentType) {
+    if (isJsonMediaType(contentType)) return 'json';
+    if (isXmlMediaType(contentType)) return 'xml';
+    if (isFormMediaType(contentType)) return 'form';
+    if (isEventStream(contentType)) return null;
+  }
+  const start = text.trimStart()[0];
+  if (start === '{' || start === '[') return 'json';
+  if (start === '<') return 'xml';
+  return null;
+}
+
+/** A value as it must be written into a body of `syntax`: a JSON string, escaped XML text, form-encoded. */
+function encodeFor(syntax: BodySyntax, value: string): string {
+  if (syntax === 'json') return JSON.stringify(value);
+  if (syntax === 'form') return encodeURIComponent(value);
+  // Character references keep the body well formed whatever its declared encoding.
+  let out = '';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    out += code > 126 ? `&#x${code.toString(16).toUpperCase()};` : ch === '<' ? '&lt;' : ch === '&' ? '&amp;' : ch;
+  }
+  return out;
+}
+
+/** A span's value as text, for the reference test. */
+function plainValue(syntax: BodySyntax, raw: string): string {
+  if (syntax === 'json' && raw.startsWith('"')) {
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      return raw.slice(1);
+    }
+  }
+  if (syntax === 'form') {
+    try {
+      return decodeURIComponent(raw.replace(/\+/g, ' '));
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+function replaceSpans(text: string, spans: CredentialSpan[], value: (span: CredentialSpan, raw: string) => string | null): Masked {
+  let out = '';
+  let at = 0;
+  let masked = 0;
+  for (const span of spans) {
+    const raw = text.slice(span.start, span.end);
+    const next = value(span, raw);
+    if (next === null || next === raw) continue;
+    out += text.slice(at, span.start) + next;
+    at = span.end;
+    masked++;
+  }
+  return { text: masked === 0 ? text : out + text.slice(at), masked };
+}
+
+/** Every credential value of a body masked (or blanked), the rest kept exactly as written. */
+export function maskBody(text: string, syntax: BodySyntax, options: MaskOptions = {}): Masked {
+  const replacement = encodeFor(syntax, replacementOf(options));
+  return replaceSpans(text, credentialSpans(text, syntax), (_, raw) => (isReferenceOnly(plainValue(syntax, raw)) ? null : replacement));
+}
+
+/** The URL with the value of every credential-named query parameter masked. */
+export function maskUrl(url: string, options: MaskOptions = {}): Masked {
+  const q = url.indexOf('?');
+  if (q < 0) return { text: url, masked: 0 };
+  const hash = url.indexOf('#', q);
+  const end = hash < 0 ? url.length : hash;
+  const replacement = encodeFor('form', replacementOf(options));
+  return replaceSpans(url, formSpans(url, q + 1, end), (_, raw) => (isReferenceOnly(plainValue('form', raw)) ? null : replacement));
+}
+
+/**
+ * A header's value with its credential masked: Authorization keeps its scheme, Cookie its
+ * cookie names, Set-Cookie its name and attributes; other credential headers are masked whole.
+ */
+export function maskHeaderValue(name: string, value: string, options: MaskOptions = {}): string {
+  if (!isCredentialHeader(name) || isReferenceOnly(value)) return value;
+  const replacement = replacementOf(options);
+  const lower = name.toLowerCase();
+  if (lower === 'authorization' || lower === 'proxy-authorization') {
+    const m = /^(\S+)(\s+)([\s\S]*)$/.exec(value);
+    if (!m) return replacement;
+    return isReferenceOnly(m[3]!) ? value : `${m[1]}${m[2]}${replacement}`;
+  }
+  if (lower === 'cookie') {
+    return value
+      .split(';')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        return eq < 0 || isReferenceOnly(pair.slice(eq + 1)) ? pair : `${pair.slice(0, eq)}=${replacement}`;
+      })
+      .join(';');
+  }
+  if (lower === 'set-cookie') {
+    const semi = value.indexOf(';');
+    const pair = semi < 0 ? value : value.slice(0, semi);
+    const eq = pair.indexOf('=');
+    return `${eq < 0 ? '' : `${pair.slice(0, eq)}=`}${replacement}${semi < 0 ? '' : value.slice(semi)}`;
+  }
+  return replacement;
+}
+
+export function maskHeaders(headers: readonly (readonly [string, string])[], options: MaskOptions = {}): { headers: [string, string][]; masked: number } {
+  let masked = 0;
+  const out = headers.map(([name, value]): [string, string] => {
+    const next = maskHeaderValue(name, value, options);
+    if (next !== value) masked++;
+    return [name, next];
+  });
+  return { headers: out, masked };
+}
+
+/** Known secret values in free text replaced (longest first, so a secret holding another is replaced whole). */
+export function replaceSecretValues(text: string, replacements: Iterable<readonly [value: string, replacement: string]>): string {
+  let out = text;
+  // Values shorter than this would mangle every word they happen to occur in.
+  const usable = [...replacements].filter(([value]) => value.length >= 3).sort((a, b) => b[0].length - a[0].length);
+  for (const [value, replacement] of usable) if (out.includes(value)) out = out.split(value).join(replacement);
+  return out;
+}
+
+// --- filling masked values back in (re-send from History) --------------------------------------
+
+const isMaskedRaw = (syntax: BodySyntax, raw: string) => raw === encodeFor(syntax, MASK);
+
+/**
+ * A recorded body with every masked value taken from the same place in `current` (the body the
+ * request would send now); null when one of them has no counterpart there.
+ */
+export function fillMaskedBody(recorded: string, current: string, syntax: BodySyntax): string | null {
+  const wanted = credentialSpans(recorded, syntax).filter((s) => isMaskedRaw(syntax, recorded.slice(s.start, s.end)));
+  if (wanted.length === 0) return recorded;
+  const have = new Map(credentialSpans(current, syntax).map((s) => [s.path, current.slice(s.start, s.end)]));
+  if (wanted.some((s) => !have.has(s.path))) return null;
+  return replaceSpans(recorded, wanted, (span) => have.get(span.path)!).text;
+}
+
+/** The recorded URL with its masked query values taken from `current`'s parameters of the same name; null when one is missing. */
+export function fillMaskedUrl(recorded: string, current: string): string | null {
+  const spansOf = (url: string) => {
+    const q = url.indexOf('?');
+    if (q < 0) return [];
+    const hash = url.indexOf('#', q);
+    return formSpans(url, q + 1, hash < 0 ? url.length : hash);
+  };
+  const wanted = spansOf(recorded).filter((s) => isMaskedRaw('form', recorded.slice(s.start, s.end)));
+  if (wanted.length === 0) return recorded;
+  const have = new Map(spansOf(current).map((s) => [s.path, current.slice(s.start, s.end)]));
+  if (wanted.some((s) => !have.has(s.path))) return null;
+  return replaceSpans(recorded, wanted, (span) => have.get(span.path)!).text;
+}
+
+/** Whether a recorded value still holds the mask somewhere (a header masked whole or in part). */
+export function holdsMask(value: string): boolean {
+  return value.includes(MASK) || value.includes(encodeURIComponent(MASK)) || value.includes(encodeFor('xml', MASK));
+}
