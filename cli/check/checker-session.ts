@@ -28,8 +28,16 @@ export interface Exchange {
   size?: number;
 }
 
-/** A check that has not answered in this long is given up (the checker's own budget is 1000 ms). */
-const CALL_TIMEOUT_MS = 10_000;
+/** Checks a batch or a HAR keeps in flight at once: enough to keep the checker's threads busy. */
+export const MAX_IN_FLIGHT = 32;
+
+/**
+ * A check that has not answered in this long is given up. Not the checker's budget: that starts
+ * when a worker starts the check (1000 ms), and a check may first wait behind every other one in
+ * flight, each of which may run its whole budget on one of at least two threads. A checker that
+ * hangs is caught sooner by its heartbeat (the check then fails as a checker failure).
+ */
+const CALL_TIMEOUT_MS = MAX_IN_FLIGHT * (CHECK_LIMITS.budgetMs + 1000);
 
 export interface SessionOptions {
   /** Lines the checker child writes (its stderr, restarts); default: dropped. */

@@ -16,7 +16,7 @@ import type { Verdict } from '../../protocol/model/verdict.js';
 import { screenBody } from '../../processes/checker/engine/check.js';
 import { isJsonMediaType } from '../../processes/checker/engine/select-response.js';
 import { answerOf, badLineAnswer, parseBatchLine, type Answer } from '../check/batch-line.js';
-import { CheckerSession, type Exchange } from '../check/checker-session.js';
+import { CheckerSession, MAX_IN_FLIGHT, type Exchange } from '../check/checker-session.js';
 import { readHarEntries, type HarEntry } from '../check/har-entries.js';
 import { HarSummary } from '../check/har-summary.js';
 import { runInOrder } from '../check/in-order.js';
@@ -53,8 +53,6 @@ Exit codes: 0 everything passed; 1 a check found problems or an unexpected statu
             2 something was not checked, the input was bad or the definition did not load.
 `;
 
-/** Checks in flight at once in a batch or a HAR: enough to keep the checker's threads busy. */
-const IN_FLIGHT = 32;
 /** A batch line longer than this is answered as unreadable rather than held in memory. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -205,7 +203,7 @@ async function runBatch(input: Readable, session: CheckerSession, out: Writer, i
   try {
     await runInOrder(
       lines(),
-      IN_FLIGHT,
+      MAX_IN_FLIGHT,
       async (line): Promise<{ answer: Answer; invalid: boolean }> => {
         if (line.text === undefined) return { answer: badLineAnswer(`line ${line.number}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB`), invalid: true };
         let exchange: Exchange;
@@ -236,7 +234,7 @@ async function runHar(file: string, definition: CheckDefinition, session: Checke
   try {
     await runInOrder(
       readHarEntries(file, signal),
-      IN_FLIGHT,
+      MAX_IN_FLIGHT,
       (entry) => harVerdict(entry, session, signal),
       (verdict, entry) => {
         summary.entries++;

@@ -127,7 +127,26 @@ describe('hostile inputs get their verdict within budget and the pool serves the
   });
 });
 
-test('the budget covers the queue, and a full queue answers at once', async () => {
+test('the budget starts when a worker starts a check: checks queued behind runaway ones are checked', async () => {
+  const small = new CheckerPool({ workerFile: built.workerFile, threads: 1, maxQueue: 8, budgetMs: 400 });
+  try {
+    const slow = () => small.check(job('/backtrack', json('a'.repeat(40) + '!')));
+    const ok = () => small.check(job('/ok', json({})));
+    // Three runaway checks and two good ones, one thread: the good ones wait 400 ms and more.
+    const verdicts = await Promise.all([slow(), ok(), slow(), slow(), ok()]);
+    expect(verdicts.map((v) => [v.kind, v.reason?.code])).toEqual([
+      ['not-checked', 'budget'],
+      ['pass', undefined],
+      ['not-checked', 'budget'],
+      ['not-checked', 'budget'],
+      ['pass', undefined],
+    ]);
+  } finally {
+    await small.close();
+  }
+});
+
+test('a full queue answers at once', async () => {
   const small = new CheckerPool({ workerFile: built.workerFile, threads: 1, maxQueue: 2, budgetMs: 400 });
   try {
     const slow = () => small.check(job('/backtrack', json('a'.repeat(40) + '!')));
@@ -144,7 +163,7 @@ test('the budget covers the queue, and a full queue answers at once', async () =
   }
 });
 
-test('the definition lookup counts in the budget', async () => {
+test('a definition lookup that does not answer ends at the budget', async () => {
   let asked = 0;
   const small = new CheckerPool({
     workerFile: built.workerFile,

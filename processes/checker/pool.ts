@@ -1,12 +1,15 @@
 /**
- * The checker's worker pool (piscina). Every check gets one budget for the whole wait: the
- * definition lookup, the queue and the worker's own work. Past it, the task is aborted (piscina
- * terminates and replaces a worker that was running it) and the verdict is `not-checked`.
- * The worker itself stops a little before the budget so that what it found so far comes back.
+ * The checker's worker pool (piscina, through BudgetedPool). Every check gets its budget when a
+ * worker starts it: a check queued behind a runaway one keeps its whole budget, so one bad body in
+ * a batch costs one `not-checked`, not every check behind it. Past the budget the task is aborted
+ * (piscina terminates that worker and starts another) and the verdict is `not-checked`. The worker
+ * itself stops a little before the budget so that what it found so far comes back. The wait for a
+ * worker is bounded by the queue's length (`queue-full` past it) and by the caller, who holds the
+ * whole wait to its own limit (the app's send: SPEC's 1000 ms including the definition lookup).
  */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import type { CheckJob, DefinitionDocument, Verdict } from '../../protocol/model/verdict.js';
+import { BudgetedPool } from './budgeted-pool.js';
 import { screenBody, type ExchangeInput } from './engine/check.js';
 import { CHECK_LIMITS, reasoned } from './engine/verdicts.js';
 import type { WorkerTask } from './worker.js';
@@ -18,7 +21,7 @@ export interface CheckerPoolOptions {
   threads?: number;
   /** Checks allowed to wait for a worker; beyond, `not-checked` "too many responses already waiting". */
   maxQueue?: number;
-  /** The whole wait of one check, in ms. */
+  /** How long one check may run once a worker has started it, in ms; the definition lookup gets as long again. */
   budgetMs?: number;
   /** How long before the budget the worker stops by itself, keeping partial results. */
   softMarginMs?: number;
@@ -29,10 +32,8 @@ export interface CheckerPoolOptions {
 }
 
 export class CheckerPool {
-  private readonly piscina: Piscina<WorkerTask, Verdict>;
-  private readonly maxQueue: number;
+  private readonly pool: BudgetedPool<WorkerTask, Verdict>;
   private readonly budgetMs: number;
-  private readonly softMarginMs: number;
   private readonly maxDefinitions: number;
   private readonly loadDefinition: CheckerPoolOptions['loadDefinition'];
   /** Definitions as shared JSON bytes, by fingerprint, newest use last. */
@@ -41,28 +42,20 @@ export class CheckerPool {
 
   constructor(options: CheckerPoolOptions = {}) {
     const workerFile = options.workerFile ?? new URL('./checker-worker.js', import.meta.url);
-    const threads = options.threads ?? Math.min(4, Math.max(2, availableParallelism() - 1));
-    this.maxQueue = options.maxQueue ?? 64;
     this.budgetMs = options.budgetMs ?? CHECK_LIMITS.budgetMs;
-    this.softMarginMs = options.softMarginMs ?? 30;
     this.maxDefinitions = options.maxDefinitions ?? 16;
     this.loadDefinition = options.loadDefinition;
-    this.piscina = new Piscina<WorkerTask, Verdict>({
+    this.pool = new BudgetedPool<WorkerTask, Verdict>({
       filename: workerFile instanceof URL ? workerFile.href : workerFile,
-      minThreads: threads,
-      maxThreads: threads,
-      // Our own queue check comes first; this only backs it up.
-      maxQueue: this.maxQueue + threads,
-      idleTimeout: 60_000,
+      threads: options.threads ?? Math.min(4, Math.max(2, availableParallelism() - 1)),
+      maxQueue: options.maxQueue ?? 64,
+      budgetMs: this.budgetMs,
+      softMarginMs: options.softMarginMs ?? 30,
     });
   }
 
   /** Checks one response; never rejects: every outcome is a verdict. */
   async check(job: CheckJob, signal?: AbortSignal): Promise<Verdict> {
-    const deadline = Date.now() + this.budgetMs;
-    const budget = AbortSignal.timeout(this.budgetMs);
-    const abort = signal ? AbortSignal.any([signal, budget]) : budget;
-    const gaveUp = () => reasoned('not-checked', signal?.aborted ? 'cancelled' : budget.aborted ? 'budget' : 'checker-failure');
     if (this.closed) return reasoned('not-checked', 'checker-failure');
     if (signal?.aborted) return reasoned('not-checked', 'cancelled');
     if (!job.definition) return reasoned('none', 'no-definition');
@@ -71,15 +64,17 @@ export class CheckerPool {
     const screened = screenBody(request.method, response.contentType, response.body, response.size);
     if (screened) return screened;
 
+    // A lookup that does not answer must not hold the check for ever: it gets a budget of its own.
+    const lookupBudget = AbortSignal.timeout(this.budgetMs);
+    const lookup = signal ? AbortSignal.any([signal, lookupBudget]) : lookupBudget;
     let definition: SharedArrayBuffer | undefined;
     try {
-      definition = await this.definitionBytes(job.definition.fingerprint, job.definition.documents, abort);
+      definition = await this.definitionBytes(job.definition.fingerprint, job.definition.documents, lookup);
     } catch {
-      return gaveUp();
+      return reasoned('not-checked', signal?.aborted ? 'cancelled' : lookupBudget.aborted ? 'budget' : 'checker-failure');
     }
-    if (abort.aborted) return gaveUp();
+    if (signal?.aborted) return reasoned('not-checked', 'cancelled');
     if (!definition) return reasoned('none', 'no-definition');
-    if (this.piscina.queueSize >= this.maxQueue) return reasoned('not-checked', 'queue-full');
 
     const size = response.size ?? response.body.length;
     const input: ExchangeInput = {
@@ -93,22 +88,19 @@ export class CheckerPool {
       body: size > CHECK_LIMITS.maxBodyBytes ? new Uint8Array(0) : ownBytes(response.body),
       size,
     };
-    const task: WorkerTask = { fingerprint: job.definition.fingerprint, definition, input, deadline: deadline - this.softMarginMs };
-    try {
-      return await this.piscina.run(task, { signal: abort });
-    } catch {
-      return gaveUp();
-    }
+    const outcome = await this.pool.run({ fingerprint: job.definition.fingerprint, definition, input }, signal);
+    if (outcome.ok) return outcome.value;
+    return reasoned('not-checked', outcome.reason === 'failed' ? 'checker-failure' : outcome.reason);
   }
 
   /** Threads running and checks waiting, for status and tests. */
   get stats(): { threads: number; queued: number } {
-    return { threads: this.piscina.threads.length, queued: this.piscina.queueSize };
+    return this.pool.stats;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.piscina.destroy();
+    await this.pool.close();
   }
 
   private async definitionBytes(

@@ -9,14 +9,13 @@ import type { Verdict } from '../../protocol/model/verdict.js';
 import { checkExchange, type ExchangeInput } from './engine/check.js';
 import { PreparedDefinition } from './engine/definition.js';
 import { reasoned } from './engine/verdicts.js';
+import { budgetedTask } from './budgeted-task.js';
 
 export interface WorkerTask {
   fingerprint: string;
   /** UTF-8 JSON of the definition's documents (`DefinitionDocument[]`), shared, not copied. */
   definition: SharedArrayBuffer;
   input: ExchangeInput;
-  /** Date.now() time at which validation stops by itself and returns what it found. */
-  deadline: number;
 }
 
 /** Definitions kept per worker; the oldest unused goes first. */
@@ -43,8 +42,15 @@ function definitionFor(task: WorkerTask): PreparedDefinition | 'unsupported' {
   return prepared;
 }
 
-export default function runCheck(task: WorkerTask): Verdict {
+/**
+ * One check. Its budget runs from here (the pool kills this thread past it, so V8's backtracking
+ * engine may run the patterns the linear one cannot); `deadline` is when validation stops by
+ * itself and returns what it found.
+ */
+export function runCheck(task: WorkerTask, deadline: number): Verdict {
   const def = definitionFor(task);
   if (def === 'unsupported') return reasoned('none', 'unsupported-definition');
-  return checkExchange(def, task.input, { deadline: task.deadline, now: Date.now, backtracking: true });
+  return checkExchange(def, task.input, { deadline, now: Date.now, backtracking: true });
 }
+
+export default budgetedTask(runCheck);

@@ -16,6 +16,9 @@ import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
+import { historyHandlers } from './history/handlers.js';
+import { curlHandlers } from './curl/handlers.js';
+import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
@@ -34,6 +37,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...mockHandlers(sup),
     ...bodySchemaHandlers(sup),
     ...importHandlers(sup),
+    ...historyHandlers(sup),
+    ...curlHandlers(sup),
+    ...exampleHandlers(sup),
     ...cookieUiHandlers(sup.cookies),
     'app.info': () => ({
       version: appVersion(),
@@ -119,8 +125,6 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return {};
     },
     'request.send': ({ project, request }, { signal }) => sendRequest(sup, sup.sendDeps, project, request, signal),
-
-    'history.list': ({ project, requestId }) => sup.history.list(sup.project(project).root, requestId),
 
     'environments.save': async ({ environments, globals, activeEnvironment }) => {
       const names = new Set<string>();

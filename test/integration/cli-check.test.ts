@@ -232,6 +232,27 @@ describe('batch', () => {
   });
 });
 
+describe('batch with runaway checks', () => {
+  it('200 lines with 20 that run past the budget: exactly those 20 are not checked, the checks queued behind them keep theirs', async () => {
+    const runaway = `${'a'.repeat(36)}!`;
+    const lines: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      // Every tenth line runs until its worker is killed; the next one has a runaway string the
+      // linear engine answers at once (a problem); the rest pass.
+      const body = i % 10 === 3 ? { guarded: runaway } : i % 10 === 4 ? { nested: runaway } : { nested: 'aaa', guarded: 'aaa' };
+      lines.push(JSON.stringify({ method: 'GET', path: '/words', status: 200, contentType: 'application/json', body }));
+    }
+    const run = await parley(['--definition', join(fixtures, 'runaway.yaml'), '--batch', '-'], lines.join('\n') + '\n');
+    const answers = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { verdict: string; problems: { pointer: string }[] });
+    expect(answers).toHaveLength(200);
+    const expected = answers.map((_, i) => (i % 10 === 3 ? 'not-checked' : i % 10 === 4 ? 'problems' : 'pass'));
+    expect(answers.map((a) => a.verdict)).toEqual(expected);
+    expect(answers[4]!.problems).toEqual([{ pointer: '/nested', message: 'expected to match the pattern ^(a+)+$' }]);
+    expect(run.stderr).toContain('200 checks: 160 pass, 20 with problems, 20 not checked');
+    expect(run.code).toBe(2);
+  }, 180_000);
+});
+
 describe('HAR capture', () => {
   const pets = join(fixtures, 'har', 'pets-api.yaml');
   const recorded = join(fixtures, 'har', 'recorded-api.har');
