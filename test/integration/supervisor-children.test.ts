@@ -108,8 +108,8 @@ describe('supervisor and its children under kill -9', () => {
     const store = sup.history;
     const add = store.add.bind(store);
     let killed: number | undefined;
-    store.add = (root: string, entry: HistoryEntry) => {
-      const writing = add(root, entry);
+    store.add = (root: string, ...added: HistoryEntry[]) => {
+      const writing = add(root, ...added);
       if (killed === undefined) {
         killed = sup.sender.pid!;
         process.kill(killed, 'SIGKILL');
@@ -129,7 +129,7 @@ describe('supervisor and its children under kill -9', () => {
     const entries = await call('history.list', { project: projectDir, requestId: request.id });
     expect(entries).toHaveLength(3);
     expect(entries[0]!.id).toBe(third.id);
-    expect(entries.every((e) => e.response?.status === 200)).toBe(true);
+    for (const { id } of entries) expect(await call('history.get', { project: projectDir, id })).toMatchObject({ id, response: { status: 200 } });
     const historyFile = (await readdir(join(home, 'history'))).find((f) => f.endsWith('.jsonl'))!;
     const file = (await readFile(join(home, 'history', historyFile), 'utf8')).trimEnd();
     expect(file.split('\n').map((line) => (JSON.parse(line) as HistoryEntry).id).slice(-3)).toEqual([...entries].reverse().map((e) => e.id));
