@@ -3,7 +3,7 @@
  * its only writer: every save goes through `commit`, one at a time, atomically. Edits made
  * outside Parley are picked up by the watcher and re-validated.
  */
-import { existsSync, readFile as readFileCallback, readFileSync } from 'node:fs';
+import { readFile as readFileCallback, readFileSync } from 'node:fs';
 import { readFile, readdir, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
