@@ -2,9 +2,14 @@
  * What curl itself does that the cURL import and Copy as cURL both need to agree on.
  */
 
-/** curl's `--data-urlencode`: every byte but ALPHA, DIGIT and `-._~` percent-encoded (curl_easy_escape). */
+/**
+ * curl's `--data-urlencode`: every byte but ALPHA, DIGIT and `-._~` percent-encoded, and a space
+ * written as `+` (what curl 7.88 sends, checked against it in test/integration/curl-peer.test.ts).
+ */
 export function curlEscape(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
 }
 
 /**

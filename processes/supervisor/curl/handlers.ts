@@ -6,6 +6,7 @@
  */
 import type { Handlers } from '../../../protocol/peer.js';
 import type { Request } from '../../../protocol/model/request.js';
+import type { CurlImportReport } from '../../../protocol/model/curl.js';
 import { convertCurlCommand } from '../../importer/engine/curl/convert-command.js';
 import type { Supervisor } from '../supervisor.js';
 import { newId } from '../store/ids.js';
@@ -16,25 +17,33 @@ import { entryToCurl, specToCurl } from './copy.js';
 /** Copy as cURL never starts an OAuth 2 sign-in: the token is left as a placeholder to fill in. */
 const OAUTH_PLACEHOLDER = '<OAuth 2 access token>';
 
+/**
+ * A curl command as a new request under `parent` (an API or folder id) of the project; a password
+ * or token from the command goes to the keychain before the file is written.
+ */
+export async function importCurl(sup: Supervisor, input: { project: string; parent: string; command: string; name?: string }): Promise<{ request: Request; report: CurlImportReport; file: string }> {
+  const store = sup.project(input.project);
+  const id = newId('r');
+  const { request, report } = await convertCurlCommand(input.command, { id, ...(input.name !== undefined ? { name: input.name } : {}) });
+  const secured = await moveSecretsToKeychain(request.auth, `request/${id}`, sup.secrets);
+  if (secured.stored.length > 0) {
+    const ws = await sup.workspace.update((draft) => {
+      draft.secrets = [...new Set([...draft.secrets, ...secured.stored])].sort();
+    });
+    sup.broadcast('workspace.changed', ws);
+  }
+  const saved = await store.addNewRequest(input.parent, { ...request, auth: secured.auth });
+  sup.projectChanged(store, [saved.id]);
+  return { request: saved, report, file: store.requestFile(saved.id) };
+}
+
 export function curlHandlers(sup: Supervisor): Handlers {
   return {
     'curl.preview': async ({ command }) => (await convertCurlCommand(command, { id: 'preview' })).report,
 
-    'curl.import': async ({ project, parent, command, name }) => {
-      const store = sup.project(project);
-      const id = newId('r');
-      const { request, report } = await convertCurlCommand(command, { id, ...(name !== undefined ? { name } : {}) });
-      // A password or token from the command goes to the keychain before the file is written.
-      const secured = await moveSecretsToKeychain(request.auth, `request/${id}`, sup.secrets);
-      if (secured.stored.length > 0) {
-        const ws = await sup.workspace.update((draft) => {
-          draft.secrets = [...new Set([...draft.secrets, ...secured.stored])].sort();
-        });
-        sup.broadcast('workspace.changed', ws);
-      }
-      const saved = await store.addNewRequest(parent, { ...request, auth: secured.auth });
-      sup.projectChanged(store, [saved.id]);
-      return { request: saved, report };
+    'curl.import': async (input) => {
+      const { request, report } = await importCurl(sup, input);
+      return { request, report };
     },
 
     'request.curl': async ({ project, request, showSecrets }) => {

@@ -57,7 +57,8 @@ export function convertParsed(parsed: ParsedCommand, fields: { id: string; name?
     const n = wordText(name, notes);
     if (n.toLowerCase() === 'content-type' && !explicitContentType) continue;
     if (n.toLowerCase() === 'cookie') {
-      ignore('Cookie header', 'cookies are dropped on import: the cookie jar sends them');
+      // -b is listed as it was written; a Cookie header given with -H is listed as such.
+      if (!flags.some(([f]) => f === 'cookie')) ignore('Cookie header', 'cookies are dropped on import: the cookie jar sends them');
       continue;
     }
     headers.push([n, wordText(value, notes)]);
