@@ -154,7 +154,12 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await expect(page.getByTestId('jar-count').textContent()).resolves.toBe('2 cookies in 1 domain');
   });
 
-  it('clears the whole jar only after confirmation, reached from the Environments view too', async () => {
+  it('clears the whole jar only after confirmation, from the palette or the jar tab reached from the Environments view', async () => {
+    await page.keyboard.press('Control+Shift+P');
+    await page.getByRole('dialog', { name: 'Command palette' }).getByRole('textbox').fill('Cookies: Clear');
+    await page.getByRole('option', { name: /Cookies: Clear all…/ }).click();
+    await page.getByRole('dialog', { name: 'Clear all cookies?' }).getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('jar-count').textContent()).resolves.toBe('2 cookies in 1 domain');
     await page.keyboard.press('Control+Shift+P');
     await page.getByRole('dialog', { name: 'Command palette' }).getByRole('textbox').fill('Environments');
     await page.getByRole('option', { name: /Environments and globals/ }).click();
