@@ -126,7 +126,7 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await screenshot(page, 'cookies-edit-dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.locator('.jar-table tr', { hasText: 'visits' }).getByText('42').waitFor();
+    await page.locator('.jar-table tr', { hasText: 'visits' }).getByText('42', { exact: true }).waitFor();
     await page.getByRole('treeitem', { name: /Echo cookies/ }).click();
     await sendAndWait();
     await expect(page.locator('.code-lines').textContent()).resolves.toContain('visits=42');

@@ -13,7 +13,7 @@ import { VerdictChip } from './VerdictChip.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
-import { ResponseCookies } from '../cookies/ResponseCookies.js';
+import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
   if (state.sending.value) {
@@ -62,7 +62,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
     ['body', 'Body'],
     ...(kind === 'html' ? ([['preview', 'Preview']] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
-    ['cookies', `Cookies${cookieCount(r) ? ` (${cookieCount(r)})` : ''}`],
+    ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
     ['timing', 'Timing'],
     ['raw', 'Raw'],
@@ -223,11 +223,6 @@ function HeaderTable({ headers }: { headers: [string, string][] }) {
       </tbody>
     </table>
   );
-}
-
-/** Set-Cookie headers of every hop. */
-function cookieCount(r: SendResult): number {
-  return [...r.hops, r].reduce((n, stop) => n + stop.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').length, 0);
 }
 
 function RedirectsView({ result }: { result: SendResult }) {
