@@ -126,7 +126,7 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await screenshot(page, 'cookies-edit-dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.locator('.jar-table tr', { hasText: 'visits' }).getByText('42').waitFor();
+    await page.locator('.jar-table tr', { hasText: 'visits' }).getByText('42', { exact: true }).waitFor();
     await page.getByRole('treeitem', { name: /Echo cookies/ }).click();
     await sendAndWait();
     await expect(page.locator('.code-lines').textContent()).resolves.toContain('visits=42');
@@ -154,7 +154,12 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await expect(page.getByTestId('jar-count').textContent()).resolves.toBe('2 cookies in 1 domain');
   });
 
-  it('clears the whole jar only after confirmation, reached from the Environments view too', async () => {
+  it('clears the whole jar only after confirmation, from the palette or the jar tab reached from the Environments view', async () => {
+    await page.keyboard.press('Control+Shift+P');
+    await page.getByRole('dialog', { name: 'Command palette' }).getByRole('textbox').fill('Cookies: Clear');
+    await page.getByRole('option', { name: /Cookies: Clear all…/ }).click();
+    await page.getByRole('dialog', { name: 'Clear all cookies?' }).getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('jar-count').textContent()).resolves.toBe('2 cookies in 1 domain');
     await page.keyboard.press('Control+Shift+P');
     await page.getByRole('dialog', { name: 'Command palette' }).getByRole('textbox').fill('Environments');
     await page.getByRole('option', { name: /Environments and globals/ }).click();

@@ -154,7 +154,7 @@ async function deleteDomain(domain: string): Promise<void> {
   void loadJar();
 }
 
-function confirmClearAll(count: number): void {
+export function confirmClearAll(count: number): void {
   openCustom({
     title: 'Clear all cookies?',
     render: (close) => (

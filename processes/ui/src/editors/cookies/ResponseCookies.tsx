@@ -2,9 +2,10 @@
  * A response's Cookies tab: each Set-Cookie of every hop with what the jar made of it (stored,
  * deleted from the jar, or ignored with the reason), its value masked until Show values.
  */
+import { useSignal } from '@preact/signals';
 import type { CookieOutcome } from '../../../../../protocol/model/cookies.js';
 import type { Header, SendResult } from '../../../../../protocol/model/exchange.js';
-import { MASK, expiryText, openCookieJar, setShowValues, showValues } from './jar-state.js';
+import { MASK, expiryText, openCookieJar } from './jar-state.js';
 import './cookies.css';
 
 interface Row {
@@ -24,6 +25,11 @@ function rowsOf(result: SendResult): Row[] {
   );
 }
 
+/** How many Set-Cookie headers the response and its redirects carried, for the tab's label. */
+export function setCookieCount(result: SendResult): number {
+  return rowsOf(result).length;
+}
+
 /** Name, value and attributes as the header wrote them (the outcome's name is empty when it did not parse). */
 function split(header: string): { name: string; value: string; attributes: string } {
   const [pair = '', ...attributes] = header.split(';');
@@ -41,6 +47,8 @@ const LABEL = { stored: 'Stored', deleted: 'Deleted from the jar', ignored: 'Ign
 const BADGE = { stored: 'badge-ok', deleted: 'badge-warn', ignored: 'badge-err' } as const;
 
 export function ResponseCookies({ result }: { result: SendResult }) {
+  // Its own toggle: showing this response's values does not show the whole jar's.
+  const showValues = useSignal(false);
   const rows = rowsOf(result);
   const host = (() => {
     try {
@@ -70,7 +78,7 @@ export function ResponseCookies({ result }: { result: SendResult }) {
     <div class="response-cookies">
       <div class="toolbar">
         <label class="checkbox">
-          <input type="checkbox" checked={showValues.value} onChange={(e) => setShowValues((e.target as HTMLInputElement).checked)} /> Show values
+          <input type="checkbox" checked={showValues.value} onChange={(e) => (showValues.value = (e.target as HTMLInputElement).checked)} /> Show values
         </label>
         <span class="spacer" />
         {manage}

@@ -14,7 +14,7 @@ import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
 import { ExampleControls, ExampleView, openExample } from '../../history/Examples.js';
-import { ResponseCookies } from '../cookies/ResponseCookies.js';
+import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
   if (state.sending.value) {
@@ -68,7 +68,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
     ['body', 'Body'],
     ...(kind === 'html' ? ([['preview', 'Preview']] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
-    ['cookies', `Cookies${cookieCount(r) ? ` (${cookieCount(r)})` : ''}`],
+    ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
     ['timing', 'Timing'],
     ['raw', 'Raw'],
@@ -230,11 +230,6 @@ export function HeaderTable({ headers }: { headers: [string, string][] }) {
       </tbody>
     </table>
   );
-}
-
-/** Set-Cookie headers of every hop. */
-function cookieCount(r: SendResult): number {
-  return [...r.hops, r].reduce((n, stop) => n + stop.headers.filter(([name]) => name.toLowerCase() === 'set-cookie').length, 0);
 }
 
 function RedirectsView({ result }: { result: SendResult }) {
