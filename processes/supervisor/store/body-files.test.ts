@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +47,16 @@ describe('addBodyFile', () => {
     await expect(addBodyFile(store, picked)).rejects.toMatchObject({ code: 'bad-input', message: expect.stringContaining('is not a file') });
     await expect(addBodyFile(store, 'relative.png')).rejects.toMatchObject({ code: 'bad-input' });
     await expect(addBodyFile(store, join(picked, 'missing.png'))).rejects.toMatchObject({ code: 'not-found' });
+  });
+});
+
+describe('a save through a link out of the project', () => {
+  it('is refused, and nothing is written outside', async () => {
+    const { base, store, picked } = await setup();
+    await mkdir(join(base, 'config'));
+    await symlink(join(base, 'config'), join(store.root, 'files'));
+    await writeFile(join(picked, 'photo.png'), 'png bytes');
+    await expect(addBodyFile(store, join(picked, 'photo.png'))).rejects.toMatchObject({ code: 'path-escape', message: expect.stringContaining('through a symbolic link') });
+    expect(await readdir(join(base, 'config'))).toEqual([]);
   });
 });

@@ -276,6 +276,8 @@ export class ProjectStore {
    */
   commit(changes: FileChange[]): Promise<void> {
     const run = async () => {
+      // Never write through a link out of the project (a cloned `files -> ~/.config`).
+      for (const dir of new Set(changes.map((c) => dirname(c.path)))) resolveInside(this.root, relative(this.root, dir), 'folder of a save');
       await commitFiles(changes, { journalDir: this.root, fs: this.fs });
       for (const change of changes) {
         if (typeof change.content === 'string') this.texts.set(change.path, change.content);
