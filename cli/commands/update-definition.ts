@@ -6,7 +6,7 @@
  * nothing changed); 2 refused or failed; 130/143 cancelled by Ctrl+C/SIGTERM.
  */
 import { resolve } from 'node:path';
-import { ParleyError, hasCode } from '../../protocol/errors.js';
+import { hasCode } from '../../protocol/errors.js';
 import type { ImportSource } from '../../protocol/model/import.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';

@@ -172,7 +172,7 @@ async function view(method: string, target: string, raw: string[], body: Buffer)
     .sort((a, b) => (a[0] === b[0] ? 0 : a[0] < b[0] ? -1 : 1));
   let content: unknown = body.toString('base64');
   if (multipart) {
-    const form = await new Response(body, { headers: { 'content-type': type } }).formData();
+    const form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
     content = await Promise.all(
       [...form].map(async ([name, value]) => (typeof value === 'string' ? [name, value] : [name, { filename: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()).toString('base64') }])),
     );
