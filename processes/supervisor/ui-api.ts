@@ -3,7 +3,7 @@
  * store or child that does the work and tells every UI what changed.
  */
 import type { Handlers } from '../../protocol/peer.js';
-import { appVersion } from './paths.js';
+import { appVersion, checkPathLength } from './paths.js';
 import type { Supervisor } from './supervisor.js';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
@@ -172,6 +172,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     },
 
     'fs.list': async ({ path }) => {
+      checkPathLength(path ?? '', 'folder');
       const dir = resolve(path || homedir());
       const info = await stat(dir).catch(() => null);
       if (!info?.isDirectory()) throw new ParleyError('not-found', `${dir} is not a folder.`);

@@ -20,6 +20,8 @@ export interface ResolveContext {
   proxy: string;
   caPem: string;
   inlineLimit: number;
+  /** Names of the secrets this workspace stored, to point at the one a missing name may mean. */
+  secretNames?: readonly string[];
   /** Gets an OAuth 2 access token for the resolved auth settings (cached by the caller). */
   oauthToken: (auth: Extract<Auth, { type: 'oauth2' }>, cacheKey: string) => Promise<string>;
 }
@@ -53,7 +55,7 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     const parts = [
       ...missingPath.map((name) => `path parameter {${name}} has no value`),
       ...unresolved.map((name) =>
-        name.startsWith('secret:') ? `\${${name}} is not in the keychain` : `\${${name}} is not defined in the active environment, the project properties or the globals`,
+        name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? []) : `\${${name}} is not defined in the active environment, the project properties or the globals`,
       ),
     ];
     throw new ParleyError('unresolved', `Not sent: ${parts.join('; ')}.`, { pathParams: missingPath, expansions: unresolved });
@@ -94,6 +96,13 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     caPem: ctx.caPem,
     inlineLimit: ctx.inlineLimit,
   };
+}
+
+/** "${secret:apiToken} names no secret in the keychain", and the stored name it may have meant. */
+function missingSecret(name: string, known: readonly string[]): string {
+  const lower = name.toLowerCase();
+  const near = known.find((k) => k.toLowerCase() === lower || k.toLowerCase().endsWith(`/${lower}`));
+  return `\${secret:${name}} names no secret in the keychain${near ? ` (did you mean \${secret:${near}}?)` : ' (store one with Add secret… under Environments)'}`;
 }
 
 function resolveBody(request: Request, headers: Header[], x: (s: string) => string, root: string): OutgoingBody {

@@ -69,6 +69,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
     proxy: ws.preferences.proxy,
     caPem,
     inlineLimit: INLINE_LIMIT,
+    secretNames: ws.secrets,
     oauthToken: deps.oauthToken,
   });
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.

@@ -8,6 +8,7 @@ import { registerMockEditor } from './mock/register.js';
 import { registerBodyForm } from './request/form/index.js';
 import { registerImports } from '../imports/register.js';
 import { registerHistory } from '../history/register.js';
+import { registerCookieJar } from './cookies/register.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -19,4 +20,5 @@ export function registerEditors(): void {
   registerBodyForm();
   registerImports();
   registerHistory();
+  registerCookieJar();
 }

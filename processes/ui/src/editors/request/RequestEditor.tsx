@@ -255,6 +255,12 @@ function SettingsSection({ draft, change }: { draft: Request; change(fn: (r: Req
           <option value="2">HTTP/2 (negotiated by ALPN over TLS)</option>
         </select>
       </label>
+      <label class="checkbox">
+        <input type="checkbox" aria-label="Send cookies" checked={s.sendCookies} onChange={(e) => set({ sendCookies: (e.target as HTMLInputElement).checked })} />
+        <span>
+          Send cookies from the workspace's jar (those matching each hop's URL; a Cookie header set by hand wins). Cookies the responses set go into the jar either way.
+        </span>
+      </label>
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
 import { ExampleControls, ExampleView, openExample } from '../../history/Examples.js';
+import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
   if (state.sending.value) {
@@ -67,7 +68,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
     ['body', 'Body'],
     ...(kind === 'html' ? ([['preview', 'Preview']] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
-    ['cookies', 'Cookies'],
+    ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
     ['timing', 'Timing'],
     ['raw', 'Raw'],
@@ -107,7 +108,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} />}
         {view === 'preview' && <HtmlPreview html={decodeText(r)} />}
         {view === 'headers' && <HeaderTable headers={r.headers} />}
-        {view === 'cookies' && <CookiesView result={r} />}
+        {view === 'cookies' && <ResponseCookies result={r} />}
         {view === 'redirects' && <RedirectsView result={r} />}
         {view === 'timing' && <TimingView timing={r.timing} />}
         {view === 'history' && <HistoryView state={state} />}
@@ -228,44 +229,6 @@ export function HeaderTable({ headers }: { headers: [string, string][] }) {
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** Set-Cookie headers as received, every hop included; values masked until shown. */
-function CookiesView({ result }: { result: SendResult }) {
-  const show = useSignal(false);
-  const all = [...result.hops.flatMap((h) => h.headers.filter(([n]) => n.toLowerCase() === 'set-cookie').map(([, v]) => ({ url: h.url, v }))), ...result.headers.filter(([n]) => n.toLowerCase() === 'set-cookie').map(([, v]) => ({ url: result.url, v }))];
-  if (all.length === 0) return <p class="muted">The response set no cookies.</p>;
-  return (
-    <>
-      <label class="checkbox">
-        <input type="checkbox" checked={show.value} onChange={(e) => (show.value = (e.target as HTMLInputElement).checked)} /> Show values
-      </label>
-      <table class="kv-table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Value</th>
-            <th>Attributes</th>
-            <th>From</th>
-          </tr>
-        </thead>
-        <tbody>
-          {all.map(({ url, v }, i) => {
-            const [pair = '', ...attrs] = v.split(';');
-            const eq = pair.indexOf('=');
-            return (
-              <tr key={i}>
-                <th>{pair.slice(0, eq).trim()}</th>
-                <td class="mono">{show.value ? pair.slice(eq + 1) : '••••••'}</td>
-                <td class="mono">{attrs.map((a) => a.trim()).join('; ')}</td>
-                <td class="muted">{url}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </>
   );
 }
 
