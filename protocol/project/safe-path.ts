@@ -1,6 +1,7 @@
 /** Paths read from project files must stay inside the project folder. */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { ParleyError } from '../errors.js';
+import { portableFileName } from './file-names.js';
 
 export function resolveInside(root: string, relPath: string, what = 'path'): string {
   if (relPath.includes('\0')) throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} contains a NUL character.`);
@@ -13,15 +14,7 @@ export function resolveInside(root: string, relPath: string, what = 'path'): str
   return full;
 }
 
-/** A file or folder name made from a user-given name: safe on every OS, never `.` or `..`. */
+/** A file or folder name made from a user-given name: portable to every OS, never `.` or `..` (file-names.ts). */
 export function safeFileName(name: string, fallback = 'item'): string {
-  const cleaned = name
-    .normalize('NFKC')
-    .replace(/[\\/:*?"<>|\x00-\x1f]/g, '-')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+/, '')
-    .slice(0, 80)
-    .trim();
-  return cleaned.length > 0 ? cleaned : fallback;
+  return portableFileName(name, { fallback });
 }

@@ -12,6 +12,7 @@ import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
+import { RequestCurlButton } from '../../history/RequestCurlButton.js';
 import { Splitter } from '../../components/Splitter.js';
 import { paneSize } from '../../state/layout.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
@@ -233,6 +234,7 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
       <button class="button" disabled={!state.dirty.value} title={`${mod}+S`} onClick={() => void save(state)}>
         Save
       </button>
+      <RequestCurlButton state={state} />
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { VerdictChip } from './VerdictChip.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
+import { ExampleControls, ExampleView, openExample } from '../../history/Examples.js';
 import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
@@ -25,6 +26,8 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
       </section>
     );
   }
+  const example = openExample(state);
+  if (example) return <ExampleView tab={state} example={example} />;
   const error = state.error.value;
   if (error) {
     const refused = error.code === 'unresolved' || error.message.startsWith('Not sent');
@@ -42,6 +45,9 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
   if (!exchange) {
     return (
       <section class="response-pane" aria-label="Response">
+        <div class="status-line">
+          <ExampleControls tab={state} />
+        </div>
         <p class="muted empty-response">
           Send the request to see its response. <kbd>{mod}+Enter</kbd>
         </p>
@@ -89,6 +95,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
             }}
           />
         )}
+        <ExampleControls tab={state} exchange={exchange} />
       </div>
       <nav class="subtabs" role="tablist" aria-label="Response views">
         {views.map(([id, label]) => (
@@ -119,7 +126,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
   );
 }
 
-function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKind; exchange: Exchange }) {
+export function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKind; exchange?: Exchange }) {
   const imageUrl = useMemo(() => (kind === 'image' ? URL.createObjectURL(new Blob([result.body.bytes as Uint8Array<ArrayBuffer>], { type: header(result, 'content-type') })) : null), [result, kind]);
   useEffect(() => () => void (imageUrl && URL.revokeObjectURL(imageUrl)), [imageUrl]);
   const spoolNote = result.body.spooledTo ? (
@@ -149,7 +156,7 @@ function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKi
   );
 }
 
-function JsonBody({ text, exchange, note }: { text: string; exchange: Exchange; note: preact.ComponentChildren }) {
+function JsonBody({ text, exchange, note }: { text: string; exchange?: Exchange; note: preact.ComponentChildren }) {
   const parsed = useMemo(() => {
     try {
       return { ok: true as const, pretty: prettyJson(JSON.parse(text)) };
@@ -158,7 +165,7 @@ function JsonBody({ text, exchange, note }: { text: string; exchange: Exchange; 
     }
   }, [text]);
   const listRef = useRef<HTMLDivElement>(null);
-  const problems = exchange.verdict?.problems ?? [];
+  const problems = exchange?.verdict?.problems ?? [];
   if (!parsed.ok || text.length > HIGHLIGHT_LIMIT * 4) {
     return (
       <>
@@ -210,7 +217,7 @@ function JsonBody({ text, exchange, note }: { text: string; exchange: Exchange; 
   );
 }
 
-function HeaderTable({ headers }: { headers: [string, string][] }) {
+export function HeaderTable({ headers }: { headers: [string, string][] }) {
   return (
     <table class="kv-table">
       <tbody>
