@@ -4,7 +4,7 @@
  * outside Parley are picked up by the watcher and re-validated.
  */
 import { readFile as readFileCallback, readFileSync } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
@@ -32,6 +32,8 @@ import { newId } from './ids.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
 import { NameClaims } from './name-claims.js';
 import { Slicer } from './slicer.js';
+import { exampleFilePaths } from './example-store.js';
+import { examplesDirOf } from '../../../protocol/project/examples.js';
 
 interface LoadedApi {
   api: Api;
@@ -205,8 +207,12 @@ export class ProjectStore {
 
   /** `parent` is an API id or a folder id from the tree. */
   async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<Request> {
-    const { apiId, folder } = this.parseParent(input.parent);
-    const request = blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url });
+    return this.addNewRequest(input.parent, blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url }));
+  }
+
+  /** Writes a request made elsewhere (an import) as a new file under `parent` (an API or folder id). */
+  async addNewRequest(parent: string, request: Request): Promise<Request> {
+    const { apiId, folder } = this.parseParent(parent);
     await this.commit([this.newRequestChange(apiId, folder, request)]);
     return this.getRequest(request.id);
   }
@@ -261,13 +267,22 @@ export class ProjectStore {
     return this.yamlChange(join(this.apiDir(api.id), API_FILE), api);
   }
 
+  /** Deletes the request's file, and its recorded examples with it. */
   async deleteRequest(id: string): Promise<void> {
-    await this.commit([this.deleteRequestChange(id)]);
+    const loaded = this.loadedRequest(id);
+    const examples = await exampleFilePaths(loaded.file);
+    await this.commit([this.deleteRequestChange(id), ...examples.map((path) => ({ path, content: null }))]);
+    if (examples.length > 0) await rmdir(examplesDirOf(loaded.file)).catch(() => {});
   }
 
   /** A change that deletes a request's file; for batch writers. */
   deleteRequestChange(id: string): FileChange {
     return { path: this.loadedRequest(id).file, content: null };
+  }
+
+  /** The file a request is kept in (its examples sit beside it). */
+  requestFile(id: string): string {
+    return this.loadedRequest(id).file;
   }
 
   /**
