@@ -87,24 +87,6 @@ describe('resolveRequest refuses a URL that is not one, instead of sending it as
   });
 });
 
-describe('resolveRequest names a missing secret by the one naming scheme', () => {
-  it('says the name names no secret, and which stored secret it may mean', async () => {
-    const req = request({ headers: [{ name: 'X-Token', value: '${secret:apiToken}', enabled: true }] });
-    const run = (known: string[]) =>
-      resolveRequest(req, api, {
-        expander: new Expander({ environment: [], project: [], globals: [], secrets: new Map() }),
-        projectRoot: '/nowhere',
-        proxy: '',
-        caPem: '',
-        inlineLimit: 1024,
-        secretNames: known,
-        oauthToken: () => Promise.reject(new Error('unused')),
-      });
-    await expect(run(['staging/apiToken'])).rejects.toThrow('${secret:apiToken} names no secret in the keychain (did you mean ${secret:staging/apiToken}?)');
-    await expect(run([])).rejects.toThrow('${secret:apiToken} names no secret in the keychain (store one with Add secret… under Environments)');
-  });
-});
-
 describe('resolveRequest sends body files from inside the project only', () => {
   let root: string;
   beforeAll(async () => {
@@ -135,5 +117,23 @@ describe('resolveRequest sends body files from inside the project only', () => {
     const err = await resolve(request({ method: 'POST', body: body(file) }), api, undefined, root).catch((e: Error) => e);
     expect(err).toMatchObject({ code: 'path-escape', message: expect.stringMatching(message) });
     expect((err as Error).message).toMatch(/^Not sent: .*choose the file again in the Body tab to copy it in\.$/);
+  });
+});
+
+describe('resolveRequest names a missing secret by the one naming scheme', () => {
+  it('says the name names no secret, and which stored secret it may mean', async () => {
+    const req = request({ headers: [{ name: 'X-Token', value: '${secret:apiToken}', enabled: true }] });
+    const run = (known: string[]) =>
+      resolveRequest(req, api, {
+        expander: new Expander({ environment: [], project: [], globals: [], secrets: new Map() }),
+        projectRoot: '/nowhere',
+        proxy: '',
+        caPem: '',
+        inlineLimit: 1024,
+        secretNames: known,
+        oauthToken: () => Promise.reject(new Error('unused')),
+      });
+    await expect(run(['staging/apiToken'])).rejects.toThrow('${secret:apiToken} names no secret in the keychain (did you mean ${secret:staging/apiToken}?)');
+    await expect(run([])).rejects.toThrow('${secret:apiToken} names no secret in the keychain (store one with Add secret… under Environments)');
   });
 });
