@@ -9,12 +9,13 @@ import type { Peer } from '../../protocol/peer.js';
 import type { EventName, EventOf } from '../../protocol/messages.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { ChildProcessHandle, type ChildSpec } from './children/child-process.js';
-import { appVersion, distEntry } from './paths.js';
+import { appVersion, checkPathLength, distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
 import type { FsOps } from './store/atomic.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { HistoryStore } from './store/history-store.js';
+import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { SendDeps } from './send/send-service.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
@@ -70,7 +71,7 @@ export class Supervisor {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.workspace = workspace;
     this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
-    this.history = new HistoryStore(options.dataDir);
+    this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
     this.cookies = new CookieService({
       dataDir: options.dataDir,
@@ -146,6 +147,7 @@ export class Supervisor {
    * store would be a second writer of the same files.
    */
   async openProject(path: string, options: { create?: boolean; name?: string } = {}): Promise<ProjectStore> {
+    checkPathLength(path, 'project folder');
     const root = resolve(path);
     const open = this.projects.get(root);
     if (open) return open;
@@ -186,6 +188,7 @@ export class Supervisor {
   }
 
   project(path: string): ProjectStore {
+    checkPathLength(path, 'project folder');
     const root = resolve(path);
     const store = this.projects.get(root);
     if (store) return store;
@@ -198,6 +201,7 @@ export class Supervisor {
   }
 
   async closeProject(path: string): Promise<void> {
+    checkPathLength(path, 'project folder');
     const store = this.projects.get(resolve(path));
     if (!store) return;
     this.projects.delete(store.root);

@@ -3,7 +3,7 @@
  * draft across tab switches; closing or quitting with edits asks first; an open tab follows its
  * file when it changes on disk, and a tab with edits offers Reload / Keep mine instead.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -140,4 +140,41 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
     await until(async () => (await url.inputValue()) === '/pets/{petId}/disk-3');
     await expect(page.locator('.tabbar .dirty-dot').count()).resolves.toBe(0);
   });
+
+  it('after Apply of a definition update, an open tab shows the request as the update left it', async () => {
+    const source = join(app.home, 'boxes-source', 'boxes.yaml');
+    const doc = (withShelf: boolean) => `openapi: 3.0.3
+info: { title: Boxes, version: 1.0.0 }
+servers: [{ url: 'http://127.0.0.1:9' }]
+paths:
+  /boxes:
+    get: { operationId: listBoxes, summary: List boxes, responses: { '200': { description: OK } } }
+${withShelf ? "  /shelves:\n    get: { operationId: listShelves, summary: List shelves, responses: { '200': { description: OK } } }\n" : ''}`;
+    await mkdir(join(app.home, 'boxes-source'), { recursive: true });
+    await writeFile(source, doc(true));
+    await page.keyboard.press('Control+I');
+    const dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.getByRole('tab', { name: 'File' }).click();
+    await dialog.getByLabel('File path').fill(source);
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.getByRole('region', { name: 'Import summary' }).getByRole('button', { name: 'Close' }).click();
+
+    await page.getByLabel('Filter requests').fill('List shelves');
+    await page.getByRole('treeitem', { name: /List shelves/ }).dblclick();
+    await page.getByLabel('Filter requests').fill('');
+    const crumb = page.locator('.breadcrumb');
+    await expect(crumb.textContent()).resolves.not.toContain('orphaned');
+
+    await writeFile(source, doc(false));
+    await page.getByRole('treeitem', { name: 'Boxes', exact: true }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Update definition…' }).click();
+    const update = page.getByRole('dialog', { name: 'Update definition of Boxes' });
+    await update.getByRole('region', { name: 'Definition changes' }).waitFor();
+    await update.getByRole('button', { name: 'Apply' }).click();
+    await update.waitFor({ state: 'detached' });
+    // The open tab was clean: it shows the orphaned request without being opened again.
+    await crumb.getByText('orphaned').waitFor();
+    await expect(tab(/List shelves/).locator('.dirty-dot').count()).resolves.toBe(0);
+    await screenshot(page, 'drafts-after-apply');
+  }, 60_000);
 });

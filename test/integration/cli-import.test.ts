@@ -359,7 +359,7 @@ describe('parley import <URL>', SLOW, () => {
       env: { PARLEY_IMPORT_TOKEN: TOKEN, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(work, 'no-bus')}` },
     });
     expect(noKeychain.code).toBe(2);
-    expect(noKeychain.stderr).toMatch(/^parley import: No secure storage: .* The --auth-\* credentials are stored there for later updates/);
+    expect(noKeychain.stderr).toMatch(/^parley import: No secure storage on this system: .* The --auth-\* credentials are stored there for later updates/);
     expect(noKeychain.stderr).not.toContain(TOKEN);
     expect(seen.length).toBe(before);
     expect(existsSync(project)).toBe(false);

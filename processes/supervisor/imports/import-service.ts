@@ -84,7 +84,7 @@ export class ImportService {
       } else {
         store = this.sup.project(req.into.project);
       }
-      const reserved = new Set<string>();
+      const reserved = store.nameClaims();
       const changes: FileChange[] = [];
       for (const imported of result.apis) changes.push(...store.newApiChanges(imported, reserved));
       if (result.webhooks && result.webhooks.requests.length > 0) {
@@ -131,7 +131,7 @@ export class ImportService {
     const dir = store.apiDir(api.id);
     const writes = new Set(result.documents.map((d) => resolveInside(join(dir, DEFINITION_DIR), d.path, 'cached definition document')));
     const changes: FileChange[] = [store.apiChange(result.api), ...result.requests.map((r) => store.requestChange(r))];
-    const reserved = new Set<string>();
+    const reserved = store.nameClaims();
     for (const placed of result.added) changes.push(store.newRequestChange(api.id, placed.folder, placed.request, reserved));
     for (const doc of result.documents) changes.push({ path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes });
     for (const old of api.definition?.cached ?? []) {
