@@ -6,7 +6,7 @@ import { streamTransport } from './transport-stream.js';
 import { validateCompiled } from './validate-node.js';
 import { encodeFrame } from './framing.js';
 import { encode } from './codec.js';
-import type { ParleyError } from './errors.js';
+import { ParleyError, quote } from './errors.js';
 import { PROTOTYPE_NAMES } from '../test/support/prototype-names.js';
 
 /** Two Peers joined by in-memory pipes with real framing, as between two processes. */
@@ -174,6 +174,20 @@ describe('Peer', () => {
     expect(got).toEqual(['still heard']);
     expect(handlerErrors.at(-1)).toEqual(['notice', expect.objectContaining({ message: 'listener bug' })]);
     await expect(client.call('sys.ping', { t: 3 })).resolves.toEqual({ t: 3, pid: 1 });
+  });
+
+  it('never carries a whole value from outside in an error: messages are cut short', async () => {
+    const huge = 'x'.repeat(1_000_000);
+    const { client } = pair({
+      'sys.ping': () => {
+        throw new ParleyError('not-found', `Nothing is called ${huge}.`);
+      },
+    });
+    const error = (await client.call('sys.ping', { t: 1 }).catch((e: unknown) => e)) as ParleyError;
+    expect(error.code).toBe('not-found');
+    expect(error.message.length).toBe(2_000);
+    expect(error.message.endsWith('x…')).toBe(true);
+    expect(quote(huge)).toBe(`"${'x'.repeat(79)}…" (1,000,000 characters)`);
   });
 });
 

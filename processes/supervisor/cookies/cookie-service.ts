@@ -92,7 +92,8 @@ export class CookieService {
     await this.#ready;
     const outcomes = this.#jar.receive(target, setCookies);
     for (const o of outcomes) if (o.outcome === 'stored' && o.expires !== undefined) o.persisted = this.#writable;
-    this.#changed();
+    // Ignored headers leave the jar as it was (one the caps dropped at once was never really in).
+    if (outcomes.some((o) => o.outcome !== 'ignored')) this.#changed();
     return outcomes;
   }
 

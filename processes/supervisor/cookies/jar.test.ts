@@ -50,7 +50,7 @@ describe('WorkspaceJar.receive: one outcome per Set-Cookie', () => {
     const jar = new WorkspaceJar();
     const outcomes = jar.receive(
       http,
-      ['a=1; Domain=other.org', 'b=1; Domain=com', 'c=1; Secure', '__Host-d=1; Secure; Path=/', '__Secure-e=1', 'no-equals-sign', 'f=1; Domain=example.com'],
+      ['a=1; Domain=other.org', 'b=1; Domain=com', 'c=1; Secure', '__Host-d=1; Secure; Path=/', '__Secure-e=1', 'no-equals-sign', 'f=1; Domain=example.com', 'g=1; Domain=..example.com'],
       NOW,
     );
     expect(outcomes.map((o) => [o.name, o.outcome, o.reason?.code])).toEqual([
@@ -61,6 +61,7 @@ describe('WorkspaceJar.receive: one outcome per Set-Cookie', () => {
       ['__Secure-e', 'ignored', 'prefix'],
       ['', 'ignored', 'unparsable'],
       ['f', 'stored', undefined],
+      ['g', 'ignored', 'domain-mismatch'],
     ]);
     expect(outcomes[0]!.reason!.message).toBe('Ignored: Domain=other.org does not match the host shop.example.com.');
     expect(names(jar)).toEqual(['example.com/cart f']);

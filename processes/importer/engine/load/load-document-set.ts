@@ -44,6 +44,7 @@ export interface LoadSetOptions {
 /** Problems that stop nothing but the document they concern. */
 const SOFT_FAILURES = new Set([
   'import-fetch-failed',
+  'import-fetch-deadline',
   'import-file-unreadable',
   'import-ref-refused',
   'import-not-a-file',

@@ -13,6 +13,7 @@ import { editDraft, openDraft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
+import { openCookieJar } from './cookies/jar-state.js';
 
 function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
@@ -117,6 +118,9 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
             ))}
           </select>
         </label>
+        <button class="button" onClick={() => openCookieJar('')}>
+          Cookies…
+        </button>
         <button class="button primary" disabled={!doc.dirty.value} onClick={save}>
           Save
         </button>

@@ -12,6 +12,7 @@ import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
+import { RequestCurlButton } from '../../history/RequestCurlButton.js';
 import { Splitter } from '../../components/Splitter.js';
 import { paneSize } from '../../state/layout.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
@@ -70,7 +71,7 @@ export function RequestEditor({ tab }: EditorProps) {
             </>
           )}
           {state.section.value === 'body' && (
-            <BodyEditor body={draft.body} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
+            <BodyEditor body={draft.body} project={state.tab.project} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
           )}
           {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
           {state.section.value === 'auth' && (
@@ -233,6 +234,7 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
       <button class="button" disabled={!state.dirty.value} title={`${mod}+S`} onClick={() => void save(state)}>
         Save
       </button>
+      <RequestCurlButton state={state} />
     </div>
   );
 }
@@ -252,6 +254,12 @@ function SettingsSection({ draft, change }: { draft: Request; change(fn: (r: Req
           <option value="1.1">HTTP/1.1</option>
           <option value="2">HTTP/2 (negotiated by ALPN over TLS)</option>
         </select>
+      </label>
+      <label class="checkbox">
+        <input type="checkbox" aria-label="Send cookies" checked={s.sendCookies} onChange={(e) => set({ sendCookies: (e.target as HTMLInputElement).checked })} />
+        <span>
+          Send cookies from the workspace's jar (those matching each hop's URL; a Cookie header set by hand wins). Cookies the responses set go into the jar either way.
+        </span>
       </label>
     </div>
   );
