@@ -84,7 +84,7 @@ for (let a = 0; a < APIS; a++) {
   const api = await writer.createApi({ name: `Service ${a + 1}`, baseUrl: `http://127.0.0.1:4010/s${a + 1}` });
   for (let f = 0; f < FOLDERS_PER_API; f++) {
     const folder = `area-${String(f).padStart(2, '0')}`;
-    const reserved = new Set();
+    const reserved = writer.nameClaims();
     const changes = [];
     for (let i = 0; i < REQUESTS_PER_FOLDER; i++) changes.push(writer.newRequestChange(api.id, folder, request(a, f, i), reserved));
     await writer.commit(changes); // one atomic save per folder, as an import writes a batch

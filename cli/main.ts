@@ -39,6 +39,10 @@ Usage:
       the secret comes from PARLEY_IMPORT_PASSWORD, PARLEY_IMPORT_TOKEN or PARLEY_IMPORT_APIKEY.
       Exit 0 imported, 2 not imported. parley import --help shows every option.
 
+  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--json]
+      Import a curl command as a request of an API, as the app's Import cURL dialog does; the report
+      lists every curl option the import ignored.
+
   parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]
       Read an imported API's definition again, print what changed and apply it (--preview: print only).
       Exit 0 done, 2 not done.
@@ -72,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${appVersion()}\n`);
     return 0;
   }
-  const load = commands[first];
+  const load = Object.hasOwn(commands, first) ? commands[first] : undefined;
   if (!load) {
     process.stderr.write(`parley: unknown command "${first}". Run parley --help.\n`);
     return 2;

@@ -50,7 +50,7 @@ export async function ensureDemoProject(dir: string, baseUrl: string): Promise<v
       ['pets', demoRequest('Delete a pet', 'DELETE', '/pets/{petId}', 'delete', '/pets/{petId}', { pathParams: [{ name: 'petId', value: '3' }] })],
       ['store', demoRequest('Inventory counts', 'GET', '/store/inventory', 'get', '/store/inventory', {})],
     ];
-    const reserved = new Set<string>();
+    const reserved = store.nameClaims();
     await store.commit([
       { path: join(apiDir, DEFINITION_DIR, 'openapi.yaml'), content: document },
       ...requests.map(([folder, request]) => store.newRequestChange(api.id, folder, request, reserved)),

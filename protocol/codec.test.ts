@@ -1,6 +1,7 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from './codec.js';
+import { PROTOTYPE_NAMES, withKey } from '../test/support/prototype-names.js';
 
 const items = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ kind: 'request', id: `r${from + i}`, parent: 'f1', name: `Request ${from + i}`, orphaned: false }));
 
@@ -21,4 +22,25 @@ describe('codec', () => {
     expect(() => decode(first.slice(0, first.byteLength - 4))).toThrow(expect.objectContaining({ code: 'bad-frame' }));
     expect(decode(second)).toEqual({ items: items(3, 10), extra: [{ other: true }] });
   });
+
+  it('carries every Object.prototype name as an ordinary own key, in plain objects and in records', () => {
+    for (const name of [...PROTOTYPE_NAMES, '__proto_', '__proto___', '__proto____']) {
+      const value = { schema: { properties: withKey(name, { type: 'number' }) }, rows: [withKey(name, 'a'), withKey(name, 'b')] };
+      const back = decode(encode(value)) as typeof value;
+      expect(Object.keys(back.schema.properties), name).toEqual([name]);
+      expect(Object.hasOwn(back.schema.properties, name), name).toBe(true);
+      expect(Object.getPrototypeOf(back.schema.properties), name).toBe(Object.prototype);
+      expect(back.schema.properties[name], name).toEqual({ type: 'number' });
+      expect(back.rows.map((r) => (Object.hasOwn(r, name) ? r[name] : undefined)), name).toEqual(['a', 'b']);
+    }
+  });
+
+  it('keeps keys in order and leaves values that merely look like such keys alone', () => {
+    const value = { a: 1, ...withKey('__proto__', { b: 2 }), c: '__proto__', d: '__proto___', bytes: new Uint8Array([1, 2]) };
+    const back = decode(encode(value)) as Record<string, unknown>;
+    expect(Object.keys(back)).toEqual(['a', '__proto__', 'c', 'd', 'bytes']);
+    expect({ ...back, bytes: [...(back.bytes as Uint8Array)] }).toEqual({ ...value, bytes: [1, 2] });
+    expect(({} as Record<string, unknown>).b).toBeUndefined();
+  });
 });
+

@@ -6,7 +6,7 @@
  *   sys.*       any process (heartbeat, shutdown)
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mock.*     a mock-host child
- *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*  the supervisor, called by the UI or CLI
+ *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  */
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
@@ -16,7 +16,9 @@ import { Api } from './model/api.js';
 import { ProjectTree, TreePage } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
 import { SendResult, SendSpec } from './model/exchange.js';
-import { Exchange, HistoryEntry } from './model/history.js';
+import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } from './model/history.js';
+import { CurlImportReport } from './model/curl.js';
+import { Example, ExampleSource } from './model/example.js';
 import { Environment } from './model/workspace.js';
 import { CheckJob, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
@@ -163,6 +165,11 @@ export const methods = {
   'project.close': { req: ProjectRef, res: Empty },
   'project.tree': { req: ProjectRef, res: ProjectTree },
   'project.setProperties': { req: T.Object({ project: T.String(), properties: T.Array(Row) }), res: ProjectTree },
+  /** Makes a file the user picked a body file of the project: copied into files/ unless it is inside already (docs/project-files.md). */
+  'project.addFile': {
+    req: T.Object({ project: T.String(), path: T.String() }),
+    res: T.Object({ path: T.String(), copied: T.Boolean(), size: T.Integer({ minimum: 0 }) }),
+  },
 
   'api.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Api },
   'api.create': { req: T.Object({ project: T.String(), name: T.String(), baseUrl: T.String() }), res: Api },
@@ -183,6 +190,24 @@ export const methods = {
   'request.delete': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
   /** Sends the request as edited (saved or not); cancelling the call stops the send. */
   'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange },
+
+  /** The request (as edited) as the curl command that sends it now; secrets masked unless `showSecrets`. */
+  'request.curl': { req: T.Object({ project: T.String(), request: Request, showSecrets: T.Boolean() }), res: T.Object({ command: T.String() }) },
+  /** A request's recorded examples (at most 5, one per status), with any example file that could not be read. */
+  'examples.list': { req: T.Object({ project: T.String(), requestId: T.String() }), res: T.Object({ examples: T.Array(Example), problems: T.Array(T.String()) }) },
+  /** Keeps a response as an example: credentials masked, body cut at 256 KB; the same status replaces, a sixth is refused (`examples-full`). */
+  'examples.save': {
+    req: T.Object({ project: T.String(), requestId: T.String(), response: ExampleSource }),
+    res: T.Object({ example: Example, replaced: T.Boolean(), examples: T.Array(Example) }),
+  },
+  'examples.delete': { req: T.Object({ project: T.String(), requestId: T.String(), status: T.Integer() }), res: T.Object({ examples: T.Array(Example) }) },
+  /** The Import cURL dialog's live preview of a pasted command: nothing is written. */
+  'curl.preview': { req: T.Object({ command: T.String() }), res: CurlImportReport },
+  /** Imports a curl command as a new request under `parent` (an API or folder id of the tree). */
+  'curl.import': {
+    req: T.Object({ project: T.String(), parent: T.String(), command: T.String(), name: T.Optional(T.String()) }),
+    res: T.Object({ request: Request, report: CurlImportReport }),
+  },
 
   /** The JSON schema of the request body its linked operation declares, `$ref`s resolved, for the Form view. */
   'request.bodySchema': {
@@ -247,7 +272,15 @@ export const methods = {
     ),
   },
 
-  'history.list': { req: T.Object({ project: T.String(), requestId: T.Optional(T.String()) }), res: T.Array(HistoryEntry) },
+  /** The project's History (or one request's), newest first, searched by URL, method, status and chip. */
+  'history.list': { req: T.Composite([T.Object({ project: T.String() }), HistoryQuery]), res: T.Array(HistorySummary) },
+  'history.get': { req: T.Object({ project: T.String(), id: T.String() }), res: HistoryEntry },
+  /** Re-sends an entry through its request (the open draft when given) with its current auth and settings. */
+  'history.resend': { req: T.Object({ project: T.String(), id: T.String(), request: T.Optional(Request) }), res: ResendResult },
+  /** A History entry as a curl command: masks kept; with show-secrets, `${secret:...}` references filled from the keychain. */
+  'history.curl': { req: T.Object({ project: T.String(), id: T.String(), showSecrets: T.Boolean() }), res: T.Object({ command: T.String() }) },
+  /** Forgets the project's History, or one request's. */
+  'history.clear': { req: T.Object({ project: T.String(), requestId: T.Optional(T.String()) }), res: Empty },
 
   'environments.save': {
     req: T.Object({ environments: T.Array(Environment), globals: T.Array(Row), activeEnvironment: T.Optional(T.String()) }),

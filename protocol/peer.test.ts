@@ -6,10 +6,11 @@ import { streamTransport } from './transport-stream.js';
 import { validateCompiled } from './validate-node.js';
 import { encodeFrame } from './framing.js';
 import { encode } from './codec.js';
-import type { ParleyError } from './errors.js';
+import { ParleyError, quote } from './errors.js';
+import { PROTOTYPE_NAMES } from '../test/support/prototype-names.js';
 
 /** Two Peers joined by in-memory pipes with real framing, as between two processes. */
-function pair(handlers: Handlers = {}, options: { maxFrame?: number } = {}) {
+function pair(handlers: Handlers = {}, options: { maxFrame?: number; handlerErrors?: [string, unknown][] } = {}) {
   const aToB = new PassThrough();
   const bToA = new PassThrough();
   const sideA = Duplex.from({ readable: bToA, writable: aToB });
@@ -21,6 +22,7 @@ function pair(handlers: Handlers = {}, options: { maxFrame?: number } = {}) {
     validate: validateCompiled,
     handlers,
     onProtocolError: (err) => errors.push(err),
+    onHandlerError: (type, err) => options.handlerErrors?.push([type, err]),
   });
   return { client, server, errors, rawToServer: aToB };
 }
@@ -133,6 +135,61 @@ describe('Peer', () => {
     client.emit('notice', { level: 'info', message: 'hello' });
     await expect(got).resolves.toEqual({ level: 'info', message: 'hello' });
   });
+
+  it('finds no method or event by an Object.prototype name, and keeps serving', async () => {
+    const handlerErrors: [string, unknown][] = [];
+    const { client, errors } = pair({ 'sys.ping': ({ t }) => ({ t, pid: 1 }) }, { handlerErrors });
+    await client.ready;
+    for (const name of PROTOTYPE_NAMES) {
+      await expect(client.call(name as 'sys.ping', { t: 1 }), name).rejects.toMatchObject({ code: 'unknown-method', message: `The server does not answer ${name}.` });
+      client.emit(name as 'notice', { level: 'info', message: 'x' });
+    }
+    await expect(client.call('sys.ping', { t: 2 })).resolves.toEqual({ t: 2, pid: 1 });
+    expect(errors.map((e) => e.message)).toEqual(PROTOTYPE_NAMES.map((name) => `Unknown event ${name}.`));
+    expect(handlerErrors).toEqual([]);
+  });
+
+  it('answers a handler bug with an internal error, reports it with the message type, and goes on', async () => {
+    const handlerErrors: [string, unknown][] = [];
+    const { client, server } = pair(
+      {
+        'sys.ping': ({ t }) => {
+          if (t === 1) throw new TypeError('a bug');
+          return { t, pid: 1 };
+        },
+      },
+      { handlerErrors },
+    );
+    await expect(client.call('sys.ping', { t: 1 })).rejects.toMatchObject({ code: 'internal', message: 'a bug' });
+    expect(handlerErrors).toEqual([['sys.ping', expect.objectContaining({ message: 'a bug' })]]);
+
+    // A listener that throws neither stops the next one nor the peer.
+    const got: string[] = [];
+    server.on('notice', () => {
+      throw new Error('listener bug');
+    });
+    const delivered = new Promise((resolve) => server.on('notice', (n) => resolve(got.push(n.message))));
+    client.emit('notice', { level: 'info', message: 'still heard' });
+    await delivered;
+    expect(got).toEqual(['still heard']);
+    expect(handlerErrors.at(-1)).toEqual(['notice', expect.objectContaining({ message: 'listener bug' })]);
+    await expect(client.call('sys.ping', { t: 3 })).resolves.toEqual({ t: 3, pid: 1 });
+  });
+
+  it('never carries a whole value from outside in an error: messages are cut short', async () => {
+    const huge = 'x'.repeat(1_000_000);
+    const { client } = pair({
+      'sys.ping': () => {
+        throw new ParleyError('not-found', `Nothing is called ${huge}.`);
+      },
+    });
+    const error = (await client.call('sys.ping', { t: 1 }).catch((e: unknown) => e)) as ParleyError;
+    expect(error.code).toBe('not-found');
+    expect(error.message.length).toBe(2_000);
+    expect(error.message.endsWith('x…')).toBe(true);
+    expect(quote(huge)).toBe(`"${'x'.repeat(79)}…" (1,000,000 characters)`);
+  });
 });
 
 export type { Transport };
+

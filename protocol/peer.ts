@@ -7,7 +7,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { decode, encode } from './codec.js';
 import { type Envelope, type Hello, hello, readEnvelope } from './envelope.js';
-import { ParleyError, type WireError, toWireError } from './errors.js';
+import { ParleyError, type WireError, boundText, isWireError, toWireError } from './errors.js';
 import {
   type ChunkOf,
   type EventName,
@@ -53,8 +53,31 @@ export interface PeerOptions {
   handlers?: Handlers;
   /** Bus problems that have no caller to reject (bad frames, unknown events). For logs. */
   onProtocolError?: (err: ParleyError) => void;
+  /**
+   * A handler or listener failed in a way no caller was meant to see (a programming error, not a
+   * ParleyError): the caller gets an `internal` error, the process goes on, and this logs it with
+   * the message type. Default: the console.
+   */
+  onHandlerError?: (type: string, err: unknown) => void;
+  /**
+   * Runs the handling of one arriving message (its handler or listeners). Node processes pass
+   * `messageScope` (processes/runtime/crash-policy.ts) so that a failure left behind by it, even
+   * in a timer, is known to come from that message.
+   */
+  scope?: <T>(type: string, work: () => T) => T;
   pid?: number;
 }
+
+/**
+ * The catalog's entry for a name from outside, or undefined: own properties only, so
+ * `constructor`, `__proto__` or `toString` name nothing rather than Object.prototype's members.
+ */
+function catalogEntry<T>(catalog: object, name: string): T | undefined {
+  return Object.hasOwn(catalog, name) ? ((catalog as Record<string, T>)[name] as T) : undefined;
+}
+
+const defaultHandlerError = (type: string, err: unknown) => console.error(`bus: ${type} failed:`, err);
+const unscoped = <T>(_type: string, work: () => T): T => work();
 
 interface Pending {
   type: MethodName;
@@ -69,8 +92,11 @@ export class Peer {
   readonly ready: Promise<Hello>;
   private readonly transport: Transport;
   private readonly validate: Validator;
-  private readonly handlers: Handlers;
+  /** Handlers by method name: a Map, so a name from outside can only find what was served. */
+  private readonly handlers = new Map<string, Handler<MethodName>>();
   private readonly onProtocolError: (err: ParleyError) => void;
+  private readonly onHandlerError: (type: string, err: unknown) => void;
+  private readonly scope: <T>(type: string, work: () => T) => T;
   private readonly pendingCalls = new Map<number, Pending>();
   private readonly running = new Map<number, AbortController>();
   private readonly listeners = new Map<string, Set<(payload: never) => void>>();
@@ -85,8 +111,10 @@ export class Peer {
     this.role = options.role;
     this.transport = transport;
     this.validate = options.validate;
-    this.handlers = { ...options.handlers };
+    this.serve(options.handlers ?? {});
     this.onProtocolError = options.onProtocolError ?? (() => {});
+    this.onHandlerError = options.onHandlerError ?? defaultHandlerError;
+    this.scope = options.scope ?? unscoped;
     this.ready = new Promise<Hello>((resolve, reject) => (this.settleReady = { resolve, reject }));
     this.ready.catch(() => {});
     transport.onMessage = (bytes) => this.receive(bytes);
@@ -109,7 +137,7 @@ export class Peer {
   }
 
   serve(handlers: Handlers): void {
-    Object.assign(this.handlers, handlers);
+    for (const [type, handler] of Object.entries(handlers)) if (handler) this.handlers.set(type, handler as Handler<MethodName>);
   }
 
   call<M extends MethodName>(type: M, payload: ReqOf<M>, options: CallOptions<M> = {}): Promise<ResOf<M>> {
@@ -200,7 +228,7 @@ export class Peer {
     }
     switch (envelope.kind) {
       case 'req':
-        void this.receiveCall(envelope.id, envelope.type, envelope.payload);
+        this.scope(envelope.type, () => this.receiveCall(envelope.id, envelope.type, envelope.payload));
         return;
       case 'chunk':
         this.receiveChunk(envelope.id, envelope.payload);
@@ -209,7 +237,7 @@ export class Peer {
         this.receiveReply(envelope.id, envelope.payload, envelope.error);
         return;
       case 'event':
-        this.receiveEvent(envelope.type, envelope.payload);
+        this.scope(envelope.type, () => this.receiveEvent(envelope.type, envelope.payload));
         return;
       case 'cancel':
         this.running.get(envelope.id)?.abort(new ParleyError('cancelled', 'Cancelled by the caller.'));
@@ -246,18 +274,28 @@ export class Peer {
     }
   }
 
+  /** Never rejects: whatever goes wrong with one call is that call's error reply, and is logged when it is ours. */
   private async receiveCall(id: number, type: string, payload: unknown): Promise<void> {
-    const spec = (methodCatalog as Record<string, MethodSpec>)[type];
-    const handler = (this.handlers as Record<string, Handler<MethodName> | undefined>)[type];
-    if (!spec || !handler) {
-      this.reply(id, type, undefined, { code: 'unknown-method', message: `The ${this.role} does not answer ${type}.` });
-      return;
+    try {
+      const spec = catalogEntry<MethodSpec>(methodCatalog, type);
+      const handler = this.handlers.get(type);
+      if (!spec || !handler) {
+        this.reply(id, type, undefined, { code: 'unknown-method', message: `The ${this.role} does not answer ${type}.` });
+        return;
+      }
+      const problem = this.validate(spec.req, payload);
+      if (problem) {
+        this.reply(id, type, undefined, { code: 'invalid-payload', message: `${type}: ${problem}` });
+        return;
+      }
+      await this.runHandler(id, type, handler, payload);
+    } catch (err) {
+      this.onHandlerError(type, err);
+      this.reply(id, type, undefined, { code: 'internal', message: `The ${this.role} failed on ${type}.` });
     }
-    const problem = this.validate(spec.req, payload);
-    if (problem) {
-      this.reply(id, type, undefined, { code: 'invalid-payload', message: `${type}: ${problem}` });
-      return;
-    }
+  }
+
+  private async runHandler(id: number, type: string, handler: Handler<MethodName>, payload: unknown): Promise<void> {
     const controller = new AbortController();
     this.running.set(id, controller);
     const ctx: CallContext<MethodName> = {
@@ -270,6 +308,8 @@ export class Peer {
       const result = await handler(payload as never, ctx);
       if (!controller.signal.aborted) this.reply(id, type, result);
     } catch (err) {
+      // A ParleyError (or wire error) is an answer; anything else is a bug worth a log line.
+      if (!(err instanceof ParleyError) && !isWireError(err) && !controller.signal.aborted) this.onHandlerError(type, err);
       if (!controller.signal.aborted) this.reply(id, type, undefined, toWireError(err));
     } finally {
       this.running.delete(id);
@@ -277,19 +317,24 @@ export class Peer {
   }
 
   private reply(id: number, type: string, payload: unknown, error?: WireError): void {
-    this.write(error ? { v: PROTOCOL_VERSION, id, kind: 'res', type, error } : { v: PROTOCOL_VERSION, id, kind: 'res', type, payload });
+    if (!error) this.write({ v: PROTOCOL_VERSION, id, kind: 'res', type, payload });
+    else this.write({ v: PROTOCOL_VERSION, id, kind: 'res', type, error: { ...error, message: boundText(error.message) } });
   }
 
   private receiveChunk(id: number, payload: unknown): void {
     const pending = this.pendingCalls.get(id);
     if (!pending?.onChunk) return;
-    const schema = (methodCatalog as Record<string, MethodSpec>)[pending.type]?.chunk;
+    const schema = catalogEntry<MethodSpec>(methodCatalog, pending.type)?.chunk;
     const problem = schema ? this.validate(schema, payload) : 'this call does not stream';
     if (problem) {
       this.onProtocolError(new ParleyError('invalid-payload', `${pending.type} chunk: ${problem}`));
       return;
     }
-    pending.onChunk(payload as never);
+    try {
+      pending.onChunk(payload as never);
+    } catch (err) {
+      this.onHandlerError(pending.type, err);
+    }
   }
 
   private receiveReply(id: number, payload: unknown, error: WireError | undefined): void {
@@ -301,24 +346,37 @@ export class Peer {
       pending.reject(ParleyError.fromWire(error));
       return;
     }
-    const spec = (methodCatalog as Record<string, MethodSpec>)[pending.type]!;
+    const spec = catalogEntry<MethodSpec>(methodCatalog, pending.type)!;
     const problem = this.validate(spec.res, payload);
     if (problem) pending.reject(new ParleyError('invalid-payload', `${pending.type} reply: ${problem}`));
     else pending.resolve(payload);
   }
 
   private receiveEvent(type: string, payload: unknown): void {
-    const schema = (eventCatalog as Record<string, TSchema>)[type];
+    const schema = catalogEntry<TSchema>(eventCatalog, type);
     if (!schema) {
       this.onProtocolError(new ParleyError('unknown-method', `Unknown event ${type}.`));
       return;
     }
-    const problem = this.validate(schema, payload);
+    let problem: string | null;
+    try {
+      problem = this.validate(schema, payload);
+    } catch (err) {
+      this.onHandlerError(type, err);
+      return;
+    }
     if (problem) {
       this.onProtocolError(new ParleyError('invalid-payload', `${type}: ${problem}`));
       return;
     }
-    for (const listener of this.listeners.get(type) ?? []) listener(payload as never);
+    for (const listener of this.listeners.get(type) ?? []) {
+      // One listener's bug neither stops the others nor escapes into the transport.
+      try {
+        listener(payload as never);
+      } catch (err) {
+        this.onHandlerError(type, err);
+      }
+    }
   }
 }
 

@@ -14,8 +14,9 @@ const watch = process.argv.includes('--watch');
 
 // Loaded from node_modules rather than bundled: native addons (and msgpackr's optional one),
 // esbuild (it runs its own binary), the TypeScript compiler (large, and loaded only for
-// dispatch.ts diagnostics) and Electron.
-const EXTERNAL = ['isolated-vm', '@napi-rs/keyring', 'msgpackr-extract', 'esbuild', 'typescript', 'electron'];
+// dispatch.ts diagnostics), Electron, and tree-sitter with its bash grammar (native; curlconverter
+// parses curl commands with them, loaded on first use).
+const EXTERNAL = ['isolated-vm', '@napi-rs/keyring', 'msgpackr-extract', 'esbuild', 'typescript', 'electron', 'tree-sitter', 'tree-sitter-bash'];
 
 const nodeEntries = {
   cli: 'cli/main.ts',

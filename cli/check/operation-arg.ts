@@ -1,6 +1,7 @@
 /** `--operation "GET /pets/{petId}"`: the operation a request is linked to, method and path as the document writes them. */
 import { ParleyError } from '../../protocol/errors.js';
 import type { OperationLink } from '../../protocol/model/request.js';
+import { ownValue } from '../../protocol/own.js';
 
 export function parseOperation(text: string): OperationLink {
   const match = /^\s*([A-Za-z][A-Za-z-]*)\s+(\S+)\s*$/.exec(text);
@@ -22,13 +23,13 @@ export function operationLabel(link: OperationLink): string {
 export function declaresOperation(entry: unknown, link: OperationLink): boolean {
   const paths = (entry as { paths?: unknown } | null)?.paths;
   if (typeof paths !== 'object' || paths === null) return false;
-  const item = (paths as Record<string, unknown>)[link.path];
+  const item = ownValue(paths, link.path);
   if (typeof item !== 'object' || item === null) return false;
   if (typeof (item as { $ref?: unknown }).$ref === 'string') return true;
   const record = item as Record<string, unknown>;
   const additional = record.additionalOperations;
   return (
-    (typeof record[link.method] === 'object' && record[link.method] !== null) ||
+    (typeof ownValue(record, link.method) === 'object' && ownValue(record, link.method) !== null) ||
     (typeof additional === 'object' && additional !== null && Object.keys(additional).some((m) => m.toLowerCase() === link.method))
   );
 }

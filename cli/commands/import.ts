@@ -1,7 +1,8 @@
 /**
  * `parley import`: an OpenAPI or Swagger document (file, folder, URL or standard input) into a
  * project, through the same supervisor import service and importer child as the app's Import
- * dialog, so the two cannot disagree. Exit 0 imported; 2 refused or failed (bad usage, unreadable
+ * dialog, so the two cannot disagree; with --format curl, a curl command into an API
+ * (../import/curl.ts). Exit 0 imported; 2 refused or failed (bad usage, unreadable
  * or malformed document, authentication...); 130/143 when Ctrl+C or SIGTERM cancelled it.
  */
 import { resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { ProgressLine } from '../import/progress.js';
 import { importJson, renderImport } from '../import/render.js';
 import { CliSession, requireKeychain } from '../import/session.js';
 import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
+import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
 
 export const IMPORT_HELP = `parley import: import an API definition into a project
 
@@ -27,7 +29,8 @@ Usage:
 Options:
   --project <folder>        import into this existing project (a folder with parley.yaml)
   --new-project <folder>    make a new project in this folder and import into it
-  --format auto|openapi     the document's format (default auto: recognised from its name and content)
+  --format auto|openapi|curl  the document's format (default auto: recognised from its name and content;
+                            curl reads a curl command, below)
   --name <name>             the API's name (default: the document's title)
   --base-url <url>          the API's base URL (default: the document's first server)
   --no-cache                do not keep a copy of the definition documents in the project
@@ -37,11 +40,15 @@ Options:
   --help                    this text
 
 ${CREDENTIAL_HELP}
+A curl command:
+${CURL_HELP}
 Exit codes: 0 imported; 2 not imported (bad usage, unreadable or malformed document,
             authentication needed or refused...); 130/143 cancelled by Ctrl+C/SIGTERM.
 `;
 
 interface Options extends CommonFlags {
+  api?: string;
+  folder?: string;
   project?: string;
   'new-project'?: string;
   format?: string;
@@ -58,6 +65,8 @@ const COMMAND: CommandLine<Options> = {
   options: {
     project: { type: 'string' },
     'new-project': { type: 'string' },
+    api: { type: 'string' },
+    folder: { type: 'string' },
     format: { type: 'string' },
     name: { type: 'string' },
     'base-url': { type: 'string' },
@@ -72,6 +81,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
   if ('exit' in line) return line.exit;
   const { options, positionals, credentials } = line;
   const arg = positionals[0]!;
+  if (options.format === 'curl') return runCurlImport(options, arg, io);
 
   const session = new CliSession();
   const progress = new ProgressLine(io.stderr);
@@ -115,13 +125,15 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
 
 /** What is missing or contradictory, before anything is read or started. */
 function usageProblem(options: Options, positionals: string[]): string | undefined {
+  if (options.format === 'curl') return curlUsageProblem(options, positionals, credentialFlagGiven(options));
+  if (options.api !== undefined || options.folder !== undefined) return '--api and --folder go with --format curl.';
   if (positionals.length === 0) return 'give the document to import: a file, a folder, an http(s) URL, or - for standard input.';
   if (positionals.length > 1) return `give one document to import, not ${positionals.length} (${positionals.join(', ')}).`;
   const targets = [options.project, options['new-project']].filter((t) => t !== undefined).length;
   if (targets === 0) return 'say where to import: --project <folder> (an existing project) or --new-project <folder>.';
   if (targets > 1) return 'choose one of --project <folder> and --new-project <folder>.';
   if (options.project === '' || options['new-project'] === '') return 'the project folder must not be empty.';
-  if (options.format !== undefined && options.format !== 'auto' && !createImporterRegistry().get(options.format)) return `--format must be auto or openapi, not ${options.format}.`;
+  if (options.format !== undefined && options.format !== 'auto' && !createImporterRegistry().get(options.format)) return `--format must be auto, openapi or curl, not ${options.format}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
   return undefined;
 }

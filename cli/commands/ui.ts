@@ -11,6 +11,7 @@ import { ParleyError } from '../../protocol/errors.js';
 import { startDemoServer, type DemoServer } from '../../demo/server.js';
 import { demoDir, ensureDemoProject } from '../../demo/project.js';
 import { dirname } from 'node:path';
+import { installCrashPolicy } from '../../processes/runtime/crash-policy.js';
 
 export async function runUi(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -27,6 +28,8 @@ export async function runUi(args: string[]): Promise<number> {
 
   const dataDir = defaultDataDir();
   const supervisor = await Supervisor.start({ dataDir });
+  // A failure one UI message leaves behind is logged, and the app with its children goes on.
+  installCrashPolicy({ role: 'supervisor', log: supervisor.log });
   let demo: DemoServer | null = null;
   const cleanup = async () => {
     await supervisor.shutdown();

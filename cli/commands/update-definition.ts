@@ -6,8 +6,7 @@
  * nothing changed); 2 refused or failed; 130/143 cancelled by Ctrl+C/SIGTERM.
  */
 import { resolve } from 'node:path';
-import { ParleyError, hasCode } from '../../protocol/errors.js';
-import type { Api } from '../../protocol/model/api.js';
+import { hasCode } from '../../protocol/errors.js';
 import type { ImportSource } from '../../protocol/model/import.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
@@ -15,6 +14,7 @@ import { ProgressLine } from '../import/progress.js';
 import { renderCounts, renderPreview, updateJson, type UpdateView } from '../import/render.js';
 import { CliSession, requireKeychain } from '../import/session.js';
 import { importSourceOf, sourceArgOf } from '../import/source.js';
+import { apiNamed } from '../import/api-named.js';
 
 export const UPDATE_DEFINITION_HELP = `parley update-definition: update an imported API from its definition
 
@@ -95,21 +95,6 @@ export async function runUpdateDefinition(args: string[], io: CommandIo = proces
   } finally {
     await session.close();
   }
-}
-
-/** The API by exact name, else by id, else by name ignoring case when only one matches. */
-function apiNamed(apis: Api[], wanted: string, root: string): Api {
-  const exact = apis.filter((a) => a.name === wanted);
-  if (exact.length === 1) return exact[0]!;
-  const byId = apis.find((a) => a.id === wanted);
-  if (byId) return byId;
-  if (exact.length > 1) {
-    throw new ParleyError('ambiguous-api', `${exact.length} APIs in ${root} are named ${wanted}; pass one's id to --api instead: ${exact.map((a) => a.id).join(', ')}.`);
-  }
-  const folded = apis.filter((a) => a.name.toLowerCase() === wanted.toLowerCase());
-  if (folded.length === 1) return folded[0]!;
-  const names = [...new Set(apis.map((a) => a.name))].sort((a, b) => a.localeCompare(b));
-  throw new ParleyError('not-found', `${root} has no API named ${wanted}. Its APIs: ${names.length > 0 ? names.join(', ') : 'none'}.`);
 }
 
 function usageProblem(options: Options, positionals: string[]): string | undefined {

@@ -12,12 +12,14 @@ import { Supervisor } from '../supervisor/supervisor.js';
 import { uiHandlers } from '../supervisor/ui-api.js';
 import { defaultDataDir } from '../supervisor/store/workspace-store.js';
 import { ipcTransport } from './ipc-transport.js';
+import { installCrashPolicy, messageScope } from '../runtime/crash-policy.js';
 
 const distDir = dirname(fileURLToPath(import.meta.url));
 const indexHtml = join(distDir, 'ui', 'index.html');
 
 async function openWindow(): Promise<void> {
   const supervisor = await Supervisor.start({ dataDir: defaultDataDir(), electron: true });
+  installCrashPolicy({ role: 'supervisor', log: supervisor.log });
   // Loaded while the window opens; the page joins the loads still under way (app.info).
   for (const folder of process.argv.slice(2).filter((a) => !a.startsWith('-'))) {
     supervisor.openProject(folder, { create: true }).catch((err: Error) => supervisor.log(`could not open ${folder}: ${err.message}`));
@@ -40,7 +42,9 @@ async function openWindow(): Promise<void> {
     pid: process.pid,
     validate: validateCompiled,
     handlers: uiHandlers(supervisor),
+    scope: messageScope,
     onProtocolError: (err) => supervisor.log(`ui bus: ${err.code}: ${err.message}`),
+    onHandlerError: (type, err) => supervisor.log(`ui bus: ${type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
   });
   supervisor.attachUi(peer);
   ipcMain.handle('parley:choose-file', async (event) => {

@@ -7,6 +7,7 @@ import { Socket } from 'node:net';
 import { Peer, type Handlers } from '../../protocol/peer.js';
 import { streamTransport } from '../../protocol/transport-stream.js';
 import { validateCompiled } from '../../protocol/validate-node.js';
+import { installCrashPolicy, messageScope } from './crash-policy.js';
 
 export const BUS_FD = 3;
 
@@ -18,12 +19,17 @@ export interface ChildOptions {
 }
 
 export function connectToSupervisor(options: ChildOptions): Peer {
+  // stderr reaches the supervisor's log, prefixed with this process's name.
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  installCrashPolicy({ role: options.role, log });
   const socket = new Socket({ fd: BUS_FD, readable: true, writable: true });
   const peer = new Peer(streamTransport(socket), {
     role: options.role,
     pid: process.pid,
     validate: validateCompiled,
-    onProtocolError: (err) => process.stderr.write(`[${options.role}] bus: ${err.code}: ${err.message}\n`),
+    scope: messageScope,
+    onProtocolError: (err) => log(`[${options.role}] bus: ${err.code}: ${err.message}`),
+    onHandlerError: (type, err) => log(`[${options.role}] ${type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     handlers: {
       'sys.ping': ({ t }) => ({ t, pid: process.pid }),
       'sys.shutdown': async () => {

@@ -2,6 +2,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ParleyError, quote } from '../../protocol/errors.js';
+
+/**
+ * No file system takes a longer path (Linux: 4096 bytes). A longer one from outside is refused
+ * before any work: resolving and stat-ing a 60 MB "path" held the supervisor for 6 s.
+ */
+export const MAX_PATH_LENGTH = 4096;
+
+/** Throws `bad-input` for a path no file system could take, quoting only its start. */
+export function checkPathLength(path: string, what = 'path'): void {
+  if (path.length > MAX_PATH_LENGTH) throw new ParleyError('bad-input', `The ${what} ${quote(path)} is longer than any path can be (${MAX_PATH_LENGTH} characters).`);
+}
 
 let cachedRoot: string | null = null;
 

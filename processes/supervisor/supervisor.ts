@@ -9,18 +9,19 @@ import type { Peer } from '../../protocol/peer.js';
 import type { EventName, EventOf } from '../../protocol/messages.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { ChildProcessHandle, type ChildSpec } from './children/child-process.js';
-import { appVersion, distEntry } from './paths.js';
+import { appVersion, checkPathLength, distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
 import type { FsOps } from './store/atomic.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { HistoryStore } from './store/history-store.js';
+import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { SendDeps } from './send/send-service.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
 import { openExternal } from './open-external.js';
 import { MockService } from './mocks/mock-service.js';
-import { ImportService } from './imports/import-service.js';
+import { ImportService, type ImportJobDeadlines } from './imports/import-service.js';
 import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
 
@@ -39,6 +40,8 @@ export interface SupervisorOptions {
    * `parley update-definition`) skip them: two process start-ups they would only wait for.
    */
   services?: boolean;
+  /** How long an import's fetches and whole job may take; the importer's defaults when absent (tests shorten them). */
+  importDeadlines?: ImportJobDeadlines;
 }
 
 export class Supervisor {
@@ -68,7 +71,7 @@ export class Supervisor {
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.workspace = workspace;
     this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
-    this.history = new HistoryStore(options.dataDir);
+    this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
     this.cookies = new CookieService({
       dataDir: options.dataDir,
@@ -91,7 +94,7 @@ export class Supervisor {
       verdict: (root, request, result, signal) => this.verdicts.verdict(this.project(root), request, result, signal),
     };
     this.mocks = new MockService(this);
-    this.imports = new ImportService(this);
+    this.imports = new ImportService(this, options.importDeadlines);
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
@@ -144,6 +147,7 @@ export class Supervisor {
    * store would be a second writer of the same files.
    */
   async openProject(path: string, options: { create?: boolean; name?: string } = {}): Promise<ProjectStore> {
+    checkPathLength(path, 'project folder');
     const root = resolve(path);
     const open = this.projects.get(root);
     if (open) return open;
@@ -184,6 +188,7 @@ export class Supervisor {
   }
 
   project(path: string): ProjectStore {
+    checkPathLength(path, 'project folder');
     const root = resolve(path);
     const store = this.projects.get(root);
     if (store) return store;
@@ -196,6 +201,7 @@ export class Supervisor {
   }
 
   async closeProject(path: string): Promise<void> {
+    checkPathLength(path, 'project folder');
     const store = this.projects.get(resolve(path));
     if (!store) return;
     this.projects.delete(store.root);

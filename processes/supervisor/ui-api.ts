@@ -3,7 +3,7 @@
  * store or child that does the work and tells every UI what changed.
  */
 import type { Handlers } from '../../protocol/peer.js';
-import { appVersion } from './paths.js';
+import { appVersion, checkPathLength } from './paths.js';
 import type { Supervisor } from './supervisor.js';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
@@ -12,10 +12,14 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
+import { addBodyFile } from './store/body-files.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
+import { historyHandlers } from './history/handlers.js';
+import { curlHandlers } from './curl/handlers.js';
+import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
@@ -34,6 +38,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...mockHandlers(sup),
     ...bodySchemaHandlers(sup),
     ...importHandlers(sup),
+    ...historyHandlers(sup),
+    ...curlHandlers(sup),
+    ...exampleHandlers(sup),
     ...cookieUiHandlers(sup.cookies),
     'app.info': () => ({
       version: appVersion(),
@@ -74,6 +81,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return {};
     },
     'project.tree': ({ project }) => sup.project(project).tree(),
+    'project.addFile': ({ project, path }) => addBodyFile(sup.project(project), path),
     'project.setProperties': async ({ project, properties }) => {
       const store = sup.project(project);
       await store.setProperties(properties);
@@ -119,8 +127,6 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return {};
     },
     'request.send': ({ project, request }, { signal }) => sendRequest(sup, sup.sendDeps, project, request, signal),
-
-    'history.list': ({ project, requestId }) => sup.history.list(sup.project(project).root, requestId),
 
     'environments.save': async ({ environments, globals, activeEnvironment }) => {
       const names = new Set<string>();
@@ -168,6 +174,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     },
 
     'fs.list': async ({ path }) => {
+      checkPathLength(path ?? '', 'folder');
       const dir = resolve(path || homedir());
       const info = await stat(dir).catch(() => null);
       if (!info?.isDirectory()) throw new ParleyError('not-found', `${dir} is not a folder.`);

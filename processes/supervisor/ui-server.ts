@@ -12,6 +12,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { Peer, type Handlers, type Transport } from '../../protocol/peer.js';
 import { DEFAULT_MAX_FRAME } from '../../protocol/framing.js';
 import { validateCompiled } from '../../protocol/validate-node.js';
+import { messageScope } from '../runtime/crash-policy.js';
 
 export interface UiServer {
   url: string;
@@ -108,7 +109,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
         pid: process.pid,
         validate: validateCompiled,
         handlers: options.handlers,
+        scope: messageScope,
         onProtocolError: (err) => log(`ui bus: ${err.code}: ${err.message}`),
+        onHandlerError: (type, err) => log(`ui bus: ${type} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
       });
       options.onConnect(peer);
     });

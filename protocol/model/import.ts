@@ -32,6 +32,13 @@ export const FetchNetwork = T.Object({
 });
 export type FetchNetwork = Static<typeof FetchNetwork>;
 
+/** How long reading may take: one document's fetch, and the whole job (docs/importers.md, "Deadlines"). */
+export const ImportDeadlines = T.Object({
+  fetchMs: T.Integer({ minimum: 1 }),
+  jobMs: T.Integer({ minimum: 1 }),
+});
+export type ImportDeadlines = Static<typeof ImportDeadlines>;
+
 export const OpenApiImportOptions = T.Object({
   /** Name override; empty or absent takes info.title. */
   name: T.Optional(T.String()),
@@ -50,6 +57,8 @@ export const ImportJob = T.Object({
   format: T.String({ minLength: 1 }),
   options: OpenApiImportOptions,
   network: FetchNetwork,
+  /** The importer's defaults when absent. */
+  deadlines: T.Optional(ImportDeadlines),
 });
 export type ImportJob = Static<typeof ImportJob>;
 
@@ -245,6 +254,8 @@ export const DefinitionUpdateJob = T.Object({
   /** The recorded source (with the credentials from the keychain), or another one the user chose. */
   source: ImportSource,
   network: FetchNetwork,
+  /** The importer's defaults when absent. */
+  deadlines: T.Optional(ImportDeadlines),
 });
 export type DefinitionUpdateJob = Static<typeof DefinitionUpdateJob>;
 

@@ -44,6 +44,17 @@ export const Body = T.Object({
 });
 export type Body = Static<typeof Body>;
 
+/** The Content-Type a send adds for each raw body language (and the other body kinds) when no header row sets one. */
+export const RAW_CONTENT_TYPES: Readonly<Record<RawLanguage, string>> = {
+  json: 'application/json',
+  xml: 'application/xml',
+  text: 'text/plain',
+  html: 'text/html',
+  javascript: 'application/javascript',
+};
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+export const BINARY_CONTENT_TYPE = 'application/octet-stream';
+
 export const HttpVersion = T.Union([T.Literal('1.1'), T.Literal('2')]);
 export type HttpVersion = Static<typeof HttpVersion>;
 

@@ -9,6 +9,9 @@ export const Environment = T.Object({
 });
 export type Environment = Static<typeof Environment>;
 
+export const DEFAULT_HISTORY_LIMIT = 500;
+export const HISTORY_LIMIT_RANGE = { min: 10, max: 10_000 } as const;
+
 export const Theme = T.Union([T.Literal('light'), T.Literal('dark'), T.Literal('system')]);
 export type Theme = Static<typeof Theme>;
 
@@ -30,6 +33,8 @@ export const Preferences = T.Object({
   caBundle: T.String(),
   /** Preferences > Mock services > Listen on all interfaces. */
   mockListenAllInterfaces: T.Boolean(),
+  /** History entries kept per project (DEFAULT_HISTORY_LIMIT when absent): older ones are dropped. */
+  historyLimit: T.Optional(T.Integer({ minimum: HISTORY_LIMIT_RANGE.min, maximum: HISTORY_LIMIT_RANGE.max })),
   panes: T.Optional(PaneSizes),
 });
 export type Preferences = Static<typeof Preferences>;

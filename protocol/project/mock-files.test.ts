@@ -218,7 +218,48 @@ describe('paths stay inside the mock folder', () => {
     mock!.operations[0]!.responses[0]!.name = '../../etc/passwd';
     const changes: FileChange[] = serializeMockFolder(mock!, new Map());
     const paths = changes.map((c) => c.path);
-    expect(paths.filter((p) => p.endsWith('etc_passwd.response.yaml'))).toEqual([`operations/${mock!.operations[0]!.name}/_._.._etc_passwd.response.yaml`]);
+    expect(paths.filter((p) => p.endsWith('etc_passwd.response.yaml'))).toEqual([`operations/${mock!.operations[0]!.name}/_.._etc_passwd.response.yaml`]);
     for (const p of paths) expect(p.split('/')).not.toContain('..');
+  });
+});
+
+describe('file names that work on Windows, macOS and Linux', () => {
+  it('never names a response file after a device, and keeps responses differing only in case apart', async () => {
+    const { mock } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+    const op = mock!.operations[0]!;
+    const first = op.responses[0]!;
+    op.responses = [
+      { ...first, id: 'r-con', name: 'CON' },
+      { ...first, id: 'r-ok', name: 'Ok' },
+      { ...first, id: 'r-ok2', name: 'OK' },
+      { ...first, id: 'r-cafe', name: 'Caf\u00e9' },
+      { ...first, id: 'r-cafe2', name: 'Cafe\u0301' },
+    ];
+    op.defaultResponse = 'CON';
+    const bases = serializeMockFolder(mock!, new Map())
+      .map((c) => c.path)
+      .filter((p) => p.startsWith(`operations/${op.name}/`) && p.endsWith('.response.yaml'))
+      .map((p) => p.slice(`operations/${op.name}/`.length, -'.response.yaml'.length));
+    expect(bases).toEqual(['CON_', 'Ok', 'OK 2', 'Caf\u00e9', 'Caf\u00e9 2']);
+  });
+
+  it('refuses a new operation name Windows cannot hold, and keeps saving an operation folder that already has one', async () => {
+    const { mock } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+    const original = mock!.operations[0]!.name;
+    mock!.operations[0]!.name = 'NUL';
+    expect(() => serializeMockFolder(mock!, new Map())).toThrow(expect.objectContaining({ code: 'path-escape' }));
+    mock!.operations[0]!.name = 'name. ';
+    expect(() => serializeMockFolder(mock!, new Map())).toThrow(expect.objectContaining({ code: 'path-escape' }));
+
+    const dir = await mkdtemp(join(tmpdir(), 'parley-mock-names-'));
+    mock!.operations[0]!.name = original;
+    await saveMockFolder(dir, mock!, writeAll);
+    await cp(join(dir, 'operations', original), join(dir, 'operations', 'aux'), { recursive: true });
+    await rm(join(dir, 'operations', original), { recursive: true });
+    const existing = await loadMockFolder(dir);
+    expect(existing.problems).toEqual([]);
+    existing.mock!.operations.find((o) => o.name === 'aux')!.path = '/moved';
+    await saveMockFolder(dir, existing.mock!, writeAll);
+    expect((await loadMockFolder(dir)).mock!.operations.find((o) => o.name === 'aux')!.path).toBe('/moved');
   });
 });

@@ -16,7 +16,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Document, LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { ParleyError } from '../errors.js';
-import { UNPORTABLE, isSafeFileName } from './file-names.js';
+import { fileNameKey, isPortableFileName, isSafeFileName, numberedFileName, portableFileName } from './file-names.js';
 import { Id, type Problem } from '../model/common.js';
 import {
   ContractCheckMode,
@@ -114,11 +114,9 @@ export interface LoadedMock {
 
 export { isSafeFileName };
 
-/** A file name for a response name: characters no OS allows become `_`. */
+/** A file name for a response name, portable to every OS: characters no OS allows become `_`. */
 export function responseFileBase(name: string): string {
-  let base = name.replace(new RegExp(UNPORTABLE.source, 'gu'), '_').replace(/[ .]+$/, '').slice(0, 120);
-  if (base.startsWith('.')) base = `_${base.slice(1)}`;
-  return base || '_';
+  return portableFileName(name, { fill: '_', fallback: '_' });
 }
 
 /** Refuses a relative path that is absolute or climbs out of its folder. */
@@ -504,14 +502,15 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
   putYaml(MOCK_FILE, mockYamlOf(mock, version));
   const opFolders = new Set<string>();
   for (const op of mock.operations) {
-    if (!isSafeFileName(op.name)) {
-      throw new ParleyError('path-escape', `The operation name ${JSON.stringify(op.name)} cannot be a folder name inside the mock.`, { operation: op.id });
-    }
-    if (opFolders.has(op.name.toLowerCase())) throw new ParleyError('conflict', `Two operations are named ${JSON.stringify(op.name)}.`);
-    opFolders.add(op.name.toLowerCase());
     const oldFolder = index.opFolderById.get(op.id);
+    // A folder already on disk keeps loading; a new name must work on every OS.
+    if (!(op.name === oldFolder ? isSafeFileName : isPortableFileName)(op.name)) {
+      throw new ParleyError('path-escape', `The operation name ${JSON.stringify(op.name)} cannot be a folder name inside the mock (it must work on Windows, macOS and Linux).`, { operation: op.id });
+    }
+    if (opFolders.has(fileNameKey(op.name))) throw new ParleyError('conflict', `Two operations are named ${JSON.stringify(op.name)}.`);
+    opFolders.add(fileNameKey(op.name));
     // A rename by letter case only keeps the folder: macOS and Windows disks cannot tell them apart.
-    const dir = `operations/${oldFolder && oldFolder.toLowerCase() === op.name.toLowerCase() ? oldFolder : op.name}`;
+    const dir = `operations/${oldFolder && fileNameKey(oldFolder) === fileNameKey(op.name) ? oldFolder : op.name}`;
     const oldDir = oldFolder ? `operations/${oldFolder}` : dir;
     putYaml(`${dir}/${OPERATION_FILE}`, operationYamlOf(op, version), `${oldDir}/${OPERATION_FILE}`);
     if (op.script !== undefined) put(`${dir}/${DISPATCH_FILE}`, op.script);
@@ -520,9 +519,9 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
     for (const r of op.responses) {
       const old = index.responseById.get(`${op.id}/${r.id}`);
       // Keep a hand-picked file name while the response keeps its name (or changes only its case).
-      let base = old && (old.name === r.name || old.base.toLowerCase() === responseFileBase(r.name).toLowerCase()) ? old.base : responseFileBase(r.name);
-      for (let n = 2; bases.has(base.toLowerCase()); n++) base = `${responseFileBase(r.name)} ${n}`;
-      bases.add(base.toLowerCase());
+      let base = old && (old.name === r.name || fileNameKey(old.base) === fileNameKey(responseFileBase(r.name))) ? old.base : responseFileBase(r.name);
+      for (let n = 2; bases.has(fileNameKey(base)); n++) base = numberedFileName(responseFileBase(r.name), n);
+      bases.add(fileNameKey(base));
       putYaml(`${dir}/${base}${RESPONSE_SUFFIX}`, responseYamlOf(r, version), old ? `${oldDir}/${old.base}${RESPONSE_SUFFIX}` : undefined);
       if (r.body.kind !== 'none') put(`${dir}/${base}.body.${BODY_EXTENSION[r.body.kind]}`, r.body.text);
     }
@@ -532,9 +531,10 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
   for (const [rel, content] of wanted) if (existing.get(rel) !== content) changes.push({ path: rel, content });
   // On a case-insensitive disk `Default.x` and `default.x` are one file: deleting the old spelling
   // after writing the new one would lose it, so such a file is only rewritten.
-  const wantedFolded = new Set([...wanted.keys()].map((rel) => rel.toLowerCase()));
+  const folded = (rel: string) => rel.split('/').map(fileNameKey).join('/');
+  const wantedFolded = new Set([...wanted.keys()].map(folded));
   for (const rel of existing.keys()) {
-    if (!wanted.has(rel) && isLayoutFile(rel) && !wantedFolded.has(rel.toLowerCase())) changes.push({ path: rel, content: null });
+    if (!wanted.has(rel) && isLayoutFile(rel) && !wantedFolded.has(folded(rel))) changes.push({ path: rel, content: null });
   }
   return changes;
 }
@@ -594,7 +594,7 @@ function syncNode(doc: Document, node: unknown, value: unknown): unknown {
   if (isMap(node) && isPlainObject(value)) {
     for (const pair of [...node.items]) {
       const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
-      if (!(key in value) || value[key] === undefined) node.delete(pair.key);
+      if (!Object.hasOwn(value, key) || value[key] === undefined) node.delete(pair.key);
     }
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;

@@ -10,6 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { parseDocument } from 'yaml';
 import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
 
@@ -122,5 +123,31 @@ describe.skipIf(missing !== null)('mock services', () => {
     await page.getByRole('tab', { name: /^Log/ }).click();
     await page.getByRole('table', { name: 'Mock log' }).getByRole('row').nth(1).click();
     await screenshot(page, 'mock-dark');
+  });
+
+  it('resizes the log panel by drag and by keys, and keeps an unsaved edit of the mock across tab switches', async () => {
+    await mockTab().click();
+    const panel = page.locator('.mock-bottom');
+    const height = async () => Math.round((await panel.boundingBox())!.height);
+    const before = await height();
+    const handle = page.getByRole('separator', { name: 'Resize the mock log' });
+    const box = (await handle.boundingBox())!;
+    await page.mouse.move(box.x + 300, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 300, box.y + box.height / 2 - 80, { steps: 5 });
+    await page.mouse.up();
+    await until(async () => (await height()) === before + 80, 5_000, () => 'dragging the handle up did not grow the log by 80 px');
+    await handle.focus();
+    await page.keyboard.press('ArrowDown');
+    await until(async () => (await height()) === before + 64);
+    await until(async () => (await readFile(join(app.home, 'workspace.yaml'), 'utf8')).includes(`mockLog: ${before + 64}`));
+    await screenshot(page, 'mock-log-resized');
+
+    await page.getByLabel('Port').fill('0');
+    await page.getByLabel('Path', { exact: true }).fill('/edited');
+    await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
+    await mockTab().click();
+    await expect(page.getByLabel('Path', { exact: true }).inputValue()).resolves.toBe('/edited');
+    await mockTab().locator('.dirty-dot').waitFor();
   });
 });

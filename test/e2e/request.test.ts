@@ -2,10 +2,13 @@
  * The REST client in real Chromium: build a request with path and query params and a JSON
  * body, send it to the demo API, look at every response tab.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
 
@@ -99,5 +102,80 @@ describe.skipIf(missing !== null)('REST client', () => {
     expect(text).toContain('{petId}');
     expect(text).toContain('${missingKey}');
     await screenshot(page, 'request-refused');
+  });
+
+  it('a new request with a path template gets its path-parameter row at once, says it needs a value, and sends once given one', async () => {
+    await page.keyboard.press('Control+Shift+P');
+    await page.keyboard.type('New request');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New request' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Pet by id');
+    await dialog.getByRole('textbox', { name: 'URL or path' }).fill('/pets/{petId}');
+    await dialog.getByRole('button', { name: 'Create request' }).click();
+    await page.getByRole('tab', { name: /Pet by id/ }).waitFor();
+    const value = page.getByLabel('Path parameter value of petId');
+    await expect(value.inputValue()).resolves.toBe('');
+    const problems = page.getByRole('list', { name: 'Problems to fix before Send' });
+    await expect(problems.textContent()).resolves.toContain('Path parameter {petId} has no value.');
+    await screenshot(page, 'request-new-path-template');
+    await value.fill('2');
+    await problems.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('status').waitFor();
+    await expect(page.getByTestId('status').textContent()).resolves.toContain('200');
+  });
+
+  describe('refused before the network, and said before Send', () => {
+    let server: Server;
+    let hits = 0;
+    let target = '';
+    beforeAll(async () => {
+      server = createServer((_req, res) => {
+        hits++;
+        res.end('reached');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/anything`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('an auth whose required values are empty (Basic used to go out as "Basic Og==")', async () => {
+      await page.getByRole('treeitem', { name: /Pet by id/ }).dblclick();
+      await page.getByLabel('URL', { exact: true }).fill(target);
+      await page.getByRole('tab', { name: /^Auth/ }).click();
+      await page.getByLabel('Auth type').selectOption('basic');
+      const warning = page.locator('.auth-editor [role=alert]');
+      await expect(warning.textContent()).resolves.toContain('Basic auth has no Username');
+      await expect(page.getByRole('list', { name: 'Problems to fix before Send' }).textContent()).resolves.toContain('Basic auth has no Username');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const refusal = page.locator('.response-error');
+      await refusal.waitFor();
+      await expect(refusal.textContent()).resolves.toContain('Basic auth has no Username');
+      expect(hits).toBe(0);
+      await screenshot(page, 'request-auth-incomplete');
+      await page.getByLabel('Username').fill('ada');
+      await expect(warning.count()).resolves.toBe(0);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await until(() => hits === 1);
+      await page.getByLabel('Auth type').selectOption('none');
+    });
+
+    it('a URL that is not one (it used to be sent as a path under the base URL)', async () => {
+      await page.getByRole('treeitem', { name: /Pet by id/ }).dblclick();
+      const url = page.getByLabel('URL', { exact: true });
+      await url.fill('ht!tp://bad url/%%');
+      const problems = page.getByRole('list', { name: 'Problems to fix before Send' });
+      await expect(problems.textContent()).resolves.toContain('"ht!tp" is not a URL scheme');
+      await page.getByRole('button', { name: 'Send' }).click();
+      const refusal = page.locator('.response-error');
+      await refusal.waitFor();
+      await expect(refusal.textContent()).resolves.toContain('the URL "ht!tp://bad url/%%" is not valid: "ht!tp" is not a URL scheme');
+      await screenshot(page, 'request-bad-url');
+      await url.fill(`${target.replace('/anything', '')}/a b`);
+      await expect(problems.textContent()).resolves.toContain('contains a space');
+      await url.fill(`${target}%zz`);
+      await expect(problems.textContent()).resolves.toContain('"%zz" is not a percent-escape');
+      expect(hits).toBe(1);
+    });
   });
 });

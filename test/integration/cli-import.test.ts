@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -33,6 +33,8 @@ const petstoreSpec = join(corpus, 'v2.0', 'yaml', 'petstore-separate', 'spec');
 const fixtures = join(root, 'test', 'fixtures', 'cli-import');
 const boardV1 = join(fixtures, 'board-v1.yaml');
 const boardV2 = join(fixtures, 'board-v2.yaml');
+/** Two files with references inside the entry, across files and back (definition update by content). */
+const shop = join(fixtures, 'shop');
 
 const scriptBin = ['/usr/bin/script', '/bin/script'].find((path) => existsSync(path));
 
@@ -357,7 +359,7 @@ describe('parley import <URL>', SLOW, () => {
       env: { PARLEY_IMPORT_TOKEN: TOKEN, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(work, 'no-bus')}` },
     });
     expect(noKeychain.code).toBe(2);
-    expect(noKeychain.stderr).toMatch(/^parley import: No secure storage: .* The --auth-\* credentials are stored there for later updates/);
+    expect(noKeychain.stderr).toMatch(/^parley import: No secure storage on this system: .* The --auth-\* credentials are stored there for later updates/);
     expect(noKeychain.stderr).not.toContain(TOKEN);
     expect(seen.length).toBe(before);
     expect(existsSync(project)).toBe(false);
@@ -445,6 +447,33 @@ describe('parley update-definition', SLOW, () => {
       applied: true,
       counts: { added: 0, rewritten: 0, orphaned: 0, restored: 0 },
     });
+  });
+
+  it('--preview compares by content: an identical copy at another path changes nothing, one changed parameter exactly its operation', async () => {
+    const project = freshPath('shop-located');
+    expect((await parley(['import', join(shop, 'spec', 'shop.yaml'), '--new-project', project])).code).toBe(0);
+    // The same files somewhere else, the entry under another name.
+    const copy = freshPath('shop-copy');
+    await cp(shop, copy, { recursive: true });
+    const entry = join(copy, 'spec', 'openapi.yaml');
+    await rename(join(copy, 'spec', 'shop.yaml'), entry);
+    const before = await snapshot(project);
+
+    const same = await parley(['update-definition', project, '--api', 'Shop', '--source', entry, '--preview']);
+    expect(same.stderr).toBe('');
+    expect(same.code).toBe(0);
+    expect(same.stdout).toBe(
+      [`Definition update of Shop from ${entry} (openapi-3.0)`, 'No operation was added, removed or changed.', 'Preview only: nothing was written. Run without --preview to apply.', ''].join('\n'),
+    );
+
+    // One parameter of GET /items becomes required.
+    const text = await readFile(entry, 'utf8');
+    await writeFile(entry, text.replace('{name: q, in: query, schema: {type: string}}', '{name: q, in: query, required: true, schema: {type: string}}'));
+    const changed = await parley(['update-definition', project, '--api', 'Shop', '--source', entry, '--preview']);
+    expect(changed.code).toBe(0);
+    expect(changed.stdout).toContain(['Changed (1)', '  GET /items: parameters', 'Preview only'].join('\n'));
+    expect(changed.stdout).not.toMatch(/Added|Removed/);
+    expect(await snapshot(project)).toEqual(before);
   });
 
   it('--source reads another file and is recorded for the next update', async () => {

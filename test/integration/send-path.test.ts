@@ -124,16 +124,6 @@ describe('sending through the supervisor', () => {
     check(seen.at(-1)!.headers, seen.at(-1)!.url);
   });
 
-  it('Inherit uses the API auth, and a request auth overrides it', async () => {
-    const api = await call('api.get', { project: projectDir, id: apiId });
-    await call('api.save', { project: projectDir, api: { ...api, auth: { type: 'bearer', token: 'from-api' } } });
-    await call('request.send', { project: projectDir, request: await newRequest({}) });
-    expect(seen.at(-1)!.headers.authorization).toBe('Bearer from-api');
-    await call('request.send', { project: projectDir, request: await newRequest({ auth: { type: 'none' } }) });
-    expect(seen.at(-1)!.headers.authorization).toBeUndefined();
-    await call('api.save', { project: projectDir, api: { ...api, auth: { type: 'none' } } });
-  });
-
   it('gets an OAuth 2 client-credentials token from a real OAuth server and sends it', async () => {
     const auth: Auth = { type: 'oauth2', grant: 'client_credentials', tokenUrl: oidc.tokenUrl, authorizationUrl: '', clientId: MACHINE_CLIENT.id, clientSecret: MACHINE_CLIENT.secret, scope: '', usePkce: false };
     const request = await newRequest({ auth });
@@ -147,6 +137,19 @@ describe('sending through the supervisor', () => {
 });
 
 describe.skipIf(missingKeyring !== null)('secrets', () => {
+  // Saving an API's token moves it to the keychain: this needs the real Secret Service.
+  it('Inherit uses the API auth (its token read back from the keychain), and a request auth overrides it', async () => {
+    const api = await call('api.get', { project: projectDir, id: apiId });
+    const saved = await call('api.save', { project: projectDir, api: { ...api, auth: { type: 'bearer', token: 'from-api' } } });
+    expect(saved.auth).toEqual({ type: 'bearer', token: `\${secret:api/${apiId}/token}` });
+    expect(await allProjectText(projectDir)).not.toContain('from-api');
+    await call('request.send', { project: projectDir, request: await newRequest({}) });
+    expect(seen.at(-1)!.headers.authorization).toBe('Bearer from-api');
+    await call('request.send', { project: projectDir, request: await newRequest({ auth: { type: 'none' } }) });
+    expect(seen.at(-1)!.headers.authorization).toBeUndefined();
+    await call('api.save', { project: projectDir, api: { ...api, auth: { type: 'none' } } });
+  });
+
   it('a typed secret goes to the keychain on save; files, history, logs and errors never hold it', async () => {
     const created = await newRequest({ auth: { type: 'bearer', token: SECRET } });
     const saved = await call('request.save', { project: projectDir, request: created });

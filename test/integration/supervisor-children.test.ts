@@ -1,13 +1,17 @@
 /**
  * Process boundaries under kill -9: the supervisor restarts the sender and the checker, the
- * work in flight fails with a clear message, the next request succeeds, nothing stored is lost.
+ * work in flight fails with a clear message, the next request succeeds, and what the supervisor
+ * was storing from a child's work when that child died is stored whole.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
+import { uiHandlers } from '../../processes/supervisor/ui-api.js';
+import type { Handlers } from '../../protocol/peer.js';
+import type { HistoryEntry } from '../../protocol/model/history.js';
 import type { SendSpec } from '../../protocol/model/exchange.js';
 import type { CheckJob } from '../../protocol/model/verdict.js';
 
@@ -88,13 +92,54 @@ describe('supervisor and its children under kill -9', () => {
     await expect(sup.sender.call('sender.send', spec('/fast'))).resolves.toMatchObject({ status: 200 });
   });
 
-  it('nothing stored is lost: the workspace file is intact after the crashes', async () => {
-    await sup.workspace.update((ws) => {
-      ws.globals = [{ name: 'kept', value: 'yes', enabled: true }];
-    });
-    process.kill(sup.sender.pid!, 'SIGKILL');
-    const text = await readFile(join(home, 'workspace.yaml'), 'utf8');
-    expect(text).toContain('kept');
+  it('nothing stored is lost: a kill -9 of the sender while its send is written to History', async () => {
+    const handlers: Handlers = uiHandlers(sup);
+    const call = async <M extends keyof Handlers>(method: M, payload: Parameters<NonNullable<Handlers[M]>>[0]) =>
+      (await (handlers[method] as (p: unknown, ctx: unknown) => unknown)(payload, { signal: new AbortController().signal, chunk: () => {} })) as Awaited<ReturnType<NonNullable<Handlers[M]>>>;
+    const projectDir = join(home, 'project');
+    await sup.openProject(projectDir, { create: true });
+    const api = await call('api.create', { project: projectDir, name: 'Local', baseUrl: base });
+    const request = await call('request.create', { project: projectDir, parent: api.id, name: 'fast', method: 'GET', url: '/fast' });
+    const send = () => call('request.send', { project: projectDir, request });
+    await send();
+    await send();
+
+    // The sender's answer is being appended to History when the sender is killed.
+    const store = sup.history;
+    const add = store.add.bind(store);
+    let killed: number | undefined;
+    store.add = (root: string, ...added: HistoryEntry[]) => {
+      const writing = add(root, ...added);
+      if (killed === undefined) {
+        killed = sup.sender.pid!;
+        process.kill(killed, 'SIGKILL');
+      }
+      return writing;
+    };
+    let third: Awaited<ReturnType<typeof send>>;
+    try {
+      third = await send();
+    } finally {
+      store.add = add;
+    }
+    expect(third.response.status).toBe(200);
+    expect(killed).toBeDefined();
+
+    // Every entry is there, whole, the one being written when the sender died included.
+    const entries = await call('history.list', { project: projectDir, requestId: request.id });
+    expect(entries).toHaveLength(3);
+    expect(entries[0]!.id).toBe(third.id);
+    for (const { id } of entries) expect(await call('history.get', { project: projectDir, id })).toMatchObject({ id, response: { status: 200 } });
+    const historyFile = (await readdir(join(home, 'history'))).find((f) => f.endsWith('.jsonl'))!;
+    const file = (await readFile(join(home, 'history', historyFile), 'utf8')).trimEnd();
+    expect(file.split('\n').map((line) => (JSON.parse(line) as HistoryEntry).id).slice(-3)).toEqual([...entries].reverse().map((e) => e.id));
+
+    // The supervisor recovers: a new sender, and the next send is stored after the others.
+    await waitForRunning(sup.sender, killed);
+    expect(sup.sender.pid).not.toBe(killed);
+    const fourth = await send();
+    expect(fourth.response.status).toBe(200);
+    expect((await call('history.list', { project: projectDir, requestId: request.id })).map((e) => e.id)).toEqual([fourth.id, ...entries.map((e) => e.id)]);
   });
 
   it('shutting down leaves no child running', async () => {

@@ -166,7 +166,7 @@ function noteUnknownKeywords(site: Site): void {
   for (const key of Object.keys(site.schema)) {
     if (known.has(key) || key.startsWith('x-')) continue;
     const where = site.host.describe(site.loc);
-    if (site.dialect === 'oas31' && key in DROPPED_IN_2020) {
+    if (site.dialect === 'oas31' && Object.hasOwn(DROPPED_IN_2020, key)) {
       site.note(`"${key}" is not a keyword of JSON Schema 2020-12 (${DROPPED_IN_2020[key]}); not checked at ${where}`);
     } else if (KNOWN.oas31.has(key)) {
       site.note(`"${key}" is not a keyword of ${DIALECT_NAME[site.dialect]}; not checked at ${where}`);

@@ -5,6 +5,7 @@
  * definition compiles only the schemas that check reaches.
  */
 import { ParleyError } from '../../../protocol/errors.js';
+import { resolveRefLocation } from '../../../protocol/ref-location.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import { compileInto } from './compile.js';
 import type { Dialect, Resource, SchemaNode } from './evaluation.js';
@@ -83,9 +84,11 @@ export class PreparedDefinition implements CompileHost {
     return this.documents.has(loc.docUri) && valueAt(this.documents.get(loc.docUri), loc.pointer).found;
   }
 
+  /** A `$ref` by the shared rule (protocol/ref-location), then looked up among the documents held. */
   resolveRef(ref: string, base: string): Loc | string {
-    const r = resolveReference(ref, base);
-    if (!r) return `the reference ${ref} cannot be read`;
+    const located = resolveRefLocation(ref, base, { documentName: base.slice(base.lastIndexOf('/') + 1) || base });
+    if (!located.ok) return located.error.message;
+    const r = { resource: located.url, fragment: located.fragment };
     const resource = this.resources.get(r.resource);
     if (!resource) return `the reference ${ref} names a document the definition does not hold`;
     let pointer: string;

@@ -28,7 +28,8 @@ const own: Record<string, FormatCheck> = {
 };
 
 function fromAjv(name: string): FormatCheck | undefined {
-  const format = (fullFormats as Record<string, unknown>)[name];
+  // The name comes from a schema: `toString` or `constructor` is an unknown format, not Object's method.
+  const format = Object.hasOwn(fullFormats, name) ? (fullFormats as Record<string, unknown>)[name] : undefined;
   if (format instanceof RegExp) return { type: 'string', test: (s: string) => format.test(s) };
   if (typeof format === 'function') return { type: 'string', test: (s: string) => Boolean(format(s)) };
   if (typeof format === 'object' && format !== null) {
@@ -46,7 +47,7 @@ const cache = new Map<string, FormatCheck | undefined>();
 /** The check for a format name, or undefined when the format is not known (it is then reported, not checked). */
 export function formatCheck(name: string): FormatCheck | undefined {
   if (cache.has(name)) return cache.get(name);
-  const check = own[name] ?? fromAjv(name);
+  const check = Object.hasOwn(own, name) ? own[name] : fromAjv(name);
   cache.set(name, check);
   return check;
 }

@@ -85,7 +85,7 @@ export function requestPath(url: string): string {
 export function serverPathPrefix(serverUrl: string, variables: unknown, documentUri: string): string {
   const vars = isObject(variables) ? variables : {};
   const filled = serverUrl.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    const v = vars[name];
+    const v = Object.hasOwn(vars, name) ? vars[name] : undefined;
     return isObject(v) && typeof v.default === 'string' ? v.default : whole;
   });
   let path: string;

@@ -11,6 +11,7 @@ import type {
   DefinitionUpdateResult,
   FetchCredentials,
   FetchNetwork,
+  ImportDeadlines,
   ImportJob,
   ImportProgress,
   ImportResult,
@@ -76,9 +77,10 @@ async function updateInput(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'
   return { api: job.api, requests: job.requests, old, next };
 }
 
-async function withLoader<T>(job: { network: FetchNetwork }, credentials: FetchCredentials | undefined, deps: Omit<JobDeps, 'newId'>, run: (loader: DocumentLoader) => Promise<T>): Promise<T> {
+async function withLoader<T>(job: { network: FetchNetwork; deadlines?: ImportDeadlines }, credentials: FetchCredentials | undefined, deps: Omit<JobDeps, 'newId'>, run: (loader: DocumentLoader) => Promise<T>): Promise<T> {
   const loader = createDocumentLoader({
     network: job.network,
+    ...(job.deadlines ? { deadlines: job.deadlines } : {}),
     ...(credentials ? { credentials } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.limits ? { limits: deps.limits } : {}),

@@ -133,6 +133,8 @@ describe('names and statuses', () => {
     expect(operationName({ method: 'GET', path: '/a/{id}/b.{ext}' })).toBe('get-a-id-b-ext');
     expect(operationName({ method: 'GET', path: '/x', operationId: 'pets/../list all' })).toBe('pets-list-all');
     expect(operationName({ method: 'GET', path: '/', operationId: '..' })).toBe('get');
+    expect(operationName({ method: 'GET', path: '/', operationId: 'aux' })).toBe('aux_');
+    expect(operationName({ method: 'GET', path: '/', operationId: 'Com1' })).toBe('Com1_');
   });
 
   it('picks the lowest documented 2xx, then 2XX, then default', () => {

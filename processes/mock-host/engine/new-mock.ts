@@ -6,6 +6,7 @@
 import { sample } from 'openapi-sampler';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { JSONSchema7 } from 'json-schema';
+import { fileNameKey, portableFileName } from '../../../protocol/project/file-names.js';
 import { DEFAULT_RESPONSE, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
 import { deref, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
 import { isJsonMediaType, loadContract, type Contract, type ContractOperation } from './contract.js';
@@ -46,14 +47,15 @@ export function operationName(op: Pick<ContractOperation, 'method' | 'path' | 'o
     .replace(/[^A-Za-z0-9_-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 100);
-  return safe || op.method.toLowerCase();
+  // Still a folder name: an operationId `aux` or `con` names a device on Windows.
+  return portableFileName(safe || op.method.toLowerCase());
 }
 
 // Case-insensitive, since folders differing only by case collide on macOS and Windows.
 function uniqueName(base: string, taken: Set<string>): string {
   let name = base;
-  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;
-  taken.add(name.toLowerCase());
+  for (let n = 2; taken.has(fileNameKey(name)); n++) name = `${base}-${n}`;
+  taken.add(fileNameKey(name));
   return name;
 }
 

@@ -3,6 +3,7 @@
  * point inside it, so samples, examples and schemas can be looked up without any file or network.
  */
 import { ParleyError } from '../../../protocol/errors.js';
+import { resolveRefLocation, type RefScope } from '../../../protocol/ref-location.js';
 
 export interface OpenApiDocuments {
   /** Key of the entry document in `documents`. */
@@ -16,8 +17,12 @@ export type OpenApiDocument = Record<string, unknown>;
 // Relative names are given a fixed base so `$ref: ../x.yaml` resolves the way it does on disk.
 const BASE = 'file:///api/';
 
+function isAddress(name: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(name);
+}
+
 function urlOf(name: string): string {
-  return /^[a-z][a-z0-9+.-]*:/i.test(name) ? name : new URL(name, BASE).href;
+  return isAddress(name) ? name : new URL(name, BASE).href;
 }
 
 // swagger2openapi ships no types; the one function used is typed here.
@@ -26,7 +31,11 @@ const SWAGGER2OPENAPI = 'swagger2openapi';
 
 export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDocument> {
   const byUrl = new Map<string, unknown>();
-  for (const [name, doc] of Object.entries(input.documents)) byUrl.set(urlOf(name), doc);
+  const names = new Map<string, string>();
+  for (const [name, doc] of Object.entries(input.documents)) {
+    byUrl.set(urlOf(name), doc);
+    names.set(urlOf(name), name);
+  }
   const entryUrl = urlOf(input.entry);
   const entry = byUrl.get(entryUrl);
   if (!entry || typeof entry !== 'object') {
@@ -35,10 +44,13 @@ export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDoc
   let bundled: OpenApiDocument;
   // One document whose $refs all point inside it is bundled already. The common case (a document
   // mock, most APIs) then never loads the ref parser: about 220 KB of code at a mock host's start.
-  if (Object.keys(input.documents).length === 1 && !hasOutsideRef(entry)) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
+  if (Object.keys(input.documents).length === 1 && outsideRefHolders(entry).length === 0) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
+  // A project's cached documents are named by their path in the API folder: none may lead out of it.
+  const within = isAddress(input.entry) ? undefined : { folder: BASE, name: "the API's folder" };
+  const placed = placeRefs(byUrl, names, within);
   try {
     const { bundleWithRefParser } = await import('./ref-parser-bundle.js');
-    bundled = await bundleWithRefParser(entryUrl, entry, byUrl);
+    bundled = await bundleWithRefParser(entryUrl, placed.get(entryUrl) as object, placed);
   } catch (err) {
     throw new ParleyError('contract-unavailable', `The cached definition could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -61,25 +73,60 @@ function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
   return document;
 }
 
-/** Whether any `$ref` in `value` points outside its own document. */
-function hasOutsideRef(value: unknown): boolean {
+/**
+ * Copies of the documents with every `$ref` to another document checked by the shared rule
+ * (protocol/ref-location) and written as the absolute address of a document held, so the ref
+ * parser never resolves a reference by rules of its own. One that cannot be read refuses the
+ * contract with a message naming the reference, its document and why.
+ */
+function placeRefs(byUrl: ReadonlyMap<string, unknown>, names: ReadonlyMap<string, string>, within: RefScope['within']): Map<string, unknown> {
+  const placed = new Map<string, unknown>();
+  for (const [url, doc] of byUrl) {
+    const copy = structuredClone(doc);
+    const documentName = shownName(names.get(url) ?? url);
+    for (const holder of outsideRefHolders(copy)) {
+      const ref = holder.$ref;
+      const target = resolveRefLocation(ref, url, { documentName, ...(within ? { within } : {}) });
+      if (!target.ok) throw new ParleyError('contract-unavailable', `The contract could not be read. ${target.error.message}`, { ref: target.error.ref, document: documentName });
+      if (!byUrl.has(target.url)) {
+        throw new ParleyError('contract-unavailable', `The contract could not be read. The reference ${JSON.stringify(ref)} in ${documentName} names a document that is not among the definition's documents.`, { ref, document: documentName });
+      }
+      holder.$ref = target.href;
+    }
+    placed.set(url, copy);
+  }
+  return placed;
+}
+
+/** A document's name in messages: its path in the API folder, a local path, or its URL. */
+function shownName(name: string): string {
+  if (!name.startsWith('file:')) return name;
+  try {
+    return decodeURIComponent(new URL(name).pathname);
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * The objects whose `$ref` names another document (not `#...`), in document order (so the first
+ * bad reference is the one reported). A YAML alias can make the parsed document a graph, even a
+ * cycle: each node is seen once.
+ */
+function outsideRefHolders(value: unknown): { $ref: string }[] {
+  const holders: { $ref: string }[] = [];
   const stack: unknown[] = [value];
-  // A YAML alias can make the parsed document a graph, even a cycle: each node is seen once.
   const seen = new Set<object>();
   while (stack.length > 0) {
     const node = stack.pop();
     if (!node || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    for (const [key, child] of Object.entries(node)) {
-      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) return true;
-      if (child && typeof child === 'object') stack.push(child);
-    }
+    const ref = Array.isArray(node) ? undefined : (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) holders.push(node as { $ref: string });
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (let i = children.length - 1; i >= 0; i--) if (children[i] && typeof children[i] === 'object') stack.push(children[i]);
   }
-  return false;
+  return holders;
 }
 
 /** Follows internal `$ref`s (`#/...`) until a non-reference object is reached. */
@@ -99,7 +146,8 @@ function pointer(doc: OpenApiDocument, ref: string): unknown {
   let node: unknown = doc;
   for (const raw of ref.slice(1).split('/').slice(1)) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!node || typeof node !== 'object') return undefined;
+    // Own members only: `#/constructor` or `#/__proto__` point at nothing, not at Object's.
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return node;

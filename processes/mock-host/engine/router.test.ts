@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Router } from './router.js';
+import { PROTOTYPE_NAMES } from '../../../test/support/prototype-names.js';
 
 const router = new Router(
   [
@@ -45,4 +46,22 @@ describe('Router', () => {
     expect(router.match('GET', '/pets//photo.png')).toBeUndefined();
     expect(router.match('GET', '/pets/%E0%A4%A')).toBeUndefined();
   });
+
+  it.each(PROTOTYPE_NAMES)('routes %s as an ordinary path segment and parameter name, and finds no parameter a path lacks', (name) => {
+    const routes = new Router([
+      { method: 'GET', path: `/lit/${name}`, target: 'literal' },
+      { method: 'GET', path: `/param/{${name}}`, target: 'param' },
+    ]);
+    expect(routes.match('GET', `/${name}`)).toBeUndefined();
+    expect(routes.match(name, `/lit/${name}`)).toBeUndefined();
+    const literal = routes.match('GET', `/lit/${name}`)!;
+    expect(literal.target).toBe('literal');
+    expect(literal.params[name]).toBeUndefined();
+    const param = routes.match('GET', '/param/v1')!;
+    expect(param.target).toBe('param');
+    expect(Object.hasOwn(param.params, name)).toBe(true);
+    expect(param.params[name]).toBe('v1');
+    expect(param.params.constructor === undefined || name === 'constructor').toBe(true);
+  });
 });
+

@@ -20,11 +20,15 @@ interface Route<T> {
 
 export interface RouteMatch<T> {
   target: T;
+  /**
+   * Path parameters by name, a null-prototype object: a contract's `{constructor}` or
+   * `{__proto__}` is a parameter like any other, and a name the path does not have finds nothing.
+   */
   params: Record<string, string>;
 }
 
 /** A match of a path without parameters: shared, so an exact hit allocates nothing. */
-const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 
 export class Router<T> {
   /**
@@ -76,7 +80,7 @@ export class Router<T> {
     if (exact !== undefined) return exact;
     for (const route of this.templated) {
       if (route.method !== method || route.segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
+      const params = Object.create(null) as Record<string, string>;
       if (route.segments.every((seg, i) => matchSegment(seg, parts[i] as string, params))) return { target: route.target, params };
     }
     return undefined;

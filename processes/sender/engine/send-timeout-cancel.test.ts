@@ -6,6 +6,11 @@ import { startHttp, type RunningServer } from './test-support/servers.js';
 import { sendSpec, tempDir } from './test-support/spec.js';
 
 let server: RunningServer;
+/**
+ * Long enough for the headers to arrive on a loaded machine (100 ms was not: the test failed
+ * when a busy machine took longer than that to connect), short enough to wait out once.
+ */
+const SLOW_BODY_TIMEOUT_MS = 2_000;
 const spool = tempDir();
 /** Resolves with the server-side socket of the next request to arrive, once it closes. */
 let onRequest: ((socket: Socket) => void) | undefined;
@@ -15,13 +20,15 @@ beforeAll(async () => {
     onRequest?.(req.socket);
     const path = req.url ?? '/';
     if (path === '/slow-headers') {
-      setTimeout(() => res.writeHead(200).end('late'), 2_000).unref();
+      setTimeout(() => res.writeHead(200).end('late'), 10_000).unref();
       return;
     }
     if (path === '/slow-body') {
+      // Headers at once; the body ends only after the client's timeout has certainly run out
+      // (its clock started before this request arrived), so a timeout that cut bodies would show.
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.write('start,');
-      setTimeout(() => res.end('end'), 300);
+      setTimeout(() => res.end('end'), SLOW_BODY_TIMEOUT_MS + 300);
       return;
     }
     if (path === '/never-ending-body') {
@@ -57,15 +64,19 @@ function nextServerSocketClosed(arrived?: () => void): Promise<void> {
 
 describe('timeout', () => {
   it('stops waiting for headers after timeoutMs with code timeout', async () => {
+    // 1 s, not 100 ms: on a loaded machine the request must reach the server before the timeout,
+    // or there is no server socket whose release the test can see.
     const closed = nextServerSocketClosed();
-    const error = await send(sendSpec(`${server.url}/slow-headers`, { timeoutMs: 100 }), { spoolDir: spool.path }).catch((e: unknown) => e);
+    const error = await send(sendSpec(`${server.url}/slow-headers`, { timeoutMs: 1_000 }), { spoolDir: spool.path }).catch((e: unknown) => e);
     expect(hasCode(error, 'timeout')).toBe(true);
-    expect((error as Error).message).toBe(`No response headers from 127.0.0.1:${server.port} after 100 ms.`);
+    expect((error as Error).message).toBe(`No response headers from 127.0.0.1:${server.port} after 1000 ms.`);
     await closed;
   });
 
   it('does not cut a slow body once the headers are in', async () => {
-    const result = await send(sendSpec(`${server.url}/slow-body`, { timeoutMs: 100 }), { spoolDir: spool.path });
+    const started = performance.now();
+    const result = await send(sendSpec(`${server.url}/slow-body`, { timeoutMs: SLOW_BODY_TIMEOUT_MS }), { spoolDir: spool.path });
+    expect(performance.now() - started).toBeGreaterThan(SLOW_BODY_TIMEOUT_MS);
     expect(Buffer.from(result.body.bytes).toString()).toBe('start,end');
   });
 

@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { ensureDemoProject, demoDocumentPath } from '../../../demo/project.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import { ProjectStore } from '../store/project-store.js';
+import { PROTOTYPE_NAMES, withKey } from '../../../test/support/prototype-names.js';
 import { CUT_KEY, CYCLE_KEY, NAME_KEY, REF_KEY, UNRESOLVED_KEY, bodySchemaHandler, bodySchemaHandlers, pickJsonMediaType, requestBodySchema } from './body-schema.js';
 
 const ENTRY = 'file:///defs/api/openapi.yaml';
@@ -20,6 +21,27 @@ const schemaOf = (documents: DefinitionDocument[], operation = post) => {
 };
 
 describe('requestBodySchema', () => {
+  it.each(PROTOTYPE_NAMES)('keeps a property and a discriminator tag named %s, and merges it through allOf', (name) => {
+    const components = { schemas: { Base: { type: 'object', properties: withKey(name, { type: 'string' }) }, Cat: { type: 'object' } } };
+    const schema = {
+      allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: [name], properties: withKey(name, { minLength: 2 }) }],
+      discriminator: { propertyName: name, mapping: withKey(name, '#/components/schemas/Cat') },
+    };
+    const result = schemaOf([doc(oas('3.0.3', postBody({ 'application/json': { schema } }), components))]);
+    const properties = result.properties as Record<string, unknown>;
+    expect(Object.keys(properties)).toEqual([name]);
+    expect(properties[name]).toEqual({ type: 'string', minLength: 2 });
+    expect(result.required).toEqual([name]);
+    const mapping = (result.discriminator as { mapping: Record<string, string> }).mapping;
+    expect(Object.keys(mapping)).toEqual([name]);
+    expect(mapping[name]).toBe('#/components/schemas/Cat');
+    expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+
+    // Declared by the second part only: nothing inherited stands in for the first part's.
+    const merged = schemaOf([doc(oas('3.0.3', postBody({ 'application/json': { schema: { allOf: [{ properties: { a: {} } }, { properties: withKey(name, { type: 'string' }) }] } } })))]);
+    expect(Object.hasOwn(merged.properties as object, name) && (merged.properties as Record<string, unknown>)[name]).toEqual({ type: 'string' });
+  });
+
   it('reads the demo definition: NewPet with its name and place, application/json', async () => {
     const document = parseYaml(await readFile(demoDocumentPath(), 'utf8')) as unknown;
     const result = requestBodySchema([doc(document)], { method: 'post', path: '/pets' });

@@ -23,6 +23,7 @@ import { hasCode, type ParleyError } from '../../../protocol/errors.js';
 import type { OperationLink } from '../../../protocol/model/request.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import type { Handler, Handlers } from '../../../protocol/peer.js';
+import { ownValue, setOwn } from '../../../protocol/own.js';
 import { PreparedDefinition } from '../../checker/engine/definition.js';
 import { escapeSegment, isObject, parsePointer } from '../../checker/engine/json-pointer.js';
 import type { Loc } from '../../checker/engine/keywords/site.js';
@@ -99,7 +100,7 @@ function findOperation(def: PreparedDefinition, link: OperationLink): Found | st
   const method = link.method.toLowerCase();
   const at = (pointer: string, value: unknown) => (isObject(value) ? { item: { loc: item.loc, value: item.value as SchemaObject }, op: { loc: { docUri: item.loc.docUri, pointer }, value } } : undefined);
   if (METHODS_3X.has(method) || def.dialect === 'swagger2') {
-    const found = at(`${item.loc.pointer}/${method}`, item.value[method]);
+    const found = at(`${item.loc.pointer}/${method}`, ownValue(item.value, method));
     if (found) return found;
   } else if (isObject(item.value.additionalOperations)) {
     // OpenAPI 3.2: other methods live under additionalOperations, keyed as written.
@@ -207,11 +208,11 @@ class Inliner {
     const inline = (v: unknown) => this.inline(v, base, stack, depth + 1);
     for (const [k, v] of Object.entries(value)) {
       if (DROPPED.has(k)) continue;
-      if (SCHEMA_MAPS.has(k) && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, inline(s)]));
-      else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) out[k] = v.map(inline);
-      else if (SCHEMA_ONE.has(k) && (isObject(v) || typeof v === 'boolean')) out[k] = inline(v);
-      else if (k === 'discriminator' && isObject(v)) out[k] = this.discriminator(v, base);
-      else out[k] = v;
+      if (SCHEMA_MAPS.has(k) && isObject(v)) setOwn(out, k, Object.fromEntries(Object.entries(v).map(([name, s]) => [name, inline(s)])));
+      else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) setOwn(out, k, v.map(inline));
+      else if (SCHEMA_ONE.has(k) && (isObject(v) || typeof v === 'boolean')) setOwn(out, k, inline(v));
+      else if (k === 'discriminator' && isObject(v)) setOwn(out, k, this.discriminator(v, base));
+      else setOwn(out, k, v);
     }
     const merged = Array.isArray(out.allOf) ? this.mergeAllOf(out) : out;
     // After the merge, so that the common 3.0 `nullable: true` + `allOf: [$ref]` reads as meant.
@@ -228,7 +229,7 @@ class Inliner {
       if (typeof target !== 'string') continue;
       const byRef = /[#/.]/.test(target) ? this.def.resolveRef(target, base) : undefined;
       const loc = byRef !== undefined && typeof byRef !== 'string' ? byRef : this.def.namedSchema(target, base);
-      if (loc) mapping[tag] = this.placeOf(loc);
+      if (loc) setOwn(mapping, tag, this.placeOf(loc));
     }
     return { ...value, mapping };
   }
@@ -295,8 +296,8 @@ function mergeTwo(a: SchemaObject, b: SchemaObject): SchemaObject | undefined {
   if (closesOver(a, b) || closesOver(b, a)) return undefined;
   const out: SchemaObject = { ...a };
   for (const [k, v] of Object.entries(b)) {
-    if (!(k in out)) {
-      out[k] = v;
+    if (!Object.hasOwn(out, k)) {
+      setOwn(out, k, v);
       continue;
     }
     const mine = out[k];
@@ -310,8 +311,8 @@ function mergeTwo(a: SchemaObject, b: SchemaObject): SchemaObject | undefined {
     } else if (k === 'properties' && isObject(mine) && isObject(v)) {
       const props: SchemaObject = { ...mine };
       for (const [name, s] of Object.entries(v)) {
-        const existing = props[name];
-        props[name] = existing === undefined || sameJson(existing, s) ? s : isObject(existing) && isObject(s) ? (mergeTwo(existing, s) ?? { allOf: [existing, s] }) : { allOf: [existing, s] };
+        const existing = ownValue(props, name);
+        setOwn(props, name, existing === undefined || sameJson(existing, s) ? s : isObject(existing) && isObject(s) ? (mergeTwo(existing, s) ?? { allOf: [existing, s] }) : { allOf: [existing, s] });
       }
       out[k] = props;
     } else if (!sameJson(mine, v)) return undefined;

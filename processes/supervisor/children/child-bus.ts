@@ -2,3 +2,4 @@
 export { Peer } from '../../../protocol/peer.js';
 export { streamTransport } from '../../../protocol/transport-stream.js';
 export { validateCompiled } from '../../../protocol/validate-node.js';
+export { messageScope } from '../../runtime/crash-policy.js';

@@ -1,7 +1,8 @@
 /**
  * One supervised child process: spawned with a duplex bus pipe on fd 3, watched by heartbeat,
  * restarted with backoff when it dies, killed when it hangs or overruns a call's budget.
- * Calls in flight when it dies fail with `child-died` and a message saying what happened.
+ * Calls in flight when it dies fail with `child-died` and a message saying what happened,
+ * including the error the child itself printed last (a missing native module, a crash).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex } from 'node:stream';
@@ -48,6 +49,8 @@ export class ChildProcessHandle {
   state: ChildState = 'stopped';
   restarts = 0;
   lastExit: ExitInfo | null = null;
+  /** The error line the last child printed on stderr before it exited, if any (see lastWords). */
+  lastWords = '';
   private child: ChildProcess | null = null;
   private peer: Peer | null = null;
   private startedAt = 0;
@@ -153,20 +156,35 @@ export class ChildProcessHandle {
       for (const line of data.toString('utf8').split('\n')) if (line.trim()) log(`[${this.spec.name}] ${line}`);
     };
     child.stdout?.on('data', prefix);
-    child.stderr?.on('data', prefix);
+    // The newest stderr is kept: when the child dies, what it said is the why.
+    let stderrTail = '';
+    child.stderr?.on('data', (data: Buffer) => {
+      prefix(data);
+      stderrTail = (stderrTail + data.toString('utf8')).slice(-STDERR_KEPT);
+    });
+    const stderrEnded = new Promise<void>((resolve) => {
+      if (!child.stderr) return resolve();
+      child.stderr.once('end', resolve);
+      child.stderr.once('close', resolve);
+    });
 
-    child.once('exit', (code, signal) => this.exited(child, { code, signal }));
+    // 'exit' can come before the last of stderr has been read: wait for it, briefly.
+    child.once('exit', (code, signal) => {
+      void Promise.race([stderrEnded, delay(STDERR_WAIT_MS)]).then(() => this.exited(child, { code, signal }, lastWords(stderrTail)));
+    });
     child.once('error', (err) => log(`[${this.spec.name}] spawn failed: ${err.message}`));
 
     // The bus code is loaded after the spawn, so a short-lived CLI's first child boots meanwhile
     // (about 35 ms sooner for `parley mock serve`); the pipe holds what the child writes until then.
-    const { Peer, streamTransport, validateCompiled } = await busCode();
-    if (this.child !== child) throw new ParleyError('child-died', `The ${this.spec.name} did not start: ${describeExit(this.spec.name, this.lastExit ?? { code: null, signal: null })}`);
+    const { Peer, streamTransport, validateCompiled, messageScope } = await busCode();
+    if (this.child !== child) throw this.startFailure(this.lastExit);
     const peer = new Peer(streamTransport(child.stdio[3] as Duplex), {
       role: 'supervisor',
       pid: process.pid,
       validate: validateCompiled,
+      scope: messageScope,
       onProtocolError: (err) => log(`[${this.spec.name}] bus: ${err.code}: ${err.message}`),
+      onHandlerError: (type, err) => log(`[${this.spec.name}] handling ${type} from it failed: ${describeError(err)}`),
       ...(this.spec.serve ? { handlers: this.spec.serve } : {}),
     });
     this.peer = peer;
@@ -174,7 +192,11 @@ export class ChildProcessHandle {
     try {
       await peer.ready;
     } catch (err) {
-      throw new ParleyError('child-died', `The ${this.spec.name} did not start: ${(err as Error).message}`);
+      // The pipe broke because the child died (ECONNRESET says nothing): say how, and what it printed.
+      if (hasCode(err, 'version-mismatch')) throw new ParleyError('child-died', `The ${this.spec.name} did not start: ${(err as Error).message}`);
+      const info = this.child === child ? await Promise.race([this.waitForExit(), delay(START_EXIT_WAIT_MS).then(() => null)]) : this.lastExit;
+      if (!info) throw new ParleyError('child-died', `The ${this.spec.name} did not start: ${(err as Error).message}`);
+      throw this.startFailure(info);
     }
     if (this.child !== child) return;
     this.setState('running');
@@ -184,10 +206,23 @@ export class ChildProcessHandle {
     for (const waiter of waiters) waiter.resolve(peer);
   }
 
-  private exited(child: ChildProcess, info: ExitInfo): void {
+  private startFailure(info: ExitInfo | null): ParleyError {
+    const how = info ? exitWords(info) : 'it exited';
+    const said = info && this.lastWords ? `: ${this.lastWords}` : '';
+    return new ParleyError('child-died', `The ${this.spec.name} could not start (${how})${said}`, { exit: info });
+  }
+
+  /** How the child ended, with the error it printed (kill -9 leaves none). */
+  private describeLastExit(info: ExitInfo): string {
+    const how = describeExit(this.spec.name, info);
+    return this.lastWords ? `${how.slice(0, -1)}: ${this.lastWords}` : how;
+  }
+
+  private exited(child: ChildProcess, info: ExitInfo, words: string): void {
     if (this.child !== child) return;
     const peer = this.peer;
     this.lastExit = info;
+    this.lastWords = words;
     this.child = null;
     this.peer = null;
     this.stopHeartbeat();
@@ -197,16 +232,16 @@ export class ChildProcessHandle {
     for (const resolve of waiters) resolve(info);
 
     if (this.stopping || !this.spec.restart) {
-      this.setState('stopped', this.stopping ? undefined : describeExit(this.spec.name, info));
-      if (!this.spec.restart) this.failWaiters(new ParleyError('child-died', describeExit(this.spec.name, info)));
+      this.setState('stopped', this.stopping ? undefined : this.describeLastExit(info));
+      if (!this.spec.restart) this.failWaiters(new ParleyError('child-died', this.describeLastExit(info)));
       return;
     }
     const ranFor = Date.now() - this.startedAt;
     this.consecutiveFailures = ranFor > STABLE_AFTER_MS ? 1 : this.consecutiveFailures + 1;
     const delay = Math.min(BACKOFF_START_MS * 2 ** (this.consecutiveFailures - 1), BACKOFF_MAX_MS);
     this.restarts++;
-    this.setState('restarting', `${describeExit(this.spec.name, info)} Restarting in ${delay} ms.`);
-    this.spec.log?.(`${describeExit(this.spec.name, info)} restarting in ${delay} ms`);
+    this.setState('restarting', `${this.describeLastExit(info)} Restarting in ${delay} ms.`);
+    this.spec.log?.(`${this.describeLastExit(info)} restarting in ${delay} ms`);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       this.launch().catch((err: Error) => this.spec.log?.(`[${this.spec.name}] restart failed: ${err.message}`));
@@ -234,7 +269,7 @@ export class ChildProcessHandle {
 
   private async diedError(type: string): Promise<ParleyError> {
     const info = this.child ? await Promise.race([this.waitForExit(), delay(1_000).then(() => null)]) : this.lastExit;
-    const how = info ? describeExit(this.spec.name, info) : `The ${this.spec.name} stopped answering.`;
+    const how = info ? this.describeLastExit(info) : `The ${this.spec.name} stopped answering.`;
     const next = this.spec.restart ? ' It is being restarted; try again.' : '';
     return new ParleyError('child-died', `${how} ${type} was in flight and did not finish.${next}`, { exit: info });
   }
@@ -271,8 +306,37 @@ export class ChildProcessHandle {
 }
 
 export function describeExit(name: string, info: ExitInfo): string {
-  if (info.signal) return `The ${name} was stopped by ${info.signal}.`;
-  return `The ${name} exited with code ${info.code ?? 'unknown'}.`;
+  return info.signal ? `The ${name} was stopped by ${info.signal}.` : `The ${name} exited with code ${info.code ?? 'unknown'}.`;
+}
+
+function exitWords(info: ExitInfo): string {
+  return info.signal ? `stopped by ${info.signal}` : `exit code ${info.code ?? 'unknown'}`;
+}
+
+/** Stderr kept per child: enough for Node's report of an uncaught error with its stack. */
+const STDERR_KEPT = 16_384;
+/** How long an exit waits for the rest of the child's stderr. */
+const STDERR_WAIT_MS = 250;
+/** How long a failed start waits for the child's exit, to say how it ended. */
+const START_EXIT_WAIT_MS = 2_000;
+
+/**
+ * The line of a dead child's stderr that says why it died: the last error line (`Error
+ * [ERR_MODULE_NOT_FOUND]: Cannot find package 'isolated-vm' ...`, `TypeError: ...`), else its
+ * last line. Stack frames, Node's source excerpt and its version banner say nothing to a user.
+ */
+export function lastWords(stderr: string, max = 500): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^at /.test(line) && !/^Node\.js v\d/.test(line) && !/^\^+$/.test(line) && !/^[{}]$/.test(line));
+  const errorLine = lines.findLast((line) => /\b[A-Z]?\w*(Error|Exception)\b( \[[A-Z_0-9]+\])?:/.test(line));
+  const said = errorLine ?? lines.at(-1) ?? '';
+  return said.length > max ? `${said.slice(0, max - 1)}…` : said;
+}
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
 function delay(ms: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
 import { hasCode } from '../../../protocol/errors.js';
 import type { CookieInput } from '../../../protocol/model/cookies.js';
 import { MAX_LIFETIME_MS, WorkspaceJar } from './jar.js';
@@ -49,7 +50,7 @@ describe('WorkspaceJar.receive: one outcome per Set-Cookie', () => {
     const jar = new WorkspaceJar();
     const outcomes = jar.receive(
       http,
-      ['a=1; Domain=other.org', 'b=1; Domain=com', 'c=1; Secure', '__Host-d=1; Secure; Path=/', '__Secure-e=1', 'no-equals-sign', 'f=1; Domain=example.com'],
+      ['a=1; Domain=other.org', 'b=1; Domain=com', 'c=1; Secure', '__Host-d=1; Secure; Path=/', '__Secure-e=1', 'no-equals-sign', 'f=1; Domain=example.com', 'g=1; Domain=..example.com'],
       NOW,
     );
     expect(outcomes.map((o) => [o.name, o.outcome, o.reason?.code])).toEqual([
@@ -60,6 +61,7 @@ describe('WorkspaceJar.receive: one outcome per Set-Cookie', () => {
       ['__Secure-e', 'ignored', 'prefix'],
       ['', 'ignored', 'unparsable'],
       ['f', 'stored', undefined],
+      ['g', 'ignored', 'domain-mismatch'],
     ]);
     expect(outcomes[0]!.reason!.message).toBe('Ignored: Domain=other.org does not match the host shop.example.com.');
     expect(names(jar)).toEqual(['example.com/cart f']);
@@ -209,5 +211,34 @@ describe('WorkspaceJar persistence records', () => {
     expect(jar.persistentRevision).toBe(start);
     jar.receive(http, ['p=1; Max-Age=60'], NOW);
     expect(jar.persistentRevision).toBeGreaterThan(start);
+  });
+});
+
+describe('WorkspaceJar bookkeeping', () => {
+  it('keeps its count equal to what it lists, whatever arrives and whatever is deleted (property)', () => {
+    const header = fc
+      .tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.constantFrom('', '; Max-Age=0', '; Max-Age=5', '; Max-Age=-1', '; Expires=Thu, 01 Jan 1970 00:00:00 GMT'), fc.constantFrom('', '; Path=/', '; Path=/x', '; Domain=example.com', '; Domain=evil.org', '; Secure'))
+      .map(([name, life, where]) => `${name}=v${life}${where}`);
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('receive' as const), host: fc.constantFrom('a.example.com', 'b.example.com', 'example.com'), headers: fc.array(header, { maxLength: 6 }), seconds: fc.integer({ min: 0, max: 10 }) }),
+      fc.record({ kind: fc.constant('deleteDomain' as const), host: fc.constantFrom('a.example.com', 'example.com') }),
+      fc.record({ kind: fc.constant('clear' as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const jar = new WorkspaceJar();
+        let clock = NOW.getTime();
+        for (const s of steps) {
+          if (s.kind === 'receive') {
+            clock += s.seconds * 1000;
+            jar.receive(new URL(`http://${s.host}/x/y`), s.headers, new Date(clock));
+          } else if (s.kind === 'deleteDomain') jar.deleteDomain(s.host);
+          else jar.clear();
+          const listed = jar.list(false, new Date(clock));
+          expect(jar.size).toBe(listed.length);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -69,6 +69,9 @@ export class WorkspaceJar {
     const at = { name: cookie.key, domain, path };
     const refused = tooLarge(cookie.key, cookie.value) ?? refusal(cookie, url);
     if (refused) return { ...at, outcome: 'ignored', reason: refused };
+    // Kept under the canonical domain (an IDN as punycode, IPv6 without brackets), the form
+    // requests are matched in; tough-cookie would keep the attribute as written.
+    if (cookie.domain) cookie.domain = domain;
     const existing = this.#find(at);
     let stored: Cookie | undefined;
     try {

@@ -44,6 +44,11 @@ export function refusal(cookie: Cookie, url: URL): Refusal | undefined {
   const host = hostOf(url);
   if (cookie.domain) {
     const domain = cookie.cdomain() ?? '';
+    // tough-cookie strips one leading dot and trims; what is left of "..a.b" or " . a.b" is not a
+    // host name, and tough-cookie would keep the cookie under a key no request ever matches.
+    if (/^[.\s]|\s/.test(cookie.domain)) {
+      return { code: 'domain-mismatch', message: `Ignored: Domain=${cookie.domain.trim()} is not a host name.` };
+    }
     if (isPublicSuffix(domain)) {
       return { code: 'public-suffix', message: `Ignored: Domain=${domain} is a public suffix, where no site may set cookies.` };
     }

@@ -8,14 +8,15 @@ import { open as openFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { readFile, rm, rmdir } from 'node:fs/promises';
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
-import type { CachedFile, FetchCredentials, FetchNetwork, ImportSource, ImportedApi } from '../../../protocol/model/import.js';
+import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportSource, ImportedApi } from '../../../protocol/model/import.js';
 import { DEFINITION_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { createImporterRegistry } from '../../importer/engine/registry.js';
 import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
+import { DEFAULT_DEADLINES, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import type { FileChange } from '../store/atomic.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { distEntry } from '../paths.js';
@@ -33,8 +34,28 @@ interface JobContext<M extends 'import.run' | 'api.definitionPreview' | 'api.def
   chunk: (item: ChunkOf<M>) => void;
 }
 
+/**
+ * The deadlines sent with each job (the importer enforces them, naming the URL it was reading),
+ * and `graceMs` past the job's deadline after which the supervisor kills an importer that has
+ * still not answered (one stuck where its own deadline cannot reach).
+ */
+export interface ImportJobDeadlines extends ImportDeadlines {
+  graceMs?: number;
+}
+
+const GRACE_MS = 10_000;
+
 export class ImportService {
-  constructor(private readonly sup: Supervisor) {}
+  private readonly deadlines: ImportDeadlines;
+  private readonly graceMs: number;
+
+  constructor(
+    private readonly sup: Supervisor,
+    deadlines: ImportJobDeadlines = DEFAULT_DEADLINES,
+  ) {
+    this.deadlines = { fetchMs: deadlines.fetchMs, jobMs: deadlines.jobMs };
+    this.graceMs = deadlines.graceMs ?? GRACE_MS;
+  }
 
   /** The auto-detect badge for a file or pasted text; null when nothing is recognised. */
   async detect({ source }: ReqOf<'import.detect'>): Promise<ResOf<'import.detect'>> {
@@ -48,7 +69,7 @@ export class ImportService {
     else this.sup.project(req.into.project);
     const network = await this.network();
     const { detection, result } = await this.inChild((child) =>
-      child.call('importer.run', { source: req.source, format: req.format, options: req.options, network }, { signal: ctx.signal, onChunk: ctx.chunk }),
+      child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
     );
     let webhooks: ResOf<'import.run'>['webhooks'];
     // The secret first: without a keychain the import stops here, before any folder exists.
@@ -63,7 +84,7 @@ export class ImportService {
       } else {
         store = this.sup.project(req.into.project);
       }
-      const reserved = new Set<string>();
+      const reserved = store.nameClaims();
       const changes: FileChange[] = [];
       for (const imported of result.apis) changes.push(...store.newApiChanges(imported, reserved));
       if (result.webhooks && result.webhooks.requests.length > 0) {
@@ -95,7 +116,7 @@ export class ImportService {
   async preview(req: ReqOf<'api.definitionPreview'>, ctx: JobContext<'api.definitionPreview'>): Promise<ResOf<'api.definitionPreview'>> {
     const { store, api } = this.apiOf(req);
     const job = await this.updateJob(store, api, req);
-    const preview = await this.inChild((child) => child.call('importer.preview', job, { signal: ctx.signal, onChunk: ctx.chunk }));
+    const preview = await this.inChild((child) => child.call('importer.preview', job, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }));
     return { preview, source: describeSource(job.source) };
   }
 
@@ -104,13 +125,13 @@ export class ImportService {
     const job = await this.updateJob(store, api, req);
     const recordSource = req.source ? this.sourceToRecord(api, job.source) : undefined;
     const result = await this.inChild((child) =>
-      child.call('importer.apply', { ...job, expectedFingerprint: req.fingerprint, ...(recordSource !== undefined ? { recordSource } : {}) }, { signal: ctx.signal, onChunk: ctx.chunk }),
+      child.call('importer.apply', { ...job, expectedFingerprint: req.fingerprint, ...(recordSource !== undefined ? { recordSource } : {}) }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
     );
 
     const dir = store.apiDir(api.id);
     const writes = new Set(result.documents.map((d) => resolveInside(join(dir, DEFINITION_DIR), d.path, 'cached definition document')));
     const changes: FileChange[] = [store.apiChange(result.api), ...result.requests.map((r) => store.requestChange(r))];
-    const reserved = new Set<string>();
+    const reserved = store.nameClaims();
     for (const placed of result.added) changes.push(store.newRequestChange(api.id, placed.folder, placed.request, reserved));
     for (const doc of result.documents) changes.push({ path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes });
     for (const old of api.definition?.cached ?? []) {
@@ -144,7 +165,16 @@ export class ImportService {
   }
 
   private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>): Promise<T> {
-    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js') }, work);
+    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js') }, work).catch((err: unknown) => {
+      // The backstop fired: the importer did not stop at its own deadline and was killed.
+      if (hasCode(err, 'budget-exceeded')) throw jobDeadlineError(undefined, this.deadlines.jobMs);
+      throw err;
+    });
+  }
+
+  /** The job's deadline plus the grace the importer gets to report it itself. */
+  private get budgetMs(): number {
+    return this.deadlines.jobMs + this.graceMs;
   }
 
   private apiOf(req: { project: string; api: string }): { store: ProjectStore; api: Api } {
@@ -184,7 +214,7 @@ export class ImportService {
         // A cached file gone from disk: the preview then compares against what is left.
       }
     }
-    return { api, requests: store.requestsOf(api.id), cached, source, network: await this.network() };
+    return { api, requests: store.requestsOf(api.id), cached, source, network: await this.network(), deadlines: this.deadlines };
   }
 
   private async storedCredentials(source: DefinitionSource): Promise<FetchCredentials | null> {

@@ -81,6 +81,14 @@ describe('MockService', () => {
     await expect(service.create(store.root, apiId, '../x')).rejects.toMatchObject({ code: 'bad-input' });
   });
 
+  it('refuses a mock name that cannot be a folder on every OS, or that clashes with another but for case', async () => {
+    const { service, store, apiId } = await harness();
+    await service.create(store.root, apiId, 'Pets');
+    await expect(service.create(store.root, apiId, 'pets')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(service.create(store.root, apiId, 'NUL')).rejects.toMatchObject({ code: 'bad-input', message: expect.stringContaining('not a device name such as CON or NUL') });
+    await expect(service.create(store.root, apiId, 'v1.')).rejects.toMatchObject({ code: 'bad-input' });
+  });
+
   it('refuses an API without a cached definition, with the words SPEC gives', async () => {
     const { service, store } = await harness();
     const bare = await store.createApi({ name: 'Bare', baseUrl: 'http://x' });

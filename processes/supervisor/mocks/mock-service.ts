@@ -18,6 +18,7 @@ import {
   type LoadedMock,
 } from '../../../protocol/project/mock-files.js';
 import { newMockFromDocuments } from '../../mock-host/engine/new-mock.js';
+import { MAX_NAME_BYTES, fileNameKey, isPortableFileName } from '../../../protocol/project/file-names.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { newId } from '../store/ids.js';
@@ -89,13 +90,16 @@ export class MockService {
     const store = this.host.project(root);
     const api = store.getApi(apiId);
     if (!hasCachedDefinition(api)) throw new ParleyError('no-definition', NO_DEFINITION, { api: apiId });
-    const folder = name.trim();
-    if (!isSafeFileName(folder)) {
-      throw new ParleyError('bad-input', `"${folder}" cannot be a mock name: it is its folder's name, so no / \\ : * ? " < > | and no leading dot.`);
+    const folder = name.trim().normalize('NFC');
+    if (!isPortableFileName(folder)) {
+      throw new ParleyError(
+        'bad-input',
+        `"${folder}" cannot be a mock name: it is its folder's name, which must work on Windows, macOS and Linux, so no / \\ : * ? " < > |, no leading dot, no trailing dot or space, not a device name such as CON or NUL, at most ${MAX_NAME_BYTES} bytes.`,
+      );
     }
     const id = `m:${folder}`;
     const dir = mockFolderOf(store.root, folder);
-    if ((await readMockFolder(dir)).size > 0 || store.tree().items.some((i) => i.id.toLowerCase() === id.toLowerCase())) {
+    if ((await readMockFolder(dir)).size > 0 || store.tree().items.some((i) => i.kind === 'mock' && fileNameKey(i.name) === fileNameKey(folder))) {
       throw new ParleyError('conflict', `A mock named ${folder} already exists in this project.`);
     }
     const mock = await newMockFromDocuments(await mockDocuments(store.apiDir(api.id), api), { name: folder, api: api.id, newId: () => newId('m') });

@@ -3,15 +3,14 @@
  * and body drafts) into the fully resolved SendSpec the sender puts on the wire. Anything
  * that does not resolve refuses the send here, before a byte reaches the network.
  */
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
-import type { Request } from '../../../protocol/model/request.js';
+import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request } from '../../../protocol/model/request.js';
 import { pathParamNames } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
-import { isAbsolute } from 'node:path';
 import { redactSecrets, type Expander } from './expand.js';
 
 export interface ResolveContext {
@@ -20,17 +19,11 @@ export interface ResolveContext {
   proxy: string;
   caPem: string;
   inlineLimit: number;
+  /** Names of the secrets this workspace stored, to point at the one a missing name may mean. */
+  secretNames?: readonly string[];
   /** Gets an OAuth 2 access token for the resolved auth settings (cached by the caller). */
   oauthToken: (auth: Extract<Auth, { type: 'oauth2' }>, cacheKey: string) => Promise<string>;
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  json: 'application/json',
-  xml: 'application/xml',
-  text: 'text/plain',
-  html: 'text/html',
-  javascript: 'application/javascript',
-};
 
 export async function resolveRequest(request: Request, api: Api, ctx: ResolveContext): Promise<SendSpec> {
   const x = (text: string) => ctx.expander.expand(text);
@@ -61,7 +54,7 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     const parts = [
       ...missingPath.map((name) => `path parameter {${name}} has no value`),
       ...unresolved.map((name) =>
-        name.startsWith('secret:') ? `\${${name}} is not in the keychain` : `\${${name}} is not defined in the active environment, the project properties or the globals`,
+        name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? []) : `\${${name}} is not defined in the active environment, the project properties or the globals`,
       ),
     ];
     throw new ParleyError('unresolved', `Not sent: ${parts.join('; ')}.`, { pathParams: missingPath, expansions: unresolved });
@@ -104,6 +97,13 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   };
 }
 
+/** "${secret:apiToken} names no secret in the keychain", and the stored name it may have meant. */
+function missingSecret(name: string, known: readonly string[]): string {
+  const lower = name.toLowerCase();
+  const near = known.find((k) => k.toLowerCase() === lower || k.toLowerCase().endsWith(`/${lower}`));
+  return `\${secret:${name}} names no secret in the keychain${near ? ` (did you mean \${secret:${near}}?)` : ' (store one with Add secret… under Environments)'}`;
+}
+
 function resolveBody(request: Request, headers: Header[], x: (s: string) => string, root: string): OutgoingBody {
   const body = request.body;
   const hasContentType = headers.some(([name]) => name.toLowerCase() === 'content-type');
@@ -114,10 +114,10 @@ function resolveBody(request: Request, headers: Header[], x: (s: string) => stri
     case 'none':
       return { type: 'none' };
     case 'raw':
-      setType(CONTENT_TYPES[body.raw.language] ?? 'text/plain');
+      setType(RAW_CONTENT_TYPES[body.raw.language] ?? 'text/plain');
       return { type: 'bytes', data: new TextEncoder().encode(x(body.raw.text)) };
     case 'form': {
-      setType('application/x-www-form-urlencoded');
+      setType(FORM_CONTENT_TYPE);
       const params = new URLSearchParams();
       for (const row of body.form) if (row.enabled && row.name) params.append(x(row.name), x(row.value));
       return { type: 'bytes', data: new TextEncoder().encode(params.toString()) };
@@ -131,19 +131,29 @@ function resolveBody(request: Request, headers: Header[], x: (s: string) => stri
           .map((p) =>
             p.kind === 'text'
               ? { kind: 'text' as const, name: x(p.name), value: x(p.value) }
-              : { kind: 'file' as const, name: x(p.name), path: filePath(root, x(p.file)), contentType: p.contentType || 'application/octet-stream' },
+              : { kind: 'file' as const, name: x(p.name), path: bodyFilePath(root, x(p.file), `file of multipart part "${p.name}"`), contentType: p.contentType || 'application/octet-stream' },
           ),
       };
     case 'binary':
       if (!body.binary.file) throw new ParleyError('bad-input', 'Not sent: the binary body has no file chosen.');
-      setType(body.binary.contentType || 'application/octet-stream');
-      return { type: 'file', path: filePath(root, x(body.binary.file)) };
+      setType(body.binary.contentType || BINARY_CONTENT_TYPE);
+      return { type: 'file', path: bodyFilePath(root, x(body.binary.file), "binary body's file") };
   }
 }
 
-/** A body file: absolute as chosen, or relative to the project folder (and then never outside it). */
-function filePath(root: string, file: string): string {
-  return isAbsolute(file) ? file : resolveInside(root, file, 'body file');
+/**
+ * A body file, which lives in the project folder (docs/project-files.md): a path relative to it,
+ * whose real path stays inside. An absolute path, `../`, or a link out is refused, so a project
+ * from elsewhere cannot make Send upload any other file on the machine.
+ */
+function bodyFilePath(root: string, file: string, field: string): string {
+  if (file === '') throw new ParleyError('bad-input', `Not sent: the ${field} is not chosen.`);
+  try {
+    return resolveInside(root, file, field);
+  } catch (err) {
+    if (!hasCode(err, 'path-escape')) throw err;
+    throw new ParleyError('path-escape', `Not sent: ${(err as Error).message} Body files live in the project folder: choose the file again in the Body tab to copy it in.`, { field, file });
+  }
 }
 
 async function applyAuth(

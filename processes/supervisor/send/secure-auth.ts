@@ -33,7 +33,7 @@ export async function moveSecretsToKeychain(auth: Auth, scope: string, secrets: 
   if (literals.size === 0) return { auth, stored: [] };
   const reason = await secrets.unavailableReason();
   if (reason) {
-    throw new ParleyError('no-secure-storage', `${reason} The secret was not saved: use a \${variable} from an environment instead.`);
+    throw new ParleyError('no-secure-storage', `${reason} The secret typed into the auth was not saved.`);
   }
   const next = { ...auth } as Record<string, string>;
   const stored: string[] = [];

@@ -6,17 +6,19 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { Exchange, HistoryEntry, SentRequest } from '../../../protocol/model/history.js';
+import type { Exchange } from '../../../protocol/model/history.js';
+import type { Api } from '../../../protocol/model/api.js';
 import type { Request } from '../../../protocol/model/request.js';
 import type { SendResult, SendSpec } from '../../../protocol/model/exchange.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
+import type { ProjectStore } from '../store/project-store.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { resolveRequest } from './resolve.js';
 import { literalSecrets } from './secure-auth.js';
+import { historyEntry, recordSent } from './record.js';
 
 const INLINE_LIMIT = 10 * 1024 * 1024;
-const PREVIEW_LIMIT = 256 * 1024;
 
 export interface SendDeps {
   /** OAuth 2 tokens, cached per request or API. */
@@ -25,7 +27,23 @@ export interface SendDeps {
   verdict: (projectRoot: string, request: Request, result: SendResult, signal?: AbortSignal) => Promise<Verdict | undefined>;
 }
 
+/** A request resolved for the wire, with the secret values it used (to mask them in what is recorded). */
+export interface PreparedSend {
+  store: ProjectStore;
+  api: Api;
+  request: Request;
+  spec: SendSpec;
+  /** Secret values by name (keychain names, and `unsaved-<field>` for secrets typed into a draft). */
+  secrets: Map<string, string>;
+}
+
 export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, signal?: AbortSignal): Promise<Exchange> {
+  const prepared = await prepareSend(sup, deps, projectRoot, request);
+  return dispatchSend(sup, deps, prepared, prepared.spec, signal);
+}
+
+/** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
+export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request): Promise<PreparedSend> {
   const store = sup.project(projectRoot);
   const api = store.apiOf(request.id);
   const ws = sup.workspace.get();
@@ -51,21 +69,28 @@ export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: 
     proxy: ws.preferences.proxy,
     caPem,
     inlineLimit: INLINE_LIMIT,
+    secretNames: ws.secrets,
     oauthToken: deps.oauthToken,
   });
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
   const spec: SendSpec = { ...resolved, cookies: { send: request.settings.sendCookies } };
+  return { store, api, request, spec, secrets: expander.secretValues };
+}
 
-  const sent = recordSent(spec, expander.secretValues);
+/** Puts `spec` on the wire for `prepared.request`, checks the response and records the send in History. */
+export async function dispatchSend(sup: Supervisor, deps: SendDeps, prepared: PreparedSend, spec: SendSpec, signal?: AbortSignal): Promise<Exchange> {
+  const { store, request, secrets } = prepared;
+  spec = withDefaultAccept(spec);
+  const sent = recordSent(spec, secrets);
   const at = new Date().toISOString();
   let response: SendResult;
   try {
     response = await sup.sender.call('sender.send', spec, { signal });
   } catch (err) {
     const e = err as ParleyError;
-    const message = redactSecrets(e.message, expander.secretValues);
+    const message = redactSecrets(e.message, secrets);
     if (e.code !== 'cancelled') {
-      await sup.history.add(store.root, { id: randomUUID(), at, requestId: request.id, request: sent, error: { code: e.code, message }, redacted: expander.secretValues.size > 0 });
+      await sup.history.add(store.root, { id: randomUUID(), at, requestId: request.id, request: sent.request, error: { code: e.code, message }, redacted: sent.masked || secrets.size > 0 });
     }
     throw new ParleyError(e.code, message, e.data);
   }
@@ -73,61 +98,15 @@ export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: 
     sup.log(`contract check failed: ${err.message}`);
     return undefined;
   });
-  const exchange: Exchange = { id: randomUUID(), at, request: sent, response, redacted: expander.secretValues.size > 0, ...(verdict ? { verdict } : {}) };
-  await sup.history.add(store.root, historyEntry(exchange, request.id));
-  return exchange;
+  const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets });
+  await sup.history.add(store.root, entry);
+  return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...(verdict ? { verdict } : {}) };
 }
 
-function recordSent(spec: SendSpec, secrets: Map<string, string>): SentRequest {
-  const mask = (text: string) => redactSecrets(text, secrets);
-  return {
-    method: spec.method,
-    url: mask(spec.url),
-    headers: spec.headers.map(([name, value]) => [name, /^(authorization|proxy-authorization|cookie)$/i.test(name) ? maskCredential(value, secrets) : mask(value)]),
-    body: mask(bodyPreview(spec)),
-  };
-}
-
-/** A credential header is kept only as its scheme unless every secret in it is a known reference. */
-function maskCredential(value: string, secrets: Map<string, string>): string {
-  const masked = redactSecrets(value, secrets);
-  if (masked !== value) return masked;
-  const scheme = value.split(' ')[0] ?? '';
-  return value.includes(' ') ? `${scheme} ••••••` : '••••••';
-}
-
-function bodyPreview(spec: SendSpec): string {
-  switch (spec.body.type) {
-    case 'none':
-      return '';
-    case 'bytes':
-      return new TextDecoder().decode(spec.body.data.subarray(0, PREVIEW_LIMIT));
-    case 'file':
-      return `[file ${spec.body.path}]`;
-    case 'multipart':
-      return spec.body.parts.map((p) => (p.kind === 'text' ? `${p.name}=${p.value}` : `${p.name}=[file ${p.path}]`)).join('\n');
-  }
-}
-
-function historyEntry(exchange: Exchange, requestId: string): HistoryEntry {
-  const r = exchange.response;
-  return {
-    id: exchange.id,
-    at: exchange.at,
-    requestId,
-    request: exchange.request,
-    response: {
-      status: r.status,
-      statusText: r.statusText,
-      // Set-Cookie values are cookie values: never recorded.
-      headers: r.headers.map(([n, v]) => [n, /^set-cookie$/i.test(n) ? v.replace(/=([^;]*)/, '=••••••') : v]),
-      body: new TextDecoder().decode(r.body.bytes.subarray(0, PREVIEW_LIMIT)),
-      size: r.body.size,
-      timeMs: r.timing.total,
-    },
-    ...(exchange.verdict ? { verdict: exchange.verdict } : {}),
-    redacted: exchange.redacted,
-  };
+/** Like curl and other HTTP clients, a request that names no Accept asks for anything. */
+function withDefaultAccept(spec: SendSpec): SendSpec {
+  if (spec.headers.some(([n]) => n.toLowerCase() === 'accept')) return spec;
+  return { ...spec, headers: [...spec.headers, ['Accept', '*/*']] };
 }
 
 async function readCaBundle(path: string): Promise<string> {

@@ -1,9 +1,11 @@
-import { mkdtemp, readFile, writeFile, mkdir, readdir, rename } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile, mkdir, readdir, rename, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from './project-store.js';
 import { nodeFs, type FsOps } from './atomic.js';
+import { blankRequest } from '../../../protocol/model/request.js';
+import { fileNameKey } from '../../../protocol/project/file-names.js';
 import { until } from '../../../test/support/until.js';
 
 const open: ProjectStore[] = [];
@@ -127,6 +129,20 @@ describe('ProjectStore', () => {
     expect(store.name).not.toBe('Edited');
   });
 
+  it('does not read a project file that is a symbolic link out of the folder', async () => {
+    const { dir, store } = await newProject();
+    await store.createApi({ name: 'A', baseUrl: 'https://inside.example' });
+    await store.close();
+    const outside = join(await mkdtemp(join(tmpdir(), 'parley-outside-')), 'api.yaml');
+    await writeFile(outside, (await readFile(join(dir, 'apis', 'A', 'api.yaml'), 'utf8')).replace('inside', 'outside'));
+    await unlink(join(dir, 'apis', 'A', 'api.yaml'));
+    await symlink(outside, join(dir, 'apis', 'A', 'api.yaml'));
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    expect(again.listApis()).toEqual([]);
+    expect(again.tree().problems).toEqual([{ file: 'apis/A/api.yaml', rule: 'path-escape', message: expect.stringContaining('through a symbolic link') }]);
+  });
+
   it('a failed save leaves the files and the loaded request exactly as they were', async () => {
     const { dir, store } = await newProject();
     const api = await store.createApi({ name: 'A', baseUrl: '' });
@@ -140,5 +156,86 @@ describe('ProjectStore', () => {
     expect(await readFile(file, 'utf8')).toBe(before);
     expect(fragile.getRequest(r.id).url).toBe('/x');
     expect((await readdir(join(dir, 'apis', 'A', 'requests'))).sort()).toEqual(['R.request.yaml']);
+  });
+});
+
+describe('file names made from names', () => {
+  const requestFiles = async (dir: string) => (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.request.yaml')).sort();
+
+  it('gives requests named Pets and pets in one folder two files that do not clash on a case-insensitive disk', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const upper = await store.createRequest({ parent: api.id, name: 'Pets', method: 'GET', url: '/a' });
+    const lower = await store.createRequest({ parent: api.id, name: 'pets', method: 'GET', url: '/b' });
+    const files = await requestFiles(join(dir, 'apis', 'Shop', 'requests'));
+    expect(files).toEqual(['Pets.request.yaml', 'pets 2.request.yaml']);
+    expect(new Set(files.map(fileNameKey)).size).toBe(2);
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    expect([again.getRequest(upper.id).name, again.getRequest(lower.id).name]).toEqual(['Pets', 'pets']);
+  });
+
+  it('keeps names apart that differ only in Unicode normalisation, and two creates queued at once', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    await Promise.all([
+      store.createRequest({ parent: api.id, name: 'Caf\u00e9', method: 'GET', url: '/a' }),
+      store.createRequest({ parent: api.id, name: 'Cafe\u0301', method: 'GET', url: '/b' }),
+      store.createRequest({ parent: api.id, name: 'New request', method: 'GET', url: '/c' }),
+      store.createRequest({ parent: api.id, name: 'New request', method: 'GET', url: '/d' }),
+    ]);
+    const files = await requestFiles(join(dir, 'apis', 'Shop', 'requests'));
+    expect(files).toEqual(['Caf\u00e9 2.request.yaml', 'Caf\u00e9.request.yaml', 'New request 2.request.yaml', 'New request.request.yaml']);
+    expect(store.tree().items.filter((i) => i.kind === 'request').map((i) => i.name)).toEqual(['Caf\u00e9', 'Cafe\u0301', 'New request', 'New request']);
+  });
+
+  it('never names a file or folder after a Windows device, and keeps the name the user typed', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'NUL', baseUrl: '' });
+    const con = await store.createRequest({ parent: api.id, name: 'CON', method: 'GET', url: '/a' });
+    await store.createRequest({ parent: `${api.id}/aux`, name: 'com1.txt', method: 'GET', url: '/b' });
+    await store.createRequest({ parent: api.id, name: 'a:b?. ', method: 'GET', url: '/c' });
+    expect(await readdir(join(dir, 'apis'))).toEqual(['NUL_']);
+    expect(await requestFiles(join(dir, 'apis', 'NUL_', 'requests'))).toEqual(['CON_.request.yaml', 'a-b-.request.yaml', 'aux_/com1_.txt.request.yaml']);
+    expect(store.getRequest(con.id).name).toBe('CON');
+    expect(store.getApi(api.id).name).toBe('NUL');
+    expect(store.tree().items.filter((i) => i.kind === 'folder').map((i) => i.name)).toEqual(['aux_']);
+  });
+
+  it('puts folders differing only in case apart within one batch, and reuses a folder that exists by its exact name', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    await store.createRequest({ parent: `${api.id}/Pets`, name: 'List', method: 'GET', url: '/pets' });
+    const claims = store.nameClaims();
+    const request = (id: string, name: string) => blankRequest({ id, name, method: 'GET', url: `/${id}` });
+    await store.commit([
+      store.newRequestChange(api.id, 'Pets', request('r_1', 'Add'), claims),
+      store.newRequestChange(api.id, 'pets', request('r_2', 'Add'), claims),
+      store.newRequestChange(api.id, 'pets/Cats', request('r_3', 'List'), claims),
+      store.newRequestChange(api.id, 'pets/cats', request('r_4', 'List'), claims),
+    ]);
+    expect(await requestFiles(join(dir, 'apis', 'Shop', 'requests'))).toEqual([
+      'Pets/Add.request.yaml',
+      'Pets/List.request.yaml',
+      'pets 2/Add.request.yaml',
+      'pets 2/Cats/List.request.yaml',
+      'pets 2/cats 2/List.request.yaml',
+    ]);
+  });
+
+  it('keeps loading and saving a project whose files already have names Windows refuses', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
+    await store.close();
+    await rename(join(dir, 'apis', 'A'), join(dir, 'apis', 'aux'));
+    await mkdir(join(dir, 'apis', 'aux', 'requests', 'CON'));
+    await rename(join(dir, 'apis', 'aux', 'requests', 'R.request.yaml'), join(dir, 'apis', 'aux', 'requests', 'CON', 'nul.request.yaml'));
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    expect(again.tree().problems).toEqual([]);
+    await again.saveRequest({ ...again.getRequest(r.id), url: '/saved' });
+    await again.createRequest({ parent: `${api.id}/CON`, name: 'More', method: 'GET', url: '/more' });
+    expect(await requestFiles(join(dir, 'apis', 'aux', 'requests'))).toEqual(['CON/More.request.yaml', 'CON/nul.request.yaml']);
   });
 });

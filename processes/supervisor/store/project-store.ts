@@ -3,10 +3,10 @@
  * its only writer: every save goes through `commit`, one at a time, atomically. Edits made
  * outside Parley are picked up by the watcher and re-validated.
  */
-import { existsSync, readFile as readFileCallback, readFileSync } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile as readFileCallback, readFileSync } from 'node:fs';
+import { readFile, readdir, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeItem } from '../../../protocol/model/project.js';
@@ -23,14 +23,17 @@ import {
   projectKind,
   requestKind,
 } from '../../../protocol/project/layout.js';
-import { resolveInside, safeFileName } from '../../../protocol/project/safe-path.js';
+import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { parseYamlFile, writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
 import { commitFiles, nodeFs, recoverCommits, type FileChange, type FsOps } from './atomic.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { newId } from './ids.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
+import { NameClaims } from './name-claims.js';
 import { Slicer } from './slicer.js';
+import { exampleFilePaths } from './example-store.js';
+import { examplesDirOf } from '../../../protocol/project/examples.js';
 
 interface LoadedApi {
   api: Api;
@@ -76,6 +79,8 @@ export class ProjectStore {
   private problems = new Map<string, Problem[]>();
   /** What we last read or wrote at each path: the base for comment-keeping rewrites and for telling our own writes from external edits. */
   private texts = new Map<string, string>();
+  /** Files that queued saves will write, with how many saves will: their names are taken. */
+  private readonly inFlight = new Map<string, number>();
   private readonly fs: FsOps;
   private readonly log: (line: string) => void;
   private queue: Promise<unknown> = Promise.resolve();
@@ -186,7 +191,8 @@ export class ProjectStore {
 
   async createApi(input: { name: string; baseUrl: string; api?: Partial<Api> }): Promise<Api> {
     const api: Api = { version: 1, id: newId('a'), name: input.name, baseUrl: input.baseUrl, auth: { type: 'none' }, ...input.api };
-    const dir = join(this.root, APIS_DIR, this.freeName(join(this.root, APIS_DIR), safeFileName(input.name, 'api'), ''));
+    const apisDir = join(this.root, APIS_DIR);
+    const dir = join(apisDir, this.nameClaims().claim(apisDir, input.name, '', 'api'));
     await this.commit([this.yamlChange(join(dir, API_FILE), api)]);
     return api;
   }
@@ -201,17 +207,29 @@ export class ProjectStore {
 
   /** `parent` is an API id or a folder id from the tree. */
   async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<Request> {
-    const { apiId, folder } = this.parseParent(input.parent);
-    const request = blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url });
+    return this.addNewRequest(input.parent, blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url }));
+  }
+
+  /** Writes a request made elsewhere (an import) as a new file under `parent` (an API or folder id). */
+  async addNewRequest(parent: string, request: Request): Promise<Request> {
+    const { apiId, folder } = this.parseParent(parent);
     await this.commit([this.newRequestChange(apiId, folder, request)]);
     return this.getRequest(request.id);
   }
 
+  /**
+   * Names for the new files of one batch: portable, and clashing with nothing on disk, in saves
+   * still queued or elsewhere in the batch (name-claims.ts). Pass one to every `new...Change` of a batch.
+   */
+  nameClaims(): NameClaims {
+    return new NameClaims((dir) => this.inFlightNames(dir));
+  }
+
   /** A change that writes `request` as a new file in `folder` of `apiId`; for batch writers (importers). */
-  newRequestChange(apiId: string, folder: string, request: Request, reserved: Set<string> = new Set()): FileChange {
-    const dir = folder ? resolveInside(join(this.apiDir(apiId), REQUESTS_DIR), folder, 'folder') : join(this.apiDir(apiId), REQUESTS_DIR);
-    const name = this.freeName(dir, safeFileName(request.name, 'request'), REQUEST_SUFFIX, reserved);
-    reserved.add(join(dir, name + REQUEST_SUFFIX));
+  newRequestChange(apiId: string, folder: string, request: Request, claims: NameClaims = this.nameClaims()): FileChange {
+    const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
+    const dir = claims.folder(requestsDir, folder);
+    const name = claims.claim(dir, request.name, REQUEST_SUFFIX, 'request');
     return this.yamlChange(join(dir, name + REQUEST_SUFFIX), request);
   }
 
@@ -226,17 +244,15 @@ export class ProjectStore {
    * The files of a new API made by an import: api.yaml, its cached definition documents and
    * every request in its folder, in a folder of its own. One batch, for one atomic commit.
    */
-  newApiChanges(input: { api: Api; requests: { folder: string; request: Request }[]; documents: { path: string; bytes: Uint8Array }[] }, reserved: Set<string> = new Set()): FileChange[] {
+  newApiChanges(input: { api: Api; requests: { folder: string; request: Request }[]; documents: { path: string; bytes: Uint8Array }[] }, claims: NameClaims = this.nameClaims()): FileChange[] {
     const apisDir = join(this.root, APIS_DIR);
-    const dir = join(apisDir, this.freeName(apisDir, safeFileName(input.api.name, 'api'), '', reserved));
-    reserved.add(dir);
+    const dir = join(apisDir, claims.claim(apisDir, input.api.name, '', 'api'));
     const changes: FileChange[] = [this.yamlChange(join(dir, API_FILE), input.api)];
     for (const doc of input.documents) changes.push({ path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes });
+    const requestsDir = join(dir, REQUESTS_DIR);
     for (const { folder, request } of input.requests) {
-      const requestsDir = join(dir, REQUESTS_DIR);
-      const folderDir = folder ? resolveInside(requestsDir, folder, 'folder') : requestsDir;
-      const name = this.freeName(folderDir, safeFileName(request.name, 'request'), REQUEST_SUFFIX, reserved);
-      reserved.add(join(folderDir, name + REQUEST_SUFFIX));
+      const folderDir = claims.folder(requestsDir, folder);
+      const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
       changes.push(this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), request));
     }
     return changes;
@@ -251,13 +267,22 @@ export class ProjectStore {
     return this.yamlChange(join(this.apiDir(api.id), API_FILE), api);
   }
 
+  /** Deletes the request's file, and its recorded examples with it. */
   async deleteRequest(id: string): Promise<void> {
-    await this.commit([this.deleteRequestChange(id)]);
+    const loaded = this.loadedRequest(id);
+    const examples = await exampleFilePaths(loaded.file);
+    await this.commit([this.deleteRequestChange(id), ...examples.map((path) => ({ path, content: null }))]);
+    if (examples.length > 0) await rmdir(examplesDirOf(loaded.file)).catch(() => {});
   }
 
   /** A change that deletes a request's file; for batch writers. */
   deleteRequestChange(id: string): FileChange {
     return { path: this.loadedRequest(id).file, content: null };
+  }
+
+  /** The file a request is kept in (its examples sit beside it). */
+  requestFile(id: string): string {
+    return this.loadedRequest(id).file;
   }
 
   /**
@@ -266,6 +291,8 @@ export class ProjectStore {
    */
   commit(changes: FileChange[]): Promise<void> {
     const run = async () => {
+      // Never write through a link out of the project (a cloned `files -> ~/.config`).
+      for (const dir of new Set(changes.map((c) => dirname(c.path)))) resolveInside(this.root, relative(this.root, dir), 'folder of a save');
       await commitFiles(changes, { journalDir: this.root, fs: this.fs });
       for (const change of changes) {
         if (typeof change.content === 'string') this.texts.set(change.path, change.content);
@@ -273,9 +300,26 @@ export class ProjectStore {
       }
       for (const change of changes) await this.reloadPath(change.path);
     };
-    const next = this.queue.then(run, run);
+    // Until it is on disk, a queued save's new files still take their names (nameClaims).
+    const writes = changes.filter((c) => c.content !== null).map((c) => c.path);
+    for (const path of writes) this.inFlight.set(path, (this.inFlight.get(path) ?? 0) + 1);
+    const next = this.queue.then(run, run).finally(() => {
+      for (const path of writes) {
+        const left = this.inFlight.get(path)! - 1;
+        if (left > 0) this.inFlight.set(path, left);
+        else this.inFlight.delete(path);
+      }
+    });
     this.queue = next.catch(() => {});
     return next;
+  }
+
+  /** The names in `dir` of files (and the folders on their way) that queued saves will write. */
+  private inFlightNames(dir: string): string[] {
+    const prefix = dir.endsWith(sep) ? dir : dir + sep;
+    const names: string[] = [];
+    for (const path of this.inFlight.keys()) if (path.startsWith(prefix)) names.push(path.slice(prefix.length).split(sep)[0]!);
+    return names;
   }
 
   /**
@@ -486,6 +530,14 @@ export class ProjectStore {
   }
 
   private async readParsed<T>(path: string, kind: FileKind<T>): Promise<T | null> {
+    // A link out of the folder is not read (the bulk load of request files skips links already).
+    try {
+      resolveInside(this.root, this.relPath(path), `${kind.label} file`);
+    } catch (err) {
+      if (!hasCode(err, 'path-escape')) throw err;
+      this.addProblem(path, { rule: 'path-escape', message: (err as Error).message });
+      return null;
+    }
     return this.parsedText(path, await readText(path), kind);
   }
 
@@ -565,16 +617,6 @@ export class ProjectStore {
 
   private isKnownPath(path: string): boolean {
     return [...this.requests.values()].some((r) => r.file === path) || [...this.apis.values()].some((a) => join(a.dir, API_FILE) === path);
-  }
-
-  /** A file name not used on disk or in memory or by this batch: `name`, `name 2`, `name 3`... */
-  private freeName(dir: string, base: string, suffix: string, reserved: Set<string> = new Set()): string {
-    const taken = (candidate: string) => {
-      const full = join(dir, candidate + suffix);
-      return reserved.has(full) || this.texts.has(full) || existsSync(full) || [...this.apis.values()].some((a) => a.dir === full);
-    };
-    if (!taken(base)) return base;
-    for (let n = 2; ; n++) if (!taken(`${base} ${n}`)) return `${base} ${n}`;
   }
 }
 

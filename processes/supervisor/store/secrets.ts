@@ -1,7 +1,8 @@
 /**
  * Secrets live in the OS keychain (Secret Service on Linux, Keychain on macOS, Credential
- * Manager on Windows) through @napi-rs/keyring; files only ever hold `${secret:name}`.
- * Without a keychain nothing is stored and callers are told "no secure storage".
+ * Manager on Windows) through @napi-rs/keyring; files only ever hold `${secret:name}`, and the
+ * name there is the name in the keychain (docs/secrets.md). Without a keychain nothing is stored
+ * and callers are told "No secure storage on this system" and what to do, not the D-Bus error.
  */
 import { createHash } from 'node:crypto';
 import { ParleyError } from '../../../protocol/errors.js';
@@ -17,9 +18,25 @@ export interface SecretStore {
 const SERVICE = 'parley';
 const NAME = /^[A-Za-z0-9_.:/-]{1,200}$/;
 
+/** What a user reads when there is no keychain: what is wrong and what to do, per system. */
+export function noSecureStorageMessage(platform: NodeJS.Platform = process.platform): string {
+  const what =
+    platform === 'darwin'
+      ? 'Check that your login keychain exists and is unlocked (Keychain Access), then try again.'
+      : platform === 'win32'
+        ? 'Check that Windows Credential Manager is available to your account, then try again.'
+        : 'On Linux, install and start a Secret Service in your session (gnome-keyring, or KeePassXC with its Secret Service integration on), then try again.';
+  return `No secure storage on this system: Parley keeps secrets in the system keychain and found none it can use. ${what} Until then, use \${variables} from an environment instead of secrets.`;
+}
+
+/** Keychain errors that mean there is no usable keychain at all, rather than a failed call. */
+const NO_SERVICE = /d-?bus|org\.freedesktop|secret ?service|no such (interface|object)|service ?unknown|platform secure storage|not (available|supported)/i;
+
 export class KeychainSecrets implements SecretStore {
   private readonly scope: string;
   private probe: Promise<string | null> | null = null;
+  /** The keychain's own words when the probe failed, kept in errors' data for a bug report. */
+  private probeDetail = '';
 
   /** `workspaceDir` scopes the entries, so two workspaces never read each other's secrets. */
   constructor(workspaceDir: string) {
@@ -61,7 +78,8 @@ export class KeychainSecrets implements SecretStore {
         await entry.getPassword();
         return null;
       } catch (err) {
-        return `No secure storage: the system keychain is not available (${firstLine(err)}).`;
+        this.probeDetail = firstLine(err);
+        return noSecureStorageMessage();
       }
     })();
     return this.probe;
@@ -70,7 +88,7 @@ export class KeychainSecrets implements SecretStore {
   private async entry(name: string) {
     if (!NAME.test(name)) throw new ParleyError('bad-input', `Secret name ${JSON.stringify(name.slice(0, 40))} is not allowed: use letters, digits and . _ - : /`);
     const reason = await this.unavailableReason();
-    if (reason) throw new ParleyError('no-secure-storage', reason);
+    if (reason) throw new ParleyError('no-secure-storage', reason, { detail: this.probeDetail });
     const { AsyncEntry } = await import('@napi-rs/keyring');
     // Pin Secret Service: the default silently falls back to the kernel keyring, lost at reboot.
     return new AsyncEntry(SERVICE, `${this.scope}:${name}`, { linux: { store: 'secret-service' } });
@@ -78,7 +96,9 @@ export class KeychainSecrets implements SecretStore {
 }
 
 function keychainError(action: string, name: string, err: unknown): ParleyError {
-  return new ParleyError('keychain-failed', `Could not ${action} the secret ${name} in the system keychain (${firstLine(err)}).`);
+  const detail = firstLine(err);
+  if (NO_SERVICE.test(detail)) return new ParleyError('no-secure-storage', noSecureStorageMessage(), { detail });
+  return new ParleyError('keychain-failed', `Could not ${action} the secret ${name} in the system keychain (it said: ${detail}).`, { detail });
 }
 
 function firstLine(err: unknown): string {

@@ -34,7 +34,6 @@ export function registerCoreCommands(): void {
       },
     },
     { id: 'request.format', title: 'Format body', keys: 'Shift+Alt+F', when: () => requestTab() !== null, run: formatActiveBody },
-    { id: 'request.history', title: 'Show request history', keys: `${mod}+Alt+H`, when: () => requestTab() !== null, run: () => void (requestTabState(requestTab()!).responseView.value = 'history') },
     { id: 'request.new', title: 'New request…', keys: `${mod}+Alt+N`, run: () => newRequestDialog(activeTab.value?.project || undefined) },
     { id: 'api.new', title: 'New API…', run: () => newApiDialog(activeTab.value?.project || undefined) },
     { id: 'mock.new', title: 'New Mock…', run: newMockCommand },
@@ -49,7 +48,7 @@ export function registerCoreCommands(): void {
         openItem(tree.root, { kind: 'project', id: '@project', name: tree.name });
       },
     },
-    { id: 'project.close', title: 'Close project', when: () => !!projectByRoot(activeTab.value?.project ?? ''), run: () => void closeProjectCommand() },
+    { id: 'project.close', title: 'Close project', when: () => !!projectByRoot(activeTab.value?.project ?? ''), run: () => void closeProject(activeTab.value!.project) },
     { id: 'environments.open', title: 'Environments and globals', keys: `${mod}+Alt+E`, run: () => openTab({ kind: 'environments', project: '', itemId: '@environments', title: 'Environments' }) },
     { id: 'preferences.open', title: 'Preferences', keys: `${mod}+,`, run: () => openTab({ kind: 'preferences', project: '', itemId: '@preferences', title: 'Preferences' }) },
     {
@@ -81,11 +80,6 @@ function formatActiveBody(): void {
   else if (result.text !== body.raw.text) edit(state, (r) => ({ ...r, body: { ...r.body, raw: { ...r.body.raw, text: result.text } } }));
 }
 
-async function closeProjectCommand(): Promise<void> {
-  const root = activeTab.value!.project;
-  const open = tabs.value.filter((t) => t.project === root).map((t) => t.id);
-  if (await closeTabs(open)) await closeProject(root);
-}
 
 /** New Mock… of the active tab's API, or of an API the user picks (a mock needs an imported definition). */
 function newMockCommand(): void {
@@ -97,7 +91,7 @@ function newMockCommand(): void {
     while (item && item.kind !== 'api') item = 'parent' in item ? byId.get(item.parent) : undefined;
     if (item?.kind === 'api') return newMockDialog(tree.root, item.id, item.name);
   }
-  const choices = projects.value.flatMap((p) => p.items.flatMap((i) => (i.kind === 'api' && i.hasDefinition ? [{ project: p.root, id: i.id, label: `${i.name} (${p.name})` }] : [])));
+  const choices = projects.value.flatMap((p) => p.items.flatMap((i) => (i.kind === 'api' && i.hasDefinition ? [{ project: p.root, id: i.id, name: i.name, label: `${i.name} (${p.name})` }] : [])));
   if (choices.length === 0) {
     toast('warning', 'A mock serves an imported contract: import an OpenAPI document first (Import…).');
     return;
@@ -109,7 +103,8 @@ function newMockCommand(): void {
     onSubmit: ({ api }) => {
       const chosen = choices.find((c) => c.label === api);
       if (!chosen) return 'Choose an API.';
-      setTimeout(() => newMockDialog(chosen.project, chosen.id, chosen.label.replace(/ \([^)]*\)$/, '')));
+      // After this form has closed: the next one replaces it.
+      setTimeout(() => newMockDialog(chosen.project, chosen.id, chosen.name));
     },
   });
 }

@@ -1,7 +1,7 @@
 /** $ref, $dynamicRef and the OpenAPI discriminator. */
 import { evaluate, type Evaluation, type Keyword, type SchemaNode } from '../evaluation.js';
 import { isObject } from '../json-pointer.js';
-import { resolveReference } from '../uri.js';
+import { resolveRefLocation } from '../../../../protocol/ref-location.js';
 import { showSchemaList } from '../values.js';
 import type { Loc, Site } from './site.js';
 
@@ -59,7 +59,8 @@ export function dynamicRefKeyword(site: Site): Keyword | undefined {
     site.error(loc);
     return undefined;
   }
-  const fragment = resolveReference(ref, site.base)?.fragment ?? '';
+  const located = resolveRefLocation(ref, site.base);
+  const fragment = located.ok ? located.fragment : '';
   const anchor = fragment !== '' && !fragment.startsWith('/') ? fragment : undefined;
   const initial = lazyNode(site, loc);
   return (v, ev) => {
@@ -155,7 +156,7 @@ export function discriminatorKeyword(
         if (d.node === self) return true;
       }
     }
-    const tag = v[property];
+    const tag = Object.hasOwn(v, property) ? v[property] : undefined;
     if (typeof tag !== 'string') {
       ev.report('discriminator', `expected the property ${JSON.stringify(property)} naming the variant, ${wanted}`);
       return false;

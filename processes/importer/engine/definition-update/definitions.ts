@@ -19,6 +19,11 @@ export async function readCachedDefinition(files: readonly (Pick<CachedDocument,
   const [entry] = files;
   if (!entry) throw new Error('readCachedDefinition needs at least the entry document');
   const urlOf = (f: { path: string; source?: string }) => f.source ?? new URL(f.path.replace(/^definition\//, ''), CACHE_BASE).href;
-  const loader = createMemoryLoader(files.map((f) => [urlOf(f), f.bytes] as [string, Uint8Array]));
+  // Read back from the project, a reference may not leave the cached definition's folder.
+  const within = files.every((f) => f.source === undefined) ? { folder: CACHE_BASE, name: "the API's cached definition (definition/)" } : undefined;
+  const loader = createMemoryLoader(
+    files.map((f) => [urlOf(f), f.bytes] as [string, Uint8Array]),
+    within,
+  );
   return readDefinition({ url: urlOf(entry), bytes: entry.bytes, name: entry.path }, loader);
 }

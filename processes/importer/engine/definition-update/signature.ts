@@ -1,37 +1,35 @@
 /**
  * A fingerprint of part of a definition, to tell whether an operation's parameters, body,
  * responses, security or servers changed between two documents. A part's signature covers
- * the part itself and everything its `$ref`s reach (breadth first, each target once), with
- * each reference written as the target's place in the definition, so moving nothing but
- * bytes around (key order, formatting, which file a ref sits in) is not a change.
+ * the part itself and everything its `$ref`s reach (breadth first, each target once), by
+ * content only: a reference is written as the order in which this signature first reached its
+ * target (`@0`, `@1`...), never as where the target sits. Key order, formatting, the file a
+ * definition was read from, where a schema lives and the name it is filed under are therefore
+ * not changes; what a part says, and how its references tie it together, are.
  */
-import { createHash } from 'node:crypto';
-import { absoluteRef, decodeFragment, refOf, type DocumentSet } from '../load/document-set.js';
+import { createHash, type Hash } from 'node:crypto';
+import { refOf, type DocumentSet } from '../load/document-set.js';
 import { valueAt } from '../load/json-pointer.js';
 import type { Part } from '../openapi/normalize/model.js';
-import { setOwn } from '../openapi/normalize/values.js';
 
 export class Signer {
-  /** Canonical text of each reference target, by lookup id (url#pointer). */
+  /** Canonical form of each reference target, by lookup id (url#pointer). */
   private readonly targets = new Map<string, Canonical>();
 
   constructor(private readonly set: DocumentSet) {}
 
   sign(parts: readonly Part[]): string {
     const hash = createHash('sha256');
-    const queue: Ref[] = [];
+    const numbers = new Map<string, number>();
+    const queue: string[] = [];
     for (const part of parts) {
-      const { text, refs } = this.canonical(part.node, part.docUrl);
-      hash.update(text).update('\n');
-      queue.push(...refs);
+      write(hash, this.canonical(part.node, part.docUrl), numbers, queue);
+      hash.update('\n');
     }
-    const seen = new Set<string>();
-    for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
-      if (seen.has(ref.lookup)) continue;
-      seen.add(ref.lookup);
-      const target = this.target(ref.lookup);
-      hash.update(ref.stable).update('=').update(target.text).update('\n');
-      queue.push(...target.refs);
+    for (let i = 0; i < queue.length; i++) {
+      hash.update(`@${i}=`);
+      write(hash, this.target(queue[i] as string), numbers, queue);
+      hash.update('\n');
     }
     return hash.digest('hex');
   }
@@ -39,55 +37,93 @@ export class Signer {
   private target(id: string): Canonical {
     const cached = this.targets.get(id);
     if (cached) return cached;
-    const [url, fragment] = splitId(id);
-    const doc = this.set.get(url);
-    const value = doc ? valueAt(doc.value, fragment) : undefined;
-    const result = value === undefined ? { text: '<unresolved>', refs: [] } : this.canonical(value, url);
+    const hash = id.indexOf('#');
+    const doc = this.set.get(id.slice(0, hash));
+    const value = doc ? valueAt(doc.value, id.slice(hash + 1)) : undefined;
+    const result = value === undefined ? { pieces: ['<unresolved>'], refs: [] } : this.canonical(value, id.slice(0, hash));
     this.targets.set(id, result);
     return result;
   }
 
-  /** Sorted-key JSON with every `$ref` replaced by its target id; the ids it names. */
+  /** Sorted-key JSON cut at each `$ref`: `pieces[i]` comes before `refs[i]`. */
   private canonical(node: unknown, docUrl: string): Canonical {
-    const refs: Ref[] = [];
-    const walk = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(walk);
-      if (value === null || typeof value !== 'object') return value;
-      const ref = refOf(value);
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value as object).sort()) {
-        setOwn(out, key, key === '$ref' && ref !== undefined ? this.refId(docUrl, ref, refs) : walk((value as Record<string, unknown>)[key]));
+    const pieces: string[] = [];
+    const refs: RefMark[] = [];
+    let text = '';
+    // A YAML alias can make a document a graph, even a cycle: a node already on the way down is named, not walked.
+    const path = new Set<object>();
+    const walk = (value: unknown): void => {
+      if (value === null || typeof value !== 'object') {
+        text += JSON.stringify(value) ?? 'null';
+        return;
       }
-      return out;
+      if (path.has(value)) {
+        text += '"<cycle>"';
+        return;
+      }
+      path.add(value);
+      if (Array.isArray(value)) {
+        text += '[';
+        value.forEach((item, i) => {
+          if (i > 0) text += ',';
+          walk(item);
+        });
+        text += ']';
+      } else {
+        const ref = refOf(value);
+        text += '{';
+        Object.keys(value)
+          .sort()
+          .forEach((key, i) => {
+            text += `${i > 0 ? ',' : ''}${JSON.stringify(key)}:`;
+            if (key === '$ref' && ref !== undefined) {
+              pieces.push(text);
+              text = '';
+              refs.push(this.refMark(docUrl, ref));
+            } else {
+              walk((value as Record<string, unknown>)[key]);
+            }
+          });
+        text += '}';
+      }
+      path.delete(value);
     };
-    return { text: JSON.stringify(walk(node)) ?? 'undefined', refs };
+    walk(node);
+    pieces.push(text);
+    return { pieces, refs };
   }
 
-  /** A reference as "<cache path>#<pointer>", the same across two reads of moved documents. */
-  private refId(docUrl: string, ref: string, refs: Ref[]): string {
-    const target = absoluteRef(docUrl, ref);
-    const doc = target ? this.set.get(target.url) : undefined;
-    if (!target || !doc) return `<unresolved ${ref}>`;
-    const pointer = decodeFragment(target.fragment);
-    const stable = `${doc.cachePath}#${pointer}`;
-    refs.push({ lookup: `${doc.url}#${pointer}`, stable });
-    return stable;
+  /** What a reference stands for: its target in this set, or, when it has none, the reference as written. */
+  private refMark(docUrl: string, ref: string): RefMark {
+    const target = this.set.locateRef(docUrl, ref);
+    if (!target.ok || !this.set.get(target.url)) return { unresolved: JSON.stringify(`<unresolved ${ref}>`) };
+    return { lookup: `${target.url}#${target.fragment}` };
   }
 }
 
-interface Ref {
-  /** url#pointer: finds the target in this set. */
-  lookup: string;
-  /** cachePath#pointer: names it the same way in another read of the definition. */
-  stable: string;
+/** Writes a canonical form, naming each reference target by the order it was first reached. */
+function write(hash: Hash, canonical: Canonical, numbers: Map<string, number>, queue: string[]): void {
+  canonical.pieces.forEach((piece, i) => {
+    hash.update(piece);
+    const mark = canonical.refs[i];
+    if (mark === undefined) return;
+    if ('unresolved' in mark) {
+      hash.update(mark.unresolved);
+      return;
+    }
+    let n = numbers.get(mark.lookup);
+    if (n === undefined) {
+      n = queue.length;
+      numbers.set(mark.lookup, n);
+      queue.push(mark.lookup);
+    }
+    hash.update(`"@${n}"`);
+  });
 }
+
+type RefMark = { lookup: string } | { unresolved: string };
 
 interface Canonical {
-  text: string;
-  refs: Ref[];
-}
-
-function splitId(id: string): [string, string] {
-  const hash = id.indexOf('#');
-  return [id.slice(0, hash), id.slice(hash + 1)];
+  pieces: string[];
+  refs: RefMark[];
 }

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SourceLocation } from '../../../../protocol/model/import.js';
+import { resolveRefLocation, type RefLocation, type RefScope } from '../../../../protocol/ref-location.js';
 import { valueAt } from './json-pointer.js';
 import type { ParsedText } from './parse-text.js';
 
@@ -29,10 +30,14 @@ const MAX_REF_CHAIN = 64;
 export class DocumentSet {
   private readonly byUrl = new Map<string, SourceDocument>();
 
-  /** `aliases`: an address a reference names -> the url of the document a redirect led to. */
+  /**
+   * `aliases`: an address a reference names -> the url of the document a redirect led to.
+   * `within`: the folder every reference must stay in (a cached definition read back).
+   */
   constructor(
     readonly documents: SourceDocument[],
     aliases: ReadonlyMap<string, string> = new Map(),
+    private readonly within?: RefScope['within'],
   ) {
     for (const doc of documents) this.byUrl.set(doc.url, doc);
     for (const [alias, url] of aliases) {
@@ -51,15 +56,22 @@ export class DocumentSet {
     return this.byUrl.get(url);
   }
 
-  /** Where a `$ref` written in the document at `fromUrl` points; undefined when unresolvable. */
+  /** Where a `$ref` written in the document at `fromUrl` points, by the shared rule (protocol/ref-location). */
+  locateRef(fromUrl: string, ref: string): RefLocation {
+    const from = this.byUrl.get(fromUrl);
+    return resolveRefLocation(ref, fromUrl, { ...(this.within ? { within: this.within } : {}), documentName: from?.cachePath ?? shownDocument(fromUrl, this.within) });
+  }
+
+  /** What a `$ref` written in the document at `fromUrl` points at; undefined when unresolvable. */
   resolveRef(fromUrl: string, ref: string): Resolved | undefined {
-    const target = absoluteRef(fromUrl, ref);
-    if (target === undefined) return undefined;
+    const target = this.locateRef(fromUrl, ref);
+    // Plain-name fragments (`#anchor`) are JSON Schema anchors, which are not followed here.
+    if (!target.ok || (target.fragment !== '' && !target.fragment.startsWith('/'))) return undefined;
     const doc = this.byUrl.get(target.url);
     if (!doc) return undefined;
     const value = valueAt(doc.value, target.fragment);
     if (value === undefined) return undefined;
-    return { doc, pointer: decodeFragment(target.fragment), value };
+    return { doc, pointer: target.fragment, value };
   }
 
   /**
@@ -94,25 +106,22 @@ export function refOf(node: unknown): string | undefined {
   return typeof ref === 'string' ? ref : undefined;
 }
 
-/** The document URL (no fragment) and the fragment a reference names, or undefined if unparsable. */
-export function absoluteRef(fromUrl: string, ref: string): { url: string; fragment: string } | undefined {
-  try {
-    const url = new URL(ref, fromUrl);
-    const fragment = url.hash;
-    url.hash = '';
-    return { url: url.href, fragment: fragment === '' ? '' : fragment };
-  } catch {
-    return undefined;
-  }
+/**
+ * A document's address as messages name it: its path in the cached definition (`within`), a
+ * local path, the URL (never with a credential), or "the pasted text".
+ */
+export function shownDocument(url: string, within?: RefScope['within']): string {
+  if (url.startsWith('paste:')) return 'the pasted text';
+  if (within && url.startsWith(within.folder)) return safeDecode(url.slice(within.folder.length));
+  if (url.startsWith('file:')) return safeDecode(new URL(url).pathname);
+  return url;
 }
 
-/** A `#fragment` as a plain JSON Pointer. */
-export function decodeFragment(fragment: string): string {
-  const body = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+function safeDecode(text: string): string {
   try {
-    return decodeURIComponent(body);
+    return decodeURIComponent(text);
   } catch {
-    return body;
+    return text;
   }
 }
 

@@ -5,9 +5,9 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { ParleyError } from '../../../../protocol/errors.js';
-import type { FetchCredentials } from '../../../../protocol/model/import.js';
+import type { FetchCredentials, ImportDeadlines } from '../../../../protocol/model/import.js';
 import type { ReadBudget } from './limits.js';
-import { tooLarge } from './limits.js';
+import { DEFAULT_DEADLINES, fetchDeadlineError, jobDeadlineError, tooLarge } from './limits.js';
 import type { Redactor } from './redact.js';
 
 export interface FetchOptions {
@@ -16,7 +16,12 @@ export interface FetchOptions {
   budget: ReadBudget;
   /** The credentials and the one origin they belong to. */
   credentials?: { value: FetchCredentials; origin: string };
+  /** The caller gave up (cancel). */
   signal?: AbortSignal;
+  /** `fetchMs` holds for this fetch from its first byte sent to its last received, redirects included. */
+  deadlines?: ImportDeadlines;
+  /** Fires when the whole job's deadline (`deadlines.jobMs`) has passed. */
+  jobDeadline?: AbortSignal;
 }
 
 export interface FetchedDocument {
@@ -30,6 +35,17 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export async function fetchDocument(url: URL, options: FetchOptions): Promise<FetchedDocument> {
   const { redactor, budget } = options;
+  const deadlines = options.deadlines ?? DEFAULT_DEADLINES;
+  // One signal for undici: the caller's cancel, the job's deadline and this fetch's own.
+  const fetchDeadline = AbortSignal.timeout(deadlines.fetchMs);
+  const signal = AbortSignal.any([fetchDeadline, ...(options.signal ? [options.signal] : []), ...(options.jobDeadline ? [options.jobDeadline] : [])]);
+  /** Why the signal fired, as the error this fetch ends with; undefined when it has not. */
+  const stopped = (shown: string): ParleyError | undefined => {
+    if (options.signal?.aborted) return new ParleyError('cancelled', 'The import was cancelled.');
+    if (options.jobDeadline?.aborted) return jobDeadlineError(shown, deadlines.jobMs);
+    if (fetchDeadline.aborted) return fetchDeadlineError(shown, deadlines.fetchMs);
+    return undefined;
+  };
   let current = url;
   // Once a hop leaves the credentials' origin, no later hop gets them, even back on that origin.
   let neverLeftOrigin = true;
@@ -43,9 +59,9 @@ export async function fetchDocument(url: URL, options: FetchOptions): Promise<Fe
     const shown = redactor.url(current);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(target, { method: 'GET', headers, dispatcher: options.dispatcher, signal: options.signal });
+      response = await request(target, { method: 'GET', headers, dispatcher: options.dispatcher, signal });
     } catch (err) {
-      throw networkError(err, shown, redactor, options.signal);
+      throw stopped(shown) ?? networkError(err, shown, redactor);
     }
     const status = response.statusCode;
     if (REDIRECTS.has(status)) {
@@ -80,7 +96,7 @@ export async function fetchDocument(url: URL, options: FetchOptions): Promise<Fe
     try {
       bytes = await readCapped(response.body, budget, shown);
     } catch (err) {
-      throw err instanceof ParleyError ? err : networkError(err, shown, redactor, options.signal);
+      throw stopped(shown) ?? (err instanceof ParleyError ? err : networkError(err, shown, redactor));
     }
     return { finalUrl: current, bytes, contentType: headerValue(response.headers['content-type']) ?? '' };
   }
@@ -133,10 +149,8 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function networkError(err: unknown, shown: string, redactor: Redactor, signal?: AbortSignal): ParleyError {
-  if (signal?.aborted || (err instanceof Error && err.name === 'AbortError')) {
-    return new ParleyError('cancelled', 'The import was cancelled.');
-  }
+function networkError(err: unknown, shown: string, redactor: Redactor): ParleyError {
+  if (err instanceof Error && err.name === 'AbortError') return new ParleyError('cancelled', 'The import was cancelled.');
   const code = (err as { code?: string }).code;
   const reason = err instanceof Error ? err.message : String(err);
   return new ParleyError('import-fetch-failed', redactor.text(`${shown} could not be fetched: ${reason}`), { url: shown, ...(code ? { cause: code } : {}) });

@@ -72,7 +72,7 @@ describe('which local files a definition may read', () => {
 
   it.each([
     ['hidden.yaml', /hidden files and folders are never read/],
-    ['absolute.yaml', /hidden files and folders are never read/],
+    ['absolute.yaml', /"file:\/\/\/.*keys\.yaml#\/Key" in .*absolute\.yaml cannot be read: it is a file: address/],
     ['text.yaml', /only \.json, \.yaml and \.yml files may be referenced/],
     ['fifo-ref.yaml', /not a regular file/],
   ])('%s: the reference is refused and reported, nothing of it is read or cached', async (file, reason) => {
@@ -110,11 +110,54 @@ describe('which local files a definition may read', () => {
 
     it('never reads a local file, whatever its reference says', async () => {
       const { result } = await importSource({ kind: 'url', url: `${base}/abs.yaml` }, {}, {});
-      expect(result.report.errors[0]?.message).toMatch(/only a document read from a file may refer to local files/);
+      expect(result.report.errors[0]?.message).toMatch(/cannot be read: it is a file: address, and a document read over the network never reads local files/);
       expect(result.apis[0]?.documents).toHaveLength(1);
       // A relative reference climbs the server's paths, not the local disk.
       const relative = await importSource({ kind: 'url', url: `${base}/rel.yaml` }, {}, {});
       expect(relative.result.apis[0]?.documents.map((d) => d.source)).toEqual([`${base}/rel.yaml`, `${base}/project/common/Err.yaml`]);
     });
+  });
+});
+
+describe('odd $ref forms are report items, never a crash of the import', () => {
+  let dir = '';
+  const odd = [
+    ['%2e%2e%2foutside%2fsecret.json', /percent-encoded "\/"/],
+    ['//169.254.169.254/latest/x.json', /names another machine/],
+    ['file://169.254.169.254/latest/x.json', /file: address/],
+    ['/etc/secret.json', /absolute path/],
+    ['C:/Users/me/secret.json', /Windows drive/],
+    ['..\\outside\\secret.json', /as a separator/],
+    ['secret%00.json', /NUL/],
+    [`${'x'.repeat(5000)}.json`, /longer than 4096 characters/],
+  ] as const;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-import-odd-'));
+    mkdirSync(join(dir, 'spec'));
+    const paths = odd.map(([ref], i) => `  /p${i}:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: ${JSON.stringify(ref)}}}}}\n`).join('');
+    writeFileSync(join(dir, 'spec/odd.yaml'), `openapi: 3.0.3\ninfo: {title: Odd, version: '1'}\npaths:\n${paths}  /fine:\n    get:\n      responses: {'200': {description: ok}}\n`);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('imports every operation and reports each reference with the document and the reason', async () => {
+    const { result } = await importSource({ kind: 'file', path: join(dir, 'spec/odd.yaml') });
+    expect(result.apis[0]?.requests.map((r) => r.request.operation?.path)).toEqual([...odd.map((_, i) => `/p${i}`), '/fine']);
+    const errors = result.report.errors;
+    expect(errors).toHaveLength(odd.length);
+    odd.forEach(([ref, reason], i) => {
+      expect(errors[i]).toMatchObject({ file: 'odd.yaml', path: `/paths/~1p${i}/get/responses/200/content/application~1json/schema/$ref` });
+      expect(errors[i]?.message).toContain(`The reference ${JSON.stringify(ref.length > 200 ? `${ref.slice(0, 200)}…` : ref)} in ${join(dir, 'spec/odd.yaml')} cannot be read: `);
+      expect(errors[i]?.message).toMatch(reason);
+    });
+    expect(JSON.stringify(result.report)).not.toMatch(/ERR_/);
+    expect(result.apis[0]?.documents).toHaveLength(1);
+  });
+
+  it('a cached definition read back may not leave its folder', async () => {
+    const entry = "openapi: 3.0.3\ninfo: {title: C, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {$ref: '../../outside.yaml#/R'}}\n";
+    const cached = await readCachedDefinition([{ path: 'openapi.yaml', bytes: new TextEncoder().encode(entry) }]);
+    expect(cached.problems).toHaveLength(1);
+    expect(cached.problems[0]).toMatchObject({ file: 'openapi.yaml', path: '/paths/~1a/get/responses/200/$ref' });
+    expect(cached.problems[0]?.message).toMatch(/"..\/..\/outside.yaml#\/R" in openapi.yaml cannot be read: it leads outside the API.s cached definition/);
   });
 });

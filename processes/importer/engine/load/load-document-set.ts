@@ -7,8 +7,9 @@
  */
 import { ParleyError, isWireError } from '../../../../protocol/errors.js';
 import type { ImportProgress, ReportItem } from '../../../../protocol/model/import.js';
+import type { RefScope } from '../../../../protocol/ref-location.js';
 import { assignCachePaths } from './cache-paths.js';
-import { DocumentSet, type SourceDocument } from './document-set.js';
+import { DocumentSet, shownDocument, type SourceDocument } from './document-set.js';
 import type { DocumentLoader, LoadPurpose } from './loader.js';
 import { decodeText, parseText, type ParsedText } from './parse-text.js';
 
@@ -18,10 +19,12 @@ export interface Lead {
   purpose: LoadPurpose;
   /** Where the lead is written, in the referring document. */
   pointer: string;
+  /** Why the reference cannot be read at all (protocol/ref-location): reported, nothing is tried. */
+  unreadable?: string;
 }
 
-/** Finds the leads in a parsed document. */
-export type Discover = (doc: { url: string; value: unknown }) => Lead[];
+/** Finds the leads in a parsed document; `scope` is the reference rule's scope for this job. */
+export type Discover = (doc: { url: string; value: unknown }, scope: RefScope) => Lead[];
 
 export interface EntryDocument {
   url: string;
@@ -41,6 +44,7 @@ export interface LoadSetOptions {
 /** Problems that stop nothing but the document they concern. */
 const SOFT_FAILURES = new Set([
   'import-fetch-failed',
+  'import-fetch-deadline',
   'import-file-unreadable',
   'import-ref-refused',
   'import-not-a-file',
@@ -76,7 +80,8 @@ export async function loadDocumentSet(entry: EntryDocument, loader: DocumentLoad
   while (level.length > 0) {
     const leads: { lead: Lead; fromUrl: string }[] = [];
     for (const doc of level) {
-      for (const lead of options.discover({ url: doc.url, value: doc.parsed.value })) {
+      const scope: RefScope = { ...(loader.within ? { within: loader.within } : {}), documentName: shownDocument(doc.url, loader.within) };
+      for (const lead of options.discover({ url: doc.url, value: doc.parsed.value }, scope)) {
         const fresh = lead.candidates.filter((c) => !seen.has(c));
         if (fresh.length < lead.candidates.length) continue;
         for (const c of fresh) seen.add(c);
@@ -102,13 +107,13 @@ export async function loadDocumentSet(entry: EntryDocument, loader: DocumentLoad
   }
   const paths = assignCachePaths(found.map((f) => f.url), entryParsed.syntax);
   const documents: SourceDocument[] = found.map((f, i) => ({ ...f.parsed, url: f.url, bytes: f.bytes, cachePath: paths[i] ?? `document-${i}` }));
-  const set = new DocumentSet(documents, aliases);
+  const set = new DocumentSet(documents, aliases, loader.within);
   const problems = failures.map((f) => ({ message: loader.redactor.text(f.message), ...set.locate(f.fromUrl, f.pointer) }));
   return { set, problems };
 }
 
 async function readLead(lead: Lead, fromUrl: string, loader: DocumentLoader): Promise<Pending | { failure: Failure }> {
-  let last: string | undefined;
+  let last: string | undefined = lead.unreadable;
   for (const candidate of lead.candidates) {
     let target: URL;
     try {

@@ -8,8 +8,9 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Dispatcher } from 'undici';
 import { ParleyError } from '../../../../protocol/errors.js';
-import type { FetchCredentials, FetchNetwork } from '../../../../protocol/model/import.js';
-import { DEFAULT_LIMITS, ReadBudget, type LoadLimits } from './limits.js';
+import type { RefScope } from '../../../../protocol/ref-location.js';
+import type { FetchCredentials, FetchNetwork, ImportDeadlines } from '../../../../protocol/model/import.js';
+import { DEFAULT_DEADLINES, DEFAULT_LIMITS, ReadBudget, jobDeadlineError, type LoadLimits } from './limits.js';
 import { readRegularFile } from './read-file.js';
 import { Redactor } from './redact.js';
 import { checkDeclarationFile, checkReferencedFile } from './ref-policy.js';
@@ -25,6 +26,8 @@ export interface LoadedDocument {
 
 export interface DocumentLoader {
   readonly redactor: Redactor;
+  /** The folder every `$ref` must stay in (a cached definition read back); none for a live import. */
+  readonly within?: RefScope['within'];
   /** `from` is the url of the document that refers to `target` (absent for the entry). */
   load(target: URL, purpose: LoadPurpose, from?: string): Promise<LoadedDocument>;
   /** Releases connections. */
@@ -36,6 +39,8 @@ export interface LoaderOptions {
   network?: FetchNetwork;
   signal?: AbortSignal;
   limits?: LoadLimits;
+  /** How long one fetch and the whole job may take; counted from when the loader is made. */
+  deadlines?: ImportDeadlines;
   /** Read no network address (tests, and anything that must stay on this machine). */
   offline?: boolean;
   /** For tests: a dispatcher to use instead of one built from `network`. */
@@ -63,6 +68,9 @@ class JobLoader implements DocumentLoader {
   private entryOrigin: string | undefined;
   /** Real folder of an entry read from a file: the anchor of the local ref policy. */
   private entryDir: string | undefined;
+  private readonly deadlines: ImportDeadlines;
+  /** Fires when the job's deadline passes: fetches in flight stop, and nothing more is read. */
+  private readonly jobDeadline: AbortSignal;
 
   constructor(private readonly options: LoaderOptions) {
     const credentials = options.credentials;
@@ -70,11 +78,14 @@ class JobLoader implements DocumentLoader {
     this.budget = new ReadBudget(options.limits ?? DEFAULT_LIMITS);
     this.dispatcher = options.dispatcher;
     this.ownsDispatcher = options.dispatcher === undefined;
+    this.deadlines = options.deadlines ?? DEFAULT_DEADLINES;
+    this.jobDeadline = AbortSignal.timeout(this.deadlines.jobMs);
   }
 
   async load(target: URL, purpose: LoadPurpose, from?: string): Promise<LoadedDocument> {
     if (this.options.signal?.aborted) throw new ParleyError('cancelled', 'The import was cancelled.');
     const shown = this.redactor.url(target);
+    if (this.jobDeadline.aborted) throw jobDeadlineError(shown, this.deadlines.jobMs);
     const fromNetwork = from !== undefined && /^https?:/i.test(from);
     if (target.protocol === 'file:') {
       if (purpose !== 'entry' && (from === undefined || !from.startsWith('file:'))) {
@@ -91,7 +102,14 @@ class JobLoader implements DocumentLoader {
   }
 
   private async loadFile(target: URL, purpose: LoadPurpose, shown: string): Promise<LoadedDocument> {
-    const path = fileURLToPath(target);
+    let path: string;
+    try {
+      path = fileURLToPath(target);
+    } catch {
+      // References are screened by protocol/ref-location before they get here; an address that
+      // still is no local path on this machine is refused, never left to throw a raw ERR_ code.
+      throw new ParleyError('import-ref-refused', `${shown} was not read: it is not a path to a file on this machine.`, { file: shown });
+    }
     this.budget.startDocument(shown);
     if (purpose === 'entry') {
       const bytes = await readRegularFile(path, this.budget, shown);
@@ -122,6 +140,8 @@ class JobLoader implements DocumentLoader {
       budget: this.budget,
       ...(credentials ? { credentials } : {}),
       ...(this.options.signal ? { signal: this.options.signal } : {}),
+      deadlines: this.deadlines,
+      jobDeadline: this.jobDeadline,
     });
     return { url: this.redactor.url(fetched.finalUrl), bytes: fetched.bytes };
   }

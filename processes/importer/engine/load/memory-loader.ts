@@ -3,10 +3,12 @@
  * for a definition update), or fixtures in tests. It never touches the disk or the network.
  */
 import { ParleyError } from '../../../../protocol/errors.js';
+import type { RefScope } from '../../../../protocol/ref-location.js';
 import type { DocumentLoader, LoadedDocument } from './loader.js';
 import { Redactor } from './redact.js';
 
-export function createMemoryLoader(documents: Iterable<[string, Uint8Array | string]>): DocumentLoader {
+/** `within`: the folder every reference must stay in (the cache's own, for a cached definition). */
+export function createMemoryLoader(documents: Iterable<[string, Uint8Array | string]>, within?: RefScope['within']): DocumentLoader {
   const byUrl = new Map<string, Uint8Array>();
   for (const [url, content] of documents) {
     byUrl.set(withoutHash(url), typeof content === 'string' ? new TextEncoder().encode(content) : content);
@@ -14,6 +16,7 @@ export function createMemoryLoader(documents: Iterable<[string, Uint8Array | str
   const redactor = new Redactor();
   return {
     redactor,
+    ...(within ? { within } : {}),
     async load(target: URL): Promise<LoadedDocument> {
       const url = withoutHash(target.href);
       const bytes = byUrl.get(url);

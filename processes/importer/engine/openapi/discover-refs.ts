@@ -4,7 +4,7 @@
  * followed; the same key inside a map of names (a schema property called `default`) is a name
  * and is walked like any other.
  */
-import { absoluteRef } from '../load/document-set.js';
+import { resolveRefLocation, type RefScope } from '../../../../protocol/ref-location.js';
 import { joinPointer } from '../load/json-pointer.js';
 import type { Lead } from '../load/load-document-set.js';
 
@@ -20,9 +20,10 @@ const NAME_MAPS = new Set([
 
 const MAX_DEPTH = 512;
 
-export function discoverExternalRefs(doc: { url: string; value: unknown }): Lead[] {
+export function discoverExternalRefs(doc: { url: string; value: unknown }, scope: RefScope = {}): Lead[] {
   const leads: Lead[] = [];
   const targets = new Set<string>();
+  const unreadable = new Set<string>();
   const walk = (node: unknown, pointer: string, inNameMap: boolean, depth: number): void => {
     if (node === null || typeof node !== 'object' || depth > MAX_DEPTH) return;
     if (Array.isArray(node)) {
@@ -32,8 +33,12 @@ export function discoverExternalRefs(doc: { url: string; value: unknown }): Lead
     const record = node as Record<string, unknown>;
     const ref = record['$ref'];
     if (!inNameMap && typeof ref === 'string') {
-      const target = absoluteRef(doc.url, ref);
-      if (target && target.url !== doc.url && !targets.has(target.url)) {
+      const target = resolveRefLocation(ref, doc.url, scope);
+      if (!target.ok) {
+        // Reported once per reference, at its first place; whatever uses it reports what it missed.
+        if (!unreadable.has(ref)) leads.push({ candidates: [], purpose: 'ref', pointer: joinPointer(pointer, '$ref'), unreadable: target.error.message });
+        unreadable.add(ref);
+      } else if (target.url !== doc.url && !targets.has(target.url)) {
         targets.add(target.url);
         leads.push({ candidates: [target.url], purpose: 'ref', pointer: joinPointer(pointer, '$ref') });
       }

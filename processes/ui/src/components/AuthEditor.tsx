@@ -5,6 +5,7 @@
  */
 import type { Auth } from '../../../../protocol/model/auth.js';
 import { emptyAuthFields, emptyAuthMessage } from '../../../../protocol/request-checks.js';
+import { MaskedInput } from './Overlays.js';
 
 const LABELS: Record<Auth['type'], string> = {
   inherit: 'Inherit from API',
@@ -138,7 +139,7 @@ export function SecretField({ label, value, onInput }: { label: string; value: s
         <span>{label}</span>
         <span class="secret-stored">
           <span class="badge badge-ok">stored in keychain</span>
-          <code class="muted">{stored[1]}</code>
+          <code class="muted">{`\${secret:${stored[1]}}`}</code>
           <button type="button" class="button small" onClick={() => onInput('')}>
             Change…
           </button>
@@ -150,8 +151,13 @@ export function SecretField({ label, value, onInput }: { label: string; value: s
   return (
     <label>
       <span>{label}</span>
-      <input aria-label={label} type={literal ? 'password' : 'text'} autoComplete="off" placeholder="Type it (saved to the keychain) or use ${variable}" value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} />
-      {literal && <small class="muted">Will be stored in the system keychain when you save; the file keeps a reference.</small>}
+      {/* One input either way, so typing the first character of a literal keeps the focus. */}
+      <MaskedInput label={label} value={value} masked={literal} placeholder="Type it (saved to the keychain) or use ${variable} / ${secret:name}" onInput={onInput} />
+      {literal && (
+        <small class="muted">
+          Stored in the system keychain when you save; the file keeps only its <code>{'${secret:name}'}</code> reference.
+        </small>
+      )}
     </label>
   );
 }

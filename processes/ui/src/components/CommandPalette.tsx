@@ -54,7 +54,7 @@ export function CommandPalette() {
         />
         <ul class="palette-list" role="listbox">
           {matches.map((c, i) => (
-            <li key={c.id} role="option" aria-selected={i === index.value} class={i === index.value ? 'active' : ''} onMouseEnter={() => (index.value = i)} onClick={() => run(i)}>
+            <li key={c.id} data-command={c.id} role="option" aria-selected={i === index.value} class={i === index.value ? 'active' : ''} onMouseEnter={() => (index.value = i)} onClick={() => run(i)}>
               <span>{c.title}</span>
               {c.keys && <kbd>{c.keys}</kbd>}
             </li>

@@ -99,6 +99,29 @@ export function Modal({ title, wide, onClose, children }: { title: string; wide?
   );
 }
 
+/** A secret's value: masked, with a Show / Hide toggle beside it. */
+export function MaskedInput({ label, value, placeholder, onInput, masked = true }: { label: string; value: string; placeholder?: string; onInput(value: string): void; masked?: boolean }) {
+  const shown = useSignal(false);
+  return (
+    <span class="masked-input">
+      <input
+        aria-label={label}
+        type={shown.value || !masked ? 'text' : 'password'}
+        autoComplete="off"
+        spellcheck={false}
+        value={value}
+        placeholder={placeholder}
+        onInput={(e) => onInput((e.target as HTMLInputElement).value)}
+      />
+      {masked && (
+      <button type="button" class="button small" aria-pressed={shown.value} aria-label={shown.value ? `Hide ${label}` : `Show ${label}`} onClick={() => (shown.value = !shown.value)}>
+        {shown.value ? 'Hide' : 'Show'}
+      </button>
+      )}
+    </span>
+  );
+}
+
 function FormDialogView({ dialog }: { dialog: FormDialog }) {
   const values = useSignal<Record<string, string>>(Object.fromEntries(dialog.fields.map((f) => [f.name, f.value ?? (f.options?.[0] ?? '')])));
   const error = useSignal('');
@@ -133,6 +156,13 @@ function FormDialogView({ dialog }: { dialog: FormDialog }) {
                   </option>
                 ))}
               </select>
+            ) : field.kind === 'secret' ? (
+              <MaskedInput
+                label={field.label}
+                value={values.value[field.name] ?? ''}
+                placeholder={field.placeholder}
+                onInput={(value) => (values.value = { ...values.value, [field.name]: value })}
+              />
             ) : (
               <input
                 ref={i === 0 ? firstRef : undefined}
@@ -142,6 +172,7 @@ function FormDialogView({ dialog }: { dialog: FormDialog }) {
                 onInput={(e) => (values.value = { ...values.value, [field.name]: (e.target as HTMLInputElement).value })}
               />
             )}
+            {field.hint && <small class="muted">{field.hint}</small>}
           </label>
         ))}
         {error.value && <p class="form-error" role="alert">{error.value}</p>}

@@ -13,6 +13,7 @@ import { editDraft, openDraft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
+import { openCookieJar } from './cookies/jar-state.js';
 
 function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
@@ -29,6 +30,22 @@ const docOf = (ws: Workspace): EnvironmentsDoc => ({ environments: ws.environmen
 /** The environment shown, kept across tab switches like the draft. */
 const selectedEnv = signal<string | null>(null);
 
+/** Whether the keychain can be used, asked once per page (`secret.status`). */
+const secretStorage = signal<{ available: boolean; reason?: string } | null>(null);
+function checkSecretStorage(): void {
+  if (secretStorage.value) return;
+  secretStorage.value = { available: true };
+  void call('secret.status', {}).then(
+    (status) => (secretStorage.value = status),
+    () => (secretStorage.value = null),
+  );
+}
+
+/** An environment's name as the first part of its secrets' names: "Staging EU" -> "staging-eu". */
+export function secretSlug(name: string): string {
+  return name.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '') || 'environment';
+}
+
 export function EnvironmentsEditor({ tab }: EditorProps) {
   const doc = openDraft<EnvironmentsDoc>(tab.id, {
     load: async () => docOf(workspace.value ?? (await call('workspace.get', {}))),
@@ -40,6 +57,7 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
     fromWorkspace: docOf,
     label: () => 'Environments',
   });
+  checkSecretStorage();
   const ws = workspace.value;
   const value = doc.draft.value;
   if (!ws || !value) return <div class="pane-message">Loading…</div>;
@@ -51,24 +69,35 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
   const setGlobals = (rows: Row[]) => editDraft(doc, (d) => ({ ...d, globals: rows }));
   const current = envs.find((e) => e.id === selected);
   const save = () => void saveTab(tab.id);
-  const addSecret = (apply: (rows: Row[]) => void, rows: Row[]) =>
+  // A secret's keychain name: what `${secret:name}` says, shown and documented (docs/secrets.md).
+  const addSecret = (apply: (rows: Row[]) => void, rows: Row[]) => {
+    const prefix = current ? `${secretSlug(current.name)}/` : '';
     openForm({
-      title: 'Add a secret variable',
+      title: current ? `Add a secret variable to ${current.name}` : 'Add a secret global',
       submitLabel: 'Store in keychain',
       fields: [
         { name: 'name', label: 'Variable name', required: true, placeholder: 'apiToken' },
-        { name: 'value', label: 'Secret value', required: true },
+        { name: 'value', label: 'Secret value', kind: 'secret', required: true },
+        {
+          name: 'key',
+          label: 'Name in the keychain',
+          placeholder: `${prefix}<variable name>`,
+          hint: 'The variable gets ${secret:<this name>}: use ${variable} in requests, or ${secret:<this name>} anywhere. A secret of the same name is replaced.',
+        },
       ],
-      onSubmit: async ({ name, value }) => {
-        const key = `env/${selected}/${name!.trim()}`;
+      onSubmit: async ({ name, value, key }) => {
+        const variable = name!.trim();
+        const secretName = (key ?? '').trim() || `${prefix}${variable}`;
         try {
-          const { ref } = await call('secret.set', { name: key, value: value! });
-          apply([...rows.filter((r) => r.name !== name), { name: name!.trim(), value: ref, enabled: true }]);
+          const { ref } = await call('secret.set', { name: secretName, value: value! });
+          apply([...rows.filter((r) => r.name !== variable), { name: variable, value: ref, enabled: true }]);
         } catch (err) {
           return (err as Error).message;
         }
       },
     });
+  };
+  const storage = secretStorage.value;
   return (
     <div class="editor env-editor">
       <header class="editor-header">
@@ -89,6 +118,9 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
             ))}
           </select>
         </label>
+        <button class="button" onClick={() => openCookieJar('')}>
+          Cookies…
+        </button>
         <button class="button primary" disabled={!doc.dirty.value} onClick={save}>
           Save
         </button>
@@ -126,12 +158,17 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
           </li>
         </ul>
         <section class="env-vars">
+          {storage?.available === false && (
+            <p class="field-warning" role="alert">
+              {storage.reason}
+            </p>
+          )}
           {selected === '@globals' ? (
             <>
               <h3>Globals</h3>
               <p class="muted">Used when neither the active environment nor the project defines a name.</p>
-              <RowsTable label="Global" rows={globals} maskValue={(r) => r.value.startsWith('${secret:')} onChange={setGlobals} />
-              <button class="button small" onClick={() => addSecret(setGlobals, globals)}>
+              <RowsTable label="Global" rows={globals} onChange={setGlobals} />
+              <button class="button small" disabled={storage?.available === false} onClick={() => addSecret(setGlobals, globals)}>
                 Add secret…
               </button>
             </>
@@ -161,11 +198,11 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
               <RowsTable
                 label="Variable"
                 rows={current.variables}
-                maskValue={(r) => r.value.startsWith('${secret:')}
                 onChange={(rows) => setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, variables: rows } : env)))}
               />
               <button
                 class="button small"
+                disabled={storage?.available === false}
                 onClick={() =>
                   addSecret((rows) => setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, variables: rows } : env))), current.variables)
                 }

@@ -7,6 +7,8 @@ import { PreferencesEditor } from './PreferencesEditor.js';
 import { registerMockEditor } from './mock/register.js';
 import { registerBodyForm } from './request/form/index.js';
 import { registerImports } from '../imports/register.js';
+import { registerHistory } from '../history/register.js';
+import { registerCookieJar } from './cookies/register.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -17,4 +19,6 @@ export function registerEditors(): void {
   registerMockEditor();
   registerBodyForm();
   registerImports();
+  registerHistory();
+  registerCookieJar();
 }

@@ -2,7 +2,8 @@
 import type { TreeItem } from '../../../../protocol/model/project.js';
 import { projectByRoot, projects, upsertProject, workspace } from './app.js';
 import { attempt, call, openProjectTree } from './rpc.js';
-import { openTab } from './tabs.js';
+import { openTab, tabs } from './tabs.js';
+import { closeTabs } from './draft-actions.js';
 import { openForm, type MenuItem } from './overlays.js';
 import { toast } from './toasts.js';
 import { expand } from './tree.js';
@@ -49,7 +50,9 @@ export async function openProject(path: string): Promise<void> {
   expand(rowKey(tree.root, '@project'));
 }
 
+/** Closes a project and its tabs, asking first about any with unsaved edits. */
 export async function closeProject(root: string): Promise<void> {
+  if (!(await closeTabs(tabs.value.filter((t) => t.project === root).map((t) => t.id)))) return;
   await attempt('project.close', { project: root });
   projects.value = projects.value.filter((p) => p.root !== root);
 }

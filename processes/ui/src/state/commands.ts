@@ -87,6 +87,8 @@ export function installKeyBindings(dialogOpen: () => boolean, inDialogs: Readonl
     const command = matching.find((c) => !c.when || c.when());
     if (!command) return;
     if (command.id !== PALETTE_COMMAND) paletteOpen.value = false;
+    // Which command the last key ran, for anyone checking the bindings (the palette test does).
+    document.body.dataset.lastCommand = command.id;
     void command.run();
   };
   window.addEventListener('keydown', onKey);

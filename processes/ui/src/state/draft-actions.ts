@@ -92,7 +92,8 @@ export function guardWindowClose(electron: boolean): () => void {
   const onBeforeUnload = (e: BeforeUnloadEvent) => {
     if (leaving || dirtyTabs.value.size === 0) return;
     e.preventDefault();
-    e.returnValue = '';
+    // Both: Chrome asks on preventDefault, Electron cancels the close on any returnValue.
+    e.returnValue = 'You have unsaved edits.';
     if (!electron) return;
     const dirty = tabs.value.filter((t) => dirtyTabs.value.has(t.id));
     void askAboutEdits(dirty, 'Quitting').then(async (choice) => {

@@ -28,9 +28,13 @@ export function setPaneSize(pane: Pane, size: number, persist: boolean): void {
   if (!persist) return;
   clearTimeout(saveTimer);
   saveTimer = setTimeout(() => {
-    const panes = { ...saved.value, ...live.value };
-    void attempt('workspace.setPreferences', { panes }).then((prefs) => {
-      if (prefs) live.value = {};
+    const sent = { ...live.value };
+    void attempt('workspace.setPreferences', { panes: { ...saved.value, ...sent } }).then((prefs) => {
+      if (!prefs) return;
+      // The saved sizes take over, except one changed again while this save was on its way.
+      const next: PaneSizes = { ...live.value };
+      for (const pane of Object.keys(sent) as Pane[]) if (next[pane] === sent[pane]) delete next[pane];
+      live.value = next;
     });
   }, 250);
 }

@@ -7,7 +7,10 @@ export interface DialogField {
   label: string;
   value?: string;
   placeholder?: string;
-  kind?: 'text' | 'select';
+  /** 'secret' is masked, with a Show toggle. */
+  kind?: 'text' | 'select' | 'secret';
+  /** A line under the field. */
+  hint?: string;
   options?: string[];
   required?: boolean;
 }

@@ -6,7 +6,7 @@
  */
 import { sample } from 'openapi-sampler';
 import type { JSONSchema7 } from 'json-schema';
-import { absoluteRef, refOf, type DocumentSet } from '../../load/document-set.js';
+import { refOf, type DocumentSet } from '../../load/document-set.js';
 import { joinPointer, pointerSegments, valueAt } from '../../load/json-pointer.js';
 import type { SchemaHandle } from './model.js';
 import { setOwn } from './values.js';
@@ -105,10 +105,10 @@ function rewriteRefs(value: unknown, docUrl: string, set: DocumentSet): unknown 
     for (const [key, child] of Object.entries(node as Record<string, unknown>)) setOwn(out, key, copy(child));
     const ref = refOf(node);
     if (ref !== undefined) {
-      const target = absoluteRef(docUrl, ref);
-      const doc = target ? set.get(target.url) : undefined;
+      const target = set.locateRef(docUrl, ref);
+      const doc = target.ok ? set.get(target.url) : undefined;
       const index = doc ? indexOf.get(doc.url) : undefined;
-      if (target && index !== undefined) {
+      if (target.ok && index !== undefined) {
         const segments = pointerSegments(target.fragment);
         out['$ref'] = '#' + joinPointer(`/${DOCUMENTS_KEY}/${index}`, ...segments).split('/').map(encodeURIComponent).join('/');
       }

@@ -6,6 +6,7 @@
  * become JSON Schema `definitions` of a synthetic spec so the same sampler makes the bodies.
  */
 import { safeFileName } from '../../../../../protocol/project/safe-path.js';
+import { resolveRefLocation, type RefScope } from '../../../../../protocol/ref-location.js';
 import { DocumentSet, type SourceDocument } from '../../load/document-set.js';
 import { joinPointer } from '../../load/json-pointer.js';
 import type { Lead } from '../../load/load-document-set.js';
@@ -23,7 +24,7 @@ export function isResourceListing(root: unknown): boolean {
 }
 
 /** Where each API declaration of a listing may be: under the listing's URL, beside it, with .json. */
-export function discoverDeclarations(doc: { url: string; value: unknown }): Lead[] {
+export function discoverDeclarations(doc: { url: string; value: unknown }, scope: RefScope = {}): Lead[] {
   if (!isResourceListing(doc.value)) return [];
   const root = doc.value as Obj;
   const basePath = str(root['basePath']);
@@ -33,12 +34,12 @@ export function discoverDeclarations(doc: { url: string; value: unknown }): Lead
     const path = raw.replace(/\{format\}/g, 'json');
     const relative = path.replace(/^\/+/, '');
     const candidates = new Set<string>();
+    let unreadable: string | undefined;
+    // A declaration's path is read by the same rule as a `$ref` (protocol/ref-location).
     const add = (href: string, base: string) => {
-      try {
-        candidates.add(new URL(href, base).href);
-      } catch {
-        // Not an address: skip this candidate.
-      }
+      const target = resolveRefLocation(href, base, scope);
+      if (target.ok) candidates.add(target.url);
+      else unreadable ??= target.error.message;
     };
     if (basePath !== undefined) {
       try {
@@ -50,7 +51,9 @@ export function discoverDeclarations(doc: { url: string; value: unknown }): Lead
     if (/^https?:/i.test(doc.url)) add(relative, doc.url.endsWith('/') ? doc.url : `${doc.url}/`);
     add(relative, doc.url);
     if (!/\.(json|ya?ml)$/i.test(relative)) add(`${relative}.json`, doc.url);
-    return [{ candidates: [...candidates], purpose: 'declaration' as const, pointer: joinPointer('/apis', i, 'path') }];
+    const pointer = joinPointer('/apis', i, 'path');
+    if (candidates.size === 0 && unreadable !== undefined) return [{ candidates: [], purpose: 'declaration' as const, pointer, unreadable }];
+    return [{ candidates: [...candidates], purpose: 'declaration' as const, pointer }];
   });
 }
 

@@ -72,8 +72,5 @@ export function pathPlaceholders(path: string): string[] {
   return [...new Set(names)];
 }
 
-/** Sets an own property, even one named `__proto__` (a document may use any key). */
-export function setOwn(target: Obj, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
+/** Sets an own property, even one named `__proto__` (a document may use any key): one helper for every process. */
+export { setOwn } from '../../../../../protocol/own.js';

@@ -14,21 +14,21 @@ export function BottomPanel({ state }: { state: MockTabState }) {
   const height = Math.max(120, Math.min(maxLogHeight(), paneSize('mockLog', DEFAULT_LOG_HEIGHT())));
   return (
     <>
-    <Splitter pane="mockLog" label="Resize the mock log" orientation="horizontal" fallback={DEFAULT_LOG_HEIGHT()} min={120} max={maxLogHeight()} after />
-    <section class="mock-bottom" style={{ flexBasis: `${height}px` }}>
-      <nav class="subtabs" role="tablist" aria-label="Mock views">
-        <button role="tab" aria-selected={state.bottom.value === 'log'} class={state.bottom.value === 'log' ? 'active' : ''} onClick={() => (state.bottom.value = 'log')}>
-          Log <span class="count">{state.log.value.length}</span>
-        </button>
-        <button role="tab" aria-selected={state.bottom.value === 'findings'} class={state.bottom.value === 'findings' ? 'active' : ''} onClick={() => (state.bottom.value = 'findings')}>
-          Against the contract{' '}
-          <span class={`count${errors > 0 ? ' count-err' : ''}`} data-testid="finding-count">
-            {view.findings.length}
-          </span>
-        </button>
-      </nav>
-      {state.bottom.value === 'log' ? <LogView state={state} /> : <Findings state={state} />}
-    </section>
+      <Splitter pane="mockLog" label="Resize the mock log" orientation="horizontal" fallback={DEFAULT_LOG_HEIGHT()} min={120} max={maxLogHeight()} after />
+      <section class="mock-bottom" style={{ flexBasis: `${height}px` }}>
+        <nav class="subtabs" role="tablist" aria-label="Mock views">
+          <button role="tab" aria-selected={state.bottom.value === 'log'} class={state.bottom.value === 'log' ? 'active' : ''} onClick={() => (state.bottom.value = 'log')}>
+            Log <span class="count">{state.log.value.length}</span>
+          </button>
+          <button role="tab" aria-selected={state.bottom.value === 'findings'} class={state.bottom.value === 'findings' ? 'active' : ''} onClick={() => (state.bottom.value = 'findings')}>
+            Against the contract{' '}
+            <span class={`count${errors > 0 ? ' count-err' : ''}`} data-testid="finding-count">
+              {view.findings.length}
+            </span>
+          </button>
+        </nav>
+        {state.bottom.value === 'log' ? <LogView state={state} /> : <Findings state={state} />}
+      </section>
     </>
   );
 }

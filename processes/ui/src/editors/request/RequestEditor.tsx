@@ -12,6 +12,7 @@ import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
+import { RequestCurlButton } from '../../history/RequestCurlButton.js';
 import { Splitter } from '../../components/Splitter.js';
 import { paneSize } from '../../state/layout.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
@@ -70,7 +71,7 @@ export function RequestEditor({ tab }: EditorProps) {
             </>
           )}
           {state.section.value === 'body' && (
-            <BodyEditor body={draft.body} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
+            <BodyEditor body={draft.body} project={state.tab.project} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
           )}
           {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
           {state.section.value === 'auth' && (
@@ -94,12 +95,12 @@ const requestPaneHeight = () => Math.max(120, Math.min(maxRequestHeight(), paneS
  * an auth without its values (the request's own or the API's it inherits). The same rules the
  * send applies (protocol/request-checks.ts), on the values as typed.
  */
-export function sendProblems(draft: Request, api: Api | null): { text: string; section: Section }[] {
-  const problems: { text: string; section: Section }[] = [];
+export function sendProblems(draft: Request, api: Api | null): { text: string; section?: Section }[] {
+  const problems: { text: string; section?: Section }[] = [];
   const empty = draft.pathParams.filter((p) => p.value.trim() === '').map((p) => `{${p.name}}`);
   if (empty.length > 0) problems.push({ text: `Path parameter ${empty.join(', ')} has no value.`, section: 'params' });
   const url = urlProblem(withStandIns(draft.url.trim()));
-  if (url) problems.push({ text: `The URL is not valid: ${url}.`, section: 'params' });
+  if (url) problems.push({ text: `The URL is not valid: ${url}.` });
   const inherited = draft.auth.type === 'inherit';
   const auth = inherited ? api?.auth : draft.auth;
   const fields = auth ? emptyAuthFields(auth) : [];
@@ -115,8 +116,8 @@ function SendProblems({ state, draft }: { state: RequestTabState; draft: Request
       {problems.map((p) => (
         <li key={p.text}>
           <span>{p.text}</span>
-          {state.section.value !== p.section && (
-            <button class="link-button inline" onClick={() => (state.section.value = p.section)}>
+          {p.section && state.section.value !== p.section && (
+            <button class="link-button inline" onClick={() => (state.section.value = p.section!)}>
               {p.section === 'auth' ? 'Auth' : 'Params'}
             </button>
           )}
@@ -233,6 +234,7 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
       <button class="button" disabled={!state.dirty.value} title={`${mod}+S`} onClick={() => void save(state)}>
         Save
       </button>
+      <RequestCurlButton state={state} />
     </div>
   );
 }
@@ -252,6 +254,12 @@ function SettingsSection({ draft, change }: { draft: Request; change(fn: (r: Req
           <option value="1.1">HTTP/1.1</option>
           <option value="2">HTTP/2 (negotiated by ALPN over TLS)</option>
         </select>
+      </label>
+      <label class="checkbox">
+        <input type="checkbox" aria-label="Send cookies" checked={s.sendCookies} onChange={(e) => set({ sendCookies: (e.target as HTMLInputElement).checked })} />
+        <span>
+          Send cookies from the workspace's jar (those matching each hop's URL; a Cookie header set by hand wins). Cookies the responses set go into the jar either way.
+        </span>
       </label>
     </div>
   );

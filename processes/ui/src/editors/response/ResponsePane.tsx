@@ -13,6 +13,8 @@ import { VerdictChip } from './VerdictChip.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
+import { ExampleControls, ExampleView, openExample } from '../../history/Examples.js';
+import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
   if (state.sending.value) {
@@ -24,6 +26,8 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
       </section>
     );
   }
+  const example = openExample(state);
+  if (example) return <ExampleView tab={state} example={example} />;
   const error = state.error.value;
   if (error) {
     const refused = error.code === 'unresolved' || error.message.startsWith('Not sent');
@@ -41,6 +45,9 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
   if (!exchange) {
     return (
       <section class="response-pane" aria-label="Response">
+        <div class="status-line">
+          <ExampleControls tab={state} />
+        </div>
         <p class="muted empty-response">
           Send the request to see its response. <kbd>{mod}+Enter</kbd>
         </p>
@@ -61,7 +68,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
     ['body', 'Body'],
     ...(kind === 'html' ? ([['preview', 'Preview']] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
-    ['cookies', 'Cookies'],
+    ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
     ['timing', 'Timing'],
     ['raw', 'Raw'],
@@ -88,6 +95,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
             }}
           />
         )}
+        <ExampleControls tab={state} exchange={exchange} />
       </div>
       <nav class="subtabs" role="tablist" aria-label="Response views">
         {views.map(([id, label]) => (
@@ -100,7 +108,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} />}
         {view === 'preview' && <HtmlPreview html={decodeText(r)} />}
         {view === 'headers' && <HeaderTable headers={r.headers} />}
-        {view === 'cookies' && <CookiesView result={r} />}
+        {view === 'cookies' && <ResponseCookies result={r} />}
         {view === 'redirects' && <RedirectsView result={r} />}
         {view === 'timing' && <TimingView timing={r.timing} />}
         {view === 'history' && <HistoryView state={state} />}
@@ -118,7 +126,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
   );
 }
 
-function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKind; exchange: Exchange }) {
+export function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKind; exchange?: Exchange }) {
   const imageUrl = useMemo(() => (kind === 'image' ? URL.createObjectURL(new Blob([result.body.bytes as Uint8Array<ArrayBuffer>], { type: header(result, 'content-type') })) : null), [result, kind]);
   useEffect(() => () => void (imageUrl && URL.revokeObjectURL(imageUrl)), [imageUrl]);
   const spoolNote = result.body.spooledTo ? (
@@ -148,7 +156,7 @@ function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKi
   );
 }
 
-function JsonBody({ text, exchange, note }: { text: string; exchange: Exchange; note: preact.ComponentChildren }) {
+function JsonBody({ text, exchange, note }: { text: string; exchange?: Exchange; note: preact.ComponentChildren }) {
   const parsed = useMemo(() => {
     try {
       return { ok: true as const, pretty: prettyJson(JSON.parse(text)) };
@@ -157,7 +165,7 @@ function JsonBody({ text, exchange, note }: { text: string; exchange: Exchange; 
     }
   }, [text]);
   const listRef = useRef<HTMLDivElement>(null);
-  const problems = exchange.verdict?.problems ?? [];
+  const problems = exchange?.verdict?.problems ?? [];
   if (!parsed.ok || text.length > HIGHLIGHT_LIMIT * 4) {
     return (
       <>
@@ -209,7 +217,7 @@ function JsonBody({ text, exchange, note }: { text: string; exchange: Exchange; 
   );
 }
 
-function HeaderTable({ headers }: { headers: [string, string][] }) {
+export function HeaderTable({ headers }: { headers: [string, string][] }) {
   return (
     <table class="kv-table">
       <tbody>
@@ -221,44 +229,6 @@ function HeaderTable({ headers }: { headers: [string, string][] }) {
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** Set-Cookie headers as received, every hop included; values masked until shown. */
-function CookiesView({ result }: { result: SendResult }) {
-  const show = useSignal(false);
-  const all = [...result.hops.flatMap((h) => h.headers.filter(([n]) => n.toLowerCase() === 'set-cookie').map(([, v]) => ({ url: h.url, v }))), ...result.headers.filter(([n]) => n.toLowerCase() === 'set-cookie').map(([, v]) => ({ url: result.url, v }))];
-  if (all.length === 0) return <p class="muted">The response set no cookies.</p>;
-  return (
-    <>
-      <label class="checkbox">
-        <input type="checkbox" checked={show.value} onChange={(e) => (show.value = (e.target as HTMLInputElement).checked)} /> Show values
-      </label>
-      <table class="kv-table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Value</th>
-            <th>Attributes</th>
-            <th>From</th>
-          </tr>
-        </thead>
-        <tbody>
-          {all.map(({ url, v }, i) => {
-            const [pair = '', ...attrs] = v.split(';');
-            const eq = pair.indexOf('=');
-            return (
-              <tr key={i}>
-                <th>{pair.slice(0, eq).trim()}</th>
-                <td class="mono">{show.value ? pair.slice(eq + 1) : '••••••'}</td>
-                <td class="mono">{attrs.map((a) => a.trim()).join('; ')}</td>
-                <td class="muted">{url}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </>
   );
 }
 

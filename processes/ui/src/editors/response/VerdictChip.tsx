@@ -1,26 +1,13 @@
 /** The contract chip on the status line, with its details on hover or focus. */
 import type { Verdict } from '../../../../../protocol/model/verdict.js';
+import { chipLabel, chipTone } from '../../../../../protocol/verdict-label.js';
 
-const LABEL: Record<Exclude<Verdict['kind'], 'none'>, string> = {
-  pass: 'Contract ✓',
-  problems: 'Contract: N problems',
-  'unexpected-status': 'Unexpected status',
-  'no-schema': 'No schema',
-  skipped: 'Skipped',
-  'not-checked': 'Not checked',
-};
-
-export function chipLabel(verdict: Verdict): string | null {
-  if (verdict.kind === 'none') return null;
-  if (verdict.kind === 'problems') return `Contract: ${verdict.problems.length}${verdict.moreProblems ? '+' : ''} problem${verdict.problems.length === 1 ? '' : 's'}`;
-  if (verdict.kind === 'not-checked' && verdict.problems.length > 0) return `Not checked (${verdict.problems.length} found)`;
-  return LABEL[verdict.kind];
-}
+export { chipLabel };
 
 export function VerdictChip({ verdict, onShowProblems }: { verdict: Verdict; onShowProblems?: () => void }) {
   const label = chipLabel(verdict);
   if (!label) return null;
-  const tone = verdict.kind === 'pass' ? 'ok' : verdict.kind === 'problems' || verdict.kind === 'unexpected-status' ? 'err' : 'neutral';
+  const tone = chipTone(verdict);
   return (
     <span class="chip-wrap">
       <button class={`chip chip-${tone}`} data-verdict={verdict.kind} aria-describedby="verdict-details" onClick={onShowProblems}>

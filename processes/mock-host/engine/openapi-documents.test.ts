@@ -1,0 +1,55 @@
+/**
+ * Bundling a contract's documents follows the shared `$ref` rule (protocol/ref-location): a
+ * reference across cached files bundles, and an odd or escaping one refuses the contract with a
+ * message naming the reference, its document and why (never a raw Node error code).
+ */
+import { describe, expect, it } from 'vitest';
+import { bundleOpenApi, deref } from './openapi-documents.js';
+import { PROTOTYPE_NAMES, withKey } from '../../../test/support/prototype-names.js';
+
+const entry = (ref: string) => ({
+  openapi: '3.0.3',
+  info: { title: 'T', version: '1' },
+  paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } } } } } },
+});
+
+describe('bundleOpenApi and the shared reference rule', () => {
+  it('bundles a reference between cached files', async () => {
+    const bundled = await bundleOpenApi({
+      entry: 'definition/spec/openapi.yaml',
+      documents: { 'definition/spec/openapi.yaml': entry('../common/Pet.yaml#/Pet'), 'definition/common/Pet.yaml': { Pet: { type: 'object', required: ['id'] } } },
+    });
+    const op = deref<{ get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>(bundled, (bundled.paths as Record<string, unknown>)['/a']);
+    expect(deref(bundled, op?.get.responses['200']?.content['application/json']?.schema)).toEqual({ type: 'object', required: ['id'] });
+  });
+
+  it.each([
+    ['%2e%2e%2foutside%2fsecret.json', /percent-encoded "\/"/],
+    ['//169.254.169.254/latest/x.json', /names another machine/],
+    ['file:///etc/x.json', /file: address/],
+    ['/etc/x.json', /absolute path/],
+    ['C:\\x.json', /separator|Windows drive/],
+    ['x\u0000.json', /control character/],
+    ['../../../outside.json', /leads outside the API's folder/],
+    ['Missing.yaml', /names a document that is not among the definition's documents/],
+  ])('refuses the contract for %j, saying which reference, where and why', async (ref, why) => {
+    const documents = { 'definition/openapi.yaml': entry(ref), 'definition/Other.yaml': { X: { type: 'string' } } };
+    const refused = await bundleOpenApi({ entry: 'definition/openapi.yaml', documents }).then(
+      () => undefined,
+      (err: { code: string; message: string }) => err,
+    );
+    expect(refused?.code).toBe('contract-unavailable');
+    expect(refused?.message).toContain(`The reference ${JSON.stringify(ref)} in definition/openapi.yaml`);
+    expect(refused?.message).toMatch(why);
+    expect(refused?.message).not.toMatch(/ERR_|Error resolving/);
+  });
+});
+
+describe('deref', () => {
+  it.each(PROTOTYPE_NAMES)('follows #/%s only to what the document holds', (name) => {
+    expect(deref({ components: {} }, { $ref: `#/${name}` })).toBeUndefined();
+    expect(deref({ components: {} }, { $ref: `#/components/${name}` })).toBeUndefined();
+    const doc = { components: withKey(name, { type: 'string' }) };
+    expect(deref(doc, { $ref: `#/components/${name}` })).toEqual({ type: 'string' });
+  });
+});
