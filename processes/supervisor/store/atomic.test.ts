@@ -32,6 +32,8 @@ function failing(op: keyof FsOps, nth: number): FsOps {
   });
 }
 
+const noLinks = async () => Promise.reject(Object.assign(new Error('no hard links here'), { code: 'EPERM' }));
+
 describe('commitFiles', () => {
   it('writes, replaces and deletes several files together', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'parley-atomic-'));
@@ -45,18 +47,28 @@ describe('commitFiles', () => {
     expect(await snapshot(dir)).toEqual({ '/a.yaml': 'new a', '/sub/': '<dir>', '/sub/b.yaml': 'new b' });
   });
 
-  const cuts: [keyof FsOps, number][] = [
-    ['writeSynced', 1],
-    ['writeSynced', 2],
-    ['writeSynced', 3],
-    ['rename', 1],
-    ['rename', 2],
-    ['rename', 3],
-    ['rename', 4],
-    ['rename', 5],
-    ['mkdir', 2],
+  const cuts: [keyof FsOps, number, boolean][] = [
+    ['writeSynced', 1, true],
+    ['writeSynced', 2, true],
+    ['writeSynced', 3, true],
+    ['link', 1, true],
+    ['link', 2, true],
+    ['rename', 1, true],
+    ['rename', 2, true],
+    ['rename', 3, true],
+    ['rename', 4, true],
+    ['unlink', 1, true],
+    ['mkdir', 2, true],
+    // Where the file system has no hard links, backups are moved aside instead.
+    ['rename', 1, false],
+    ['rename', 2, false],
+    ['rename', 3, false],
+    ['rename', 4, false],
+    ['rename', 5, false],
+    ['rename', 6, false],
+    ['rename', 7, false],
   ];
-  it.each(cuts)('a failure at %s call %i leaves every file byte-for-byte as it was', async (op, nth) => {
+  it.each(cuts)('a failure at %s call %i (hard links: %s) leaves every file byte-for-byte as it was', async (op, nth, links) => {
     const dir = await mkdtemp(join(tmpdir(), 'parley-atomic-'));
     await writeFile(join(dir, 'a.yaml'), 'old a\n# comment');
     await mkdir(join(dir, 'keep'));
@@ -71,10 +83,35 @@ describe('commitFiles', () => {
           { path: join(dir, 'new', 'deep', 'd.yaml'), content: 'new d' },
           { path: join(dir, 'c.yaml'), content: null },
         ],
-        { journalDir: dir, fs: failing(op, nth) },
+        { journalDir: dir, fs: links ? failing(op, nth) : { ...failing(op, nth), link: noLinks } },
       ),
     ).rejects.toMatchObject({ code: 'save-failed', message: expect.stringContaining('EIO') });
     expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it.each([true, false])('never leaves a file that existed missing while it saves (hard links: %s)', async (links) => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-atomic-'));
+    await writeFile(join(dir, 'a.yaml'), 'old a');
+    await writeFile(join(dir, 'b.yaml'), 'old b');
+    const seen: string[] = [];
+    const watching: FsOps = {
+      ...nodeFs,
+      ...(links ? {} : { link: noLinks }),
+      rename: async (from, to) => {
+        await nodeFs.rename(from, to);
+        for (const name of ['a.yaml', 'b.yaml']) if (!(await nodeFs.exists(join(dir, name)))) seen.push(`${name} missing after rename ${from} -> ${to}`);
+      },
+    };
+    await commitFiles(
+      [
+        { path: join(dir, 'a.yaml'), content: 'new a' },
+        { path: join(dir, 'b.yaml'), content: 'new b' },
+      ],
+      { journalDir: dir, fs: watching },
+    );
+    expect(await snapshot(dir)).toEqual({ '/a.yaml': 'new a', '/b.yaml': 'new b' });
+    if (links) expect(seen).toEqual([]);
+    else expect(seen.length).toBeGreaterThan(0);
   });
 
   it('a rollback that fails too keeps its journal, and the next recovery puts every file back', async () => {

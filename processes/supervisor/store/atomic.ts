@@ -1,8 +1,9 @@
 /**
  * Atomic multi-file saves that survive a crash. A commit first writes a journal (the files it
  * will touch) and fsyncs it; then every new file is written to a temp file in its own folder and
- * fsynced; then the targets are swapped in by rename, the old files kept aside as backups; then
- * the journal is marked done, and only then are the backups removed.
+ * fsynced; then the targets are swapped in by rename, the old files kept aside as backups (hard
+ * links, so no target is ever missing); then the journal is marked done, and only then are the
+ * backups removed.
  *
  * Any failure rolls back in place. A process killed part-way leaves its journal behind, and the
  * next open of the folder (`recoverCommits`) finishes the job: a journal not yet marked done is
@@ -30,6 +31,8 @@ export interface FsOps {
   /** Copies `from` to a new file `to` (never over an existing one) and fsyncs it. */
   copySynced(from: string, to: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  /** A second name for a file (a hard link), so a backup can be made without the target going missing. */
+  link(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   mkdir(path: string): Promise<string | undefined>;
   rmdir(path: string): Promise<void>;
@@ -57,6 +60,7 @@ export const nodeFs: FsOps = {
     }
   },
   rename: (from, to) => fsp.rename(from, to),
+  link: (from, to) => fsp.link(from, to),
   unlink: (path) => fsp.unlink(path),
   mkdir: (path) => fsp.mkdir(path, { recursive: true }),
   rmdir: (path) => fsp.rmdir(path),
@@ -146,8 +150,9 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
         else await fs.writeSynced(tempOf(file.path, tag), file.content);
       }
       for (const [i, file] of files.entries()) {
-        if (steps[i]!.existed) await fs.rename(file.path, backupOf(file.path, tag));
+        const moved = steps[i]!.existed && (await backUp(file.path, backupOf(file.path, tag), fs));
         if (file.content !== null) await fs.rename(tempOf(file.path, tag), file.path);
+        else if (steps[i]!.existed && !moved) await fs.unlink(file.path);
       }
       for (const dir of new Set(files.map((f) => dirname(f.path)))) await fs.syncDir(dir);
       await fs.rename(journalFile, doneName(journalFile));
@@ -163,6 +168,25 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
     await replay(root, doneName(journalFile), tag, 'done', journal, fs).catch(() => {});
   } finally {
     running.delete(journalFile);
+  }
+}
+
+/**
+ * Keeps the old file aside as `backup`: a hard link, so the target never goes missing while the
+ * new file is renamed over it (a reader sees the old file or the new, never neither); moved
+ * instead where the file system has no hard links. True when it was moved.
+ */
+/** What link() says on a file system (FAT, some network shares) that cannot make one. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+async function backUp(target: string, backup: string, fs: FsOps): Promise<boolean> {
+  try {
+    await fs.link(target, backup);
+    return false;
+  } catch (err) {
+    if (!NO_HARD_LINKS.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    await fs.rename(target, backup);
+    return true;
   }
 }
 
@@ -229,7 +253,9 @@ async function replay(root: string, journalFile: string, tag: string, kind: 'jso
     const backup = backupOf(target, tag);
     const temp = tempOf(target, tag);
     if (kind === 'json') {
-      if (await fs.exists(backup)) await fs.rename(backup, target);
+      // A backup that is still a second name of the target (the new file was not renamed in yet)
+      // is dropped: rename() between two names of one file does nothing.
+      if (await fs.exists(backup)) await ((await sameFile(backup, target)) ? fs.unlink(backup) : fs.rename(backup, target));
       else if (!step.existed && step.sha256 !== null && !(await fs.exists(temp)) && (await hashOf(target)) === step.sha256) await fs.unlink(target);
     } else if (await fs.exists(backup)) await fs.unlink(backup);
     if (await fs.exists(temp)) await fs.unlink(temp);
@@ -279,6 +305,11 @@ async function writerAlive(journal: Journal, file: string): Promise<boolean> {
   }
   const info = await fsp.stat(file).catch(() => null);
   return info !== null && Date.now() - info.mtimeMs < LIVE_JOURNAL_MS;
+}
+
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([fsp.lstat(a).catch(() => null), fsp.lstat(b).catch(() => null)]);
+  return x !== null && y !== null && x.ino === y.ino && x.dev === y.dev;
 }
 
 function doneName(journalFile: string): string {

@@ -1,9 +1,11 @@
 /**
  * kill -9 during a save: a child process makes one save and SIGKILLs itself at every step of it
  * (and half-way through every write); then the real open shows the whole old or the whole new
- * state, byte for byte, with no temp, backup or journal file left over.
+ * state, byte for byte, with no temp, backup or journal file left over. Even before that open,
+ * no file the save rewrote is missing.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +105,9 @@ describe('a save killed at any step', () => {
       const dir = await copyOf(template);
       const run = await runChild({ kind: 'project', dir, killAt: cut.killAt, tear: cut.tear });
       expect(run.signal, `${cut.label}: ${run.stderr}`).toBe('SIGKILL');
+      // Even before the next open puts things right, no file the save rewrote went missing.
+      const gone = ['parley.yaml', 'apis/Shop/api.yaml', 'apis/Shop/requests/Changed.request.yaml'].filter((f) => !existsSync(join(dir, f)));
+      if (gone.length > 0) wrong.push(`${cut.label}: missing before recovery: ${gone.join(', ')}`);
       const store = await ProjectStore.open(dir);
       const names = store
         .tree()
@@ -138,6 +143,7 @@ describe('a save killed at any step', () => {
       const dir = await copyOf(template);
       const run = await runChild({ kind: 'workspace', dir, killAt: cut.killAt, tear: cut.tear });
       expect(run.signal, `${cut.label}: ${run.stderr}`).toBe('SIGKILL');
+      if (!existsSync(join(dir, 'workspace.yaml'))) wrong.push(`${cut.label}: workspace.yaml missing before recovery`);
       const globals = (await WorkspaceStore.open(dir)).get().globals.map((g) => g.name);
       const outcome = outcomeOf(await snapshot(dir), before, after);
       if (outcome !== 'old' && outcome !== 'new') wrong.push(`${cut.label}: ${outcome}`);
