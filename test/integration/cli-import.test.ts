@@ -279,7 +279,7 @@ describe('parley import <file>', SLOW, () => {
     expect(noToken.stderr).toContain('PARLEY_IMPORT_TOKEN, which is not set');
     const format = await parley(['import', boardV1, '--new-project', freshPath('e'), '--format', 'postman']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toContain('--format must be auto or openapi');
+    expect(format.stderr).toContain('--format must be auto, openapi or curl, not postman.');
     const help = await parley(['import', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('PARLEY_IMPORT_TOKEN');
