@@ -57,6 +57,12 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await page.getByRole('button', { name: 'Save as example' }).click();
     await page.getByRole('button', { name: 'Examples (1)' }).waitFor();
     await expect(page.locator('.toast').last().textContent()).resolves.toContain('Saved 200 OK as an example');
+    // Kept with the project: a fresh editor of the request has it before any send.
+    await page.getByRole('button', { name: 'Close Get a pet' }).click();
+    await openRequest(/Get a pet/);
+    await page.getByRole('button', { name: 'Examples (1)' }).waitFor();
+    await expect(page.getByTestId('status').count()).resolves.toBe(0);
+    await screenshot(page, 'history-examples-before-send');
 
     await page.getByRole('button', { name: 'Examples (1)' }).click();
     const item = page.getByRole('menuitem', { name: /^200 OK · / });
