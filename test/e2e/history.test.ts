@@ -63,6 +63,7 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await page.getByRole('button', { name: 'Examples (1)' }).waitFor();
     await expect(page.getByTestId('status').count()).resolves.toBe(0);
     await screenshot(page, 'history-examples-before-send');
+    await send();
 
     await page.getByRole('button', { name: 'Examples (1)' }).click();
     const item = page.getByRole('menuitem', { name: /^200 OK · / });
@@ -143,7 +144,9 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
     await expect(view.locator('.history-name').allTextContents()).resolves.toEqual(expect.arrayContaining(['Get a pet', 'List pets']));
     await view.getByLabel('Search History').fill('pets/1');
-    await expect.poll(() => rows.count()).toBe(1);
+    // The two sends of Get a pet (before and after its example was saved).
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect(view.locator('.history-url').allTextContents()).resolves.toEqual([expect.stringContaining('/pets/1'), expect.stringContaining('/pets/1')]);
     await view.getByLabel('Search History').fill('');
     await view.getByLabel('Contract chip').selectOption('pass');
     await expect.poll(async () => (await view.locator('.chip').allTextContents()).every((t) => t === 'Contract ✓')).toBe(true);
