@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CurlReader } from '../../processes/supervisor/curl/curl-reader.js';
 import { childrenOf } from '../support/processes.js';
+import { until } from '../support/until.js';
 
 /** A body whose every apostrophe is written '"'"': one shell word glued from thousands of pieces, slow for curlconverter. */
 function gluedCommand(items: number): string {
@@ -42,6 +43,16 @@ describe('CurlReader', () => {
     const { request } = await reader.read('curl https://api.example.com/after', { id: 'r4' });
     expect(request.url).toBe('https://api.example.com/after');
     expect(await childrenOf(process.pid, 'importer.js')).toHaveLength(1);
+  });
+
+  it('reads on in a new child after its child was killed (kill -9)', async () => {
+    await reader.read('curl https://api.example.com/one', { id: 'k1' });
+    const [pid] = await childrenOf(process.pid, 'importer.js');
+    process.kill(pid!, 'SIGKILL');
+    await until(async () => !(await childrenOf(process.pid, 'importer.js')).includes(pid!));
+    const { request } = await reader.read('curl https://api.example.com/two', { id: 'k2' });
+    expect(request.url).toBe('https://api.example.com/two');
+    expect(await childrenOf(process.pid, 'importer.js')).not.toContain(pid);
   });
 
   it('refuses a command over 1 MB before it reaches the child', async () => {
