@@ -94,7 +94,7 @@ describe.skipIf(missingKeyring !== null)('cookie jar with a real Secret Service'
     } finally {
       await second.shutdown();
     }
-  });
+  }, 90_000);
 
   it('gives each workspace its own jar and its own key: opening another workspace switches jars', async () => {
     const homeA = await mkdtemp(join(tmpdir(), 'parley-jar-a-'));
@@ -116,7 +116,7 @@ describe.skipIf(missingKeyring !== null)('cookie jar with a real Secret Service'
     const keyB = await new KeychainSecrets(homeB).get(JAR_KEY_NAME);
     expect(keyA).not.toBeNull();
     expect(keyB).toBeNull();
-  });
+  }, 90_000);
 });
 
 describe('cookie jar without secure storage', () => {
@@ -135,7 +135,7 @@ describe('cookie jar without secure storage', () => {
         const { cookies, status } = await bus.call('cookies.list', {});
         expect(cookies.map((c) => c.name)).toEqual(['keep', 'sess']);
         expect(status.persistent).toBe(false);
-        expect(status.message).toMatch(/^No secure storage: .*Cookies are kept only until Parley quits; nothing is written to disk\.$/);
+        expect(status.message).toMatch(/^No secure storage on this system: .*Cookies are kept only until Parley quits; nothing is written to disk\.$/);
       } finally {
         bus.close();
       }
@@ -146,5 +146,5 @@ describe('cookie jar without secure storage', () => {
     expect(await filesHolding(home, KEEP)).toEqual([]);
     expect(await filesHolding(home, SESSION)).toEqual([]);
     expect(app.output()).not.toContain(KEEP);
-  });
+  }, 90_000);
 });

@@ -202,7 +202,8 @@ describe('cookie jar caps', () => {
     } finally {
       await call('workspace.setPreferences', { proxy: '' });
     }
-  });
+    // 61 sends through the real sender: about 10 s here, far more on a loaded machine.
+  }, 180_000);
 });
 
 describe('cookie jar and the sender process', () => {
@@ -220,7 +221,7 @@ describe('cookie jar and the sender process', () => {
     await until(() => sup.sender.state === 'running' && sup.sender.pid !== pid, 20_000);
     await send('/echo', { sendCookies: true });
     expect(seen.at(-1)!.cookie).toBe(`early=${MARK}-early`);
-  });
+  }, 60_000);
 });
 
 describe('cookie values stay out of files, logs and History', () => {

@@ -37,7 +37,7 @@ function cookieName(pair: string): string {
   return (eq < 0 ? '' : pair.slice(0, eq)).trim();
 }
 
-export function setCookieHeaders(headers: Header[]): string[] {
+function setCookieHeaders(headers: Header[]): string[] {
   return headers.filter(([name]) => name.toLowerCase() === 'set-cookie').map(([, value]) => value);
 }
 
