@@ -128,6 +128,8 @@ export const methods = {
   'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: ImportProgress },
   'importer.preview': { req: DefinitionUpdateJob, res: DefinitionUpdatePreview, chunk: ImportProgress },
   'importer.apply': { req: DefinitionApplyJob, res: DefinitionUpdateResult, chunk: ImportProgress },
+  /** Reads a curl command as a request (with this id and name) and the report of what was kept. */
+  'importer.readCurl': { req: T.Object({ command: T.String(), id: T.String(), name: T.Optional(T.String()) }), res: T.Object({ request: Request, report: CurlImportReport }) },
 
   /** Starts serving `mock` (the mock-host child); `documents` is the API's cached definition. */
   'mock.start': { req: MockHostConfig(), res: MockAddress() },

@@ -22,6 +22,7 @@ import { OAuthTokens } from './send/oauth-tokens.js';
 import { openExternal } from './open-external.js';
 import { MockService } from './mocks/mock-service.js';
 import { ImportService, type ImportJobDeadlines } from './imports/import-service.js';
+import { CurlReader } from './curl/curl-reader.js';
 import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
 
@@ -53,6 +54,8 @@ export class Supervisor {
   readonly verdicts: ContractVerdicts;
   readonly mocks: MockService;
   readonly imports: ImportService;
+  /** Reads curl commands in an importer child (Import cURL). */
+  readonly curl: CurlReader;
   /** The workspace's cookie jar (one per workspace, so one per supervisor). */
   readonly cookies: CookieService;
   /** How a send gets OAuth tokens and contract verdicts. */
@@ -95,6 +98,7 @@ export class Supervisor {
     };
     this.mocks = new MockService(this);
     this.imports = new ImportService(this, options.importDeadlines);
+    this.curl = new CurlReader({ log: this.log });
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
@@ -236,7 +240,7 @@ export class Supervisor {
     if (this.stopped) return;
     this.stopped = true;
     await this.mocks.stopAll();
-    await Promise.all([this.sender.stop(), this.checker.stop(), ...[...this.jobs].map((job) => job.stop(200))]);
+    await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), ...[...this.jobs].map((job) => job.stop(200))]);
     await this.cookies.flush();
     // An open under way finishes first, so its store is closed with the others.
     await Promise.allSettled(this.loading.values());

@@ -57,6 +57,13 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await page.getByRole('button', { name: 'Save as example' }).click();
     await page.getByRole('button', { name: 'Examples (1)' }).waitFor();
     await expect(page.locator('.toast').last().textContent()).resolves.toContain('Saved 200 OK as an example');
+    // Kept with the project: a fresh editor of the request has it before any send.
+    await page.getByRole('button', { name: 'Close Get a pet' }).click();
+    await openRequest(/Get a pet/);
+    await page.getByRole('button', { name: 'Examples (1)' }).waitFor();
+    await expect(page.getByTestId('status').count()).resolves.toBe(0);
+    await screenshot(page, 'history-examples-before-send');
+    await send();
 
     await page.getByRole('button', { name: 'Examples (1)' }).click();
     const item = page.getByRole('menuitem', { name: /^200 OK · / });
@@ -137,7 +144,9 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
     await expect(view.locator('.history-name').allTextContents()).resolves.toEqual(expect.arrayContaining(['Get a pet', 'List pets']));
     await view.getByLabel('Search History').fill('pets/1');
-    await expect.poll(() => rows.count()).toBe(1);
+    // The two sends of Get a pet (before and after its example was saved).
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect(view.locator('.history-url').allTextContents()).resolves.toEqual([expect.stringContaining('/pets/1'), expect.stringContaining('/pets/1')]);
     await view.getByLabel('Search History').fill('');
     await view.getByLabel('Contract chip').selectOption('pass');
     await expect.poll(async () => (await view.locator('.chip').allTextContents()).every((t) => t === 'Contract ✓')).toBe(true);

@@ -1,13 +1,11 @@
 /**
  * cURL in the supervisor: the Import cURL dialog's live preview and its Import, and Copy as cURL
- * for a request or a History entry. The import runs here rather than in an importer child: a
- * command is at most 1 MB and parses in milliseconds (50 ms at 1 MB), while the preview is asked
- * for as the user types, where a child process per keystroke would cost a process start each.
+ * for a request or a History entry. Commands are read in an importer child kept running between
+ * reads, with a deadline (curl-reader.ts); the supervisor writes what it made.
  */
 import type { Handlers } from '../../../protocol/peer.js';
 import type { Request } from '../../../protocol/model/request.js';
 import type { CurlImportReport } from '../../../protocol/model/curl.js';
-import { convertCurlCommand } from '../../importer/engine/curl/convert-command.js';
 import type { Supervisor } from '../supervisor.js';
 import { newId } from '../store/ids.js';
 import { moveSecretsToKeychain } from '../send/secure-auth.js';
@@ -24,7 +22,7 @@ const OAUTH_PLACEHOLDER = '<OAuth 2 access token>';
 export async function importCurl(sup: Supervisor, input: { project: string; parent: string; command: string; name?: string }): Promise<{ request: Request; report: CurlImportReport; file: string }> {
   const store = sup.project(input.project);
   const id = newId('r');
-  const { request, report } = await convertCurlCommand(input.command, { id, ...(input.name !== undefined ? { name: input.name } : {}) });
+  const { request, report } = await sup.curl.read(input.command, { id, ...(input.name !== undefined ? { name: input.name } : {}) });
   const secured = await moveSecretsToKeychain(request.auth, `request/${id}`, sup.secrets);
   if (secured.stored.length > 0) {
     const ws = await sup.workspace.update((draft) => {
@@ -39,7 +37,7 @@ export async function importCurl(sup: Supervisor, input: { project: string; pare
 
 export function curlHandlers(sup: Supervisor): Handlers {
   return {
-    'curl.preview': async ({ command }) => (await convertCurlCommand(command, { id: 'preview' })).report,
+    'curl.preview': async ({ command }) => (await sup.curl.read(command, { id: 'preview' })).report,
 
     'curl.import': async (input) => {
       const { request, report } = await importCurl(sup, input);

@@ -109,29 +109,8 @@ function Section({ title, rows, empty }: { title: string; rows: DiffRow[]; empty
   );
 }
 
+/** Header rows as diff rows: `Name: value` on each side that has the header. */
 function HeaderSection({ title, rows }: { title: string; rows: HeaderRow[] }) {
-  const n = changes(rows);
-  return (
-    <section class="compare-section" aria-label={title}>
-      <h4>
-        {title} <span class={`count${n ? ' changed' : ''}`}>{n ? `${n} changed` : 'same'}</span>
-      </h4>
-      {rows.length === 0 ? (
-        <p class="muted">No headers on either side.</p>
-      ) : (
-        <div class="diff mono" role="table">
-          {rows.map((row, i) => (
-            <div key={i} class={`diff-row diff-${row.kind}`} role="row">
-              <span class="diff-cell left" role="cell">
-                {row.left !== undefined ? `${row.name}: ${row.left}` : ''}
-              </span>
-              <span class="diff-cell right" role="cell">
-                {row.right !== undefined ? `${row.name}: ${row.right}` : ''}
-              </span>
-            </div>
-          ))}
-        </div>
-      )}
-    </section>
-  );
+  const lines = rows.map((r): DiffRow => ({ kind: r.kind, ...(r.left !== undefined ? { left: `${r.name}: ${r.left}` } : {}), ...(r.right !== undefined ? { right: `${r.name}: ${r.right}` } : {}) }));
+  return <Section title={title} rows={lines} empty="No headers on either side." />;
 }

@@ -111,6 +111,10 @@ export function ExampleControls({ tab, exchange }: { tab: RequestTabState; excha
   );
 }
 
+export function hasExamples(tab: RequestTabState): boolean {
+  return (examplesOf(tab).list.value?.length ?? 0) > 0;
+}
+
 /** The example being shown, if any. */
 export function openExample(tab: RequestTabState): Example | null {
   const state = examplesOf(tab);

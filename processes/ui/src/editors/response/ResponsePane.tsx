@@ -13,7 +13,7 @@ import { VerdictChip } from './VerdictChip.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
-import { ExampleControls, ExampleView, openExample } from '../../history/Examples.js';
+import { ExampleControls, ExampleView, hasExamples, openExample } from '../../history/Examples.js';
 import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
@@ -45,9 +45,11 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
   if (!exchange) {
     return (
       <section class="response-pane" aria-label="Response">
-        <div class="status-line">
-          <ExampleControls tab={state} />
-        </div>
+        {hasExamples(state) && (
+          <div class="status-line">
+            <ExampleControls tab={state} />
+          </div>
+        )}
         <p class="muted empty-response">
           Send the request to see its response. <kbd>{mod}+Enter</kbd>
         </p>
