@@ -55,9 +55,7 @@ export class CookieService {
     const { secrets, log } = this.#options;
     const reason = await secrets.unavailableReason();
     if (reason !== null) {
-      // In the jar's own words: the keychain's reason is written for secrets.
-      this.#status = { persistent: false, message: `No secure storage: the system has no keychain Parley can use (on Linux, a Secret Service such as gnome-keyring), so the jar cannot be encrypted. ${NOT_KEPT}` };
-      log(`cookie jar: not kept on disk: ${reason.split('\n')[0]}`);
+      this.#status = { persistent: false, message: `${reason} ${NOT_KEPT}` };
       return;
     }
     try {
