@@ -165,6 +165,11 @@ export const methods = {
   'project.close': { req: ProjectRef, res: Empty },
   'project.tree': { req: ProjectRef, res: ProjectTree },
   'project.setProperties': { req: T.Object({ project: T.String(), properties: T.Array(Row) }), res: ProjectTree },
+  /** Makes a file the user picked a body file of the project: copied into files/ unless it is inside already (docs/project-files.md). */
+  'project.addFile': {
+    req: T.Object({ project: T.String(), path: T.String() }),
+    res: T.Object({ path: T.String(), copied: T.Boolean(), size: T.Integer({ minimum: 0 }) }),
+  },
 
   'api.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Api },
   'api.create': { req: T.Object({ project: T.String(), name: T.String(), baseUrl: T.String() }), res: Api },

@@ -26,6 +26,7 @@ const nodeEntries = {
   'checker-worker': 'processes/checker/worker.ts',
   importer: 'processes/importer/main.ts',
   'mock-host': 'processes/mock-host/main.ts',
+  'mock-check-worker': 'processes/mock-host/check-worker.ts',
 };
 
 // TEMPORARY while the children are being written: skip entries that do not exist yet, loudly.

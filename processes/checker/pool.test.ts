@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckJob, DefinitionDocument } from '../../protocol/model/verdict.js';
 import { buildCheckerWorker, type BuiltWorker } from '../../test/fixtures/checker/build-worker.js';
 import { json, loadDocuments } from '../../test/fixtures/checker/load.js';
+import { until } from '../../test/support/until.js';
 import { CheckerPool } from './pool.js';
 
 let built: BuiltWorker;
@@ -151,10 +152,9 @@ test('a full queue answers at once', async () => {
   try {
     const slow = () => small.check(job('/backtrack', json('a'.repeat(40) + '!')));
     const running = slow();
-    // Let the first task reach the worker before queueing more.
-    await new Promise((r) => setTimeout(r, 50));
+    // Once the worker has started and taken the first task, nothing waits.
+    await until(() => small.stats.busy === 1, 30_000);
     const queued = [slow(), slow()];
-    await new Promise((r) => setTimeout(r, 10));
     expect(await small.check(job('/ok', json({})))).toMatchObject({ kind: 'not-checked', reason: { code: 'queue-full', message: 'too many responses already waiting' } });
     for (const v of await Promise.all([running, ...queued])) expect(v).toMatchObject({ kind: 'not-checked', reason: { code: 'budget' } });
     expect(await small.check(job('/ok', json({})))).toMatchObject({ kind: 'pass' });

@@ -1,8 +1,8 @@
 /**
- * The checker's worker pool (piscina, through BudgetedPool). Every check gets its budget when a
+ * The checker's worker pool (a BudgetedPool of worker threads). Every check gets its budget when a
  * worker starts it: a check queued behind a runaway one keeps its whole budget, so one bad body in
  * a batch costs one `not-checked`, not every check behind it. Past the budget the task is aborted
- * (piscina terminates that worker and starts another) and the verdict is `not-checked`. The worker
+ * (its worker is terminated and another takes its place) and the verdict is `not-checked`. The worker
  * itself stops a little before the budget so that what it found so far comes back. The wait for a
  * worker is bounded by the queue's length (`queue-full` past it) and by the caller, who holds the
  * whole wait to its own limit (the app's send: SPEC's 1000 ms including the definition lookup).
@@ -12,7 +12,7 @@ import type { CheckJob, DefinitionDocument, Verdict } from '../../protocol/model
 import { BudgetedPool } from './budgeted-pool.js';
 import { screenBody, type ExchangeInput } from './engine/check.js';
 import { CHECK_LIMITS, reasoned } from './engine/verdicts.js';
-import type { WorkerTask } from './worker.js';
+import type { WorkerTask } from './check-task.js';
 
 export interface CheckerPoolOptions {
   /** The built worker module; default `checker-worker.js` beside this module (dist/). */
@@ -46,7 +46,7 @@ export class CheckerPool {
     this.maxDefinitions = options.maxDefinitions ?? 16;
     this.loadDefinition = options.loadDefinition;
     this.pool = new BudgetedPool<WorkerTask, Verdict>({
-      filename: workerFile instanceof URL ? workerFile.href : workerFile,
+      filename: workerFile,
       threads: options.threads ?? Math.min(4, Math.max(2, availableParallelism() - 1)),
       maxQueue: options.maxQueue ?? 64,
       budgetMs: this.budgetMs,
@@ -94,7 +94,7 @@ export class CheckerPool {
   }
 
   /** Threads running and checks waiting, for status and tests. */
-  get stats(): { threads: number; queued: number } {
+  get stats(): { threads: number; busy: number; queued: number } {
     return this.pool.stats;
   }
 

@@ -1,56 +1,8 @@
 /**
- * The piscina worker: keeps prepared definitions by fingerprint and runs one check per task.
- * Built to dist/checker-worker.js. The pool sends each definition as JSON in a
- * SharedArrayBuffer, which crosses threads without a copy; a worker parses it only the first
- * time it meets the fingerprint, and that parse counts in the check's budget.
+ * The checker's worker thread (built to dist/checker-worker.js): runs the checks its
+ * BudgetedPool posts (check-task.ts), each on its budget.
  */
-import { hasCode } from '../../protocol/errors.js';
-import type { Verdict } from '../../protocol/model/verdict.js';
-import { checkExchange, type ExchangeInput } from './engine/check.js';
-import { PreparedDefinition } from './engine/definition.js';
-import { reasoned } from './engine/verdicts.js';
-import { budgetedTask } from './budgeted-task.js';
+import { serveBudgetedTasks } from './budgeted-worker.js';
+import { runCheck } from './check-task.js';
 
-export interface WorkerTask {
-  fingerprint: string;
-  /** UTF-8 JSON of the definition's documents (`DefinitionDocument[]`), shared, not copied. */
-  definition: SharedArrayBuffer;
-  input: ExchangeInput;
-}
-
-/** Definitions kept per worker; the oldest unused goes first. */
-const MAX_DEFINITIONS = 8;
-const definitions = new Map<string, PreparedDefinition | 'unsupported'>();
-
-function definitionFor(task: WorkerTask): PreparedDefinition | 'unsupported' {
-  const known = definitions.get(task.fingerprint);
-  if (known) {
-    definitions.delete(task.fingerprint);
-    definitions.set(task.fingerprint, known);
-    return known;
-  }
-  let prepared: PreparedDefinition | 'unsupported';
-  try {
-    const documents = JSON.parse(new TextDecoder().decode(new Uint8Array(task.definition)));
-    prepared = new PreparedDefinition(documents, task.fingerprint);
-  } catch (err) {
-    if (!hasCode(err, 'unsupported-definition')) throw err;
-    prepared = 'unsupported';
-  }
-  definitions.set(task.fingerprint, prepared);
-  if (definitions.size > MAX_DEFINITIONS) definitions.delete(definitions.keys().next().value!);
-  return prepared;
-}
-
-/**
- * One check. Its budget runs from here (the pool kills this thread past it, so V8's backtracking
- * engine may run the patterns the linear one cannot); `deadline` is when validation stops by
- * itself and returns what it found.
- */
-export function runCheck(task: WorkerTask, deadline: number): Verdict {
-  const def = definitionFor(task);
-  if (def === 'unsupported') return reasoned('none', 'unsupported-definition');
-  return checkExchange(def, task.input, { deadline, now: Date.now, backtracking: true });
-}
-
-export default budgetedTask(runCheck);
+serveBudgetedTasks(runCheck);

@@ -4,10 +4,14 @@
  * contract (one OpenAPI 3.x document, Swagger 2.0 already converted), so the operations the mock
  * routes to and the schemas it checks come from the same document.
  *
- * validateValue is synchronous: the mock engine's 1000 ms race cannot interrupt it, so every check
- * carries its own deadline and the checker stops by itself, keeping what it found.
+ * validateValue is synchronous and nothing can interrupt it on the thread it runs on, so every
+ * check carries its own deadline and stops by itself, keeping what it found. The mock host runs it
+ * in a worker thread (check-task.ts) that is stopped past the budget, which is also what lets a
+ * pattern only V8's backtracking engine can run be run (`backtracking`); elsewhere (stubs against
+ * the contract) such a pattern makes the check give up, never pass.
  */
 import type { MockProblem } from '../../protocol/model/mock.js';
+import type { Verdict } from '../../protocol/model/verdict.js';
 import type { Contract, ContractChecker, CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import {
   CHECK_LIMITS,
@@ -60,9 +64,18 @@ export interface CheckerOptions {
   /** Milliseconds one check may take before it stops with what it found. */
   deadlineMs?: number;
   now?: () => number;
+  /** Only where the thread is stopped past the budget: see CheckOptions.backtracking. */
+  backtracking?: boolean;
 }
 
-export function contractChecker(contract: Contract, options: CheckerOptions = {}): ContractChecker {
+/** The checker, plus a request check against a deadline of the caller's (a worker's own). */
+export interface EngineContractChecker extends ContractChecker {
+  checkRequestNow(op: OperationRef, request: ContractRequest): CheckOutcome;
+  checkRequestUntil(op: OperationRef, request: ContractRequest, deadline: number): CheckOutcome;
+  checkResponseBodyUntil(op: OperationRef, response: { status: number; contentType: string; body: string }, deadline: number): CheckOutcome;
+}
+
+export function contractChecker(contract: Pick<Contract, 'document'>, options: CheckerOptions = {}): EngineContractChecker {
   const def = new PreparedDefinition([{ uri: CONTRACT_URI, document: contract.document }], 'mock-contract');
   const now = options.now ?? Date.now;
   const budget = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -80,35 +93,43 @@ export function contractChecker(contract: Contract, options: CheckerOptions = {}
     return prepared;
   };
 
-  const checkRequestNow = (op: OperationRef, request: ContractRequest): CheckOutcome => {
+  const backtracking = options.backtracking ?? false;
+  const checkRequestUntil = (op: OperationRef, request: ContractRequest, deadline: number): CheckOutcome => {
     const prepared = operation(op);
     if (!prepared) return { problems: [] };
-    const deadline = now() + budget;
+    const limits: Limits = { deadline, now, backtracking };
     const outcome: CheckOutcome = { problems: [] };
     for (const parameter of prepared.parameters) {
-      checkParameter(def, parameter, request, outcome, { deadline, now });
+      checkParameter(def, parameter, request, outcome, limits);
       if (outcome.gaveUp) return outcome;
     }
-    if (prepared.body) checkRequestBody(def, prepared.body, request, outcome, { deadline, now });
+    if (prepared.body) checkRequestBody(def, prepared.body, request, outcome, limits);
     if (outcome.problems.length > CHECK_LIMITS.maxProblems) outcome.problems = outcome.problems.slice(0, CHECK_LIMITS.maxProblems);
+    return outcome;
+  };
+  const checkRequestNow = (op: OperationRef, request: ContractRequest): CheckOutcome => checkRequestUntil(op, request, now() + budget);
+  const checkResponseBodyUntil = (op: OperationRef, response: { status: number; contentType: string; body: string }, deadline: number): CheckOutcome => {
+    const prepared = operation(op);
+    if (!prepared) return { problems: [] };
+    const schema = responseSchema(def, prepared.loc, response.status, response.contentType);
+    if (!schema) return { problems: [] };
+    const outcome: CheckOutcome = { problems: [] };
+    checkJson(def, schema, response.body, 'response', outcome, { deadline, now, backtracking });
     return outcome;
   };
 
   return {
     checkRequestNow,
+    checkRequestUntil,
 
     async checkRequest(op, request) {
       return checkRequestNow(op, request);
     },
 
+    checkResponseBodyUntil,
+
     async checkResponseBody(op, response) {
-      const prepared = operation(op);
-      if (!prepared) return { problems: [] };
-      const schema = responseSchema(def, prepared.loc, response.status, response.contentType);
-      if (!schema) return { problems: [] };
-      const outcome: CheckOutcome = { problems: [] };
-      checkJson(def, schema, response.body, 'response', outcome, { deadline: now() + budget, now });
-      return outcome;
+      return checkResponseBodyUntil(op, response, now() + budget);
     },
   };
 }
@@ -161,6 +182,7 @@ function prepareOperation(def: PreparedDefinition, op: OperationRef): PreparedOp
 interface Limits {
   deadline: number;
   now: () => number;
+  backtracking: boolean;
 }
 
 function checkParameter(def: PreparedDefinition, p: Parameter, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
@@ -177,7 +199,13 @@ function checkParameter(def: PreparedDefinition, p: Parameter, request: Contract
     const at = problem.pointer ? `${p.name}${problem.pointer}` : p.name;
     outcome.problems.push({ in: p.in, pointer: p.name, message: `${at}: ${problem.message}` });
   }
-  if (verdict.kind === 'not-checked') outcome.gaveUp = verdict.reason?.message ?? 'the check stopped early';
+  if (verdict.kind === 'not-checked') outcome.gaveUp = whyNotChecked(verdict);
+}
+
+/** Why a validation stopped; for a schema that could not be evaluated, what could not be. */
+function whyNotChecked(verdict: Verdict): string {
+  const reason = verdict.reason?.message ?? 'the check stopped early';
+  return verdict.reason?.code === 'schema-error' && verdict.notes[0] ? `${reason}: ${verdict.notes[0]}` : reason;
 }
 
 function parameterValues(p: Parameter, request: ContractRequest): string[] {
@@ -227,7 +255,7 @@ function scalar(text: string, types: string[]): unknown {
 }
 
 function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
-  if (request.body === '') {
+  if (request.body === '' && !request.bodySize) {
     if (body.required) outcome.problems.push({ in: 'body', pointer: '', message: 'The operation requires a request body.' });
     return;
   }
@@ -246,7 +274,7 @@ function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: 
   }
   const schema = body.content.get(key);
   if (!schema || !selected.json) return;
-  checkJson(def, schema, request.bodyBytes ?? request.body, 'request', outcome, limits);
+  checkJson(def, schema, request.bodyBytes ?? request.body, 'request', outcome, limits, request.bodySize);
 }
 
 /** The schema a response body of this status and Content-Type is held to, if the contract gives one. */
@@ -270,9 +298,17 @@ const encoder = new TextEncoder();
  * checker reads a send's body: strict UTF-8, so a body that is not UTF-8 is reported rather than
  * read with replacement characters; given text, it is encoded first.
  */
-function checkJson(def: PreparedDefinition, schema: Loc, body: string | Uint8Array, direction: 'request' | 'response', outcome: CheckOutcome, limits: Limits): void {
+function checkJson(
+  def: PreparedDefinition,
+  schema: Loc,
+  body: string | Uint8Array,
+  direction: 'request' | 'response',
+  outcome: CheckOutcome,
+  limits: Limits,
+  size?: number,
+): void {
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  if (bytes.byteLength > CHECK_LIMITS.maxBodyBytes) {
+  if ((size ?? bytes.byteLength) > CHECK_LIMITS.maxBodyBytes) {
     outcome.gaveUp = TOO_LARGE_TEXT;
     return;
   }
@@ -283,5 +319,5 @@ function checkJson(def: PreparedDefinition, schema: Loc, body: string | Uint8Arr
   }
   const { verdict } = validateValue(def, schema, parsed.value, direction, limits);
   outcome.problems.push(...verdict.problems.map((p): MockProblem => ({ in: 'body', pointer: p.pointer, message: p.message })));
-  if (verdict.kind === 'not-checked') outcome.gaveUp = verdict.reason?.message ?? 'the check stopped early';
+  if (verdict.kind === 'not-checked') outcome.gaveUp = whyNotChecked(verdict);
 }

@@ -1,6 +1,7 @@
 /**
  * The mock-host process: serves one mock with the mock engine (node:http, isolated-vm for
- * dispatch.ts), checks requests with the project's checker engine, and puts its log on the bus
+ * dispatch.ts), checks requests with the project's checker engine in worker threads (each check
+ * on its 1000 ms budget, so no request can hold the listener), and puts its log on the bus
  * as `mock.logged` batches. A host that may run dispatch.ts is started with --no-node-snapshot,
  * as isolated-vm asks on Node 20; one that never will (no operation dispatches By script) keeps
  * Node's snapshot and boots faster (MockRunner decides).
@@ -17,7 +18,7 @@ import { connectToSupervisor } from '../runtime/child.js';
 // Single engine modules, not its index, which also reaches the TypeScript compiler.
 import { MockServer, type LogRecord } from './engine/mock-server.js';
 import { loadContract, type Contract } from './engine/contract.js';
-import { contractChecker } from './contract-checker.js';
+import { MockCheckPool } from './check-pool.js';
 import { contractWarnings } from '../checker/mock-findings.js';
 
 type Config = ReqOf<'mock.start'>;
@@ -25,6 +26,8 @@ type Config = ReqOf<'mock.start'>;
 let server: MockServer | null = null;
 let contract: { key: string; value: Contract } | null = null;
 let peer: Peer | null = null;
+/** Request checks and slow match conditions run here, off the listener's thread, each on its budget. */
+const checks = new MockCheckPool();
 
 /** Log entries go out every FLUSH_MS as one event; past BATCH_MAX the oldest of a batch are dropped. */
 const FLUSH_MS = 50;
@@ -80,7 +83,7 @@ async function contractFor(config: Config): Promise<Contract> {
 
 async function start(config: Config): Promise<ResOf<'mock.start'>> {
   const value = await contractFor(config);
-  const checker = contractChecker(value);
+  const checker = checks.checker(value);
   if (server) {
     await server.reconfigure({ mock: config.mock, listenAllInterfaces: config.listenAllInterfaces, checker });
   } else {
@@ -89,6 +92,7 @@ async function start(config: Config): Promise<ResOf<'mock.start'>> {
         mock: config.mock,
         listenAllInterfaces: config.listenAllInterfaces,
         checker,
+        regexRunner: checks.testRegex,
         ...(keepPort ? { keepPort } : {}),
         onRecord: (record) => batcher.push(record),
       });
@@ -108,6 +112,9 @@ async function start(config: Config): Promise<ResOf<'mock.start'>> {
       });
     }
   }
+  // Its threads start once the listener is up, so they never delay the first answer of a mock
+  // that does not check requests; one that does would wait for them anyway.
+  if (config.mock.contractCheck !== 'off') setImmediate(() => checks.warm());
   return { ...server.address, warnings: contractWarnings(config.mock, value) };
 }
 
@@ -139,6 +146,7 @@ if (process.argv.includes('--diagnostics')) {
     onShutdown: async () => {
       batcher.flush();
       await server?.stop();
+      await checks.close();
     },
   });
 }

@@ -12,6 +12,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
+import { addBodyFile } from './store/body-files.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
@@ -80,6 +81,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return {};
     },
     'project.tree': ({ project }) => sup.project(project).tree(),
+    'project.addFile': ({ project, path }) => addBodyFile(sup.project(project), path),
     'project.setProperties': async ({ project, properties }) => {
       const store = sup.project(project);
       await store.setProperties(properties);

@@ -6,6 +6,7 @@
  *   apis/<api>/definition/...                   its cached definition documents
  *   apis/<api>/requests/[<folder>/...]<name>.request.yaml   requests; sub-folders are folders
  *   mocks/<mock>/mock.yaml ...                  mocks (see docs/mock-files.md)
+ *   files/...                                   body files (binary bodies, multipart file parts), picked files copied in
  *   imported-scripts/...                        scripts kept as text by importers, never run
  */
 import { ProjectFile } from '../model/project.js';
@@ -19,6 +20,8 @@ export const API_FILE = 'api.yaml';
 export const REQUESTS_DIR = 'requests';
 export const DEFINITION_DIR = 'definition';
 export const MOCKS_DIR = 'mocks';
+/** Body files: a request names one by its path in the project, and Send reads nothing outside (docs/project-files.md). */
+export const FILES_DIR = 'files';
 export const REQUEST_SUFFIX = '.request.yaml';
 
 export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: ProjectFile, version: 1 };

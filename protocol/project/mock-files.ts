@@ -594,7 +594,7 @@ function syncNode(doc: Document, node: unknown, value: unknown): unknown {
   if (isMap(node) && isPlainObject(value)) {
     for (const pair of [...node.items]) {
       const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
-      if (!(key in value) || value[key] === undefined) node.delete(pair.key);
+      if (!Object.hasOwn(value, key) || value[key] === undefined) node.delete(pair.key);
     }
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;

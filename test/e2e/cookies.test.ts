@@ -190,7 +190,7 @@ describe.skipIf(missing !== null)('cookie jar', () => {
       await other.getByRole('option', { name: /View: Show Cookies/ }).click();
       const note = other.locator('.jar-status');
       await note.waitFor();
-      await expect(note.textContent()).resolves.toMatch(/^No secure storage: .*Cookies are kept only until Parley quits; nothing is written to disk\.$/);
+      await expect(note.textContent()).resolves.toMatch(/^No secure storage on this system: .*Cookies are kept only until Parley quits; nothing is written to disk\.$/);
       await screenshot(other, 'cookies-no-secure-storage');
     } finally {
       await other.close();

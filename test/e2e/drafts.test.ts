@@ -176,5 +176,5 @@ ${withShelf ? "  /shelves:\n    get: { operationId: listShelves, summary: List s
     await crumb.getByText('orphaned').waitFor();
     await expect(tab(/List shelves/).locator('.dirty-dot').count()).resolves.toBe(0);
     await screenshot(page, 'drafts-after-apply');
-  });
+  }, 60_000);
 });

@@ -27,13 +27,20 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(app.url);
     await page.waitForSelector('body[data-ready="true"]');
-    await page.getByRole('treeitem', { name: /Pet Store/ }).click();
-    await page.getByRole('treeitem', { name: 'pets' }).click();
   });
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
   });
+
+  /** Opens a demo request, unfolding the tree when a reload folded it. */
+  async function openRequest(name: RegExp): Promise<void> {
+    const folder = page.getByRole('treeitem', { name: 'pets', exact: true });
+    if (!(await folder.isVisible())) await page.getByRole('treeitem', { name: /Pet Store/ }).click();
+    const item = page.getByRole('treeitem', { name });
+    if (!(await item.isVisible())) await folder.click();
+    await item.dblclick();
+  }
 
   async function send(): Promise<void> {
     const before = await page.getByTestId('status').count();
@@ -43,7 +50,7 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
   }
 
   it('saves a response as an example, shows it read-only under its banner, closes it and deletes it', async () => {
-    await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
+    await openRequest(/Get a pet/);
     await send();
     await expect(page.getByTestId('status').textContent()).resolves.toContain('200');
     await expect(page.getByRole('button', { name: /^Examples \(/ }).count()).resolves.toBe(0);
@@ -81,7 +88,7 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
   });
 
   it('lists sends in the request’s History, compares two side by side, and re-sends one', async () => {
-    await page.getByRole('treeitem', { name: /List pets/ }).dblclick();
+    await openRequest(/List pets/);
     const url = page.getByLabel('URL', { exact: true });
     await url.fill('/pets?limit=1');
     await send();
@@ -109,7 +116,7 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await screenshot(page, 'history-compare');
 
     // Back to the request: re-send the older entry; its response replaces the live one.
-    await page.getByRole('treeitem', { name: /List pets/ }).dblclick();
+    await openRequest(/List pets/);
     await responseTab(page, 'History').click();
     const older = list.getByRole('listitem').filter({ hasText: 'limit=1' }).first();
     await older.getByRole('button', { expanded: false }).click();
@@ -142,8 +149,26 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await screenshot(page, 'history-view');
   });
 
+  it('sets how many entries History keeps per project in Preferences', async () => {
+    const palette = async (command: string) => {
+      await page.keyboard.press('Control+Shift+P');
+      await page.getByRole('dialog', { name: 'Command palette' }).getByRole('textbox').fill(command);
+      await page.keyboard.press('Enter');
+    };
+    await palette('Preferences');
+    const limit = page.getByLabel('History entries kept per project');
+    await expect(limit.inputValue()).resolves.toBe('500');
+    await limit.fill('250');
+    await limit.press('Tab');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await palette('Preferences');
+    await expect.poll(() => page.getByLabel('History entries kept per project').inputValue()).toBe('250');
+    await screenshot(page, 'history-preferences-limit');
+  });
+
   it('copies a request as cURL', async () => {
-    await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
+    await openRequest(/Get a pet/);
     await page.getByRole('tab', { name: /^Headers/ }).first().click();
     await page.getByRole('button', { name: 'cURL', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Copy as cURL…' }).click();

@@ -3,14 +3,16 @@
  * paste with the auto-detect badge and the summary, a file picked in the chooser into a new
  * project, Cancel during a slow URL fetch, a malformed document's error, and Update definition…
  * with its preview, Apply counts and the changed-since-the-preview refusal.
- * Screenshots go to test-results/screenshots/import-* and update-*.
+ * Each test starts from a freshly loaded page and imports what it needs itself, so any one runs
+ * alone (-t) and a failure leaves nothing in the way of the next; every step waits for what it
+ * needs to see, never a fixed time. Screenshots go to test-results/screenshots/import-* and update-*.
  */
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { startApp, type RunningApp } from '../support/app.js';
@@ -21,11 +23,15 @@ const FIXTURES = join(repoRoot(), 'test', 'fixtures', 'importers', 'openapi');
 const NOTES = join(FIXTURES, 'ui', 'notes.yaml');
 const TICTACTOE = join(FIXTURES, 'learn-openapis', 'v3.1', 'tictactoe.yaml');
 
-describe.skipIf(missing !== null)('import dialog and definition update', () => {
+/** A step on a loaded 2-core machine (an importer process starts for every import). */
+const STEP_MS = 30_000;
+
+describe.skipIf(missing !== null)('import dialog and definition update', { timeout: 150_000 }, () => {
   let app: RunningApp;
   let browser: BrowserContext;
   let page: Page;
   let work: string;
+  let files = 0;
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'parley-import-e2e-'));
@@ -33,7 +39,11 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
     browser = await launchBrowser();
     page = await browser.newPage();
     // A stuck step fails naming its locator, inside the test's own time limit.
-    page.setDefaultTimeout(15_000);
+    page.setDefaultTimeout(STEP_MS);
+  });
+  // Every test starts from a freshly loaded page: no dialog, palette, menu, toast or filter left
+  // by another test (one that failed midway would otherwise block the clicks of the next).
+  beforeEach(async () => {
     await page.goto(app.url);
     await page.waitForSelector('body[data-ready="true"]');
   });
@@ -44,13 +54,38 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
 
   const importDialog = () => page.getByRole('dialog', { name: 'Import' });
   const toasts = () => page.locator('.toast');
-  const dismissToasts = async () => {
-    for (const button of await page.getByRole('button', { name: 'Dismiss' }).all()) await button.click();
-  };
   /** The sidebar filter shows a request with its API and folders opened, whatever was expanded. */
   const showInTree = async (text: string) => {
     await page.getByLabel('Filter requests').fill(text);
     return page.getByRole('treeitem', { name: new RegExp(text) });
+  };
+  /**
+   * An API's row (not a folder of the same name, such as the API's folder in Webhooks), found
+   * through the filter: the tree only renders the rows in view.
+   */
+  const apiRow = async (name: string) => {
+    await page.getByLabel('Filter requests').fill(name);
+    return page.getByRole('treeitem', { name, exact: true }).and(page.locator('.kind-api'));
+  };
+  /** The APIs of the demo project, as folders on disk. */
+  const demoApis = () => readdir(join(app.home, 'demo-project', 'apis'));
+  /** A copy of the notes document in a folder of its own, for a test to import and edit. */
+  const notesCopy = async () => {
+    const file = join(work, `notes-${++files}`, 'notes.yaml');
+    await mkdir(dirname(file), { recursive: true });
+    await copyFile(NOTES, file);
+    return file;
+  };
+  /** Imports a file through the dialog's File tab into the open project, under `name`. */
+  const importFile = async (file: string, name: string) => {
+    await page.keyboard.press('Control+I');
+    const dialog = importDialog();
+    await dialog.getByRole('tab', { name: 'File' }).click();
+    await dialog.getByLabel('File path').fill(file);
+    await dialog.getByLabel('Name override').fill(name);
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.getByRole('region', { name: 'Import summary' }).getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
   };
 
   it('imports pasted OpenAPI YAML into the open project, with the badge and the summary', async () => {
@@ -91,37 +126,42 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
     await schemes.getByRole('button', { name: 'Use apiKey' }).click();
     await toasts().filter({ hasText: 'Notes now authenticates with apiKey' }).waitFor();
     await summary.getByRole('button', { name: 'Open API' }).click();
-    await expect(dialog.count()).resolves.toBe(0);
+    await dialog.waitFor({ state: 'detached' });
 
     // The API tab: its auth is the scheme just used, and its Definition group says pasted text.
     await page.getByRole('tab', { name: /Notes/ }).waitFor();
-    await expect(page.getByLabel('Auth type').inputValue()).resolves.toBe('apikey');
-    const definition = page.getByRole('region', { name: 'Definition' });
-    await expect(definition.textContent()).resolves.toMatch(/Pasted text/);
-    await expect(page.getByRole('treeitem', { name: 'Notes', exact: true }).count()).resolves.toBe(1);
-    await expect((await showInTree('List notes')).count()).resolves.toBe(1);
-    await expect((await showInTree('List archived notes')).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByLabel('Auth type').inputValue()).toBe('apikey');
+    await page.getByRole('region', { name: 'Definition' }).getByText(/Pasted text/).waitFor();
+    await (await apiRow('Notes')).waitFor();
+    await expect((await apiRow('Notes')).count()).resolves.toBe(1);
+    await (await showInTree('List notes')).first().waitFor();
+    await (await showInTree('List archived notes')).first().waitFor();
     await screenshot(page, 'import-paste-tree');
-    await page.getByLabel('Filter requests').fill('');
   });
 
   it('imports a file picked in the chooser into a new project, which opens in the sidebar', async () => {
     await page.keyboard.press('Control+Shift+P');
     await page.getByRole('dialog', { name: 'Command palette' }).getByPlaceholder('Type a command').fill('Import');
-    await page.getByRole('option', { name: /^Import…/ }).waitFor();
-    await page.keyboard.press('Enter');
+    await page.getByRole('option', { name: /^Import…/ }).click();
     const dialog = importDialog();
     await dialog.getByRole('tab', { name: 'File' }).click();
     await dialog.getByRole('button', { name: 'Choose…' }).click();
 
     const chooser = page.getByRole('dialog', { name: 'Choose a file' });
-    await chooser.getByLabel('Folder').fill(dirname(TICTACTOE));
+    const folder = chooser.getByLabel('Folder');
+    // The chooser lists a first folder on its own: type only once that listing has arrived, so
+    // its answer cannot land in the middle of the typing.
+    await expect.poll(() => folder.inputValue(), { timeout: STEP_MS }).not.toBe('');
+    await folder.fill(dirname(TICTACTOE));
     await chooser.getByRole('button', { name: 'Go' }).click();
-    await chooser.getByText('tictactoe.yaml').waitFor();
+    const file = chooser.getByRole('listitem').filter({ hasText: /^tictactoe\.yaml/ });
+    await file.waitFor();
+    await expect.poll(() => folder.inputValue()).toBe(dirname(TICTACTOE));
     await screenshot(page, 'import-file-chooser');
-    await chooser.getByText('tictactoe.yaml').click();
+    await file.click();
+    await chooser.waitFor({ state: 'detached' });
 
-    await expect(dialog.getByLabel('File path').inputValue()).resolves.toBe(TICTACTOE);
+    await expect.poll(() => dialog.getByLabel('File path').inputValue()).toBe(TICTACTOE);
     await dialog.getByRole('status', { name: 'Detected format' }).getByText('OpenAPI 3.1.0').waitFor();
     await dialog.getByRole('radio', { name: 'A new project' }).check();
     await dialog.getByLabel('New project folder').fill(join(work, 'games'));
@@ -130,13 +170,14 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
     await dialog.getByLabel('New project name').press('Enter');
 
     const summary = dialog.getByRole('region', { name: 'Import summary' });
-    await summary.waitFor();
-    await expect(summary.textContent()).resolves.toMatch(/Into the new project Games, now open in the sidebar/);
+    await summary.getByText(/Into the new project Games, now open in the sidebar/).waitFor();
     await expect(summary.getByRole('row', { name: /^Declared version/ }).textContent()).resolves.toMatch(/OpenAPI 3\.1/);
     await screenshot(page, 'import-file-summary');
     await summary.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await page.getByRole('treeitem', { name: 'Games', exact: true }).waitFor();
-    await expect(page.getByRole('treeitem', { name: 'Tic Tac Toe', exact: true }).count()).resolves.toBe(1);
+    await (await apiRow('Tic Tac Toe')).waitFor();
+    await expect((await apiRow('Tic Tac Toe')).count()).resolves.toBe(1);
   });
 
   it('cancels a slow URL import: progress, then back to the form with nothing added', async () => {
@@ -149,8 +190,7 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow/openapi.yaml`;
     try {
-      await dismissToasts();
-      const apisBefore = await page.locator('.tree-row.kind-api').count();
+      const apisBefore = await demoApis();
       await page.getByRole('treeitem', { name: 'Demo', exact: true }).click({ button: 'right' });
       await page.getByRole('menuitem', { name: /^Import…/ }).click();
       const dialog = importDialog();
@@ -159,8 +199,8 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
 
       const progress = dialog.getByRole('progressbar', { name: 'Import progress' });
       await progress.waitFor();
-      await expect(dialog.getByRole('status', { name: 'Import progress' }).textContent()).resolves.toContain(`Fetching 127.0.0.1:`);
-      await expect.poll(() => held.length, { timeout: 10_000 }).toBe(1);
+      await dialog.getByRole('status', { name: 'Import progress' }).getByText('Fetching 127.0.0.1:').waitFor();
+      await expect.poll(() => held.length, { timeout: STEP_MS }).toBe(1);
       await expect(dialog.getByLabel('Document URL').isDisabled()).resolves.toBe(true);
       await screenshot(page, 'import-progress');
 
@@ -169,17 +209,18 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
       await expect(progress.count()).resolves.toBe(0);
       await expect(dialog.getByRole('alert').count()).resolves.toBe(0);
       await expect(dialog.getByLabel('Document URL').inputValue()).resolves.toBe(url);
-      // The importer child was killed, so its connection to the server went away.
-      await expect.poll(() => socketClosed, { timeout: 10_000 }).toBe(true);
-      await page.waitForTimeout(500);
+      // The importer process was killed, so its connection to the server went away: nothing it
+      // read can arrive any more, and nothing reached the project.
+      await expect.poll(() => socketClosed, { timeout: STEP_MS }).toBe(true);
       await expect(toasts().count()).resolves.toBe(0);
-      await expect(page.locator('.tree-row.kind-api').count()).resolves.toBe(apisBefore);
+      await expect(demoApis()).resolves.toEqual(apisBefore);
       await screenshot(page, 'import-cancelled');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
     } finally {
       for (const res of held) res.destroy();
       server.close();
     }
-    await page.keyboard.press('Escape');
   });
 
   it('shows why a malformed document cannot be imported, in the dialog', async () => {
@@ -194,31 +235,19 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
     await expect(dialog.getByRole('button', { name: 'Import', exact: true }).isEnabled()).resolves.toBe(true);
     await screenshot(page, 'import-error');
     await page.keyboard.press('Escape');
-    await expect(dialog.count()).resolves.toBe(0);
+    await dialog.waitFor({ state: 'detached' });
   });
 
   describe('definition update', () => {
-    let file: string;
-
     it('previews the edited file, applies it and reports the counts', async () => {
-      file = join(work, 'notes-source', 'notes.yaml');
-      await mkdir(dirname(file), { recursive: true });
-      await copyFile(NOTES, file);
-      await dismissToasts();
-
-      await page.keyboard.press('Control+I');
-      const dialog = importDialog();
-      await dialog.getByRole('tab', { name: 'File' }).click();
-      await dialog.getByLabel('File path').fill(file);
-      await dialog.getByLabel('Name override').fill('Notes file');
-      await dialog.getByRole('button', { name: 'Import', exact: true }).click();
-      await dialog.getByRole('region', { name: 'Import summary' }).getByRole('button', { name: 'Close' }).click();
+      const file = await notesCopy();
+      await importFile(file, 'Notes file');
 
       // On disk: one operation removed, one added.
       const original = await readFile(file, 'utf8');
       await writeFile(file, removeArchive(addOperation(original, '/notes/{noteId}/pin', 'pinNote', 'Pin a note')));
 
-      await page.getByRole('treeitem', { name: 'Notes file', exact: true }).click({ button: 'right' });
+      await (await apiRow('Notes file')).click({ button: 'right' });
       await page.getByRole('menuitem', { name: 'Update definition…' }).click();
       const update = page.getByRole('dialog', { name: 'Update definition of Notes file' });
       const changes = update.getByRole('region', { name: 'Definition changes' });
@@ -230,54 +259,60 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
 
       await update.getByRole('button', { name: 'Apply' }).click();
       await toasts().filter({ hasText: 'Definition updated: 1 added, 0 rewritten, 1 orphaned, 0 restored' }).waitFor();
-      await expect(update.count()).resolves.toBe(0);
+      await update.waitFor({ state: 'detached' });
+      // The tree follows the project.changed event, which may land a moment after the toast.
       await (await showInTree('Pin a note')).first().waitFor();
       await expect((await showInTree('Pin a note')).count()).resolves.toBe(1);
       const archived = await showInTree('List archived notes');
-      await expect(archived.filter({ hasText: 'orphaned' }).count()).resolves.toBe(1);
+      await archived.filter({ hasText: 'orphaned' }).waitFor();
       await screenshot(page, 'update-applied');
-      await page.getByLabel('Filter requests').fill('');
     });
 
     it('refuses an Apply whose source changed since the preview, and offers Preview again', async () => {
-      await page.getByRole('treeitem', { name: 'Notes file', exact: true }).click();
+      const file = await notesCopy();
+      await importFile(file, 'Notes changing');
+      await (await apiRow('Notes changing')).click();
       const definition = page.getByRole('region', { name: 'Definition' });
       await definition.getByText(file).waitFor();
       await definition.scrollIntoViewIfNeeded();
       await screenshot(page, 'update-api-section');
       await definition.getByRole('button', { name: 'Update definition…' }).click();
-      const update = page.getByRole('dialog', { name: 'Update definition of Notes file' });
+      const update = page.getByRole('dialog', { name: 'Update definition of Notes changing' });
       const changes = update.getByRole('region', { name: 'Definition changes' });
-      await changes.waitFor();
-      await expect(changes.textContent()).resolves.toMatch(/0 added.*0 removed.*0 changed/);
+      await changes.getByText(/0 added.*0 removed.*0 changed/).waitFor();
 
       await writeFile(file, addOperation(await readFile(file, 'utf8'), '/notes/{noteId}/share', 'shareNote', 'Share a note'));
       await update.getByRole('button', { name: 'Apply' }).click();
       const alert = update.getByRole('alert');
-      await alert.waitFor();
-      await expect(alert.textContent()).resolves.toMatch(/changed since the preview, so nothing was applied/);
+      await alert.getByText(/changed since the preview, so nothing was applied/).waitFor();
       await screenshot(page, 'update-changed');
       await expect((await showInTree('Share a note')).count()).resolves.toBe(0);
-      await page.getByLabel('Filter requests').fill('');
 
       await update.getByRole('button', { name: 'Preview again' }).click();
-      await expect(changes.getByRole('list', { name: 'Added operations' }).textContent()).resolves.toBe('+POST /notes/{noteId}/share');
+      await changes.getByRole('list', { name: 'Added operations' }).getByText('POST /notes/{noteId}/share').waitFor();
       await update.getByRole('button', { name: 'Apply' }).click();
       await toasts().filter({ hasText: 'Definition updated: 1 added' }).waitFor();
-      // The tree follows the project.changed event, which may land a moment after the toast.
       await (await showInTree('Share a note')).first().waitFor();
       await expect((await showInTree('Share a note')).count()).resolves.toBe(1);
-      await page.getByLabel('Filter requests').fill('');
     });
 
     it('asks for a file or URL when none is recorded, and opens the chooser on a URL that needs authentication', async () => {
-      // The API imported from pasted text has no source to read again.
-      await page.getByRole('treeitem', { name: 'Notes', exact: true }).click({ button: 'right' });
+      // An API imported from pasted text has no source to read again.
+      await page.keyboard.press('Control+I');
+      const pasteDialog = importDialog();
+      await pasteDialog.getByRole('tab', { name: 'Paste' }).click();
+      await pasteDialog.getByLabel('Pasted document').fill(await readFile(NOTES, 'utf8'));
+      await pasteDialog.getByLabel('Name override').fill('Pasted notes');
+      await pasteDialog.getByRole('button', { name: 'Import', exact: true }).click();
+      await pasteDialog.getByRole('region', { name: 'Import summary' }).getByRole('button', { name: 'Close' }).click();
+      await pasteDialog.waitFor({ state: 'detached' });
+      await (await apiRow('Pasted notes')).click({ button: 'right' });
       await page.getByRole('menuitem', { name: 'Update definition…' }).click();
-      let update = page.getByRole('dialog', { name: 'Update definition of Notes' });
-      await expect(update.getByRole('alert').textContent()).resolves.toMatch(/imported from pasted text/);
+      let update = page.getByRole('dialog', { name: 'Update definition of Pasted notes' });
+      await update.getByRole('alert').getByText(/imported from pasted text/).waitFor();
       await expect(update.getByRole('tab', { name: 'URL' }).getAttribute('aria-selected')).resolves.toBe('true');
       await update.getByRole('button', { name: 'Cancel' }).click();
+      await update.waitFor({ state: 'detached' });
 
       let locked = false;
       const server = createServer((req, res) => {
@@ -297,12 +332,13 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
         await dialog.getByLabel('Name override').fill('Notes by URL');
         await dialog.getByRole('button', { name: 'Import', exact: true }).click();
         await dialog.getByRole('region', { name: 'Import summary' }).getByRole('button', { name: 'Close' }).click();
+        await dialog.waitFor({ state: 'detached' });
 
         locked = true;
-        await page.getByRole('treeitem', { name: 'Notes by URL', exact: true }).click({ button: 'right' });
+        await (await apiRow('Notes by URL')).click({ button: 'right' });
         await page.getByRole('menuitem', { name: 'Update definition…' }).click();
         update = page.getByRole('dialog', { name: 'Update definition of Notes by URL' });
-        await expect(update.getByRole('alert').textContent()).resolves.toMatch(/needs authentication \(HTTP 401\)/);
+        await update.getByRole('alert').getByText(/needs authentication \(HTTP 401\)/).waitFor();
         await expect(update.getByLabel('Document URL').inputValue()).resolves.toBe(url);
         // Nothing is stored for this API, so the Authentication section starts at None.
         await expect(update.getByRole('radio', { name: 'None' }).getAttribute('aria-checked')).resolves.toBe('true');
@@ -313,46 +349,59 @@ describe.skipIf(missing !== null)('import dialog and definition update', () => {
         await expect(update.getByLabel('Token').getAttribute('type')).resolves.toBe('password');
         await update.getByRole('button', { name: 'Preview', exact: true }).click();
         const changes = update.getByRole('region', { name: 'Definition changes' });
-        await expect(changes.textContent()).resolves.toMatch(/0 added.*0 removed.*0 changed/);
+        await changes.getByText(/0 added.*0 removed.*0 changed/).waitFor();
         await expect(changes.textContent()).resolves.toContain(url);
         await update.getByRole('button', { name: 'Cancel' }).click();
+        await update.waitFor({ state: 'detached' });
       } finally {
         server.close();
       }
     });
 
     it('reaches Update definition… from the palette, and looks right in the dark theme', async () => {
+      const file = await notesCopy();
+      await importFile(file, 'Notes dark');
       await page.getByRole('button', { name: 'Switch to dark theme' }).click();
-      await page.getByRole('treeitem', { name: 'Notes file', exact: true }).click();
-      await writeFile(file, removeArchive(addOperation(await readFile(NOTES, 'utf8'), '/notes/{noteId}/pin', 'pinNote', 'Pin a note')).replace('version: 1.0.0', 'version: 1.1.0'));
-      await page.keyboard.press('Control+Shift+P');
-      await page.getByPlaceholder('Type a command').fill('Update definition');
-      await page.keyboard.press('Enter');
-      const update = page.getByRole('dialog', { name: 'Update definition of Notes file' });
-      const changes = update.getByRole('region', { name: 'Definition changes' });
-      await changes.waitFor();
-      await expect(changes.getByRole('list', { name: 'Removed operations' }).textContent()).resolves.toBe('−POST /notes/{noteId}/share');
-      await expect(changes.getByLabel('API-wide changes').textContent()).resolves.toContain('version 1.0.0 → 1.1.0');
-      await screenshot(page, 'update-preview-dark');
+      try {
+        await (await apiRow('Notes dark')).click();
+        await page.getByRole('tab', { name: /Notes dark/ }).waitFor();
+        await writeFile(file, removeArchive(addOperation(await readFile(NOTES, 'utf8'), '/notes/{noteId}/pin', 'pinNote', 'Pin a note')).replace('version: 1.0.0', 'version: 1.1.0'));
+        await page.keyboard.press('Control+Shift+P');
+        await page.getByPlaceholder('Type a command').fill('Update definition');
+        await page.getByRole('option', { name: /^Update definition/ }).click();
+        const update = page.getByRole('dialog', { name: 'Update definition of Notes dark' });
+        const changes = update.getByRole('region', { name: 'Definition changes' });
+        await changes.waitFor();
+        await expect(changes.getByRole('list', { name: 'Removed operations' }).textContent()).resolves.toBe('−GET /archive');
+        await expect(changes.getByLabel('API-wide changes').textContent()).resolves.toContain('version 1.0.0 → 1.1.0');
+        await screenshot(page, 'update-preview-dark');
 
-      await update.getByRole('button', { name: 'Choose another file or URL…' }).click();
-      // The recorded source is a file, so the chooser starts there; a URL elsewhere starts at None.
-      await expect(update.getByLabel('File path').inputValue()).resolves.toBe(file);
-      await update.getByRole('tab', { name: 'URL' }).click();
-      await update.getByLabel('Document URL').fill('https://notes.example.com/openapi.yaml');
-      await expect(update.getByRole('radio', { name: 'None' }).getAttribute('aria-checked')).resolves.toBe('true');
-      await expect(update.getByRole('radio', { name: 'Use stored credentials' }).count()).resolves.toBe(0);
-      await update.getByRole('radio', { name: 'API key' }).click();
-      await screenshot(page, 'update-chooser-dark');
-      await update.getByRole('button', { name: 'Cancel' }).click();
+        await update.getByRole('button', { name: 'Choose another file or URL…' }).click();
+        // The recorded source is a file, so the chooser starts there; a URL elsewhere starts at None.
+        await expect.poll(() => update.getByLabel('File path').inputValue()).toBe(file);
+        await update.getByRole('tab', { name: 'URL' }).click();
+        await update.getByLabel('Document URL').fill('https://notes.example.com/openapi.yaml');
+        await expect(update.getByRole('radio', { name: 'None' }).getAttribute('aria-checked')).resolves.toBe('true');
+        await expect(update.getByRole('radio', { name: 'Use stored credentials' }).count()).resolves.toBe(0);
+        await update.getByRole('radio', { name: 'API key' }).click();
+        await screenshot(page, 'update-chooser-dark');
+        await update.getByRole('button', { name: 'Cancel' }).click();
+        await update.waitFor({ state: 'detached' });
 
-      await page.keyboard.press('Control+I');
-      await importDialog().getByRole('tab', { name: 'Paste' }).click();
-      await importDialog().getByLabel('Pasted document').fill(await readFile(TICTACTOE, 'utf8'));
-      await importDialog().getByRole('status', { name: 'Detected format' }).getByText(/OpenAPI 3\.1/).waitFor();
-      await screenshot(page, 'import-dialog-dark');
-      await page.keyboard.press('Escape');
-      await page.getByRole('button', { name: 'Switch to light theme' }).click();
+        await page.keyboard.press('Control+I');
+        await importDialog().getByRole('tab', { name: 'Paste' }).click();
+        await importDialog().getByLabel('Pasted document').fill(await readFile(TICTACTOE, 'utf8'));
+        await importDialog().getByRole('status', { name: 'Detected format' }).getByText(/OpenAPI 3\.1/).waitFor();
+        await screenshot(page, 'import-dialog-dark');
+        await page.keyboard.press('Escape');
+        await importDialog().waitFor({ state: 'detached' });
+      } finally {
+        // The theme is a workspace preference: put it back even when a step failed.
+        await page.goto(app.url);
+        await page.waitForSelector('body[data-ready="true"]');
+        const light = page.getByRole('button', { name: 'Switch to light theme' });
+        if ((await light.count()) > 0) await light.click();
+      }
     });
   });
 });

@@ -185,7 +185,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
     }
     await baseline();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-  });
+  }, 120_000);
 
   it('opens a sidebar click in one preview tab that the next click replaces; a double click or an edit keeps it', async () => {
     await closeAllTabs();
@@ -215,7 +215,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
     await tree(/Delete a pet/).click();
     expect(await tabTitles()).toEqual(['Create a pet', 'List pets', 'Get a pet', 'Delete a pet']);
     await closeAllTabs();
-  });
+  }, 60_000);
 
   it('scrolls a full tab strip, with the wheel too, and keeps the active tab in view', async () => {
     await closeAllTabs();
@@ -253,7 +253,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
     await closeAllTabs();
-  });
+  }, 60_000);
 
   it('resizes the sidebar and the request / response split by drag and by keys, and the workspace remembers them', async () => {
     await showPets();
@@ -294,5 +294,5 @@ describe.skipIf(missing !== null)('UI shell', () => {
     await page.getByRole('treeitem', { name: /^pets$/ }).click();
     await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
     await until(async () => Math.round(await height()) === Math.round(tall + 64));
-  });
+  }, 60_000);
 });

@@ -135,7 +135,7 @@ describe('cookie jar without secure storage', () => {
         const { cookies, status } = await bus.call('cookies.list', {});
         expect(cookies.map((c) => c.name)).toEqual(['keep', 'sess']);
         expect(status.persistent).toBe(false);
-        expect(status.message).toMatch(/^No secure storage: .*Cookies are kept only until Parley quits; nothing is written to disk\.$/);
+        expect(status.message).toMatch(/^No secure storage on this system: .*Cookies are kept only until Parley quits; nothing is written to disk\.$/);
       } finally {
         bus.close();
       }

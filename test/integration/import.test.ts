@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -266,6 +266,19 @@ describe('definition update through the importer process', () => {
     const api = store.getApi(apiId);
     expect(api.definition?.apiVersion).toBe('1.1');
     expect(await readFile(join(store.apiDir(apiId), api.definition!.cached[0]!), 'utf8')).toContain('/owners');
+  });
+
+  it('refuses to read a cached definition document that is a symbolic link out of the project', async () => {
+    const store = sup.project(project);
+    const cached = join(store.apiDir(apiId), store.getApi(apiId).definition!.cached[0]!);
+    const outside = join(await mkdtemp(join(tmpdir(), 'parley-outside-')), 'elsewhere.yaml');
+    await rename(cached, outside);
+    await symlink(outside, cached);
+    try {
+      await expect(sup.imports.preview({ project, api: apiId }, ctx())).rejects.toMatchObject({ code: 'path-escape', message: expect.stringContaining('through a symbolic link') });
+    } finally {
+      await rename(outside, cached);
+    }
   });
 
   it('an API imported from pasted text asks for a file or URL', async () => {

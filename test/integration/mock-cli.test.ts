@@ -293,6 +293,121 @@ describe('parley mock serve <openapi document>', () => {
   }, 60_000);
 });
 
+// --- checks that run away (issue 11) ------------------------------------------------------------
+
+const runaway = `${'a'.repeat(36)}!`;
+
+/**
+ * Sends `slow`, and three pings with it: every ping must be answered before it. The slow request's
+ * check runs its whole 1000 ms once a worker has started it, so answers that come first show the
+ * listener kept serving (before the fix the host's thread was blocked, it missed its heartbeat and
+ * was killed). Each case gets a fresh mock: right after a check is stopped its worker's
+ * replacement is still starting, which on a loaded machine can take as long as the budget.
+ */
+async function meanwhile<T>(slow: () => Promise<T>, ping: () => Promise<number>): Promise<T> {
+  let settled = false;
+  const pending = slow().finally(() => (settled = true));
+  const pings = await Promise.all([ping(), ping(), ping()]);
+  expect(settled, 'the slow request was answered before the pings sent with it').toBe(false);
+  expect(pings).toEqual([200, 200, 200]);
+  return pending;
+}
+
+describe('parley mock serve: a check that runs away', () => {
+  const runawayDoc = join(fixtures, 'runaway.openapi.yaml');
+  const gaveUp = 'The contract check gave up (it took longer than 1000 ms and was stopped); the request counts as not checked.';
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+  for (const mode of ['log', 'refuse'] as const) {
+    it(`with --check ${mode}: a runaway pattern on a body field, a query parameter or a header is answered as not checked while the mock keeps answering`, async () => {
+      const cases: { where: string; path: string; headers: Record<string, string>; body: unknown }[] = [
+        { where: 'body', path: '/words', headers: {}, body: { guarded: runaway } },
+        { where: 'query', path: `/words?q=${runaway}`, headers: {}, body: {} },
+        { where: 'header', path: '/words', headers: { 'x-word': runaway }, body: {} },
+      ];
+      for (const c of cases) {
+        const s = await serve([runawayDoc, '--port', '0', '--check', mode]);
+        const [host] = await until(() => childrenOf(s.child.pid!, 'mock-host.js').then((pids) => pids.length > 0 && pids), 10_000);
+        const ping = async () => (await get(`${s.url}/ping`)).status;
+        const post = (path: string, headers: Record<string, string>, body: unknown) =>
+          get(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+        const answer = await meanwhile(() => post(c.path, c.headers, c.body), ping);
+        // Not checked is neither pass nor failure: even refuse dispatches it.
+        expect(answer.status, c.where).toBe(201);
+        await until(() => new RegExp(`POST ${escaped(c.path)}  → 201  addWord › Default  [\\d.]+ ms\\n +${escaped(gaveUp)}`).test(s.out()), 10_000, () => s.out());
+
+        // The same string against a pattern the linear engine runs: an ordinary problem.
+        const nested = await post('/words', {}, { nested: runaway });
+        expect(nested.status).toBe(mode === 'refuse' ? 400 : 201);
+        await until(() => /POST \/words  → (400|201)  addWord.*1 contract problem\n +body \/nested: expected to match the pattern \^\(a\+\)\+\$/.test(s.out()), 10_000, () => s.out());
+
+        // Still the same host, and `mock serve` still running.
+        expect(await childrenOf(s.child.pid!, 'mock-host.js')).toEqual([host]);
+        expect(s.out()).not.toMatch(/stopped by SIGKILL|exited with code/);
+        expect(s.child.exitCode).toBeNull();
+        expect(await ping()).toBe(200);
+        s.child.kill('SIGINT');
+        expect(await s.exited).toBe(0);
+      }
+    }, 120_000);
+  }
+
+  it('a match condition whose regular expression runs away does not hold, with the reason in the log, while the mock keeps answering', async () => {
+    await parley(['mock', 'new', project, '--api', 'Pet Store', '--name', 'Matcher']);
+    const operations = join(project, 'mocks', 'Matcher', 'operations');
+    const getPet = (await readdir(operations)).find((name) => /get/i.test(name) && /pet/i.test(name) && !/pets$/i.test(name))!;
+    const folder = join(operations, getPet);
+    const operationFile = join(folder, 'operation.yaml');
+    await writeFile(
+      operationFile,
+      (await readFile(operationFile, 'utf8')).replace(/^dispatch: .*$/m, 'dispatch: match').replace(/^responses:.*(\n +- .*)*$/m, 'responses: [Guarded, Nested, Default]'),
+    );
+    const response = (name: string, pattern: string) =>
+      [
+        'version: 1',
+        `id: r-${name.toLowerCase()}`,
+        `name: ${name}`,
+        'status: 200',
+        'body: json',
+        'headers:',
+        '  - name: Content-Type',
+        '    value: application/json',
+        'match:',
+        '  - source: { from: query, name: word }',
+        '    check: regex',
+        `    value: '${pattern}'`,
+        '',
+      ].join('\n');
+    await writeFile(join(folder, 'Guarded.response.yaml'), response('Guarded', '^(?!b)(a+)+$'));
+    await writeFile(join(folder, 'Guarded.body.json'), '{"picked":"guarded"}');
+    await writeFile(join(folder, 'Nested.response.yaml'), response('Nested', '^(b+)+$'));
+    await writeFile(join(folder, 'Nested.body.json'), '{"picked":"nested"}');
+
+    const s = await serve([project, '--mock', 'Matcher', '--port', '0']);
+    const ping = async () => (await get(`${s.url}/pets/1`)).status;
+    const picked = async (word: string) => JSON.parse((await get(`${s.url}/pets/1?word=${word}`)).text) as { picked?: string };
+
+    expect(await picked('aaaa')).toEqual({ picked: 'guarded' });
+    // The lookahead pattern runs away on the worker and is stopped; the linear one is false at once: Default.
+    const slow = await meanwhile(() => get(`${s.url}/pets/1?word=${runaway}`), ping);
+    expect(slow.status).toBe(200);
+    expect(JSON.parse(slow.text)).not.toHaveProperty('picked');
+    // A nested quantifier on the linear engine: the same kind of string is simply no match.
+    expect(await picked('bbbb')).toEqual({ picked: 'nested' });
+    expect(await picked(`${'b'.repeat(36)}!`)).not.toHaveProperty('picked');
+    await until(
+      () => s.out().includes('The regular expression /^(?!b)(a+)+$/ of a match condition was not evaluated: it took longer than 1000 ms and was stopped; the condition does not hold.'),
+      10_000,
+      () => s.out(),
+    );
+    expect(s.out()).not.toMatch(/stopped by SIGKILL|exited with code/);
+    expect(await ping()).toBe(200);
+    s.child.kill('SIGINT');
+    expect(await s.exited).toBe(0);
+  }, 90_000);
+});
+
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());

@@ -99,4 +99,19 @@ describe('contract check modes', () => {
     expect((await send(port, { path: '/pets/1' })).status).toBe(200);
     expect(logs[1]!.notes.join(' ')).toMatch(/the checker failed: worker died/);
   });
+
+  it('a checker that holds its own budget (from when its worker starts the check) is not raced against one running from arrival', async () => {
+    // It answers after the engine's own limit: a request queued behind a runaway check would.
+    const queued: ContractChecker = {
+      budgeted: true,
+      checkRequest: () => new Promise((resolve) => setTimeout(() => resolve({ problems: [{ in: 'query', pointer: 'limit', message: 'limit: expected integer, found string' }] }), 150)),
+      checkResponseBody: async () => ({ problems: [] }),
+    };
+    const logs: MockLogEntry[] = [];
+    const server = new MockServer({ mock: petsMock('refuse'), checker: queued, checkTimeoutMs: 50, onLog: (e) => logs.push(e) });
+    running.push(server);
+    const { port } = await server.start();
+    expect((await send(port, { path: '/pets?limit=x' })).status).toBe(400);
+    expect(logs[0]).toMatchObject({ status: 400, notes: [], problems: [{ in: 'query', pointer: 'limit' }] });
+  });
 });

@@ -29,6 +29,8 @@ export interface ContractRequest {
    * check does) takes these rather than encoding `body` again.
    */
   bodyBytes?: Uint8Array;
+  /** The whole body's size when `bodyBytes` holds less (a body over the check's 1 MiB is not copied to a worker). */
+  bodySize?: number;
 }
 
 export interface CheckOutcome {
@@ -40,6 +42,12 @@ export interface CheckOutcome {
 export interface ContractChecker {
   /** Parameters and body of a request against the operation. */
   checkRequest(op: OperationRef, request: ContractRequest): Promise<CheckOutcome>;
+  /**
+   * True when `checkRequest` holds the check's budget itself, from when a worker starts the check
+   * (a request queued behind a runaway check keeps its whole budget): the engine then sets no
+   * timer of its own but a far backstop.
+   */
+  readonly budgeted?: boolean;
   /**
    * The same check answered on the spot, for a checker that does its work synchronously and holds
    * its own deadline (below the engine's): the engine then skips the promise and the timer race.

@@ -7,7 +7,7 @@ import type { Mock, MockOperation, MockProblem, MockResponse } from '../../../pr
 import { headerPairs } from './mock-log.js';
 import { Router } from './router.js';
 import { RequestValues, type MockRequest } from './request-values.js';
-import { allConditionsHold } from './match-conditions.js';
+import { firstMatching, type RegexRunner } from './match-conditions.js';
 import { isTemplate, renderResponse, type RenderedResponse } from './render-response.js';
 import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { MockState } from './mock-state.js';
@@ -43,9 +43,17 @@ export interface EngineDeps {
   sandbox: () => ScriptSandbox;
   random: () => number;
   checker?: ContractChecker;
-  /** The whole contract check, lookup included, is held to this (SPEC: 1000 ms). */
+  /** The whole contract check, lookup included, is held to this (SPEC: 1000 ms), unless the checker holds its own budget. */
   checkTimeoutMs: number;
+  /** Runs match-condition patterns the linear engine cannot, within a budget on another thread. */
+  regexRunner?: RegexRunner;
 }
+
+/**
+ * A checker that holds its own budget from when a worker starts the check (the mock host's pool)
+ * always answers; this only guards against one that never does.
+ */
+const BUDGETED_BACKSTOP_MS = 60_000;
 
 type Maybe<T> = T | Promise<T>;
 
@@ -218,13 +226,15 @@ export class MockEngine {
         return { problems: [], gaveUp: `the checker failed: ${err instanceof Error ? err.message : String(err)}` };
       }
     }
-    return this.checkWithin(checker, ref, contractRequest);
+    // A checker that holds its own budget from when its worker starts a check must not be raced
+    // against one that runs from now: a request queued behind a runaway check would lose its own.
+    return this.checkWithin(checker, ref, contractRequest, checker.budgeted ? BUDGETED_BACKSTOP_MS : this.deps.checkTimeoutMs);
   }
 
-  private async checkWithin(checker: ContractChecker, ref: OperationRef, contractRequest: () => ContractRequest): Promise<CheckOutcome> {
+  private async checkWithin(checker: ContractChecker, ref: OperationRef, contractRequest: () => ContractRequest, limitMs: number): Promise<CheckOutcome> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<CheckOutcome>((resolve) => {
-      timer = setTimeout(() => resolve({ problems: [], gaveUp: `it took longer than ${this.deps.checkTimeoutMs} ms` }), this.deps.checkTimeoutMs);
+      timer = setTimeout(() => resolve({ problems: [], gaveUp: `it took longer than ${limitMs} ms` }), limitMs);
     });
     try {
       return await Promise.race([checker.checkRequest(ref, contractRequest()), timeout]);
@@ -255,9 +265,12 @@ export class MockEngine {
         case 'random':
           chosen = candidates[Math.min(candidates.length - 1, Math.floor(this.deps.random() * candidates.length))];
           break;
-        case 'match':
-          chosen = candidates.find((r) => allConditionsHold(r.match, values));
+        case 'match': {
+          const found = firstMatching(candidates, values, this.deps.regexRunner);
+          if (found instanceof Promise) return found.then((response) => this.orDefault(op, response));
+          chosen = found;
           break;
+        }
         case 'script':
           return this.runScript(op, candidates, values, notes).then((scripted) => ('status' in scripted ? scripted : this.orDefault(op, scripted.response)));
       }

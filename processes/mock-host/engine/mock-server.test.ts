@@ -110,6 +110,56 @@ describe('dispatch', () => {
     expect(await post('/orders/x', {})).toBe('NoTrace');
   });
 
+  it('a regex condition runs on the linear engine: a string that makes V8 backtrack for minutes is no match, at once', async () => {
+    const mock = mockOf([
+      operation({
+        method: 'GET',
+        path: '/w',
+        dispatch: 'match',
+        responses: [
+          response({ name: 'Word', body: { kind: 'text', text: 'word' }, match: [{ source: { from: 'query', name: 'w' }, check: 'regex', value: '^(a+)+$' }] }),
+          response({ name: 'Default', body: { kind: 'text', text: 'default' } }),
+        ],
+      }),
+    ]);
+    const { port } = await start({ mock });
+    expect((await send(port, { path: '/w?w=aaaa' })).text).toBe('word');
+    expect((await send(port, { path: `/w?w=${'a'.repeat(40)}!` })).text).toBe('default');
+  });
+
+  it('a regex only the backtracking engine can run goes to the runner; without one, or when it gives up, the condition does not hold and the log says why', async () => {
+    const guarded = { source: { from: 'query' as const, name: 'w' }, check: 'regex' as const, value: '^(?!b)a+$' };
+    const mock = mockOf([
+      operation({
+        method: 'GET',
+        path: '/w',
+        dispatch: 'match',
+        responses: [response({ name: 'Guarded', body: { kind: 'text', text: 'guarded' }, match: [guarded] }), response({ name: 'Default', body: { kind: 'text', text: 'default' } })],
+      }),
+    ]);
+    const none = await start({ mock });
+    expect((await send(none.port, { path: '/w?w=aaa' })).text).toBe('default');
+    expect(none.logs[0]!.notes).toEqual([
+      'The regular expression /^(?!b)a+$/ of a match condition was not evaluated: it uses a lookahead, which needs a backtracking engine, run only where it can be stopped; the condition does not hold.',
+    ]);
+
+    const asked: string[] = [];
+    const runner = async (source: string, value: string) => {
+      asked.push(`${source} ${value}`);
+      return value === 'slow' ? { gaveUp: 'it took longer than 1000 ms and was stopped' } : { matched: new RegExp(source, 'u').test(value) };
+    };
+    const worker = await start({ mock, regexRunner: runner });
+    expect((await send(worker.port, { path: '/w?w=aaa' })).text).toBe('guarded');
+    expect((await send(worker.port, { path: '/w?w=baa' })).text).toBe('default');
+    expect((await send(worker.port, { path: '/w?w=slow' })).text).toBe('default');
+    expect(asked).toEqual(['^(?!b)a+$ aaa', '^(?!b)a+$ baa', '^(?!b)a+$ slow']);
+    expect(worker.logs.map((l) => l.notes)).toEqual([
+      [],
+      [],
+      ['The regular expression /^(?!b)a+$/ of a match condition was not evaluated: it took longer than 1000 ms and was stopped; the condition does not hold.'],
+    ]);
+  });
+
   it('sends Default when no response matches, and a response without conditions catches all', async () => {
     const mock = mockOf([
       operation({

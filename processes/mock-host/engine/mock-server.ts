@@ -16,6 +16,7 @@ import { LogRing, bodyPreview, headerPairs, maskHeaders, maskTarget } from './mo
 import type { RenderedResponse } from './render-response.js';
 import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { ContractChecker } from './contract.js';
+import type { RegexRunner } from './match-conditions.js';
 
 /** Request bodies over this are answered 413 (documented in docs/mock-files.md). */
 export const MAX_REQUEST_BODY = 10 * 1024 * 1024;
@@ -43,6 +44,8 @@ export interface MockServerOptions {
   newId?: () => string;
   scriptTimeoutMs?: number;
   checkTimeoutMs?: number;
+  /** Runs match-condition patterns the linear engine cannot (the host's check pool); without one they do not hold. */
+  regexRunner?: RegexRunner;
 }
 
 export interface MockAddress {
@@ -220,6 +223,7 @@ export class MockServer {
       random: this.options.random ?? Math.random,
       checkTimeoutMs: this.options.checkTimeoutMs ?? 1000,
       ...(checker ? { checker } : {}),
+      ...(this.options.regexRunner ? { regexRunner: this.options.regexRunner } : {}),
     });
   }
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bundleOpenApi, deref } from './openapi-documents.js';
+import { PROTOTYPE_NAMES, withKey } from '../../../test/support/prototype-names.js';
 
 const entry = (ref: string) => ({
   openapi: '3.0.3',
@@ -41,5 +42,14 @@ describe('bundleOpenApi and the shared reference rule', () => {
     expect(refused?.message).toContain(`The reference ${JSON.stringify(ref)} in definition/openapi.yaml`);
     expect(refused?.message).toMatch(why);
     expect(refused?.message).not.toMatch(/ERR_|Error resolving/);
+  });
+});
+
+describe('deref', () => {
+  it.each(PROTOTYPE_NAMES)('follows #/%s only to what the document holds', (name) => {
+    expect(deref({ components: {} }, { $ref: `#/${name}` })).toBeUndefined();
+    expect(deref({ components: {} }, { $ref: `#/components/${name}` })).toBeUndefined();
+    const doc = { components: withKey(name, { type: 'string' }) };
+    expect(deref(doc, { $ref: `#/components/${name}` })).toEqual({ type: 'string' });
   });
 });

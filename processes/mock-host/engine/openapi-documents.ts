@@ -146,7 +146,8 @@ function pointer(doc: OpenApiDocument, ref: string): unknown {
   let node: unknown = doc;
   for (const raw of ref.slice(1).split('/').slice(1)) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!node || typeof node !== 'object') return undefined;
+    // Own members only: `#/constructor` or `#/__proto__` point at nothing, not at Object's.
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return node;

@@ -6,6 +6,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { OpenApiDocuments } from '../../mock-host/engine/openapi-documents.js';
 import { loadDefinition } from '../checks/definitions.js';
+import { setOwn } from '../../../protocol/own.js';
 
 /** SPEC Errors: starting (or making) a mock whose API has no cached definition. */
 export const NO_DEFINITION = 'Cannot be mocked until imported again with definitions cached.';
@@ -21,7 +22,7 @@ export async function mockDocuments(apiDir: string, api: Api): Promise<OpenApiDo
   const loaded = await loadDefinition(apiDir, api);
   const documents: Record<string, unknown> = {};
   loaded.documents.forEach((doc, i) => {
-    documents[cached[i]!] = doc.document;
+    setOwn(documents, cached[i]!, doc.document);
   });
   return { entry: cached[0]!, documents };
 }

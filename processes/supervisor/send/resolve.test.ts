@@ -1,8 +1,11 @@
 /** resolveRequest's refusals before the network: an auth without its values, a URL that is not one. */
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
-import { blankRequest, type Request } from '../../../protocol/model/request.js';
+import { blankRequest, emptyBody, type Body, type Request } from '../../../protocol/model/request.js';
 import { Expander } from './expand.js';
 import { resolveRequest } from './resolve.js';
 
@@ -12,10 +15,10 @@ function request(patch: Partial<Request>): Request {
   return { ...blankRequest({ id: 'r_1', name: 'Get', method: 'GET', url: '/pets' }), ...patch };
 }
 
-function resolve(req: Request, onApi: Api = api, secrets = new Map<string, string>()) {
+function resolve(req: Request, onApi: Api = api, secrets = new Map<string, string>(), projectRoot = '/nowhere') {
   return resolveRequest(req, onApi, {
-    expander: new Expander({ environment: [{ name: 'empty', value: '', enabled: true }], project: [], globals: [], secrets }),
-    projectRoot: '/nowhere',
+    expander: new Expander({ environment: [{ name: 'empty', value: '', enabled: true }, { name: 'home', value: '/etc', enabled: true }], project: [], globals: [], secrets }),
+    projectRoot,
     proxy: '',
     caPem: '',
     inlineLimit: 1024,
@@ -81,6 +84,39 @@ describe('resolveRequest refuses a URL that is not one, instead of sending it as
     const err = await resolve(request({ url: '/pets/${secret:key}' }), api, new Map([['key', 'hunter 22']])).catch((e: Error) => e);
     expect((err as Error).message).toContain('${secret:key}');
     expect((err as Error).message).not.toContain('hunter');
+  });
+});
+
+describe('resolveRequest sends body files from inside the project only', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = join(await mkdtemp(join(tmpdir(), 'parley-body-files-')), 'project');
+    await mkdir(join(root, 'files'), { recursive: true });
+    await writeFile(join(root, 'files', 'photo.png'), 'png');
+    await symlink('/etc/passwd', join(root, 'files', 'leak.png'));
+    await symlink('/etc', join(root, 'files', 'etc'));
+  });
+  const binary = (file: string): Body => ({ ...emptyBody(), kind: 'binary', binary: { file, contentType: 'image/png' } });
+  const multipart = (file: string): Body => ({ ...emptyBody(), kind: 'multipart', multipart: [{ kind: 'file', name: 'avatar', file, contentType: '', enabled: true }] });
+
+  it('sends a file named relative to the project folder', async () => {
+    expect((await resolve(request({ method: 'POST', body: binary('files/photo.png') }), api, undefined, root)).body).toEqual({ type: 'file', path: join(root, 'files', 'photo.png') });
+    const spec = await resolve(request({ method: 'POST', body: multipart('files/photo.png') }), api, undefined, root);
+    expect(spec.body).toMatchObject({ type: 'multipart', parts: [{ kind: 'file', name: 'avatar', path: join(root, 'files', 'photo.png') }] });
+  });
+
+  const refused: [string, (file: string) => Body, string, RegExp][] = [
+    ['an absolute binary file', binary, '/etc/passwd', /binary body's file "\/etc\/passwd" is absolute/],
+    ['an absolute multipart file', multipart, '/etc/passwd', /file of multipart part "avatar" "\/etc\/passwd" is absolute/],
+    ['a path that climbs out', binary, '../../etc/passwd', /points outside the project folder/],
+    ['a link out of the project', binary, 'files/leak.png', /through a symbolic link/],
+    ['a file under a linked folder', multipart, 'files/etc/passwd', /through a symbolic link/],
+    ['a property that expands to an absolute path', binary, '${home}/passwd', /"\/etc\/passwd" is absolute/],
+  ];
+  it.each(refused)('refuses %s, saying which field', async (_name, body, file, message) => {
+    const err = await resolve(request({ method: 'POST', body: body(file) }), api, undefined, root).catch((e: Error) => e);
+    expect(err).toMatchObject({ code: 'path-escape', message: expect.stringMatching(message) });
+    expect((err as Error).message).toMatch(/^Not sent: .*choose the file again in the Body tab to copy it in\.$/);
   });
 });
 

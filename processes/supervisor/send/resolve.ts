@@ -3,7 +3,7 @@
  * and body drafts) into the fully resolved SendSpec the sender puts on the wire. Anything
  * that does not resolve refuses the send here, before a byte reaches the network.
  */
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
@@ -11,7 +11,6 @@ import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request
 import { pathParamNames } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
-import { isAbsolute } from 'node:path';
 import { redactSecrets, type Expander } from './expand.js';
 
 export interface ResolveContext {
@@ -132,19 +131,29 @@ function resolveBody(request: Request, headers: Header[], x: (s: string) => stri
           .map((p) =>
             p.kind === 'text'
               ? { kind: 'text' as const, name: x(p.name), value: x(p.value) }
-              : { kind: 'file' as const, name: x(p.name), path: filePath(root, x(p.file)), contentType: p.contentType || 'application/octet-stream' },
+              : { kind: 'file' as const, name: x(p.name), path: bodyFilePath(root, x(p.file), `file of multipart part "${p.name}"`), contentType: p.contentType || 'application/octet-stream' },
           ),
       };
     case 'binary':
       if (!body.binary.file) throw new ParleyError('bad-input', 'Not sent: the binary body has no file chosen.');
       setType(body.binary.contentType || BINARY_CONTENT_TYPE);
-      return { type: 'file', path: filePath(root, x(body.binary.file)) };
+      return { type: 'file', path: bodyFilePath(root, x(body.binary.file), "binary body's file") };
   }
 }
 
-/** A body file: absolute as chosen, or relative to the project folder (and then never outside it). */
-function filePath(root: string, file: string): string {
-  return isAbsolute(file) ? file : resolveInside(root, file, 'body file');
+/**
+ * A body file, which lives in the project folder (docs/project-files.md): a path relative to it,
+ * whose real path stays inside. An absolute path, `../`, or a link out is refused, so a project
+ * from elsewhere cannot make Send upload any other file on the machine.
+ */
+function bodyFilePath(root: string, file: string, field: string): string {
+  if (file === '') throw new ParleyError('bad-input', `Not sent: the ${field} is not chosen.`);
+  try {
+    return resolveInside(root, file, field);
+  } catch (err) {
+    if (!hasCode(err, 'path-escape')) throw err;
+    throw new ParleyError('path-escape', `Not sent: ${(err as Error).message} Body files live in the project folder: choose the file again in the Body tab to copy it in.`, { field, file });
+  }
 }
 
 async function applyAuth(

@@ -11,6 +11,7 @@
  * with no temp or backup left over. docs/project-files.md has the details.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { constants as fsConstants, createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
@@ -19,13 +20,15 @@ import { resolveInside } from '../../../protocol/project/safe-path.js';
 
 export interface FileChange {
   path: string;
-  /** New content, or null to delete the file. */
-  content: string | Uint8Array | null;
+  /** New content, a file to copy (streamed, never read whole: a body file can be large), or null to delete the file. */
+  content: string | Uint8Array | { copyFrom: string } | null;
 }
 
 /** The file operations a save uses, injectable so tests can make any one of them fail or stop the process. */
 export interface FsOps {
   writeSynced(path: string, data: string | Uint8Array): Promise<void>;
+  /** Copies `from` to a new file `to` (never over an existing one) and fsyncs it. */
+  copySynced(from: string, to: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   mkdir(path: string): Promise<string | undefined>;
@@ -39,6 +42,15 @@ export const nodeFs: FsOps = {
     const handle = await fsp.open(path, 'wx', 0o644);
     try {
       await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  async copySynced(from, to) {
+    await fsp.copyFile(from, to, fsConstants.COPYFILE_EXCL);
+    const handle = await fsp.open(to, 'r+');
+    try {
       await handle.sync();
     } finally {
       await handle.close();
@@ -116,7 +128,7 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
     try {
       const steps: JournalStep[] = [];
       for (const file of files) {
-        steps.push({ target: file.rel, existed: await fs.exists(file.path), sha256: file.content === null ? null : sha256(file.content) });
+        steps.push({ target: file.rel, existed: await fs.exists(file.path), sha256: await hashOfContent(file.content) });
       }
       const created = new Set<string>();
       for (const file of files) if (file.content !== null) created.add(await topmostMissing(root, dirname(file.path), fs));
@@ -130,7 +142,8 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
       for (const file of files) {
         if (file.content === null) continue;
         await fs.mkdir(dirname(file.path));
-        await fs.writeSynced(tempOf(file.path, tag), file.content);
+        if (typeof file.content === 'object' && 'copyFrom' in file.content) await fs.copySynced(file.content.copyFrom, tempOf(file.path, tag));
+        else await fs.writeSynced(tempOf(file.path, tag), file.content);
       }
       for (const [i, file] of files.entries()) {
         if (steps[i]!.existed) await fs.rename(file.path, backupOf(file.path, tag));
@@ -288,13 +301,22 @@ async function topmostMissing(root: string, dir: string, fs: FsOps): Promise<str
   return missing;
 }
 
-function sha256(content: string | Uint8Array): string {
+async function hashOfContent(content: FileChange['content']): Promise<string | null> {
+  if (content === null) return null;
+  if (typeof content === 'object' && 'copyFrom' in content) return hashOf(content.copyFrom, true);
   return createHash('sha256').update(content).digest('hex');
 }
 
-async function hashOf(path: string): Promise<string | null> {
-  const bytes = await fsp.readFile(path).catch(() => null);
-  return bytes ? sha256(bytes) : null;
+/** SHA-256 of a file, streamed; null when it cannot be read (or the error, with `strict`). */
+async function hashOf(path: string, strict = false): Promise<string | null> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch (err) {
+    if (strict) throw err;
+    return null;
+  }
+  return hash.digest('hex');
 }
 
 async function removeEmptyTree(dir: string, fs: FsOps): Promise<void> {

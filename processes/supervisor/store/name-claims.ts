@@ -6,7 +6,8 @@
  * themselves either; names already on disk are kept exactly as they are.
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { fileNameKey, numberedFileName, portableFileName } from '../../../protocol/project/file-names.js';
 
 export class NameClaims {
@@ -30,11 +31,24 @@ export class NameClaims {
   }
 
   /**
-   * The folder for `folder` ('/'-separated names) under `root`: each folder that exists with
-   * exactly that name is used as it is; a new one gets a claimed portable name. Asked again for
-   * the same folder, it answers the same.
+   * The folder for `folder` ('/'-separated names) under `root`, refused (`path-escape`) when it
+   * leads out: each folder that exists with exactly that name is used as it is; a new one gets a
+   * claimed portable name. Asked again for the same folder, it answers the same.
    */
   folder(root: string, folder: string): string {
+    const key = `${root}\0${folder}`;
+    let dir = this.folders.get(key);
+    if (dir === undefined) {
+      dir = this.place(root, folder ? relative(root, resolveInside(root, folder, 'folder')).split(sep).join('/') : '');
+      this.folders.set(key, dir);
+    }
+    return dir;
+  }
+
+  /** Folders asked for, checked and placed once per batch (an import asks for one per request). */
+  private readonly folders = new Map<string, string>();
+
+  private place(root: string, folder: string): string {
     let dir = root;
     for (const segment of folder.split('/')) {
       if (segment === '' || segment === '.') continue;

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile, mkdir, readdir, rename } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile, mkdir, readdir, rename, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,20 @@ describe('ProjectStore', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(changes).toEqual([]);
     expect(store.name).not.toBe('Edited');
+  });
+
+  it('does not read a project file that is a symbolic link out of the folder', async () => {
+    const { dir, store } = await newProject();
+    await store.createApi({ name: 'A', baseUrl: 'https://inside.example' });
+    await store.close();
+    const outside = join(await mkdtemp(join(tmpdir(), 'parley-outside-')), 'api.yaml');
+    await writeFile(outside, (await readFile(join(dir, 'apis', 'A', 'api.yaml'), 'utf8')).replace('inside', 'outside'));
+    await unlink(join(dir, 'apis', 'A', 'api.yaml'));
+    await symlink(outside, join(dir, 'apis', 'A', 'api.yaml'));
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    expect(again.listApis()).toEqual([]);
+    expect(again.tree().problems).toEqual([{ file: 'apis/A/api.yaml', rule: 'path-escape', message: expect.stringContaining('through a symbolic link') }]);
   });
 
   it('a failed save leaves the files and the loaded request exactly as they were', async () => {

@@ -6,7 +6,7 @@
 import { readFile as readFileCallback, readFileSync } from 'node:fs';
 import { readFile, readdir, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeItem } from '../../../protocol/model/project.js';
@@ -228,7 +228,7 @@ export class ProjectStore {
   /** A change that writes `request` as a new file in `folder` of `apiId`; for batch writers (importers). */
   newRequestChange(apiId: string, folder: string, request: Request, claims: NameClaims = this.nameClaims()): FileChange {
     const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
-    const dir = claims.folder(requestsDir, folder ? relative(requestsDir, resolveInside(requestsDir, folder, 'folder')) : '');
+    const dir = claims.folder(requestsDir, folder);
     const name = claims.claim(dir, request.name, REQUEST_SUFFIX, 'request');
     return this.yamlChange(join(dir, name + REQUEST_SUFFIX), request);
   }
@@ -251,7 +251,7 @@ export class ProjectStore {
     for (const doc of input.documents) changes.push({ path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes });
     const requestsDir = join(dir, REQUESTS_DIR);
     for (const { folder, request } of input.requests) {
-      const folderDir = claims.folder(requestsDir, folder ? relative(requestsDir, resolveInside(requestsDir, folder, 'folder')) : '');
+      const folderDir = claims.folder(requestsDir, folder);
       const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
       changes.push(this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), request));
     }
@@ -291,6 +291,8 @@ export class ProjectStore {
    */
   commit(changes: FileChange[]): Promise<void> {
     const run = async () => {
+      // Never write through a link out of the project (a cloned `files -> ~/.config`).
+      for (const dir of new Set(changes.map((c) => dirname(c.path)))) resolveInside(this.root, relative(this.root, dir), 'folder of a save');
       await commitFiles(changes, { journalDir: this.root, fs: this.fs });
       for (const change of changes) {
         if (typeof change.content === 'string') this.texts.set(change.path, change.content);
@@ -528,6 +530,14 @@ export class ProjectStore {
   }
 
   private async readParsed<T>(path: string, kind: FileKind<T>): Promise<T | null> {
+    // A link out of the folder is not read (the bulk load of request files skips links already).
+    try {
+      resolveInside(this.root, this.relPath(path), `${kind.label} file`);
+    } catch (err) {
+      if (!hasCode(err, 'path-escape')) throw err;
+      this.addProblem(path, { rule: 'path-escape', message: (err as Error).message });
+      return null;
+    }
     return this.parsedText(path, await readText(path), kind);
   }
 

@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ResOf } from '../../../../protocol/messages.js';
 import { call } from '../state/rpc.js';
 import { openCustom } from '../state/overlays.js';
+import { toast } from '../state/toasts.js';
 import { FolderIcon } from './Icons.js';
 
 declare global {
@@ -37,6 +38,43 @@ export async function chooseFile(): Promise<string | null> {
       ),
     });
   });
+}
+
+/**
+ * Picks a body file for a request of `project`. Body files live in the project, so a project from
+ * elsewhere cannot make Send upload another file of this machine: the file chosen is copied into
+ * the project's files/ folder (or named where it is, when it is inside already), and its path in
+ * the project is what the request stores (docs/project-files.md).
+ */
+export async function chooseBodyFile(project: string): Promise<string | null> {
+  const picked = await chooseFile();
+  if (!picked) return null;
+  try {
+    const added = await call('project.addFile', { project, path: picked });
+    if (added.copied) toast('success', `Copied ${picked.split(/[\\/]/).pop()} into the project as ${added.path} (${formatBytes(added.size)}).`);
+    return added.path;
+  } catch (err) {
+    toast('error', `The file was not added: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+/** Body files Send refuses: a path outside the project (absolute, or climbing out with ../). */
+export function isOutsideProject(file: string): boolean {
+  return /^([\\/]|[A-Za-z]:[\\/])/.test(file) || file.split(/[\\/]/).includes('..');
+}
+
+/** Under a body file's field: where the file comes from, or why Send will refuse it. */
+export function BodyFileSource({ file }: { file: string }) {
+  if (file === '') return <span class="file-source muted">Choose… copies the file into this project's files/ folder.</span>;
+  if (isOutsideProject(file)) {
+    return (
+      <span class="file-source outside" role="status">
+        Outside the project: Send refuses it. Choose… copies the file into the project.
+      </span>
+    );
+  }
+  return <span class="file-source muted">From the project folder: {file}</span>;
 }
 
 function FolderBrowser({ onPick, onCancel }: { onPick(path: string): void; onCancel(): void }) {

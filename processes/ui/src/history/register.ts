@@ -6,7 +6,7 @@
 import { registerEditor } from '../editors/registry.js';
 import { menuContributions } from '../state/actions.js';
 import { projects } from '../state/app.js';
-import { mod, registerCommands, runCommand } from '../state/commands.js';
+import { mod, registerCommands } from '../state/commands.js';
 import { requestTabState } from '../state/request-tabs.js';
 import { activeTab, openTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
@@ -59,11 +59,5 @@ export function registerHistory(): void {
     if (item.kind === 'project') return [{ label: 'History', keys: `${mod}+Shift+H`, run: () => openHistory(project) }];
     if (item.kind === 'api' || item.kind === 'folder') return [{ label: 'Import cURL…', run: () => openImportCurl(project, item.id) }];
     return [];
-  });
-  window.addEventListener('keydown', (e) => {
-    if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === 'h') {
-      e.preventDefault();
-      runCommand('history.open');
-    }
   });
 }

@@ -49,6 +49,8 @@ export function requestTabState(tab: Tab): RequestTabState {
       // A request with a body opens on its Body section.
       if (!opened && request.body.kind !== 'none' && request.method !== 'GET') section.value = 'body';
       opened = true;
+      // Renamed on disk (or by an update): the tab says so.
+      if (request.name !== tab.title) retitleTab(tab.id, request.name, request.method);
       return request;
     },
     save: async (request) => {

@@ -3,7 +3,7 @@ import { useSignal } from '@preact/signals';
 import type { Body, BodyKind, MultipartPart, RawLanguage } from '../../../../../protocol/model/request.js';
 import { RowsTable } from '../../components/RowsTable.js';
 import { CloseIcon } from '../../components/Icons.js';
-import { chooseFile } from '../../components/FileChooser.js';
+import { BodyFileSource, chooseBodyFile, isOutsideProject } from '../../components/FileChooser.js';
 import { formatBody } from './format.js';
 
 const KINDS: [BodyKind, string][] = [
@@ -21,7 +21,8 @@ const LANGUAGES: [RawLanguage, string][] = [
   ['javascript', 'JavaScript'],
 ];
 
-export function BodyEditor({ body, onChange, extra }: { body: Body; onChange(body: Body): void; extra?: preact.ComponentChildren }) {
+/** `project`: the root of the request's project, where body files live. */
+export function BodyEditor({ body, project, onChange, extra }: { body: Body; project: string; onChange(body: Body): void; extra?: preact.ComponentChildren }) {
   const formatError = useSignal('');
   const set = (patch: Partial<Body>) => onChange({ ...body, ...patch });
   return (
@@ -88,23 +89,24 @@ export function BodyEditor({ body, onChange, extra }: { body: Body; onChange(bod
         </>
       )}
       {body.kind === 'form' && <RowsTable label="Form field" rows={body.form} onChange={(form) => set({ form })} />}
-      {body.kind === 'multipart' && <MultipartEditor parts={body.multipart} onChange={(multipart) => set({ multipart })} />}
+      {body.kind === 'multipart' && <MultipartEditor parts={body.multipart} project={project} onChange={(multipart) => set({ multipart })} />}
       {body.kind === 'binary' && (
         <div class="form-grid binary-body">
           <label>
             <span>File</span>
             <span class="file-pick">
-              <input aria-label="Binary file" value={body.binary.file} placeholder="/path/to/file" onInput={(e) => set({ binary: { ...body.binary, file: (e.target as HTMLInputElement).value } })} />
+              <input aria-label="Binary file" value={body.binary.file} placeholder="files/photo.png" onInput={(e) => set({ binary: { ...body.binary, file: (e.target as HTMLInputElement).value } })} />
               <button
                 class="button"
                 onClick={async () => {
-                  const file = await chooseFile();
+                  const file = await chooseBodyFile(project);
                   if (file) set({ binary: { ...body.binary, file } });
                 }}
               >
                 Choose…
               </button>
             </span>
+            <BodyFileSource file={body.binary.file} />
           </label>
           <label>
             <span>Content type</span>
@@ -116,7 +118,7 @@ export function BodyEditor({ body, onChange, extra }: { body: Body; onChange(bod
   );
 }
 
-function MultipartEditor({ parts, onChange }: { parts: MultipartPart[]; onChange(parts: MultipartPart[]): void }) {
+function MultipartEditor({ parts, project, onChange }: { parts: MultipartPart[]; project: string; onChange(parts: MultipartPart[]): void }) {
   const update = (i: number, part: MultipartPart) => onChange(parts.map((p, j) => (j === i ? part : p)));
   return (
     <div class="multipart">
@@ -134,18 +136,21 @@ function MultipartEditor({ parts, onChange }: { parts: MultipartPart[]; onChange
                 {part.kind === 'text' ? (
                   <input class="cell-input" aria-label={`Value of ${part.name}`} placeholder="value" value={part.value} onInput={(e) => update(i, { ...part, value: (e.target as HTMLInputElement).value })} />
                 ) : (
-                  <span class="file-pick">
-                    <input class="cell-input" aria-label={`File of ${part.name}`} placeholder="/path/to/file" value={part.file} onInput={(e) => update(i, { ...part, file: (e.target as HTMLInputElement).value })} />
-                    <button
-                      class="button small"
-                      onClick={async () => {
-                        const file = await chooseFile();
-                        if (file) update(i, { ...part, file });
-                      }}
-                    >
-                      Choose…
-                    </button>
-                  </span>
+                  <>
+                    <span class="file-pick">
+                      <input class="cell-input" aria-label={`File of ${part.name}`} placeholder="files/photo.png" value={part.file} onInput={(e) => update(i, { ...part, file: (e.target as HTMLInputElement).value })} />
+                      <button
+                        class="button small"
+                        onClick={async () => {
+                          const file = await chooseBodyFile(project);
+                          if (file) update(i, { ...part, file });
+                        }}
+                      >
+                        Choose…
+                      </button>
+                    </span>
+                    {isOutsideProject(part.file) && <BodyFileSource file={part.file} />}
+                  </>
                 )}
               </td>
               <td class="cell-type">

@@ -71,7 +71,7 @@ export function RequestEditor({ tab }: EditorProps) {
             </>
           )}
           {state.section.value === 'body' && (
-            <BodyEditor body={draft.body} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
+            <BodyEditor body={draft.body} project={state.tab.project} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
           )}
           {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
           {state.section.value === 'auth' && (

@@ -1,0 +1,124 @@
+/**
+ * The mock host's request checks, off its event loop: a BudgetedPool of worker threads
+ * (check-worker.ts) runs each request's contract check, and each match condition whose regular
+ * expression only V8's backtracking engine can run. A check has 1000 ms from when a worker starts
+ * it; past that its worker is stopped and replaced, the request is answered as not checked with
+ * the reason in the log, and the listener has kept answering other requests all along.
+ */
+import { BudgetedPool, type BudgetedOutcome } from '../checker/budgeted-pool.js';
+import { CHECK_LIMITS } from '../checker/engine/verdicts.js';
+import type { MockCheckResult, MockCheckTask, SharedContract, WireRequest } from './check-task.js';
+import type { CheckOutcome, Contract, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
+import type { RegexRunner } from './engine/match-conditions.js';
+
+export interface MockCheckPoolOptions {
+  /** The built worker; default `mock-check-worker.js` beside this module (dist/). */
+  workerFile?: string | URL;
+  threads?: number;
+  /** How long one check may run once a worker has started it. */
+  budgetMs?: number;
+  /** Checks allowed to wait for a worker; beyond, the request is answered as not checked. */
+  maxQueue?: number;
+}
+
+const encoder = new TextEncoder();
+
+export class MockCheckPool {
+  private pool: BudgetedPool<MockCheckTask, MockCheckResult> | undefined;
+  private readonly contracts = new WeakMap<Contract, SharedContract>();
+  private contractCount = 0;
+  private readonly budgetMs: number;
+
+  constructor(private readonly options: MockCheckPoolOptions = {}) {
+    this.budgetMs = options.budgetMs ?? CHECK_LIMITS.budgetMs;
+  }
+
+  /** Starts the worker threads now rather than with the first check. */
+  warm(): void {
+    this.workers();
+  }
+
+  /** A ContractChecker whose checks run in the pool. */
+  checker(contract: Contract): ContractChecker {
+    const shared = this.shared(contract);
+    return {
+      budgeted: true,
+      checkRequest: async (op, request) => this.outcome(await this.workers().run({ kind: 'request', contract: shared, op: refOf(op), request: wire(request) })),
+      checkResponseBody: async (op, response) => this.outcome(await this.workers().run({ kind: 'response', contract: shared, op: refOf(op), response })),
+    };
+  }
+
+  /** Runs a match condition's pattern on the backtracking engine, within the budget. */
+  readonly testRegex: RegexRunner = async (source, value) => {
+    const outcome = await this.workers().run({ kind: 'regex', source, value });
+    if (outcome.ok && 'matched' in outcome.value) return { matched: outcome.value.matched };
+    return { gaveUp: this.whyNot(outcome) };
+  };
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
+  }
+
+  private workers(): BudgetedPool<MockCheckTask, MockCheckResult> {
+    return (this.pool ??= new BudgetedPool<MockCheckTask, MockCheckResult>({
+      filename: this.options.workerFile ?? new URL('./mock-check-worker.js', import.meta.url),
+      // Three, so that while one check runs away and its replacement starts, two still serve.
+      threads: this.options.threads ?? 3,
+      maxQueue: this.options.maxQueue ?? 256,
+      budgetMs: this.budgetMs,
+      softMarginMs: 30,
+    }));
+  }
+
+  private shared(contract: Contract): SharedContract {
+    let shared = this.contracts.get(contract);
+    if (!shared) {
+      const json = encoder.encode(JSON.stringify(contract.document));
+      const buffer = new SharedArrayBuffer(json.byteLength);
+      new Uint8Array(buffer).set(json);
+      this.contracts.set(contract, (shared = { key: `contract-${++this.contractCount}`, json: buffer }));
+    }
+    return shared;
+  }
+
+  private outcome(outcome: BudgetedOutcome<MockCheckResult>): CheckOutcome {
+    if (outcome.ok && 'problems' in outcome.value) return outcome.value;
+    return { problems: [], gaveUp: this.whyNot(outcome) };
+  }
+
+  private whyNot(outcome: BudgetedOutcome<MockCheckResult>): string {
+    if (outcome.ok) return 'the check worker gave an answer of the wrong kind';
+    switch (outcome.reason) {
+      case 'budget':
+        return `it took longer than ${this.budgetMs} ms and was stopped`;
+      case 'queue-full':
+        return 'too many requests were already waiting for a check';
+      case 'cancelled':
+        return 'it was cancelled';
+      case 'failed':
+        return `the check failed: ${outcome.error ?? 'its worker stopped'}`;
+    }
+  }
+}
+
+/** Only what the check reads: the engine passes its whole operation as the reference. */
+function refOf(op: OperationRef): OperationRef {
+  return { method: op.method, path: op.path };
+}
+
+function wire(request: ContractRequest): WireRequest {
+  const bytes = request.bodyBytes ?? encoder.encode(request.body);
+  const size = request.bodySize ?? bytes.byteLength;
+  return {
+    method: request.method,
+    path: request.path,
+    pathParams: { ...request.pathParams },
+    query: { ...request.query },
+    headers: request.headers,
+    contentType: request.contentType,
+    // A body the check would not read (over 1 MiB) is not copied to the worker; its size says why.
+    body: size > CHECK_LIMITS.maxBodyBytes ? new Uint8Array(0) : bytes,
+    bodySize: size,
+  };
+}

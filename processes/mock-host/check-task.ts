@@ -1,0 +1,82 @@
+/**
+ * What the mock host's check worker does for one task: a request against the contract, a stub's
+ * body against it, or a match condition's regular expression that only V8's backtracking engine
+ * can run. Each runs on the worker's thread, which the pool stops past the budget, so the listener
+ * on the main thread never waits on it.
+ */
+import type { CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
+import { compileEcmaPattern } from '../checker/engine/regex.js';
+import { contractChecker, type EngineContractChecker } from './contract-checker.js';
+
+/** The bundled contract as JSON in shared memory: it crosses to the worker once, without a copy. */
+export interface SharedContract {
+  key: string;
+  json: SharedArrayBuffer;
+}
+
+/** A request as it crosses to the worker: the body's bytes, up to what a check reads. */
+export interface WireRequest {
+  method: string;
+  path: string;
+  pathParams: Record<string, string>;
+  query: Record<string, string[]>;
+  headers: Array<[string, string]>;
+  contentType: string;
+  body: Uint8Array;
+  bodySize: number;
+}
+
+export type MockCheckTask =
+  | { kind: 'request'; contract: SharedContract; op: OperationRef; request: WireRequest }
+  | { kind: 'response'; contract: SharedContract; op: OperationRef; response: { status: number; contentType: string; body: string } }
+  | { kind: 'regex'; source: string; value: string };
+
+export type MockCheckResult = CheckOutcome | { matched: boolean };
+
+/** Prepared contracts by key; a mock host has one, an edit may bring a second. */
+const MAX_CONTRACTS = 4;
+const checkers = new Map<string, EngineContractChecker>();
+const decoder = new TextDecoder();
+
+function checkerFor(contract: SharedContract): EngineContractChecker {
+  let checker = checkers.get(contract.key);
+  if (!checker) {
+    const document = JSON.parse(decoder.decode(new Uint8Array(contract.json))) as Record<string, unknown>;
+    checker = contractChecker({ document }, { backtracking: true });
+    checkers.set(contract.key, checker);
+    if (checkers.size > MAX_CONTRACTS) checkers.delete(checkers.keys().next().value!);
+  }
+  return checker;
+}
+
+/** Patterns compiled once per worker; past the cap the memo starts again. */
+const patterns = new Map<string, ReturnType<typeof compileEcmaPattern>>();
+
+export function runMockCheck(task: MockCheckTask, deadline: number): MockCheckResult {
+  switch (task.kind) {
+    case 'request': {
+      const wire = task.request;
+      const request: ContractRequest = {
+        ...wire,
+        // Rebuilt without a prototype: the check looks names up in them that the contract gives.
+        pathParams: Object.assign(Object.create(null) as Record<string, string>, wire.pathParams),
+        query: Object.assign(Object.create(null) as Record<string, string[]>, wire.query),
+        body: decoder.decode(wire.body),
+        bodyBytes: wire.body,
+        bodySize: wire.bodySize,
+      };
+      return checkerFor(task.contract).checkRequestUntil(task.op, request, deadline);
+    }
+    case 'response':
+      return checkerFor(task.contract).checkResponseBodyUntil(task.op, task.response, deadline);
+    case 'regex': {
+      let compiled = patterns.get(task.source);
+      if (!compiled) {
+        if (patterns.size > 1000) patterns.clear();
+        patterns.set(task.source, (compiled = compileEcmaPattern(task.source)));
+      }
+      if (!compiled.ok) throw new Error(`the regular expression does not compile: ${compiled.message}`);
+      return { matched: compiled.pattern.test(task.value) };
+    }
+  }
+}
