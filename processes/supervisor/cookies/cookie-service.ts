@@ -28,7 +28,8 @@ export class CookieService {
   readonly #jar = new WorkspaceJar();
   readonly #file: JarFile;
   readonly #options: CookieServiceOptions;
-  readonly #ready: Promise<void>;
+  /** The keychain and the jar file are first read when the jar is first used: a command that never sends pays nothing. */
+  #loading: Promise<void> | undefined;
   #status: JarStatus = { persistent: false };
   /** Whether the jar file may be written: the keychain works and did not fail on read. */
   #writable = false;
@@ -39,7 +40,10 @@ export class CookieService {
   constructor(options: CookieServiceOptions) {
     this.#options = options;
     this.#file = new JarFile(options.dataDir, options.secrets, options.fs);
-    this.#ready = this.#load();
+  }
+
+  #ready(): Promise<void> {
+    return (this.#loading ??= this.#load());
   }
 
   get filePath(): string {
@@ -47,7 +51,7 @@ export class CookieService {
   }
 
   async status(): Promise<JarStatus> {
-    await this.#ready;
+    await this.#ready();
     return this.#status;
   }
 
@@ -55,9 +59,7 @@ export class CookieService {
     const { secrets, log } = this.#options;
     const reason = await secrets.unavailableReason();
     if (reason !== null) {
-      // In the jar's own words: the keychain's reason is written for secrets.
-      this.#status = { persistent: false, message: `No secure storage: the system has no keychain Parley can use (on Linux, a Secret Service such as gnome-keyring), so the jar cannot be encrypted. ${NOT_KEPT}` };
-      log(`cookie jar: not kept on disk: ${reason.split('\n')[0]}`);
+      this.#status = { persistent: false, message: `${reason} ${NOT_KEPT}` };
       return;
     }
     try {
@@ -85,13 +87,13 @@ export class CookieService {
 
   async cookieHeader(url: string): Promise<string> {
     const target = httpUrl(url);
-    await this.#ready;
+    await this.#ready();
     return this.#jar.cookieHeader(target);
   }
 
   async received(url: string, setCookies: string[]): Promise<CookieOutcome[]> {
     const target = httpUrl(url);
-    await this.#ready;
+    await this.#ready();
     const outcomes = this.#jar.receive(target, setCookies);
     for (const o of outcomes) if (o.outcome === 'stored' && o.expires !== undefined) o.persisted = this.#writable;
     // Ignored headers leave the jar as it was (one the caps dropped at once was never really in).
@@ -102,33 +104,33 @@ export class CookieService {
   // --- the jar tab ------------------------------------------------------------------------
 
   async list(withValues: boolean): Promise<JarCookie[]> {
-    await this.#ready;
+    await this.#ready();
     return this.#jar.list(withValues);
   }
 
   async put(cookie: CookieInput, previous?: CookieKey): Promise<{ cookie: JarCookie; evicted: CookieKey[] }> {
-    await this.#ready;
+    await this.#ready();
     const result = this.#jar.put(cookie, previous);
     this.#changed();
     return result;
   }
 
   async delete(key: CookieKey): Promise<boolean> {
-    await this.#ready;
+    await this.#ready();
     const deleted = this.#jar.delete(key);
     if (deleted) this.#changed();
     return deleted;
   }
 
   async deleteDomain(domain: string): Promise<number> {
-    await this.#ready;
+    await this.#ready();
     const count = this.#jar.deleteDomain(domain);
     if (count > 0) this.#changed();
     return count;
   }
 
   async clear(): Promise<number> {
-    await this.#ready;
+    await this.#ready();
     const count = this.#jar.clear();
     this.#changed();
     return count;
@@ -136,7 +138,8 @@ export class CookieService {
 
   /** Writes what is pending now; at shutdown. */
   async flush(): Promise<void> {
-    await this.#ready;
+    if (this.#loading === undefined) return;
+    await this.#loading;
     clearTimeout(this.#saveTimer);
     this.#saveTimer = undefined;
     await this.#save();

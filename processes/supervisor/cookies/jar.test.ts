@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { hasCode } from '../../../protocol/errors.js';
 import type { CookieInput } from '../../../protocol/model/cookies.js';
+import { PROTOTYPE_NAMES } from '../../../test/support/prototype-names.js';
 import { MAX_LIFETIME_MS, WorkspaceJar } from './jar.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -215,6 +216,19 @@ describe('WorkspaceJar persistence records', () => {
 });
 
 describe('WorkspaceJar bookkeeping', () => {
+  it('keeps, sends and deletes cookies named, and with paths named, after Object.prototype members like any other', () => {
+    const jar = new WorkspaceJar();
+    const url = new URL('http://example.com/__proto__/x');
+    const outcomes = jar.receive(url, [...PROTOTYPE_NAMES.map((name) => `${name}=v; Path=/${name}`), ...PROTOTYPE_NAMES.map((name) => `${name}=root; Path=/`)], NOW);
+    expect(outcomes.every((o) => o.outcome === 'stored')).toBe(true);
+    expect(jar.size).toBe(PROTOTYPE_NAMES.length * 2);
+    expect(jar.cookieHeader(url, NOW)).toBe(['__proto__=v', ...PROTOTYPE_NAMES.map((name) => `${name}=root`)].join('; '));
+    expect(jar.delete({ domain: 'example.com', path: '/constructor', name: 'constructor' })).toBe(true);
+    expect(jar.delete({ domain: '__proto__', path: '__proto__', name: '__proto__' })).toBe(false);
+    expect(jar.deleteDomain('constructor')).toBe(0);
+    expect(jar.size).toBe(PROTOTYPE_NAMES.length * 2 - 1);
+  });
+
   it('keeps its count equal to what it lists, whatever arrives and whatever is deleted (property)', () => {
     const header = fc
       .tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.constantFrom('', '; Max-Age=0', '; Max-Age=5', '; Max-Age=-1', '; Expires=Thu, 01 Jan 1970 00:00:00 GMT'), fc.constantFrom('', '; Path=/', '; Path=/x', '; Domain=example.com', '; Domain=evil.org', '; Secure'))
