@@ -21,6 +21,7 @@ import { historyHandlers } from './history/handlers.js';
 import { curlHandlers } from './curl/handlers.js';
 import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
+import { queryHandlers } from './checks/query.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -42,6 +43,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...curlHandlers(sup),
     ...exampleHandlers(sup),
     ...cookieUiHandlers(sup.cookies),
+    ...queryHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,
