@@ -24,7 +24,7 @@ const peer: Peer = connectToSupervisor({
         signal,
         spoolDir,
         jar: supervisorJar(peer, signal),
-        stream: { head: (head) => chunk({ kind: 'head', head }), rows: (rows) => chunk({ kind: 'rows', rows }) },
+        stream: { head: (head, timing) => chunk({ kind: 'head', head, timing }), rows: (rows) => chunk({ kind: 'rows', rows }) },
       }),
   },
   onShutdown: () => closeDispatchers(),

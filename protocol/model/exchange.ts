@@ -121,9 +121,13 @@ export type SendResult = Static<typeof SendResult>;
 
 /**
  * What a send streams before its result, when the response is an event stream: the head as
- * soon as the headers arrived (the jar already has its cookies), then the rows as they come.
+ * soon as the headers arrived (the jar already has its cookies) with the timing up to them,
+ * then the rows as they come.
  */
-export const SendChunk = T.Union([T.Object({ kind: T.Literal('head'), head: ResponseHead }), T.Object({ kind: T.Literal('rows'), rows: T.Array(StreamRow) })]);
+export const SendChunk = T.Union([
+  T.Object({ kind: T.Literal('head'), head: ResponseHead, timing: Timing }),
+  T.Object({ kind: T.Literal('rows'), rows: T.Array(StreamRow) }),
+]);
 export type SendChunk = Static<typeof SendChunk>;
 
 /**

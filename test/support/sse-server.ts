@@ -9,10 +9,11 @@
  *   /drop?after=N                N events, then the socket is destroyed (no end of the chunked body)
  *   /many?count=N                N small events written as fast as the client reads them
  *   /big?count=N&bytes=B         N events whose data is B bytes each
- *   /endless?every=MS            an event every MS ms until the client goes
+ *   /endless?every=MS&cookie=1   an event every MS ms until the client goes (with Set-Cookie when asked)
  *   /gzip?count=N                N events, gzip-encoded
  *   /cookie                      Set-Cookie: stream-session=...; then events
  *   /json                        a plain JSON body (not a stream)
+ *   /xml                         a plain XML body
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -104,7 +105,7 @@ export async function startSseServer(): Promise<SseServer> {
         return;
       }
       case '/endless': {
-        head();
+        head(url.searchParams.has('cookie') ? { 'Set-Cookie': [`${STREAM_COOKIE}; Path=/`] } : {});
         const every = num('every', 50);
         let i = 0;
         const timer = setInterval(() => res.write(eventText(++i)), every);
@@ -130,6 +131,9 @@ export async function startSseServer(): Promise<SseServer> {
       }
       case '/json':
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ store: { book: [{ title: 'A', price: 8 }, { title: 'B', price: 22 }] } }));
+        return;
+      case '/xml':
+        res.writeHead(200, { 'Content-Type': 'application/xml' }).end('<store><book price="8">A</book></store>');
         return;
       default:
         res.writeHead(404).end();

@@ -33,7 +33,8 @@ export interface SendOptions {
 }
 
 export interface StreamSink {
-  head(head: ResponseHead): void;
+  /** `timing` runs to the headers (`download` 0). */
+  head(head: ResponseHead, timing: Timing): void;
   rows(rows: StreamRow[]): void;
 }
 
@@ -176,7 +177,7 @@ async function finishStream(
     remoteAddress: response.trace.remoteAddress,
     ...(outcomes ? { cookies: outcomes } : {}),
   };
-  sink.head(head);
+  sink.head(head, hopTiming(response, startedAt, headersAt, headersAt));
   let wireSize = 0;
   const countWire = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
