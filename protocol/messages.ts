@@ -6,7 +6,8 @@
  *   sys.*       any process (heartbeat, shutdown)
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mock.*     a mock-host child
- *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*  the supervisor, called by the UI or CLI
+ *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*,
+ *   query.*, httpLog.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  */
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
@@ -15,7 +16,9 @@ import { Request } from './model/request.js';
 import { Api } from './model/api.js';
 import { ProjectTree, TreePage } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
-import { SendResult, SendSpec } from './model/exchange.js';
+import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
+import { QueryJob, QueryResult } from './model/query.js';
+import { HttpLogEntry, HttpLogRow } from './model/http-log.js';
 import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } from './model/history.js';
 import { CurlImportReport } from './model/curl.js';
 import { Example, ExampleSource } from './model/example.js';
@@ -114,7 +117,8 @@ export const methods = {
   'sys.ping': { req: T.Object({ t: T.Number() }), res: T.Object({ t: T.Number(), pid: T.Integer() }) },
   'sys.shutdown': { req: Empty, res: Empty },
 
-  'sender.send': { req: SendSpec, res: SendResult },
+  /** An event stream's head, then its rows, come as chunks; cancelling the call stops the stream (its rows so far were sent). */
+  'sender.send': { req: SendSpec, res: SendResult, chunk: SendChunk },
   /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
   'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
   /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */
@@ -123,6 +127,8 @@ export const methods = {
     res: T.Object({ outcomes: T.Array(CookieOutcome) }),
   },
   'checker.check': { req: CheckJob, res: Verdict },
+  /** A Query tab query on the checker's query thread, on its budget. */
+  'checker.query': { req: QueryJob, res: QueryResult },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
   'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: ImportProgress },
@@ -190,8 +196,26 @@ export const methods = {
   },
   'request.save': { req: T.Object({ project: T.String(), request: Request }), res: Request },
   'request.delete': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
-  /** Sends the request as edited (saved or not); cancelling the call stops the send. */
-  'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange },
+  /**
+   * Sends the request as edited (saved or not); cancelling the call stops the send. An event
+   * stream streams its head and rows before the answer, which comes when it ends or is stopped.
+   */
+  'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange, chunk: SendProgress },
+  /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
+  'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
+  /** XPath 3.1 or JSONPath over a JSON body or a stream's kept events, run by the checker on a budget. */
+  'query.run': { req: QueryJob, res: QueryResult },
+
+  /** The HTTP Log: every exchange of this session, newest first. */
+  'httpLog.list': { req: Empty, res: T.Object({ rows: T.Array(HttpLogRow), dropped: T.Integer({ minimum: 0 }) }) },
+  'httpLog.get': { req: T.Object({ id: T.String() }), res: HttpLogEntry },
+  /** The chosen rows as a HAR 1.2 document, in chunks of text (a stream's rows can make it long). */
+  'httpLog.har': { req: T.Object({ ids: T.Array(T.String(), { minItems: 1, maxItems: 10_000 }) }), res: T.Object({ entries: T.Integer() }), chunk: T.Object({ text: T.String() }) },
+  /** Sends a logged exchange again as it went out; a streamed row is refused (`stream-resend-refused`). */
+  'httpLog.resend': { req: T.Object({ id: T.String() }), res: Exchange },
+  /** A logged exchange as a curl command (masks kept; `-N` for a stream). */
+  'httpLog.curl': { req: T.Object({ id: T.String() }), res: T.Object({ command: T.String() }) },
+  'httpLog.clear': { req: Empty, res: Empty },
 
   /** The request (as edited) as the curl command that sends it now; secrets masked unless `showSecrets`. */
   'request.curl': { req: T.Object({ project: T.String(), request: Request, showSecrets: T.Boolean() }), res: T.Object({ command: T.String() }) },
@@ -277,8 +301,8 @@ export const methods = {
   /** The project's History (or one request's), newest first, searched by URL, method, status and chip. */
   'history.list': { req: T.Composite([T.Object({ project: T.String() }), HistoryQuery]), res: T.Array(HistorySummary) },
   'history.get': { req: T.Object({ project: T.String(), id: T.String() }), res: HistoryEntry },
-  /** Re-sends an entry through its request (the open draft when given) with its current auth and settings. */
-  'history.resend': { req: T.Object({ project: T.String(), id: T.String(), request: T.Optional(Request) }), res: ResendResult },
+  /** Re-sends an entry through its request (the open draft when given) with its current auth and settings; an event stream streams as `request.send` does. */
+  'history.resend': { req: T.Object({ project: T.String(), id: T.String(), request: T.Optional(Request) }), res: ResendResult, chunk: SendProgress },
   /** A History entry as a curl command: masks kept; with show-secrets, `${secret:...}` references filled from the keychain. */
   'history.curl': { req: T.Object({ project: T.String(), id: T.String(), showSecrets: T.Boolean() }), res: T.Object({ command: T.String() }) },
   /** Forgets the project's History, or one request's. */
@@ -342,6 +366,8 @@ export const events = {
   'load.problems': T.Object({ project: T.String(), problems: T.Array(Problem) }),
   /** The cookie jar changed (a response's cookies, an edit): the jar tab reads it again. */
   'cookies.changed': T.Object({ count: T.Integer() }),
+  /** A row of the HTTP Log appeared or changed (a stream's head, its end); `cleared` after Clear. */
+  'httpLog.changed': T.Object({ row: T.Optional(HttpLogRow), cleared: T.Optional(T.Boolean()) }),
 } satisfies Record<string, TSchema>;
 
 /**

@@ -24,6 +24,7 @@ const nodeEntries = {
   sender: 'processes/sender/main.ts',
   checker: 'processes/checker/main.ts',
   'checker-worker': 'processes/checker/worker.ts',
+  'checker-query-worker': 'processes/checker/query-worker.ts',
   importer: 'processes/importer/main.ts',
   'mock-host': 'processes/mock-host/main.ts',
   'mock-check-worker': 'processes/mock-host/check-worker.ts',

@@ -13,7 +13,7 @@
  * Measured against piscina in bench/budgeted-pool.mjs (ARCHITECTURE.md, "Dependencies and
  * deviations").
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 export interface BudgetedPoolOptions {
   /** The built worker module, which calls `serveBudgetedTasks`. */
@@ -31,6 +31,8 @@ export interface BudgetedPoolOptions {
   workerData?: unknown;
   /** Node options for the worker threads (e.g. `--no-node-snapshot`). */
   execArgv?: string[];
+  /** Heap limits of each worker: one past them dies alone (`failed`), not the process. */
+  resourceLimits?: ResourceLimits;
 }
 
 export type BudgetedOutcome<R> =
@@ -76,7 +78,7 @@ interface Slot<T, R> {
 const MAX_BOOT_FAILURES = 3;
 
 export class BudgetedPool<T, R> {
-  private readonly options: Required<Omit<BudgetedPoolOptions, 'workerData' | 'execArgv'>> & Pick<BudgetedPoolOptions, 'workerData' | 'execArgv'>;
+  private readonly options: Required<Omit<BudgetedPoolOptions, 'workerData' | 'execArgv' | 'resourceLimits'>> & Pick<BudgetedPoolOptions, 'workerData' | 'execArgv' | 'resourceLimits'>;
   private readonly slots: Slot<T, R>[] = [];
   /** Tasks not yet posted to a worker, oldest first. */
   private queue: Pending<T, R>[] = [];
@@ -154,7 +156,11 @@ export class BudgetedPool<T, R> {
   private spawn(): void {
     const running = new SharedArrayBuffer(4);
     const workerData: BudgetedWorkerData = { running, data: this.options.workerData };
-    const worker = new Worker(this.options.filename, { workerData, ...(this.options.execArgv ? { execArgv: this.options.execArgv } : {}) });
+    const worker = new Worker(this.options.filename, {
+      workerData,
+      ...(this.options.execArgv ? { execArgv: this.options.execArgv } : {}),
+      ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}),
+    });
     const slot: Slot<T, R> = { worker, running: new Int32Array(running), posted: [], seenId: 0, seenAt: 0, ready: false, gone: false };
     worker.on('message', (message: ReplyMessage<R>) => this.onReply(slot, message));
     worker.on('error', (err) => this.onDeath(slot, err instanceof Error ? err.message : String(err)));

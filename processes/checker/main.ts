@@ -1,15 +1,18 @@
-/** The checker process: contract checks on a pool of worker threads, each on a hard budget. */
+/** The checker process: contract checks and Query tab queries on worker threads, each on a hard budget. */
 import { connectToSupervisor } from '../runtime/child.js';
 import { CheckerPool } from './pool.js';
 import { mockFindings } from './mock-findings.js';
+import { QueryPool } from './query-pool.js';
 
 const pool = new CheckerPool();
+const queries = new QueryPool();
 
 connectToSupervisor({
   role: 'checker',
   handlers: {
     'checker.check': (job, { signal }) => pool.check(job, signal),
     'checker.mockFindings': ({ mock, documents }) => mockFindings(mock, documents),
+    'checker.query': (job, { signal }) => queries.run(job, signal),
   },
-  onShutdown: () => pool.close(),
+  onShutdown: () => Promise.all([pool.close(), queries.close()]).then(() => undefined),
 });

@@ -18,7 +18,14 @@ function supervisorJar(peer: Peer, signal: AbortSignal): CookieJarPort {
 const peer: Peer = connectToSupervisor({
   role: 'sender',
   handlers: {
-    'sender.send': (spec, { signal }) => send(spec, { signal, spoolDir, jar: supervisorJar(peer, signal) }),
+    // An event stream's head and rows go back as chunks of the call, ahead of its result.
+    'sender.send': (spec, { signal, chunk }) =>
+      send(spec, {
+        signal,
+        spoolDir,
+        jar: supervisorJar(peer, signal),
+        stream: { head: (head, timing) => chunk({ kind: 'head', head, timing }), rows: (rows) => chunk({ kind: 'rows', rows }) },
+      }),
   },
   onShutdown: () => closeDispatchers(),
 });

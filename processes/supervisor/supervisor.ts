@@ -16,7 +16,9 @@ import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { HistoryStore } from './store/history-store.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
-import type { SendDeps } from './send/send-service.js';
+import type { LoggedSend, SendDeps } from './send/send-service.js';
+import { OpenStreams } from './send/stream-session.js';
+import { HttpLog } from './http-log/http-log.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
 import { openExternal } from './open-external.js';
@@ -60,6 +62,10 @@ export class Supervisor {
   readonly cookies: CookieService;
   /** How a send gets OAuth tokens and contract verdicts. */
   readonly sendDeps: SendDeps;
+  /** Every exchange of this session (the HTTP Log view). */
+  readonly httpLog: HttpLog<LoggedSend>;
+  /** Event streams running now, for Stop. */
+  readonly streams = new OpenStreams();
   readonly log: (line: string) => void;
   readonly electron: boolean;
   private readonly projects = new Map<string, ProjectStore>();
@@ -76,6 +82,7 @@ export class Supervisor {
     this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
     this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
+    this.httpLog = new HttpLog<LoggedSend>((change) => this.broadcast('httpLog.changed', change));
     this.cookies = new CookieService({
       dataDir: options.dataDir,
       secrets: this.secrets,

@@ -21,6 +21,8 @@ import { historyHandlers } from './history/handlers.js';
 import { curlHandlers } from './curl/handlers.js';
 import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
+import { queryHandlers } from './checks/query.js';
+import { httpLogHandlers } from './http-log/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -42,6 +44,8 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...curlHandlers(sup),
     ...exampleHandlers(sup),
     ...cookieUiHandlers(sup.cookies),
+    ...queryHandlers(sup),
+    ...httpLogHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,
@@ -126,7 +130,8 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [id]);
       return {};
     },
-    'request.send': ({ project, request }, { signal }) => sendRequest(sup, sup.sendDeps, project, request, signal),
+    // An event stream's head and rows go to the page as chunks of this call (SendProgress).
+    'request.send': ({ project, request }, { signal, chunk }) => sendRequest(sup, sup.sendDeps, project, request, signal, chunk),
 
     'environments.save': async ({ environments, globals, activeEnvironment }) => {
       const names = new Set<string>();

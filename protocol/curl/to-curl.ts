@@ -14,6 +14,8 @@ export interface CurlSource {
   body: { type: 'none' } | { type: 'text'; text: string } | { type: 'file'; path: string } | { type: 'multipart'; parts: CurlPart[] };
   /** Written as `-u user:password` (the headers then hold no Authorization). */
   basic?: { username: string; password: string };
+  /** The response was an event stream: `-N` even when no Accept header asked for one. */
+  stream?: boolean;
 }
 
 export function toCurl(source: CurlSource): string {
@@ -32,7 +34,7 @@ export function toCurl(source: CurlSource): string {
   const accept = headerValues(source.headers, 'accept');
   const encodings = headerValues(source.headers, 'accept-encoding');
   if (encodings.length > 0 && encodings.every((v) => codings(v).every((c) => CURL_DECODES.has(c)))) args.push('--compressed');
-  if (accept.some((v) => /text\/event-stream/i.test(v))) args.push('-N');
+  if (source.stream || accept.some((v) => /text\/event-stream/i.test(v))) args.push('-N');
   switch (body.type) {
     case 'none':
       break;

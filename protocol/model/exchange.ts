@@ -1,6 +1,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { HttpVersion } from './request.js';
 import { CookieOutcome } from './cookies.js';
+import { StreamRecord, StreamRow } from './stream.js';
 
 export const Header = T.Tuple([T.String(), T.String()]);
 export type Header = Static<typeof Header>;
@@ -87,15 +88,14 @@ export const ResponseBody = T.Object({
 });
 export type ResponseBody = Static<typeof ResponseBody>;
 
-export const SendResult = T.Object({
+/** The final response's head: what a send knows once its headers arrived. */
+const headFields = {
   status: T.Integer(),
   statusText: T.String(),
   httpVersion: T.String(),
   headers: T.Array(Header),
-  body: ResponseBody,
   /** Every hop before the final response (the redirects), in order. */
   hops: T.Array(Hop),
-  timing: Timing,
   /** The final exchange as text: request line and headers, a body preview, then the response head. */
   raw: T.Object({ request: T.String(), response: T.String() }),
   /** The final hop's URL. */
@@ -104,5 +104,40 @@ export const SendResult = T.Object({
   remoteAddress: T.String(),
   /** What the jar made of the final response's Set-Cookie headers, one per header in order (when the jar took part). */
   cookies: T.Optional(T.Array(CookieOutcome)),
+};
+
+export const ResponseHead = T.Object(headFields);
+export type ResponseHead = Static<typeof ResponseHead>;
+
+export const SendResult = T.Object({
+  ...headFields,
+  /** Empty for an event stream, whose rows are in `stream`. */
+  body: ResponseBody,
+  timing: Timing,
+  /** A response with Content-Type text/event-stream: its rows, kept by the holder's limits. */
+  stream: T.Optional(StreamRecord),
 });
 export type SendResult = Static<typeof SendResult>;
+
+/**
+ * What a send streams before its result, when the response is an event stream: the head as
+ * soon as the headers arrived (the jar already has its cookies) with the timing up to them,
+ * then the rows as they come.
+ */
+export const SendChunk = T.Union([
+  T.Object({ kind: T.Literal('head'), head: ResponseHead, timing: Timing }),
+  T.Object({ kind: T.Literal('rows'), rows: T.Array(StreamRow) }),
+]);
+export type SendChunk = Static<typeof SendChunk>;
+
+/**
+ * What `request.send` streams to the UI before its answer when the response is an event stream:
+ * the head with the stream's id (`request.stopStream` takes it), then the rows as they come, in
+ * batches whose `total` and `events` count every row received so far, including any a batch left
+ * out because the live pane would let it go at once.
+ */
+export const SendProgress = T.Union([
+  T.Object({ kind: T.Literal('head'), stream: T.String(), head: ResponseHead }),
+  T.Object({ kind: T.Literal('rows'), rows: T.Array(StreamRow), total: T.Integer({ minimum: 0 }), events: T.Integer({ minimum: 0 }) }),
+]);
+export type SendProgress = Static<typeof SendProgress>;

@@ -1,5 +1,6 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Header, SendResult } from './exchange.js';
+import { StreamRecord } from './stream.js';
 import { Verdict, VerdictKind } from './verdict.js';
 
 /** How a recorded request body was sent: text (as sent, maybe cut), one file, or multipart parts. */
@@ -46,6 +47,8 @@ export const RecordedResponse = T.Object({
   /** The URL of the final hop (after redirects); absent in entries recorded before it was kept. */
   url: T.Optional(T.String()),
   bodyTruncated: T.Optional(T.Boolean()),
+  /** An event stream, kept as a multi-message exchange: its rows by the holder's limits (History: the first 400 and last 100 within 1 MB). */
+  stream: T.Optional(StreamRecord),
 });
 export type RecordedResponse = Static<typeof RecordedResponse>;
 

@@ -3,29 +3,9 @@
  * the body through XPath 3.1 or JSONPath, a query parameter, a header or a path parameter.
  * The body is parsed at most once per request, and only when a source asks for it.
  */
-import { createRequire } from 'node:module';
-import type * as FontoXPath from 'fontoxpath';
 import type { Document as XmlDocument } from 'slimdom';
-import type * as Slimdom from 'slimdom';
-import type * as JsonPathPlus from 'jsonpath-plus';
 import type { ValueSource } from '../../../protocol/model/mock.js';
-
-// The query engines are loaded on first use, not at start: fontoxpath alone took about a fifth of
-// the mock host's start-up, and most mocks never read a body through XPath or JSONPath.
-const requirePackage = createRequire(import.meta.url);
-let xpathEngine: { fontoxpath: typeof FontoXPath; parseXmlDocument: typeof Slimdom.parseXmlDocument } | undefined;
-let jsonPathEngine: typeof JsonPathPlus.JSONPath | undefined;
-
-function xpath(): NonNullable<typeof xpathEngine> {
-  return (xpathEngine ??= {
-    fontoxpath: requirePackage('fontoxpath') as typeof FontoXPath,
-    parseXmlDocument: (requirePackage('slimdom') as typeof Slimdom).parseXmlDocument,
-  });
-}
-
-function jsonPath(): typeof JsonPathPlus.JSONPath {
-  return (jsonPathEngine ??= (requirePackage('jsonpath-plus') as typeof JsonPathPlus).JSONPath);
-}
+import { evaluateJsonPath, evaluateXPath, isXmlNode, parseXmlBody, preloadQueryEngines } from '../../checker/engine/body-query.js';
 
 /** Loads the engines the sources in `config` use (a mock, or any part of one) now rather than on its first request. */
 export function preloadBodyQueries(config: unknown): void {
@@ -39,8 +19,7 @@ export function preloadBodyQueries(config: unknown): void {
     }
   };
   visit(config);
-  if (languages.has('xpath')) xpath();
-  if (languages.has('jsonpath')) jsonPath();
+  preloadQueryEngines(languages);
 }
 
 export interface MockRequest {
@@ -111,7 +90,7 @@ export class RequestValues {
   private parsedXml(): XmlDocument | typeof UNREADABLE {
     if (this.xml === NOT_PARSED) {
       try {
-        this.xml = xpath().parseXmlDocument(this.bodyText());
+        this.xml = parseXmlBody(this.bodyText());
       } catch {
         this.xml = UNREADABLE;
       }
@@ -123,7 +102,7 @@ export class RequestValues {
     const json = this.parsedJson();
     if (json === UNREADABLE) return undefined;
     try {
-      const found = jsonPath()({ path: expression, json: json as object, wrap: true }) as unknown[];
+      const found = evaluateJsonPath(expression, json);
       return found.length === 0 ? undefined : asText(found[0]);
     } catch {
       this.notes.push(`JSONPath ${expression} could not be evaluated.`);
@@ -135,19 +114,16 @@ export class RequestValues {
   private readXPath(expression: string): string | undefined {
     const trimmed = this.bodyText().trimStart();
     let context: unknown;
-    let namespaceResolver: ((prefix: string | null) => string | null) | undefined;
     if (trimmed.startsWith('<')) {
       const doc = this.parsedXml();
       if (doc === UNREADABLE) return undefined;
       context = doc;
-      namespaceResolver = (prefix) => doc.documentElement?.lookupNamespaceURI(prefix) ?? null;
     } else {
       context = this.parsedJson();
       if (context === UNREADABLE) return undefined;
     }
     try {
-      const { fontoxpath } = xpath();
-      const found = fontoxpath.evaluateXPath(expression, context, null, null, fontoxpath.evaluateXPath.ALL_RESULTS_TYPE, namespaceResolver ? { namespaceResolver } : {}) as unknown[];
+      const found = evaluateXPath(expression, context);
       return found.length === 0 ? undefined : asText(found[0]);
     } catch {
       this.notes.push(`XPath ${expression} could not be evaluated.`);
@@ -160,7 +136,7 @@ function asText(value: unknown): string {
   if (value === undefined) return '';
   if (value === null) return 'null';
   if (typeof value === 'object') {
-    if ('nodeType' in value && 'textContent' in value) return String((value as { textContent: unknown }).textContent ?? '');
+    if (isXmlNode(value)) return String(value.textContent ?? '');
     return JSON.stringify(value);
   }
   return String(value);

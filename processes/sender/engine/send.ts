@@ -1,9 +1,12 @@
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { Header, Hop, ResponseBody, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
+import type { Header, Hop, ResponseBody, ResponseHead, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
+import type { StreamRow } from '../../../protocol/model/stream.js';
+import { isEventStream } from '../../../protocol/media-type.js';
 import type { CookieOutcome } from '../../../protocol/model/cookies.js';
 import { decodersFor } from './decode-body.js';
+import { readEventStream } from './event-stream.js';
 import { dispatcherFor } from './dispatchers.js';
 import { storeHopCookies, withJarCookies, type CookieJarPort } from './hop-cookies.js';
 import { checkBodyFiles } from './outgoing-body.js';
@@ -22,6 +25,17 @@ export interface SendOptions {
   spoolDir: string;
   /** The workspace's cookie jar, used when the spec asks for it (`spec.cookies`). */
   jar?: CookieJarPort;
+  /**
+   * Where an event stream goes as it arrives: its head once the jar has the final response's
+   * cookies, then its rows. Without it a text/event-stream response is read as a body.
+   */
+  stream?: StreamSink;
+}
+
+export interface StreamSink {
+  /** `timing` runs to the headers (`download` 0). */
+  head(head: ResponseHead, timing: Timing): void;
+  rows(rows: StreamRow[]): void;
 }
 
 /**
@@ -105,6 +119,7 @@ async function finish(
   cookies: Promise<CookieOutcome[] | undefined>,
 ): Promise<SendResult> {
   const headersAt = response.trace.respondedAt ?? performance.now();
+  if (options.stream && isStreamResponse(request, response)) return finishStream(options.stream, control, request, response, hops, startedAt, headersAt, cookies);
   // The jar takes the cookies while the body downloads.
   const [body, outcomes] = await Promise.all([readBody(spec, options, control, request, response), cookies]);
   const endedAt = performance.now();
@@ -123,6 +138,66 @@ async function finish(
     url: request.url.href,
     remoteAddress: response.trace.remoteAddress,
     ...(outcomes ? { cookies: outcomes } : {}),
+  };
+}
+
+function isStreamResponse(request: HopRequest, response: HopResponse): boolean {
+  const bodiless = request.method.toUpperCase() === 'HEAD' || response.status === 204 || response.status === 304;
+  return !bodiless && isEventStream(headerValue(response.headers, 'content-type') ?? '');
+}
+
+/**
+ * An event stream: the head goes out as soon as the jar has stored the response's cookies (so
+ * the supervisor has both before the first event), then the rows as they are parsed, until the
+ * stream ends, drops or is stopped. The result carries how it ended and its counts; its holder
+ * keeps the rows.
+ */
+async function finishStream(
+  sink: StreamSink,
+  control: SendControl,
+  request: HopRequest,
+  response: HopResponse,
+  hops: Hop[],
+  startedAt: number,
+  headersAt: number,
+  cookies: Promise<CookieOutcome[] | undefined>,
+): Promise<SendResult> {
+  const outcomes = await cookies;
+  const head: ResponseHead = {
+    status: response.status,
+    statusText: response.statusText,
+    httpVersion: response.httpVersion,
+    headers: response.headers,
+    hops,
+    raw: {
+      request: rawRequestText(response.trace, request.method, request.url, response.sentHeaders),
+      response: rawResponseText(response.httpVersion, response.status, response.statusText, response.headers),
+    },
+    url: request.url.href,
+    remoteAddress: response.trace.remoteAddress,
+    ...(outcomes ? { cookies: outcomes } : {}),
+  };
+  sink.head(head, hopTiming(response, startedAt, headersAt, headersAt));
+  let wireSize = 0;
+  const countWire = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      wireSize += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  const decoders = decodersFor(headerValue(response.headers, 'content-encoding') ?? '') ?? [];
+  const host = request.url.host;
+  const end = await readEventStream([response.body, countWire, ...decoders.map((d) => d.stream)], {
+    signal: control.signal,
+    onRows: (rows) => sink.rows(rows),
+    describe: (err) => sendFailure(err, { host, proxyHost: '', requestStarted: true }),
+  });
+  const { state, error, total, events } = end;
+  return {
+    ...head,
+    body: { bytes: new Uint8Array(0), size: end.bytes, wireSize },
+    timing: hopTiming(response, startedAt, headersAt, performance.now()),
+    stream: { state, ...(error ? { error } : {}), total, events, rows: [], notKept: total },
   };
 }
 

@@ -77,7 +77,8 @@ export function entryToCurl(entry: HistoryEntry, secrets: Map<string, string> | 
         }),
     };
   }
-  return toCurl({ method: r.method, url: fill(r.url), headers, body });
+  // A recorded event stream is copied with -N, whatever Accept the request sent.
+  return toCurl({ method: r.method, url: fill(r.url), headers, body, ...(entry.response?.stream ? { stream: true } : {}) });
 }
 
 function maskSource(source: CurlSource, secrets: Masking): CurlSource {

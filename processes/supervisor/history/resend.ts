@@ -8,14 +8,22 @@
  */
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Auth } from '../../../protocol/model/auth.js';
-import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
+import type { Header, OutgoingBody, SendProgress, SendSpec } from '../../../protocol/model/exchange.js';
 import type { HistoryEntry, ResendResult } from '../../../protocol/model/history.js';
 import type { Request } from '../../../protocol/model/request.js';
 import { bodySyntax, fillMaskedBody, fillMaskedUrl, holdsMask } from '../../../protocol/credentials/index.js';
 import type { Supervisor } from '../supervisor.js';
 import { dispatchSend, prepareSend, type PreparedSend, type SendDeps } from '../send/send-service.js';
 
-export async function resendEntry(sup: Supervisor, deps: SendDeps, projectRoot: string, entryId: string, draft: Request | undefined, signal?: AbortSignal): Promise<ResendResult> {
+export async function resendEntry(
+  sup: Supervisor,
+  deps: SendDeps,
+  projectRoot: string,
+  entryId: string,
+  draft: Request | undefined,
+  signal?: AbortSignal,
+  onProgress?: (progress: SendProgress) => void,
+): Promise<ResendResult> {
   const store = sup.project(projectRoot);
   const entry = await sup.history.get(store.root, entryId);
   let request = draft;
@@ -30,9 +38,9 @@ export async function resendEntry(sup: Supervisor, deps: SendDeps, projectRoot: 
   const prepared = await prepareSend(sup, deps, store.root, request);
   const fromEntry = await specFromEntry(sup, entry, prepared);
   if ('reason' in fromEntry) {
-    return { exchange: await dispatchSend(sup, deps, prepared, prepared.spec, signal), from: 'request', reason: fromEntry.reason };
+    return { exchange: await dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress), from: 'request', reason: fromEntry.reason };
   }
-  return { exchange: await dispatchSend(sup, deps, prepared, fromEntry.spec, signal), from: 'entry', ...(fromEntry.note ? { note: fromEntry.note } : {}) };
+  return { exchange: await dispatchSend(sup, deps, prepared, fromEntry.spec, signal, onProgress), from: 'entry', ...(fromEntry.note ? { note: fromEntry.note } : {}) };
 }
 
 type FromEntry = { spec: SendSpec; note?: string } | { reason: string };

@@ -8,6 +8,8 @@
 import type { Header, SendResult, SendSpec } from '../../../protocol/model/exchange.js';
 import type { HistoryEntry, RecordedResponse, SentRequest } from '../../../protocol/model/history.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
+import type { StreamRecord, StreamRow } from '../../../protocol/model/stream.js';
+import { Slicer } from '../store/slicer.js';
 import { MASK, bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskHeaders, maskUrl } from '../../../protocol/credentials/index.js';
 import { redactSecrets } from './expand.js';
 
@@ -107,4 +109,23 @@ function maskText(text: string, contentType: string | undefined): { text: string
 function decodePreview(bytes: Uint8Array): string {
   // A cut through a multi-byte character decodes to one replacement character at the end.
   return new TextDecoder().decode(bytes.subarray(0, PREVIEW_LIMIT));
+}
+
+/**
+ * A stream as History and the HTTP Log keep it: each row's data masked as a body of its own
+ * (JSON or XML data by the credential-name rule; every secret value the send used), in slices
+ * between which the supervisor's loop runs (32 MB of rows take a while).
+ */
+export async function recordStream(record: StreamRecord, secrets: Map<string, string>): Promise<{ stream: StreamRecord; masked: boolean }> {
+  const slicer = new Slicer();
+  let masked = 0;
+  const rows: StreamRow[] = [];
+  for (const row of record.rows) {
+    await slicer.tick();
+    const text = maskText(redactSecrets(row.data, secrets), undefined);
+    const id = row.id === undefined ? undefined : redactSecrets(row.id, secrets);
+    masked += text.masked + (text.text !== row.data || id !== row.id ? 1 : 0);
+    rows.push(text.text === row.data && id === row.id ? row : { ...row, data: text.text, ...(id === undefined ? {} : { id }) });
+  }
+  return { stream: { ...record, rows }, masked: masked > 0 };
 }

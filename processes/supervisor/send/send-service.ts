@@ -9,14 +9,15 @@ import { ParleyError } from '../../../protocol/errors.js';
 import type { Exchange } from '../../../protocol/model/history.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Request } from '../../../protocol/model/request.js';
-import type { SendResult, SendSpec } from '../../../protocol/model/exchange.js';
+import type { ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { resolveRequest } from './resolve.js';
 import { literalSecrets } from './secure-auth.js';
-import { historyEntry, recordSent } from './record.js';
+import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
+import type { StreamSession } from './stream-session.js';
 
 const INLINE_LIMIT = 10 * 1024 * 1024;
 
@@ -37,9 +38,9 @@ export interface PreparedSend {
   secrets: Map<string, string>;
 }
 
-export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, signal?: AbortSignal): Promise<Exchange> {
+export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, signal?: AbortSignal, onProgress?: (progress: SendProgress) => void): Promise<Exchange> {
   const prepared = await prepareSend(sup, deps, projectRoot, request);
-  return dispatchSend(sup, deps, prepared, prepared.spec, signal);
+  return dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress);
 }
 
 /** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
@@ -77,30 +78,114 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   return { store, api, request, spec, secrets: expander.secretValues };
 }
 
-/** Puts `spec` on the wire for `prepared.request`, checks the response and records the send in History. */
-export async function dispatchSend(sup: Supervisor, deps: SendDeps, prepared: PreparedSend, spec: SendSpec, signal?: AbortSignal): Promise<Exchange> {
+/** What the HTTP Log keeps of a send to put it on the wire again (never sent to the UI). */
+export interface LoggedSend {
+  request: Request;
+  spec: SendSpec;
+  secrets: Map<string, string>;
+}
+
+/**
+ * Puts `spec` on the wire for `prepared.request`, checks the response and records the send in
+ * History and the HTTP Log. An event stream streams its head and rows to `onProgress` while it
+ * runs and answers when it ends, is stopped (`request.stopStream`, or the caller's cancel) or
+ * drops; each of these is a response, never a failure (SPEC "States": ended, or ended as stopped).
+ */
+export async function dispatchSend(
+  sup: Supervisor,
+  deps: SendDeps,
+  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets'>,
+  spec: SendSpec,
+  signal?: AbortSignal,
+  onProgress?: (progress: SendProgress) => void,
+): Promise<Exchange> {
   const { store, request, secrets } = prepared;
   spec = withDefaultAccept(spec);
   const sent = recordSent(spec, secrets);
   const at = new Date().toISOString();
+  const log = sup.httpLog.begin({
+    at,
+    project: store.root,
+    requestId: request.id,
+    requestName: request.name,
+    request: sent.request,
+    redacted: sent.masked || secrets.size > 0,
+    resend: { project: store.root, send: { request, spec, secrets } },
+  });
+  let stream: StreamSession | undefined;
+  // Stop of a stream cancels the sender's call as the caller's cancel does.
+  const stopper = new AbortController();
+  const callSignal = signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal;
+  const onChunk = (chunk: SendChunk) => {
+    if (chunk.kind === 'head') {
+      if (stream) return;
+      stream = sup.streams.open({
+        head: chunk.head,
+        timing: chunk.timing,
+        ...(onProgress ? { forward: onProgress } : {}),
+        onCounts: (total, events) => log.streamCounts(total, events),
+      });
+      stream.stopSignal.addEventListener('abort', () => stopper.abort(), { once: true });
+      log.streamOpened(chunk.head.status, chunk.head.statusText);
+    } else stream?.add(chunk.rows);
+  };
   let response: SendResult;
   try {
-    response = await sup.sender.call('sender.send', spec, { signal });
+    response = await sup.sender.call('sender.send', spec, { signal: callSignal, onChunk });
   } catch (err) {
     const e = err as ParleyError;
     const message = redactSecrets(e.message, secrets);
-    if (e.code !== 'cancelled') {
-      await sup.history.add(store.root, { id: randomUUID(), at, requestId: request.id, request: sent.request, error: { code: e.code, message }, redacted: sent.masked || secrets.size > 0 });
+    if (stream) {
+      // Once its headers are in, a stream that is stopped or cut off is a response all the same.
+      response = stoppedStream(stream, e.code === 'cancelled' ? undefined : { code: e.code, message });
+    } else {
+      log.failed({ code: e.code, message });
+      if (e.code !== 'cancelled') {
+        await sup.history.add(store.root, { id: randomUUID(), at, requestId: request.id, request: sent.request, error: { code: e.code, message }, redacted: sent.masked || secrets.size > 0 });
+      }
+      throw new ParleyError(e.code, message, e.data);
     }
-    throw new ParleyError(e.code, message, e.data);
+  } finally {
+    if (stream) sup.streams.close(stream);
   }
+  if (stream) return recordStreamSend(sup, { store, request, secrets, sent, at, log, stream, response });
   const verdict = await deps.verdict(store.root, request, response, signal).catch((err: Error) => {
     sup.log(`contract check failed: ${err.message}`);
     return undefined;
   });
   const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets });
   await sup.history.add(store.root, entry);
+  log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
   return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...(verdict ? { verdict } : {}) };
+}
+
+/** A stream whose sender call ended without its result: what arrived up to Stop or the drop. */
+function stoppedStream(stream: StreamSession, error: { code: string; message: string } | undefined): SendResult {
+  const head: ResponseHead = stream.head;
+  const timing: Timing = stream.timingNow();
+  return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, stream: { state: 'stopped', ...(error ? { error } : {}), total: 0, events: 0, rows: [], notKept: 0 } };
+}
+
+/**
+ * The end of a streamed send: the response carries the finished stream's rows (the first 400 and
+ * last 4,600 within 32 MB) and its true counts; History keeps its first 400 and last 100 within
+ * 1 MB, the HTTP Log the finished rows, both masked. No contract chip: SPEC Contract rule 6.
+ */
+async function recordStreamSend(
+  sup: Supervisor,
+  s: { store: ProjectStore; request: Request; secrets: Map<string, string>; sent: ReturnType<typeof recordSent>; at: string; log: ReturnType<Supervisor['httpLog']['begin']>; stream: StreamSession; response: SendResult },
+): Promise<Exchange> {
+  const { stream, secrets } = s;
+  const ended = s.response.stream ?? { state: 'stopped' as const };
+  const error = ended.state === 'stopped' && 'error' in ended ? ended.error : undefined;
+  const response: SendResult = { ...s.response, stream: stream.finished.record(ended.state, error) };
+  const recorded = recordResponse(response, secrets);
+  const [forHistory, forLog] = [await recordStream(stream.history.record(ended.state, error), secrets), await recordStream(response.stream!, secrets)];
+  const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || secrets.size > 0;
+  const id = randomUUID();
+  await sup.history.add(s.store.root, { id, at: s.at, requestId: s.request.id, request: s.sent.request, response: { ...recorded.response, stream: forHistory.stream }, redacted });
+  s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, redacted });
+  return { id, at: s.at, request: s.sent.request, response, redacted };
 }
 
 /** Like curl and other HTTP clients, a request that names no Accept asks for anything. */

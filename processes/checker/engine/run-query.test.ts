@@ -1,0 +1,145 @@
+/**
+ * The Query tab's engine: XPath 3.1 (maps and arrays over JSON) and JSONPath over nested JSON,
+ * with filters; a stream's events as one JSON document; clear errors for a bad expression and
+ * a body that is not JSON; long results cut and counted.
+ */
+import { describe, expect, it } from 'vitest';
+import type { QueryJob } from '../../../protocol/model/query.js';
+import type { StreamRow } from '../../../protocol/model/stream.js';
+import { eventsDocument, MAX_RESULT_CHARS, runQuery } from './run-query.js';
+
+const store = {
+  store: {
+    name: 'Corner books',
+    open: true,
+    book: [
+      { title: 'Sayings of the Century', author: 'Nigel Rees', price: 8.95, tags: ['quotes'] },
+      { title: 'Sword of Honour', author: 'Evelyn Waugh', price: 12.99, tags: ['war', 'novel'] },
+      { title: 'Moby Dick', author: 'Herman Melville', price: 8.99, isbn: '0-553-21311-3', tags: [] },
+      { title: 'The Lord of the Rings', author: 'J. R. R. Tolkien', price: 22.99, isbn: '0-395-19395-8', tags: ['fantasy', 'novel'] },
+    ],
+    bicycle: { color: 'red', price: 19.95, parts: { wheels: 2, bell: null } },
+  },
+};
+
+const body = (value: unknown): QueryJob['source'] => ({ kind: 'body', bytes: new TextEncoder().encode(JSON.stringify(value)) });
+
+function items(language: QueryJob['language'], expression: string, source: QueryJob['source'] = body(store)): unknown[] {
+  const outcome = runQuery({ language, expression, source });
+  if (!outcome.ok) throw new Error(`${outcome.code}: ${outcome.message}`);
+  expect(outcome.result.shown).toBe(outcome.result.count);
+  return JSON.parse(outcome.result.json) as unknown[];
+}
+
+describe('XPath 3.1 over JSON', () => {
+  it('walks maps and arrays with the lookup operator', () => {
+    expect(items('xpath', '?store?name')).toEqual(['Corner books']);
+    expect(items('xpath', '?store?book?1?title')).toEqual(['Sayings of the Century']);
+    expect(items('xpath', '?store?book?*?author')).toEqual(['Nigel Rees', 'Evelyn Waugh', 'Herman Melville', 'J. R. R. Tolkien']);
+    expect(items('xpath', '?store?bicycle?parts')).toEqual([{ wheels: 2, bell: null }]);
+  });
+
+  it('filters with predicates and returns maps and arrays as JSON', () => {
+    expect(items('xpath', '?store?book?*[?price > 10]?title')).toEqual(['Sword of Honour', 'The Lord of the Rings']);
+    expect(items('xpath', '?store?book?*[exists(?isbn)]!map { "t": ?title, "isbn": ?isbn }')).toEqual([
+      { t: 'Moby Dick', isbn: '0-553-21311-3' },
+      { t: 'The Lord of the Rings', isbn: '0-395-19395-8' },
+    ]);
+    expect(items('xpath', '?store?book?*[array:size(?tags) = 0]?title')).toEqual(['Moby Dick']);
+    expect(items('xpath', '?store?book?*[?tags?* = "novel"]?title')).toEqual(['Sword of Honour', 'The Lord of the Rings']);
+    expect(items('xpath', 'array { ?store?book?*?price }')).toEqual([[8.95, 12.99, 8.99, 22.99]]);
+  });
+
+  it('uses XPath 3.1 functions over maps and arrays', () => {
+    expect(items('xpath', 'array:sort(array { map:keys(?store) })')).toEqual([['bicycle', 'book', 'name', 'open']]);
+    expect(items('xpath', 'array:size(?store?book)')).toEqual([4]);
+    expect(items('xpath', 'sum(?store?book?*?price) => round-half-to-even(2)')).toEqual([53.92]);
+    expect(items('xpath', 'count(?store?book?*[starts-with(?author, "H")])')).toEqual([1]);
+    expect(items('xpath', '?store?open')).toEqual([true]);
+  });
+
+  it('reports an expression that does not parse, with fontoxpath\'s code and where it broke', () => {
+    const outcome = runQuery({ language: 'xpath', expression: '?store?book[', source: body(store) });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.code).toBe('query-invalid');
+    // The engine's message first, then the expression with a caret under the place; no stack.
+    expect(outcome.message).toMatch(/^XPath: XPST0003: Failed to parse script\. .* \(at 1:12 - 1:13\)\n1: \?store\?book\[\n +\^$/);
+  });
+
+  it('reports an expression that fails on the data (a type error) as an expression error', () => {
+    const outcome = runQuery({ language: 'xpath', expression: '?store?name + 1', source: body(store) });
+    expect(outcome).toMatchObject({ ok: false, code: 'query-invalid', message: expect.stringMatching(/^XPath: .*XPTY0004/s) });
+  });
+});
+
+describe('JSONPath', () => {
+  it('selects children, wildcards, indexes and recursive descent', () => {
+    expect(items('jsonpath', '$.store.book[*].author')).toEqual(['Nigel Rees', 'Evelyn Waugh', 'Herman Melville', 'J. R. R. Tolkien']);
+    expect(items('jsonpath', '$..price')).toEqual([8.95, 12.99, 8.99, 22.99, 19.95]);
+    expect(items('jsonpath', '$.store.book[2].title')).toEqual(['Moby Dick']);
+    expect(items('jsonpath', '$.store.book[-1:].title')).toEqual(['The Lord of the Rings']);
+    expect(items('jsonpath', '$.store.book[1].tags')).toEqual([['war', 'novel']]);
+    expect(items('jsonpath', '$.store.bicycle.parts')).toEqual([{ wheels: 2, bell: null }]);
+  });
+
+  it('filters, skipping items a filter cannot read', () => {
+    expect(items('jsonpath', '$.store.book[?(@.price < 10)].title')).toEqual(['Sayings of the Century', 'Moby Dick']);
+    expect(items('jsonpath', '$..book[?(@.isbn)].title')).toEqual(['Moby Dick', 'The Lord of the Rings']);
+    expect(items('jsonpath', "$.store.book[?(@.author == 'Evelyn Waugh')].price")).toEqual([12.99]);
+    // `bell` is null: `@.price` of it cannot be read, so it is no match rather than an error.
+    expect(items('jsonpath', '$..[?(@.price > 15)].price')).toEqual([19.95, 22.99]);
+  });
+
+  it('finds nothing for a path that is not there, and reports a filter that does not parse', () => {
+    expect(items('jsonpath', '$.store.magazine')).toEqual([]);
+    const outcome = runQuery({ language: 'jsonpath', expression: '$.store.book[?(@.price >)]', source: body(store) });
+    expect(outcome).toMatchObject({ ok: false, code: 'query-invalid', message: expect.stringMatching(/^JSONPath: Expected expression after >/) });
+  });
+
+  it('runs no JavaScript in a filter', () => {
+    const outcome = runQuery({ language: 'jsonpath', expression: '$.store.book[?(process.exit(1))]', source: body(store) });
+    expect(outcome.ok ? outcome.result.count : 0).toBe(0);
+  });
+});
+
+describe('what a query reads', () => {
+  it('says a body that is not JSON cannot be queried', () => {
+    const outcome = runQuery({ language: 'jsonpath', expression: '$', source: { kind: 'body', bytes: new TextEncoder().encode('<a>xml</a>') } });
+    expect(outcome).toMatchObject({ ok: false, code: 'not-json', message: expect.stringMatching(/^The body is not valid JSON \(.+\), so it cannot be queried\.$/) });
+  });
+
+  const rows: StreamRow[] = [
+    { n: 1, at: Date.UTC(2026, 0, 1, 10, 0, 0), kind: 'comment', data: 'hello' },
+    { n: 2, at: Date.UTC(2026, 0, 1, 10, 0, 1), kind: 'retry', data: '3000' },
+    { n: 3, at: Date.UTC(2026, 0, 1, 10, 0, 2), kind: 'event', name: 'price', id: '7', data: '{"sku":"a","price":12}' },
+    { n: 4, at: Date.UTC(2026, 0, 1, 10, 0, 3), kind: 'event', data: 'plain text' },
+    { n: 9, at: Date.UTC(2026, 0, 1, 10, 0, 4), kind: 'event', name: 'price', data: '{"sku":"b","price":30}' },
+  ];
+
+  it('makes a stream\'s kept events one JSON document: name, id, data, parsed JSON data, time', () => {
+    expect(eventsDocument(rows)).toEqual([
+      { n: 3, event: 'price', id: '7', data: '{"sku":"a","price":12}', json: { sku: 'a', price: 12 }, time: '2026-01-01T10:00:02.000Z' },
+      { n: 4, event: 'message', data: 'plain text', time: '2026-01-01T10:00:03.000Z' },
+      { n: 9, event: 'price', data: '{"sku":"b","price":30}', json: { sku: 'b', price: 30 }, time: '2026-01-01T10:00:04.000Z' },
+    ]);
+  });
+
+  it('queries the events with either language', () => {
+    const source: QueryJob['source'] = { kind: 'events', rows };
+    expect(items('jsonpath', "$[?(@.event == 'price' && @.json.price > 20)].json.sku", source)).toEqual(['b']);
+    expect(items('xpath', '?*[?event = "price"]?json?price', source)).toEqual([12, 30]);
+    expect(items('xpath', 'array:size(.)', source)).toEqual([3]);
+  });
+
+  it('cuts a result too long to show, and counts every item', () => {
+    const big = Array.from({ length: 60 }, (_, i) => ({ i, text: 'y'.repeat(100_000) }));
+    const outcome = runQuery({ language: 'jsonpath', expression: '$[*]', source: body(big) });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.result.count).toBe(60);
+    expect(outcome.result.shown).toBeLessThan(60);
+    expect(outcome.result.json.length).toBeLessThanOrEqual(MAX_RESULT_CHARS + 1000);
+    expect((JSON.parse(outcome.result.json) as unknown[]).length).toBe(outcome.result.shown);
+  });
+});

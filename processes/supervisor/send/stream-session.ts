@@ -1,0 +1,123 @@
+/**
+ * An event stream while it runs, in the supervisor: the sender's rows arrive here, are kept by
+ * the two retentions that outlive the stream (the finished stream's, which the response, the
+ * HTTP Log and HAR export use, and History's), and go on to the UI in batches every FORWARD_MS,
+ * each with the true counts. A batch never carries rows the live pane would let go at once: only
+ * its newest STREAM_LIMITS.liveRows. Stop (`request.stopStream`) fires the session's signal,
+ * which cancels the sender's call.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ResponseHead, SendProgress, Timing } from '../../../protocol/model/exchange.js';
+import { STREAM_LIMITS, type StreamRow } from '../../../protocol/model/stream.js';
+import { RowRetention } from './stream-retention.js';
+
+/** How often rows go on to the UI: the pane redraws at most this often. */
+export const FORWARD_MS = 30;
+/** How often an open stream's counts are given to the HTTP Log. */
+const COUNTS_MS = 1_000;
+
+export interface StreamSessionOptions {
+  head: ResponseHead;
+  /** Timing up to the headers, from the sender. */
+  timing: Timing;
+  /** Where the rows go while the stream runs (the caller's progress), if anywhere. */
+  forward?: (progress: SendProgress) => void;
+  /** The counts so far, about once a second (the HTTP Log's row). */
+  onCounts?: (total: number, events: number) => void;
+}
+
+export class StreamSession {
+  readonly id = randomUUID();
+  readonly head: ResponseHead;
+  readonly timing: Timing;
+  readonly finished = new RowRetention(STREAM_LIMITS.finished);
+  readonly history = new RowRetention(STREAM_LIMITS.history);
+  private readonly headAt = performance.now();
+  private readonly stopper = new AbortController();
+  private pending: StreamRow[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private countsAt = 0;
+  private closed = false;
+
+  constructor(private readonly options: StreamSessionOptions) {
+    this.head = options.head;
+    this.timing = options.timing;
+    options.forward?.({ kind: 'head', stream: this.id, head: options.head });
+  }
+
+  /** Fires on Stop. */
+  get stopSignal(): AbortSignal {
+    return this.stopper.signal;
+  }
+
+  get stopped(): boolean {
+    return this.stopper.signal.aborted;
+  }
+
+  stop(): void {
+    this.stopper.abort();
+  }
+
+  add(rows: StreamRow[]): void {
+    if (this.closed) return;
+    for (const row of rows) {
+      this.finished.add(row);
+      this.history.add(row);
+    }
+    if (!this.options.forward) return;
+    for (const row of rows) this.pending.push(row);
+    if (this.pending.length > 2 * STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
+    this.timer ??= setTimeout(() => this.flush(), FORWARD_MS);
+  }
+
+  /** Timing to now: the sender's phases to the headers, then reading the stream. */
+  timingNow(): Timing {
+    const download = performance.now() - this.headAt;
+    return { ...this.timing, download, total: this.timing.total + download };
+  }
+
+  /** Sends what is pending; no more rows are taken after this. */
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const { total, events } = this.finished;
+    if (this.pending.length > 0) {
+      const rows = this.pending.length > STREAM_LIMITS.liveRows ? this.pending.slice(-STREAM_LIMITS.liveRows) : this.pending;
+      this.pending = [];
+      this.options.forward?.({ kind: 'rows', rows, total, events });
+    }
+    const now = performance.now();
+    if (this.options.onCounts && now - this.countsAt >= COUNTS_MS) {
+      this.countsAt = now;
+      this.options.onCounts(total, events);
+    }
+  }
+}
+
+/** The streams running now, by id, for Stop. */
+export class OpenStreams {
+  private readonly sessions = new Map<string, StreamSession>();
+
+  open(options: StreamSessionOptions): StreamSession {
+    const session = new StreamSession(options);
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** Stops the stream; false when no such stream runs (it ended already). */
+  stop(id: string): boolean {
+    const session = this.sessions.get(id);
+    session?.stop();
+    return session !== undefined;
+  }
+
+  close(session: StreamSession): void {
+    session.close();
+    this.sessions.delete(session.id);
+  }
+}
