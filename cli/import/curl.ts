@@ -62,7 +62,8 @@ export async function runCurlImport(options: CurlOptions, arg: string, io: Comma
     const folder = (options.folder ?? '').replace(/^\/+|\/+$/g, '');
     // The import's supervisor code is loaded here, with the parser, only for this format.
     const { importCurl } = await import('../../processes/supervisor/curl/handlers.js');
-    const result = await importCurl(sup, { project: store.root, parent: folder ? `${api.id}/${folder}` : api.id, command, ...(options.name !== undefined ? { name: options.name } : {}) });
+    // Files the command names are read from here, where curl would read them, and brought into the project.
+    const result = await importCurl(sup, { project: store.root, parent: folder ? `${api.id}/${folder}` : api.id, command, filesFrom: process.cwd(), ...(options.name !== undefined ? { name: options.name } : {}) });
     const place = folder ? `${api.name} / ${folder.split('/').join(' / ')}` : api.name;
     io.stdout.write(options.json ? `${JSON.stringify(curlJson(result, store.root, place), null, 2)}\n` : renderCurl(result, place));
     return session.exitCode(0);

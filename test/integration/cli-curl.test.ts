@@ -71,6 +71,27 @@ describe('parley import --format curl', () => {
   );
 
   it(
+    'brings a file the command sends (--data-binary @file, -F part=@file) into the project, from where curl would read it',
+    SLOW,
+    async () => {
+      await writeFile(join(work, 'payload.json'), '{"qty":3}');
+      await writeFile(join(work, 'photo.png'), 'png-bytes');
+      const binary = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload payload'], `curl -X POST https://shop.example.com/orders --data-binary @payload.json\n`);
+      expect(binary.code).toBe(0);
+      const multipart = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload photo'], `curl https://shop.example.com/photos -F 'photo=@photo.png'\n`);
+      expect(multipart.code).toBe(0);
+      const missing = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload gone'], `curl https://shop.example.com/orders --data-binary @gone.json\n`);
+      expect(missing.code).toBe(0);
+      expect(missing.stdout).toContain('gone.json was not found in');
+      expect(await readFile(join(project, 'files', 'payload.json'), 'utf8')).toBe('{"qty":3}');
+      expect(await readFile(join(project, 'files', 'photo.png'), 'utf8')).toBe('png-bytes');
+      const saved = async (name: string) => parseYaml(await readFile(join(project, 'apis', 'shop', 'requests', `${name}.request.yaml`), 'utf8'));
+      expect((await saved('Upload payload')).body).toMatchObject({ kind: 'binary', binary: { file: 'files/payload.json' } });
+      expect((await saved('Upload photo')).body.multipart).toMatchObject([{ kind: 'file', name: 'photo', file: 'files/photo.png' }]);
+    },
+  );
+
+  it(
     'reads standard input and prints one JSON object',
     SLOW,
     async () => {
