@@ -44,9 +44,10 @@ test('reports an expression error as the query\'s own error', async () => {
   await expect(pool.run({ language: 'jsonpath', expression: '$.a[?(@ >)]', source: { kind: 'body', bytes: json } })).rejects.toMatchObject({ code: 'query-invalid' });
 });
 
+// A filter over a lazy range runs on in constant memory (a sum over it fills a 64 MB heap in about a second).
 test('stops a query that never ends at its budget, then answers the next one', async () => {
   const started = Date.now();
-  await expect(pool.run({ language: 'xpath', expression: 'sum(1 to 1000000000000)', source: { kind: 'body', bytes: json } })).rejects.toMatchObject({
+  await expect(pool.run({ language: 'xpath', expression: 'count((1 to 1000000000000)[. lt 0])', source: { kind: 'body', bytes: json } })).rejects.toMatchObject({
     code: 'query-budget',
     message: 'The query ran for 1.5 s without finishing and was stopped.',
   });
