@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Builds dist/ first when a source is newer than it (`npm run test:quick` after an edit).
+    globalSetup: ['test/support/global-setup.ts'],
     include: ['protocol/**/*.test.ts', 'processes/**/*.test.ts', 'cli/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 30_000,

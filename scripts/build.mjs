@@ -3,7 +3,7 @@
 // EXTERNAL); the UI is a single browser bundle with Preact inlined.
 import { build } from 'esbuild';
 import { compiledChecksPlugin } from './compiled-checks.mjs';
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -93,4 +93,6 @@ await Promise.all([
   }),
 ]);
 await cp(join(root, 'processes/ui/index.html'), join(dist, 'ui/index.html'));
+// When this build started: test/support/global-setup.ts rebuilds when a source is newer.
+await writeFile(join(dist, 'built-at.json'), JSON.stringify({ startedAt: started }));
 if (!process.env.PARLEY_QUIET_BUILD) console.log(`built dist/ in ${Date.now() - started} ms`);
