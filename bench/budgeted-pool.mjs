@@ -28,7 +28,7 @@ export function handle(task, deadline) {
 );
 await writeFile(
   join(work, 'budgeted.ts'),
-  `import { serveBudgetedTasks } from ${JSON.stringify(join(root, 'processes/checker/budgeted-worker.ts'))};
+  `import { serveBudgetedTasks } from ${JSON.stringify(join(root, 'processes/runtime/budgeted-worker.ts'))};
 import { handle } from './handler.ts';
 serveBudgetedTasks(handle);`,
 );
@@ -41,7 +41,7 @@ export default function (envelope) {
   return handle(envelope.task, Date.now() + 970);
 }`,
 );
-await writeFile(join(work, 'pool.ts'), `export { BudgetedPool } from ${JSON.stringify(join(root, 'processes/checker/budgeted-pool.ts'))};`);
+await writeFile(join(work, 'pool.ts'), `export { BudgetedPool } from ${JSON.stringify(join(root, 'processes/runtime/budgeted-pool.ts'))};`);
 await build({
   absWorkingDir: root,
   entryPoints: { budgeted: join(work, 'budgeted.ts'), piscina: join(work, 'piscina.ts'), pool: join(work, 'pool.ts') },

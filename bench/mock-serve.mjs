@@ -405,7 +405,7 @@ async function engineInProcess() {
       contents: [
         "export { MockServer } from './processes/mock-host/engine/mock-server.ts';",
         "export { loadContract } from './processes/mock-host/engine/contract.ts';",
-        "export { contractChecker } from './processes/mock-host/contract-checker.ts';",
+        "export { contractChecker } from './processes/mock-host/engine/contract-checker.ts';",
         "export { MockCheckPool } from './processes/mock-host/check-pool.ts';",
       ].join('\n'),
       resolveDir: root,

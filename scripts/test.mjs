@@ -1,4 +1,4 @@
-// `npm test`: build, type-check, lint, then every test (vitest) inside a private D-Bus session
+// `npm test`: build, type-check, lint (eslint and the process boundaries), then every test (vitest) inside a private D-Bus session
 // with an unlocked gnome-keyring, so keychain tests talk to a real Secret Service.
 // Without gnome-keyring: under CI=true that is an error; elsewhere keychain tests say they skip.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,7 @@ const onPath = (name) => (process.env.PATH ?? '').split(':').some((dir) => exist
 run(process.execPath, ['scripts/build.mjs']);
 run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
 run(bin('eslint'), ['.']);
+run(bin('depcruise'), ['processes', 'cli', 'protocol', '--config', '.dependency-cruiser.cjs']);
 
 const vitest = [bin('vitest'), 'run', ...process.argv.slice(2)];
 if (onPath('gnome-keyring-daemon') && onPath('dbus-run-session')) {

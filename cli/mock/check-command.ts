@@ -9,7 +9,7 @@ import type { Problem } from '../../protocol/model/common.js';
 import type { MockFinding } from '../../protocol/model/mock.js';
 import { loadMockFolder, mockFolderOf } from '../../protocol/project/mock-files.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
-import { mockFindings } from '../../processes/checker/mock-findings.js';
+import { mockFindings } from '../../processes/mock-host/engine/mock-findings.js';
 import { documentsOf, mockNames } from './project-mocks.js';
 
 interface MockReport {

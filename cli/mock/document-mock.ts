@@ -15,7 +15,7 @@ import { createDocumentLoader } from '../../processes/importer/engine/load/loade
 import type { DocumentSet } from '../../processes/importer/engine/load/document-set.js';
 import { newMockFromDocuments } from '../../processes/mock-host/engine/new-mock.js';
 import type { OpenApiDocuments } from '../../processes/mock-host/engine/openapi-documents.js';
-import { newId } from '../../processes/supervisor/store/ids.js';
+import { newId } from '../../protocol/ids.js';
 
 export interface DocumentMock {
   mock: Mock;

@@ -9,7 +9,7 @@ import type { Api } from '../../protocol/model/api.js';
 import type { MockFinding, MockOperation } from '../../protocol/model/mock.js';
 import type { MethodName, ReqOf, ResOf } from '../../protocol/messages.js';
 import { mockFolderOf, readMockFolder, responseFileBase } from '../../protocol/project/mock-files.js';
-import { mockFindings } from '../../processes/checker/mock-findings.js';
+import { mockFindings } from '../../processes/mock-host/engine/mock-findings.js';
 import type { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
 import { MockService } from '../../processes/supervisor/mocks/mock-service.js';
 import { NO_DEFINITION, hasCachedDefinition } from '../../processes/supervisor/mocks/mock-documents.js';

@@ -1,7 +1,7 @@
 /** The checker process: contract checks and Query tab queries on worker threads, each on a hard budget. */
 import { connectToSupervisor } from '../runtime/child.js';
 import { CheckerPool } from './pool.js';
-import { mockFindings } from './mock-findings.js';
+import { mockFindings } from '../mock-host/engine/mock-findings.js';
 import { QueryPool } from './query-pool.js';
 
 const pool = new CheckerPool();

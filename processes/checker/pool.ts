@@ -9,7 +9,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { CheckJob, DefinitionDocument, Verdict } from '../../protocol/model/verdict.js';
-import { BudgetedPool } from './budgeted-pool.js';
+import { BudgetedPool } from '../runtime/budgeted-pool.js';
 import { screenBody, type ExchangeInput } from './engine/check.js';
 import { CHECK_LIMITS, reasoned } from './engine/verdicts.js';
 import type { WorkerTask } from './check-task.js';

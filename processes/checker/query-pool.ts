@@ -8,7 +8,7 @@
  */
 import { ParleyError } from '../../protocol/errors.js';
 import type { QueryJob, QueryResult } from '../../protocol/model/query.js';
-import { BudgetedPool } from './budgeted-pool.js';
+import { BudgetedPool } from '../runtime/budgeted-pool.js';
 import type { QueryOutcome } from './engine/run-query.js';
 
 export const QUERY_BUDGET_MS = 3_000;

@@ -5,7 +5,7 @@
  * read (Import cURL previews as the user types), killed when a read passes its deadline.
  */
 import { connectToSupervisor } from '../runtime/child.js';
-import { newId } from '../supervisor/store/ids.js';
+import { newId } from '../../protocol/ids.js';
 import { runDefinitionApply, runDefinitionPreview, runImportJob } from './engine/index.js';
 import { convertCurlCommand } from './engine/curl/convert-command.js';
 

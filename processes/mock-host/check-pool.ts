@@ -8,12 +8,12 @@
  * is answered as not checked with the reason in the log, and the listener has kept answering
  * other requests all along.
  */
-import { BudgetedPool, type BudgetedOutcome } from '../checker/budgeted-pool.js';
+import { BudgetedPool, type BudgetedOutcome } from '../runtime/budgeted-pool.js';
 import { CHECK_LIMITS } from '../checker/engine/verdicts.js';
 import type { MockCheckResult, MockCheckTask, SharedContract, WireRequest } from './check-task.js';
 import type { CheckOutcome, Contract, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
 import type { RegexRunner } from './engine/match-conditions.js';
-import { contractChecker, type EngineContractChecker } from './contract-checker.js';
+import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
 
 export interface MockCheckPoolOptions {
   /** The built worker; default `mock-check-worker.js` beside this module (dist/). */

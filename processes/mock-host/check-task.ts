@@ -6,7 +6,7 @@
  */
 import type { CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import { compileEcmaPattern } from '../checker/engine/regex.js';
-import { contractChecker, type EngineContractChecker } from './contract-checker.js';
+import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
 
 /** The bundled contract as JSON in shared memory: it crosses to the worker once, without a copy. */
 export interface SharedContract {

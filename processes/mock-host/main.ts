@@ -19,7 +19,7 @@ import { connectToSupervisor } from '../runtime/child.js';
 import { MockServer, type LogRecord } from './engine/mock-server.js';
 import { loadContract, type Contract } from './engine/contract.js';
 import { MockCheckPool } from './check-pool.js';
-import { contractWarnings } from '../checker/mock-findings.js';
+import { contractWarnings } from './engine/mock-findings.js';
 
 type Config = ReqOf<'mock.start'>;
 

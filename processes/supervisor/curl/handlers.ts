@@ -11,7 +11,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { addBodyFile } from '../store/body-files.js';
-import { newId } from '../store/ids.js';
+import { newId } from '../../../protocol/ids.js';
 import { moveSecretsToKeychain } from '../send/secure-auth.js';
 import { prepareSend } from '../send/send-service.js';
 import { entryToCurl, specToCurl } from './copy.js';

@@ -21,7 +21,7 @@ import type { FileChange } from '../store/atomic.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { distEntry } from '../paths.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
-import { newId } from '../store/ids.js';
+import { newId } from '../../../protocol/ids.js';
 import type { Supervisor } from '../supervisor.js';
 
 /** The project's Webhooks collection is an API of this name (SPEC: "the project's Webhooks collection"). */

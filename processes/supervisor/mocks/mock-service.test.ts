@@ -12,7 +12,7 @@ import type { EventName, EventOf } from '../../../protocol/messages.js';
 import type { Mock } from '../../../protocol/model/mock.js';
 import { ProjectStore } from '../store/project-store.js';
 import { ensureDemoProject } from '../../../demo/project.js';
-import { mockFindings } from '../../checker/mock-findings.js';
+import { mockFindings } from '../../mock-host/engine/mock-findings.js';
 import { MockService, type MockServiceHost } from './mock-service.js';
 import { NO_DEFINITION, mockDocuments } from './mock-documents.js';
 import { until } from '../../../test/support/until.js';

@@ -21,7 +21,7 @@ import { newMockFromDocuments } from '../../mock-host/engine/new-mock.js';
 import { MAX_NAME_BYTES, fileNameKey, isPortableFileName } from '../../../protocol/project/file-names.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import type { ProjectStore } from '../store/project-store.js';
-import { newId } from '../store/ids.js';
+import { newId } from '../../../protocol/ids.js';
 import { NO_DEFINITION, definitionKey, hasCachedDefinition, mockDocuments } from './mock-documents.js';
 import { MockRunner } from './mock-runner.js';
 import { ScriptDiagnostics } from './script-diagnostics.js';

@@ -28,7 +28,7 @@ import { parseYamlFile, writeYaml, type FileKind } from '../../../protocol/proje
 import { checkAll } from '../../../protocol/validate-node.js';
 import { commitFiles, nodeFs, recoverCommits, type FileChange, type FsOps } from './atomic.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { newId } from './ids.js';
+import { newId } from '../../../protocol/ids.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
 import { NameClaims } from './name-claims.js';
 import { Slicer } from './slicer.js';

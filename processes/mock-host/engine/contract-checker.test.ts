@@ -4,11 +4,11 @@
  * stub findings the checker process computes with it. Also a real mock served through it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractRequest } from './engine/index.js';
-import { MockServer, loadContract, newMockFromContract, type Contract } from './engine/index.js';
+import type { ContractRequest } from './index.js';
+import { MockServer, loadContract, newMockFromContract, type Contract } from './index.js';
 import { contractChecker } from './contract-checker.js';
-import { mockFindings } from '../checker/mock-findings.js';
-import { documentsOf, json, loadContractFixture, mockOf, operation, send } from './engine/test-support/mocks.js';
+import { mockFindings } from './mock-findings.js';
+import { documentsOf, json, loadContractFixture, mockOf, operation, send } from './test-support/mocks.js';
 
 let contract: Contract;
 beforeAll(async () => {

@@ -10,9 +10,9 @@
  * pattern only V8's backtracking engine can run be run (`backtracking`); elsewhere (stubs against
  * the contract) such a pattern makes the check give up, never pass.
  */
-import type { MockProblem } from '../../protocol/model/mock.js';
-import type { Verdict } from '../../protocol/model/verdict.js';
-import type { Contract, ContractChecker, CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
+import type { MockProblem } from '../../../protocol/model/mock.js';
+import type { Verdict } from '../../../protocol/model/verdict.js';
+import type { Contract, ContractChecker, CheckOutcome, ContractRequest, OperationRef } from './contract.js';
 import {
   CHECK_LIMITS,
   NeedsWorker,
@@ -24,8 +24,8 @@ import {
   selectResponseKey,
   validateValue,
   type Loc,
-} from '../checker/engine/index.js';
-import { escapeSegment, isObject } from '../checker/engine/json-pointer.js';
+} from '../../checker/engine/index.js';
+import { escapeSegment, isObject } from '../../checker/engine/json-pointer.js';
 
 const CONTRACT_URI = 'file:///api/contract.json';
 /** Below the engine's 1000 ms race, so the checker's own stop (with its findings) comes first. */

@@ -5,12 +5,12 @@
  * calls the same function in its own process.
  */
 import { createHash } from 'node:crypto';
-import type { Mock, MockFinding } from '../../protocol/model/mock.js';
+import type { Mock, MockFinding } from '../../../protocol/model/mock.js';
 // Single engine modules, not its index: the index also reaches isolated-vm and TypeScript.
-import { loadContract, type Contract } from '../mock-host/engine/contract.js';
-import { findStubProblems, operationsNotInContract } from '../mock-host/engine/stub-findings.js';
-import type { OpenApiDocuments } from '../mock-host/engine/openapi-documents.js';
-import { contractChecker } from '../mock-host/contract-checker.js';
+import { loadContract, type Contract } from './contract.js';
+import { findStubProblems, operationsNotInContract } from './stub-findings.js';
+import type { OpenApiDocuments } from './openapi-documents.js';
+import { contractChecker } from './contract-checker.js';
 
 export interface MockFindings {
   findings: MockFinding[];
