@@ -1,12 +1,14 @@
 /**
  * Which operation of the definition a request is checked against (Contract-check rules 1 and 2):
  * the linked operation while the request still calls it, else a match by method and path,
- * where a concrete path beats a templated one and a server's own path prefix is removed first.
+ * where a server's own path prefix is removed first and then a concrete path beats a templated one
+ * by the one rule the mock's routing also follows (path-template.ts).
  */
 import type { OperationLink } from '../../../protocol/model/request.js';
 import type { PreparedDefinition } from './definition.js';
 import { escapeSegment, isObject } from './json-pointer.js';
 import type { Loc } from './keywords/site.js';
+import { compareTemplates, compileTemplate, decodeSegments, matchTemplate, type TemplateSegment } from './path-template.js';
 
 const METHODS_3X = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
 const METHODS_SWAGGER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
@@ -18,55 +20,7 @@ export interface OperationEntry {
   loc: Loc;
   /** Server path prefixes that apply, longest first, without trailing slash ("" for none). */
   prefixes: string[];
-  segments: SegmentMatcher[];
-}
-
-/** A literal segment, or a pattern for one with `{name}` in it. */
-export type SegmentMatcher = { literal: string } | { pattern: RegExp };
-
-export function compileTemplate(path: string): SegmentMatcher[] {
-  return splitPath(path).map((segment) => {
-    if (!segment.includes('{')) return { literal: safeDecode(segment) };
-    const source = segment
-      .split(/(\{[^}]*\})/)
-      .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : escapeRegExp(safeDecode(part))))
-      .join('');
-    return { pattern: new RegExp(`^${source}$`) };
-  });
-}
-
-/** Path segments without the leading slash; a trailing slash does not count. */
-export function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '');
-  return trimmed === '' ? [] : trimmed.split('/');
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Whether request path segments (already decoded) fit a template; -1 if not, else how many template segments it used. */
-export function matchSegments(matchers: SegmentMatcher[], segments: string[]): number {
-  if (matchers.length !== segments.length) return -1;
-  let templated = 0;
-  for (let i = 0; i < matchers.length; i++) {
-    const m = matchers[i]!;
-    if ('literal' in m) {
-      if (m.literal !== segments[i]) return -1;
-    } else {
-      if (!m.pattern.test(segments[i]!)) return -1;
-      templated++;
-    }
-  }
-  return templated;
+  segments: TemplateSegment[];
 }
 
 /** The path of a URL as sent (any host), or of a bare path. */
@@ -152,21 +106,15 @@ export function listOperations(def: PreparedDefinition): OperationEntry[] {
 }
 
 /** How well an operation fits a request path: undefined if not at all; lower is better. */
-function fit(op: OperationEntry, path: string): [number, number] | undefined {
+function fit(op: OperationEntry, path: string): number | undefined {
   for (let p = 0; p < op.prefixes.length; p++) {
     const prefix = op.prefixes[p]!;
     if (prefix !== '' && path !== prefix && !path.startsWith(prefix + '/')) continue;
-    const rest = path.slice(prefix.length);
-    const templated = matchSegments(op.segments, splitPath(rest).map(safeDecode));
+    const parts = decodeSegments(path.slice(prefix.length));
     // A prefix that was really removed ranks before matching the path whole.
-    if (templated >= 0) return [prefix === '' ? 1 : 0, templated];
+    if (parts && matchTemplate(op.segments, parts)) return prefix === '' ? 1 : 0;
   }
   return undefined;
-}
-
-/** Template-segment positions, so that among templated paths the one with literals earlier wins. */
-function literalShape(op: OperationEntry): string {
-  return op.segments.map((s) => ('literal' in s ? '0' : '1')).join('');
 }
 
 export function matchOperation(
@@ -179,20 +127,19 @@ export function matchOperation(
   const path = requestPath(url);
   if (link && link.method.toLowerCase() === wanted) {
     const linked = ops.find((op) => op.method.toLowerCase() === wanted && op.path === link.path);
-    if (linked && fit(linked, path)) return linked;
+    if (linked && fit(linked, path) !== undefined) return linked;
   }
-  let best: { op: OperationEntry; rank: [number, number] } | undefined;
+  let best: { op: OperationEntry; rank: number } | undefined;
   for (const op of ops) {
     if (op.method.toLowerCase() !== wanted) continue;
     const rank = fit(op, path);
-    if (!rank) continue;
+    if (rank === undefined) continue;
     if (!best || better(rank, op, best.rank, best.op)) best = { op, rank };
   }
   return best?.op;
 }
 
-function better(rank: [number, number], op: OperationEntry, bestRank: [number, number], bestOp: OperationEntry): boolean {
-  if (rank[0] !== bestRank[0]) return rank[0] < bestRank[0];
-  if (rank[1] !== bestRank[1]) return rank[1] < bestRank[1];
-  return literalShape(op) < literalShape(bestOp);
+function better(rank: number, op: OperationEntry, bestRank: number, bestOp: OperationEntry): boolean {
+  if (rank !== bestRank) return rank < bestRank;
+  return compareTemplates(op.segments, bestOp.segments) < 0;
 }

@@ -1,20 +1,13 @@
 /**
- * Routes a request path to an operation by method and path template. A concrete segment beats a
- * templated one at the first place two templates differ (`/pets/mine` beats `/pets/{id}`), the
- * way contract checks match operations.
+ * Routes a request path to an operation by method and path template, by the contract check's
+ * own rule (checker/engine/path-template.ts): a concrete segment beats a templated one at the
+ * first place two templates differ (`/pets/mine` beats `/pets/{id}`).
  */
-
-interface Segment {
-  literal?: string;
-  pattern?: RegExp;
-  names: string[];
-  /** 2 literal, 1 literal text around a parameter, 0 a whole-segment parameter. */
-  rank: number;
-}
+import { compareTemplates, compileTemplate, decodeSegments, matchTemplate, type TemplateSegment } from '../../checker/engine/path-template.js';
 
 interface Route<T> {
   method: string;
-  segments: Segment[];
+  segments: TemplateSegment[];
   target: T;
 }
 
@@ -41,7 +34,7 @@ export class Router<T> {
   constructor(routes: Array<{ method: string; path: string; target: T }>) {
     for (const route of routes) {
       const method = route.method.toUpperCase();
-      const segments = splitPath(route.path).map(compileSegment);
+      const segments = compileTemplate(route.path);
       if (segments.every((s) => s.rank === 2)) {
         const key = `/${segments.map((s) => s.literal).join('/')}`;
         let byPath = this.exact.get(method);
@@ -49,7 +42,7 @@ export class Router<T> {
         if (!byPath.has(key)) byPath.set(key, { target: route.target, params: NO_PARAMS });
       } else this.templated.push({ method, segments, target: route.target });
     }
-    this.templated.sort((a, b) => compareRank(a.segments, b.segments));
+    this.templated.sort((a, b) => compareTemplates(a.segments, b.segments));
   }
 
   /**
@@ -70,18 +63,14 @@ export class Router<T> {
       if (hit !== undefined) return hit;
       if (this.templated.length === 0) return undefined;
     }
-    let parts: string[];
-    try {
-      parts = splitPath(path).map((p) => decodeURIComponent(p));
-    } catch {
-      return undefined;
-    }
+    const parts = decodeSegments(path);
+    if (!parts) return undefined;
     const exact = this.exact.get(method)?.get(`/${parts.join('/')}`);
     if (exact !== undefined) return exact;
     for (const route of this.templated) {
       if (route.method !== method || route.segments.length !== parts.length) continue;
       const params = Object.create(null) as Record<string, string>;
-      if (route.segments.every((seg, i) => matchSegment(seg, parts[i] as string, params))) return { target: route.target, params };
+      if (matchTemplate(route.segments, parts, params)) return { target: route.target, params };
     }
     return undefined;
   }
@@ -94,45 +83,4 @@ function isPlain(path: string): boolean {
   if (n === 1) return true;
   if (path.charCodeAt(n - 1) === 47) return false;
   return path.indexOf('%') < 0 && path.indexOf('//') < 0;
-}
-
-function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
-}
-
-function compileSegment(text: string): Segment {
-  if (!text.includes('{')) return { literal: text, names: [], rank: 2 };
-  const names: string[] = [];
-  let source = '^';
-  let rest = text;
-  for (let m = /\{([^}]*)\}/.exec(rest); m; m = /\{([^}]*)\}/.exec(rest)) {
-    source += escapeRegExp(rest.slice(0, m.index)) + '(.+?)';
-    names.push(m[1] as string);
-    rest = rest.slice(m.index + m[0].length);
-  }
-  source += `${escapeRegExp(rest)}$`;
-  const wholeParam = /^\{[^}]*\}$/.test(text);
-  return { pattern: new RegExp(source, 's'), names, rank: wholeParam ? 0 : 1 };
-}
-
-function matchSegment(seg: Segment, part: string, params: Record<string, string>): boolean {
-  if (seg.literal !== undefined) return seg.literal === part;
-  if (part === '') return false;
-  const m = seg.pattern!.exec(part);
-  if (!m) return false;
-  seg.names.forEach((name, i) => (params[name] = m[i + 1] as string));
-  return true;
-}
-
-function compareRank(a: Segment[], b: Segment[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const d = (b[i] as Segment).rank - (a[i] as Segment).rank;
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
