@@ -1,6 +1,6 @@
 /**
- * Media-type tests shared by every process: the checker (which bodies are JSON), the credential
- * masking (which syntax a body is read in) and the cURL tools.
+ * Media-type tests shared by every process, the one answer to "is this JSON": the checker, the
+ * mock's contract, the importer, the request-body form, the credential masking and the cURL tools.
  */
 
 /** The media type without parameters, lower-cased: `application/problem+json`. */
@@ -14,10 +14,15 @@ function subtype(mediaType: string): string | undefined {
   return slash <= 0 ? undefined : e.slice(slash + 1);
 }
 
-/** `application/json`, `text/json` and any `+json` structured suffix. */
+/** `application/json`, `text/json`, the legacy `x-json` and any `+json` structured suffix (`application/*+json` too). */
 export function isJsonMediaType(mediaType: string): boolean {
   const s = subtype(mediaType);
-  return s !== undefined && (s === 'json' || s.endsWith('+json'));
+  return s !== undefined && (s === 'json' || s === 'x-json' || s.endsWith('+json'));
+}
+
+/** Of the media types a definition lists, the one a JSON body goes by: `application/json` first, then any other JSON type. */
+export function preferJsonMediaType(mediaTypes: readonly string[]): string | undefined {
+  return mediaTypes.find((m) => essence(m) === 'application/json') ?? mediaTypes.find(isJsonMediaType);
 }
 
 /** `application/xml`, `text/xml` and any `+xml` suffix (SOAP 1.2's `application/soap+xml`). */

@@ -133,7 +133,4 @@ export function mediaTypeDeclared(declared: string[], contentType: string): stri
   });
 }
 
-export function isJsonMediaType(contentType: string): boolean {
-  const t = contentType.split(';')[0]!.trim().toLowerCase();
-  return t === 'application/json' || /^[a-z]+\/[^;]*\+json$/.test(t);
-}
+export { isJsonMediaType } from '../../../protocol/media-type.js';

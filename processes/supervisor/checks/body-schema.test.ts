@@ -1,4 +1,5 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { preferJsonMediaType } from '../../../protocol/media-type.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { ensureDemoProject, demoDocumentPath } from '../../../demo/project.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import { ProjectStore } from '../store/project-store.js';
 import { PROTOTYPE_NAMES, withKey } from '../../../test/support/prototype-names.js';
-import { CUT_KEY, CYCLE_KEY, NAME_KEY, REF_KEY, UNRESOLVED_KEY, bodySchemaHandler, bodySchemaHandlers, pickJsonMediaType, requestBodySchema } from './body-schema.js';
+import { CUT_KEY, CYCLE_KEY, NAME_KEY, REF_KEY, UNRESOLVED_KEY, bodySchemaHandler, bodySchemaHandlers, requestBodySchema } from './body-schema.js';
 
 const ENTRY = 'file:///defs/api/openapi.yaml';
 const doc = (document: unknown, uri = ENTRY): DefinitionDocument => ({ uri, document });
@@ -65,8 +66,8 @@ describe('requestBodySchema', () => {
     const paths = { '/things': { patch: { requestBody: { $ref: '#/components/requestBodies/Patch' }, responses: {} } } };
     const result = requestBodySchema([doc(oas('3.0.3', paths, components))], { method: 'patch', path: '/things' });
     expect(result).toMatchObject({ available: true, mediaType: 'application/merge-patch+json; charset=utf-8', schema: { type: 'object' } });
-    expect(pickJsonMediaType(['application/vnd.x+json', 'Application/JSON'])).toBe('Application/JSON');
-    expect(pickJsonMediaType(['text/plain', 'application/xml'])).toBeUndefined();
+    expect(preferJsonMediaType(['application/vnd.x+json', 'Application/JSON'])).toBe('Application/JSON');
+    expect(preferJsonMediaType(['text/plain', 'application/xml'])).toBeUndefined();
   });
 
   it('resolves relative refs against each document, across files and folders', () => {

@@ -19,6 +19,7 @@
  * OpenAPI 3.0 `nullable` (and Swagger's `x-nullable`) become a `null` type; `allOf` is merged into
  * one schema where that keeps its meaning, and left as it is where not.
  */
+import { preferJsonMediaType } from '../../../protocol/media-type.js';
 import { hasCode, type ParleyError } from '../../../protocol/errors.js';
 import type { OperationLink } from '../../../protocol/model/request.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
@@ -126,7 +127,7 @@ function openApiBody(def: PreparedDefinition, op: Found['op'], name: string): { 
   if (typeof body === 'string') return `The request body of ${name} cannot be read: ${body}.`;
   const content = isObject(body.value) ? body.value.content : undefined;
   if (!isObject(content) || Object.keys(content).length === 0) return `The request body of ${name} declares no media types.`;
-  const mediaType = pickJsonMediaType(Object.keys(content));
+  const mediaType = preferJsonMediaType(Object.keys(content));
   if (mediaType === undefined) return `The request body of ${name} is not JSON (it takes ${Object.keys(content).join(', ')}).`;
   const media = def.follow(child(body.loc, 'content', mediaType));
   if (typeof media === 'string') return `The ${mediaType} body of ${name} cannot be read: ${media}.`;
@@ -148,17 +149,12 @@ function swaggerBody(def: PreparedDefinition, found: Found, name: string): { med
   if (!param) return `${name} declares no body parameter.`;
   const consumes = Array.isArray(found.op.value.consumes) ? found.op.value.consumes : def.entry.consumes;
   const declared = Array.isArray(consumes) ? consumes.filter((c): c is string => typeof c === 'string') : [];
-  const mediaType = declared.length === 0 ? 'application/json' : pickJsonMediaType(declared);
+  const mediaType = declared.length === 0 ? 'application/json' : preferJsonMediaType(declared);
   if (mediaType === undefined) return `The body of ${name} is not JSON (it takes ${declared.join(', ')}).`;
   if (param.value.schema === undefined) return `The body parameter of ${name} declares no schema.`;
   return { mediaType, schema: child(param.loc, 'schema') };
 }
 
-/** application/json first, then any `+json` type, as the document writes it. */
-export function pickJsonMediaType(types: readonly string[]): string | undefined {
-  const bare = (t: string) => t.split(';')[0]!.trim().toLowerCase();
-  return types.find((t) => bare(t) === 'application/json') ?? types.find((t) => bare(t).endsWith('+json'));
-}
 
 /** Inlines `$ref`s below one schema location, cutting cycles and bounding the tree. */
 class Inliner {

@@ -9,7 +9,8 @@ import { emptyBody, type Body, type BodyKind, type MultipartPart, type RawLangua
 import type { Row } from '../../../../../protocol/model/common.js';
 import type { NBody, SchemaHandle } from '../normalize/model.js';
 import type { Sampler } from '../normalize/sampler.js';
-import { asRowText, essence, isJsonMedia, isObj, obj, str } from '../normalize/values.js';
+import { isJsonMediaType } from '../../../../../protocol/media-type.js';
+import { asRowText, essence, isObj, obj, str } from '../normalize/values.js';
 
 export interface BodyShape {
   kind: BodyKind;
@@ -19,7 +20,7 @@ export interface BodyShape {
 export function shapeFor(contentType: string): BodyShape {
   const e = essence(contentType);
   if (e === '') return { kind: 'none', language: 'json' };
-  if (isJsonMedia(e)) return { kind: 'raw', language: 'json' };
+  if (isJsonMediaType(e)) return { kind: 'raw', language: 'json' };
   if (/(^|\/|\+)xml$/.test(e) || e.endsWith('/xml')) return { kind: 'raw', language: 'xml' };
   if (e === 'text/html') return { kind: 'raw', language: 'html' };
   if (/javascript|ecmascript/.test(e)) return { kind: 'raw', language: 'javascript' };

@@ -1,5 +1,10 @@
 /** Small readers shared by the normalizers: typed field access and sample values as row text. */
 
+import { essence, preferJsonMediaType } from '../../../../../protocol/media-type.js';
+
+/** Re-exported for the normalizers, which read media types as the rest of Parley does. */
+export { essence };
+
 export type Obj = Record<string, unknown>;
 
 export function isObj(value: unknown): value is Obj {
@@ -51,19 +56,10 @@ export const METHODS_3 = [...METHODS_2, 'trace'];
 /** OpenAPI 3.2 adds QUERY (and any method through additionalOperations). */
 export const METHODS_32 = [...METHODS_3, 'query'];
 
-/** A media type's essence, lower-case, without parameters. */
-export function essence(mediaType: string): string {
-  return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
-}
-
-export function isJsonMedia(mediaType: string): boolean {
-  const e = essence(mediaType);
-  return e === 'application/json' || /\+json$/.test(e) || /\/(x-)?json\b/.test(e) || e === 'application/*+json';
-}
 
 /** application/json first, then any other JSON type, else the first declared. */
 export function preferJson(mediaTypes: string[]): string | undefined {
-  return mediaTypes.find((m) => essence(m) === 'application/json') ?? mediaTypes.find(isJsonMedia) ?? mediaTypes[0];
+  return preferJsonMediaType(mediaTypes) ?? mediaTypes[0];
 }
 
 /** `{name}` placeholders of a path, in order, each once; callback runtime expressions (`{$request...}`) are not. */
