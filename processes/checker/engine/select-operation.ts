@@ -4,14 +4,13 @@
  * where a server's own path prefix is removed first and then a concrete path beats a templated one
  * by the one rule the mock's routing also follows (path-template.ts).
  */
+import { OPENAPI_32_METHODS, SWAGGER_METHODS } from '../../../protocol/openapi-methods.js';
 import type { OperationLink } from '../../../protocol/model/request.js';
 import type { PreparedDefinition } from './definition.js';
 import { escapeSegment, isObject } from './json-pointer.js';
 import type { Loc } from './keywords/site.js';
 import { compareTemplates, compileTemplate, decodeSegments, matchTemplate, type TemplateSegment } from './path-template.js';
 
-const METHODS_3X = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'];
-const METHODS_SWAGGER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
 export interface OperationEntry {
   /** As the document writes them. */
@@ -87,7 +86,7 @@ export function listOperations(def: PreparedDefinition): OperationEntry[] {
     const item = followed.value;
     const segments = compileTemplate(path);
     const methods: [string, Loc][] = [];
-    for (const m of swagger ? METHODS_SWAGGER : METHODS_3X) {
+    for (const m of swagger ? SWAGGER_METHODS : OPENAPI_32_METHODS) {
       if (isObject(item[m])) methods.push([m, { docUri: followed.loc.docUri, pointer: `${followed.loc.pointer}/${m}` }]);
     }
     // OpenAPI 3.2: methods without a fixed field live under additionalOperations.

@@ -4,6 +4,7 @@
  * (the project's checker engine in the app, a small ajv one in tests), so this module never
  * validates a schema itself.
  */
+import { OPENAPI_32_METHODS } from '../../../protocol/openapi-methods.js';
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import { bundleOpenApi, deref, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
 
@@ -75,7 +76,7 @@ export interface Contract {
   operations: ContractOperation[];
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query'] as const;
+export const HTTP_METHODS = OPENAPI_32_METHODS;
 
 /** Reads an API's cached documents into a contract (bundled, then indexed). */
 export async function loadContract(documents: OpenApiDocuments): Promise<Contract> {

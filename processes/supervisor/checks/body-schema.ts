@@ -19,6 +19,7 @@
  * OpenAPI 3.0 `nullable` (and Swagger's `x-nullable`) become a `null` type; `allOf` is merged into
  * one schema where that keeps its meaning, and left as it is where not.
  */
+import { OPENAPI_32_METHODS } from '../../../protocol/openapi-methods.js';
 import { preferJsonMediaType } from '../../../protocol/media-type.js';
 import { hasCode, type ParleyError } from '../../../protocol/errors.js';
 import type { OperationLink } from '../../../protocol/model/request.js';
@@ -51,7 +52,7 @@ export interface BodySchemaResult {
 
 type SchemaObject = Record<string, unknown>;
 
-const METHODS_3X = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
+const METHODS_3X = new Set<string>(OPENAPI_32_METHODS);
 /** Keywords whose value is a map of name to schema. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 /** Keywords whose value is a list of schemas (`items` too, in its old tuple form). */

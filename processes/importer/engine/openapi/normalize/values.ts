@@ -1,5 +1,6 @@
 /** Small readers shared by the normalizers: typed field access and sample values as row text. */
 
+import { OPENAPI_32_METHODS, OPENAPI_3_METHODS, SWAGGER_METHODS } from '../../../../../protocol/openapi-methods.js';
 import { essence, preferJsonMediaType } from '../../../../../protocol/media-type.js';
 
 /** Re-exported for the normalizers, which read media types as the rest of Parley does. */
@@ -51,10 +52,10 @@ export function oneLine(text: string): string {
 }
 
 /** HTTP method keys of a 2.0 path item, and of a 3.0/3.1 path item. */
-export const METHODS_2 = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
-export const METHODS_3 = [...METHODS_2, 'trace'];
+export const METHODS_2: readonly string[] = SWAGGER_METHODS;
+export const METHODS_3: readonly string[] = OPENAPI_3_METHODS;
 /** OpenAPI 3.2 adds QUERY (and any method through additionalOperations). */
-export const METHODS_32 = [...METHODS_3, 'query'];
+export const METHODS_32: readonly string[] = OPENAPI_32_METHODS;
 
 
 /** application/json first, then any other JSON type, else the first declared. */
