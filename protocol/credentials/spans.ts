@@ -4,6 +4,7 @@
  * attribute, the value of every such form field. The scanners read text as written and never
  * need it to parse: a broken JSON body is still masked, and masking keeps its formatting.
  */
+import { pointerOf } from '../json-pointer.js';
 import { isCredentialName } from './names.js';
 
 export type BodySyntax = 'json' | 'xml' | 'form';
@@ -127,7 +128,7 @@ function skipWhite(text: string, from: number): number {
 }
 
 function jsonPointer(stack: JsonFrame[]): string {
-  return stack.map((f) => '/' + (f.object ? f.key.replace(/~/g, '~0').replace(/\//g, '~1') : String(f.index))).join('');
+  return pointerOf(stack.map((f) => (f.object ? f.key : f.index)));
 }
 
 // --- XML -------------------------------------------------------------------------------------

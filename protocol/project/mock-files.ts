@@ -10,6 +10,7 @@
  * changes out); the fs helpers at the end only read a folder and hand changes to the atomic writer.
  * Saving rewrites a user's YAML through the `yaml` Document API, so comments and key order survive.
  */
+import { pointerSegments } from '../json-pointer.js';
 import { readdir, readFile, lstat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
@@ -193,7 +194,7 @@ class FolderReader {
     let ok = true;
     const seen = new Set<string>();
     for (const error of Value.Errors(schema, value)) {
-      const path = error.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const path = pointerSegments(error.path);
       const key = error.path || '/';
       // A union reports once per branch; the first message for a place is enough.
       if (seen.has(key) || [...seen].some((s) => key.startsWith(`${s}/`))) continue;

@@ -10,6 +10,7 @@
  * file that fails the version or schema check goes through `yaml`'s `parseDocument`, so every
  * problem is reported exactly as before, with its line.
  */
+import { pointerSegments } from '../json-pointer.js';
 // @ts-expect-error -- js-yaml ships no types; the part used here is typed by `JsYaml` below.
 import * as jsYamlModule from 'js-yaml';
 import { Document, LineCounter, isMap, isScalar, isSeq, parseDocument, visit, type Node } from 'yaml';
@@ -100,7 +101,7 @@ function interpret<T>(value: unknown, file: string, kind: FileKind<T>, check: Ch
       ok: false,
       problems: errors.slice(0, MAX_PROBLEMS_PER_FILE).map((err) => ({
         file,
-        line: line(pointerSegments(err.path)),
+        line: line(yamlPath(err.path)),
         rule: 'schema',
         message: `${file}: ${err.path || '/'} ${err.message}`,
       })),
@@ -277,13 +278,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 }
 
-function pointerSegments(pointer: string): (string | number)[] {
-  if (!pointer) return [];
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+/** Segments with array indexes as numbers, as the yaml library's paths want them. */
+function yamlPath(pointer: string): (string | number)[] {
+  return pointerSegments(pointer).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
 /** The line of the first alias that points nowhere, else of the first alias. */

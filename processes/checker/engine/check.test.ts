@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { json, loadDocuments, petstoreSeparate } from '../../../test/fixtures/checker/load.js';
 import { checkExchange, validateValue, type ExchangeInput } from './check.js';
 import { PreparedDefinition } from './definition.js';
-import { isObject } from './json-pointer.js';
+import { isObject } from '../../../protocol/json-pointer.js';
 
 const museum = new PreparedDefinition(loadDocuments('redocly-museum.yaml'), 'museum');
 const petstore = new PreparedDefinition(petstoreSeparate(), 'petstore');

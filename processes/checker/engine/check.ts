@@ -7,7 +7,7 @@ import type { OperationLink } from '../../../protocol/model/request.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { PreparedDefinition } from './definition.js';
 import { evaluate, Evaluation, StopEvaluation, type Direction } from './evaluation.js';
-import { escapeSegment, isObject } from './json-pointer.js';
+import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 import type { Loc } from './keywords/site.js';
 import { listOperations, matchOperation, type OperationEntry } from './select-operation.js';
 import { essence, isEventStream, isJsonMediaType, selectMediaType, selectResponseKey } from './select-response.js';

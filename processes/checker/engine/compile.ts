@@ -5,7 +5,7 @@
  * A keyword the dialect does not have is reported as a note and not checked.
  */
 import type { Dialect, Keyword, SchemaNode } from './evaluation.js';
-import { isObject, pointerOf } from './json-pointer.js';
+import { isObject, pointerOf } from '../../../protocol/json-pointer.js';
 import { containsKeyword, itemsKeyword, unevaluatedItemsKeyword } from './keywords/arrays.js';
 import {
   arrayCountKeywords,

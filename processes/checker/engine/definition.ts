@@ -9,7 +9,7 @@ import { resolveRefLocation } from '../../../protocol/ref-location.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import { compileInto } from './compile.js';
 import type { Dialect, Resource, SchemaNode } from './evaluation.js';
-import { escapeSegment, isObject, parsePointer, valueAt } from './json-pointer.js';
+import { escapeSegment, isObject, parsePointer, valueAt } from '../../../protocol/json-pointer.js';
 import type { CompileHost, Loc } from './keywords/site.js';
 import { normalizeDocumentUri, resolveReference } from './uri.js';
 

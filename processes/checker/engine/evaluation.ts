@@ -4,7 +4,7 @@
  * `unevaluatedProperties` / `unevaluatedItems` read. Keywords are plain closures over it.
  */
 import type { ContractProblem } from '../../../protocol/model/verdict.js';
-import { pointerOf } from './json-pointer.js';
+import { pointerOf } from '../../../protocol/json-pointer.js';
 
 export type Dialect = 'oas30' | 'oas31' | 'swagger2';
 

@@ -7,7 +7,7 @@
 import { OPENAPI_32_METHODS, SWAGGER_METHODS } from '../../../protocol/openapi-methods.js';
 import type { OperationLink } from '../../../protocol/model/request.js';
 import type { PreparedDefinition } from './definition.js';
-import { escapeSegment, isObject } from './json-pointer.js';
+import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 import type { Loc } from './keywords/site.js';
 import { compareTemplates, compileTemplate, decodeSegments, matchTemplate, type TemplateSegment } from './path-template.js';
 

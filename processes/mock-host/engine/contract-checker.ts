@@ -25,7 +25,7 @@ import {
   validateValue,
   type Loc,
 } from '../../checker/engine/index.js';
-import { escapeSegment, isObject } from '../../checker/engine/json-pointer.js';
+import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 
 const CONTRACT_URI = 'file:///api/contract.json';
 /** Below the engine's 1000 ms race, so the checker's own stop (with its findings) comes first. */

@@ -2,6 +2,7 @@
  * Turns an API's cached definition documents into one OpenAPI 3.x document whose `$ref`s all
  * point inside it, so samples, examples and schemas can be looked up without any file or network.
  */
+import { pointerSegments } from '../../../protocol/json-pointer.js';
 import { ParleyError } from '../../../protocol/errors.js';
 import { resolveRefLocation, type RefScope } from '../../../protocol/ref-location.js';
 
@@ -144,8 +145,7 @@ export function deref<V = Record<string, unknown>>(doc: OpenApiDocument, value: 
 function pointer(doc: OpenApiDocument, ref: string): unknown {
   if (!ref.startsWith('#')) return undefined;
   let node: unknown = doc;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of pointerSegments(ref)) {
     // Own members only: `#/constructor` or `#/__proto__` point at nothing, not at Object's.
     if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];

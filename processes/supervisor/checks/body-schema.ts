@@ -27,7 +27,7 @@ import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import type { Handler, Handlers } from '../../../protocol/peer.js';
 import { ownValue, setOwn } from '../../../protocol/own.js';
 import { PreparedDefinition } from '../../checker/engine/definition.js';
-import { escapeSegment, isObject, parsePointer } from '../../checker/engine/json-pointer.js';
+import { escapeSegment, isObject, parsePointer } from '../../../protocol/json-pointer.js';
 import type { Loc } from '../../checker/engine/keywords/site.js';
 import { resolveReference } from '../../checker/engine/uri.js';
 import type { Supervisor } from '../supervisor.js';

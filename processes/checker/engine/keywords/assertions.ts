@@ -5,7 +5,7 @@
  */
 import { INLINE_FORMAT_MAX, NeedsWorker, type Evaluation, type Keyword } from '../evaluation.js';
 import { formatCheck } from '../formats.js';
-import { isObject } from '../json-pointer.js';
+import { isObject } from '../../../../protocol/json-pointer.js';
 import { compileEcmaPattern } from '../regex.js';
 import { canonicalKey, codePointLength, cut, hasType, jsonEqual, jsonType, showSchemaList, showSchemaValue } from '../values.js';
 import type { Site } from './site.js';

@@ -1,6 +1,6 @@
 /** Object applicators: properties, patternProperties, additionalProperties, propertyNames, dependentSchemas, unevaluatedProperties. */
 import { evaluate, evaluateAt, probeAt, type Keyword, type SchemaNode } from '../evaluation.js';
-import { isObject } from '../json-pointer.js';
+import { isObject } from '../../../../protocol/json-pointer.js';
 import { compilePattern, type SchemaPattern } from './assertions.js';
 import type { Site } from './site.js';
 

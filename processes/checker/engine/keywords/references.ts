@@ -1,6 +1,6 @@
 /** $ref, $dynamicRef and the OpenAPI discriminator. */
 import { evaluate, type Evaluation, type Keyword, type SchemaNode } from '../evaluation.js';
-import { isObject } from '../json-pointer.js';
+import { isObject } from '../../../../protocol/json-pointer.js';
 import { resolveRefLocation } from '../../../../protocol/ref-location.js';
 import { showSchemaList } from '../values.js';
 import type { Loc, Site } from './site.js';

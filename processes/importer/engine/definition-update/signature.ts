@@ -9,7 +9,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { refOf, type DocumentSet } from '../load/document-set.js';
-import { valueAt } from '../load/json-pointer.js';
+import { valueAt } from '../../../../protocol/json-pointer.js';
 import type { Part } from '../openapi/normalize/model.js';
 
 export class Signer {
@@ -39,7 +39,7 @@ export class Signer {
     if (cached) return cached;
     const hash = id.indexOf('#');
     const doc = this.set.get(id.slice(0, hash));
-    const value = doc ? valueAt(doc.value, id.slice(hash + 1)) : undefined;
+    const value = doc ? valueAt(doc.value, id.slice(hash + 1)).value : undefined;
     const result = value === undefined ? { pieces: ['<unresolved>'], refs: [] } : this.canonical(value, id.slice(0, hash));
     this.targets.set(id, result);
     return result;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { SourceLocation } from '../../../../protocol/model/import.js';
 import { resolveRefLocation, type RefLocation, type RefScope } from '../../../../protocol/ref-location.js';
-import { valueAt } from './json-pointer.js';
+import { valueAt } from '../../../../protocol/json-pointer.js';
 import type { ParsedText } from './parse-text.js';
 
 export interface SourceDocument extends ParsedText {
@@ -69,7 +69,7 @@ export class DocumentSet {
     if (!target.ok || (target.fragment !== '' && !target.fragment.startsWith('/'))) return undefined;
     const doc = this.byUrl.get(target.url);
     if (!doc) return undefined;
-    const value = valueAt(doc.value, target.fragment);
+    const value = valueAt(doc.value, target.fragment).value;
     if (value === undefined) return undefined;
     return { doc, pointer: target.fragment, value };
   }

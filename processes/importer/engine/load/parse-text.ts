@@ -5,7 +5,7 @@
  */
 import { LineCounter, isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { ParleyError } from '../../../../protocol/errors.js';
-import { pointerSegments } from './json-pointer.js';
+import { pointerSegments } from '../../../../protocol/json-pointer.js';
 
 export interface ParsedText {
   value: unknown;

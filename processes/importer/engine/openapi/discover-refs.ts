@@ -5,7 +5,7 @@
  * and is walked like any other.
  */
 import { resolveRefLocation, type RefScope } from '../../../../protocol/ref-location.js';
-import { joinPointer } from '../load/json-pointer.js';
+import { joinPointer } from '../../../../protocol/json-pointer.js';
 import type { Lead } from '../load/load-document-set.js';
 
 /** Keywords whose values are literal data. */

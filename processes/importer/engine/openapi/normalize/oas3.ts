@@ -6,7 +6,7 @@
  * imported.
  */
 import type { DocumentSet, Resolved } from '../../load/document-set.js';
-import { joinPointer } from '../../load/json-pointer.js';
+import { joinPointer } from '../../../../../protocol/json-pointer.js';
 import type { DeclaredVersion } from '../version.js';
 import { Collector, folderFor, readRequirements, serverUrl, tagParents, trimBase, absoluteAgainst } from './common.js';
 import type { NApi, NBody, NOperation, NParam, Part } from './model.js';

@@ -7,7 +7,7 @@
 import { sample } from 'openapi-sampler';
 import type { JSONSchema7 } from 'json-schema';
 import { refOf, type DocumentSet } from '../../load/document-set.js';
-import { joinPointer, pointerSegments, valueAt } from '../../load/json-pointer.js';
+import { joinPointer, pointerSegments, valueAt } from '../../../../../protocol/json-pointer.js';
 import type { SchemaHandle } from './model.js';
 import { setOwn } from './values.js';
 
@@ -47,7 +47,7 @@ export function createSetSampler(set: DocumentSet, versionKey: Record<string, st
     const index = set.documents.findIndex((d) => d.url === schema.docUrl);
     if (index < 0) return schema.node;
     const docs = specFor()[DOCUMENTS_KEY] as unknown[];
-    return valueAt(docs[index], schema.pointer) ?? schema.node;
+    return valueAt(docs[index], schema.pointer).value ?? schema.node;
   };
   const run = (schema: SchemaHandle, format: 'json' | 'xml'): unknown => {
     try {

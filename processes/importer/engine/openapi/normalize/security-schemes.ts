@@ -1,5 +1,5 @@
 /** Security schemes of every generation read into one shape (OpenAPI 3.x, Swagger 2.0, 1.x). */
-import { joinPointer } from '../../load/json-pointer.js';
+import { joinPointer } from '../../../../../protocol/json-pointer.js';
 import type { DocumentSet } from '../../load/document-set.js';
 import type { NSecurityScheme, Part } from './model.js';
 import { arr, isObj, obj, str, type Obj } from './values.js';

@@ -8,7 +8,7 @@
 import { safeFileName } from '../../../../../protocol/project/safe-path.js';
 import { resolveRefLocation, type RefScope } from '../../../../../protocol/ref-location.js';
 import { DocumentSet, type SourceDocument } from '../../load/document-set.js';
-import { joinPointer } from '../../load/json-pointer.js';
+import { joinPointer } from '../../../../../protocol/json-pointer.js';
 import type { Lead } from '../../load/load-document-set.js';
 import type { DeclaredVersion } from '../version.js';
 import { Collector, absoluteAgainst, trimBase } from './common.js';

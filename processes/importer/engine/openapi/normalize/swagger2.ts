@@ -7,7 +7,7 @@
  * multipart fields (multipart when a file is among them or only multipart is consumed).
  */
 import type { DocumentSet, Resolved } from '../../load/document-set.js';
-import { joinPointer } from '../../load/json-pointer.js';
+import { joinPointer } from '../../../../../protocol/json-pointer.js';
 import type { DeclaredVersion } from '../version.js';
 import { Collector, folderFor, readRequirements, trimBase } from './common.js';
 import type { NApi, NBody, NFormField, NOperation, NParam, Part } from './model.js';

@@ -1,3 +1,4 @@
+import { escapeSegment } from '../../../../../protocol/json-pointer.js';
 /**
  * Pretty-prints parsed JSON like JSON.stringify(v, null, 2) and records the line where each
  * JSON Pointer starts, so contract problems can be marked at their property.
@@ -37,9 +38,7 @@ export function prettyJson(value: unknown): PrettyJson {
   return { lines, lineOf };
 }
 
-export function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+export const escapePointer = escapeSegment;
 
 /** The line of a pointer, or of its nearest ancestor that exists (a missing required property). */
 export function lineForPointer(pretty: PrettyJson, pointer: string): number {

@@ -1,4 +1,7 @@
-/** RFC 6901 JSON Pointers: building them for problems, following them into documents. */
+/**
+ * RFC 6901 JSON Pointers, the one module for them: the checker's problems, the importer's `$ref`
+ * fragments and report, the mock's documents and the project files all build and follow them here.
+ */
 
 export function escapeSegment(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -19,6 +22,25 @@ export function parsePointer(pointer: string): string[] | undefined {
     .slice(1)
     .split('/')
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Segments of a pointer, or of a `#fragment` (percent-decoded first, as a URI fragment is); [] when it is not a pointer. */
+export function pointerSegments(pointerOrFragment: string): string[] {
+  let body = pointerOrFragment;
+  if (body.startsWith('#')) {
+    body = body.slice(1);
+    try {
+      body = decodeURIComponent(body);
+    } catch {
+      // Not valid percent-encoding: read it as written.
+    }
+  }
+  return parsePointer(body) ?? [];
+}
+
+/** `base` extended by segments, each escaped. */
+export function joinPointer(base: string, ...segments: readonly (string | number)[]): string {
+  return base + pointerOf(segments);
 }
 
 /** The value a pointer names inside `doc`, or `found: false`. Own properties only. */
