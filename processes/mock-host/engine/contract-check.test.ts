@@ -2,14 +2,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractCheckMode, MockLogEntry } from '../../../protocol/model/mock.js';
 import { MockServer } from './mock-server.js';
 import type { Contract, ContractChecker } from './contract.js';
-import { ajvContractChecker } from './test-support/ajv-contract-checker.js';
+import { contractChecker } from './contract-checker.js';
 import { json, loadContractFixture, mockOf, operation, send } from './test-support/mocks.js';
 
 let contract: Contract;
 let checker: ContractChecker;
 beforeAll(async () => {
   contract = await loadContractFixture('pets.openapi.yaml', ['pets.schemas.yaml']);
-  checker = ajvContractChecker(contract);
+  checker = contractChecker(contract);
 });
 
 const running: MockServer[] = [];

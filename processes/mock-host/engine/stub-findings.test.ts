@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { MockFinding } from '../../../protocol/model/mock.js';
 import type { Contract } from './contract.js';
 import { findStubProblems, operationsNotInContract } from './stub-findings.js';
-import { ajvContractChecker } from './test-support/ajv-contract-checker.js';
+import { contractChecker } from './contract-checker.js';
 import { json, loadContractFixture, mockOf, operation, response } from './test-support/mocks.js';
 
 let contract: Contract;
@@ -40,7 +40,7 @@ describe('stubs against the contract', () => {
       operation({ name: 'photo', method: 'GET', path: '/pets/{petId}/photo.{format}', responses: [response({ name: 'Default', headers: [{ name: 'Content-Type', value: 'image/png' }], body: { kind: 'text', text: 'PNG' } })] }),
       operation({ name: 'removed', method: 'GET', path: '/owners', responses: [json('Default', { any: 'thing' }, { status: 999 as number })] }),
     ]);
-    const findings = await findStubProblems(mock, contract, ajvContractChecker(contract));
+    const findings = await findStubProblems(mock, contract, contractChecker(contract));
     for (const f of findings) expect(Value.Check(MockFinding, f)).toBe(true);
     expect(findings.map((f) => [f.operation, f.response ?? '', f.rule, f.severity, f.pointer ?? ''])).toEqual([
       ['getPet', 'Wrong body', 'body-schema', 'error', '/id'],
@@ -58,7 +58,7 @@ describe('stubs against the contract', () => {
 
   it('reports a status no response key covers', async () => {
     const mock = mockOf([operation({ name: 'listPets', method: 'GET', path: '/pets', responses: [json('Default', []), json('Created?', [], { status: 201 })] })]);
-    const findings = await findStubProblems(mock, contract, ajvContractChecker(contract));
+    const findings = await findStubProblems(mock, contract, contractChecker(contract));
     expect(findings).toEqual([
       expect.objectContaining({ response: 'Created?', rule: 'undocumented-status', message: 'Status 201 is not documented for GET /pets (documented: 200).' }),
     ]);
