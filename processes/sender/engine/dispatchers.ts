@@ -8,6 +8,20 @@ import { timeDirectConnections, timeTunnelledConnections } from './connection-ti
 /** What makes two sends need different connections: the proxy, the trusted CAs, the HTTP version. */
 export type DispatcherKey = Pick<SendSpec, 'proxy' | 'caPem' | 'httpVersion'>;
 
+/**
+ * The network a dispatcher is made for. One factory serves sends, definition fetches (the
+ * importer) and OAuth token calls (the supervisor), so a proxy or extra CA means the same to all.
+ */
+export interface NetworkSettings {
+  /** The preferences' proxy (`http://host:port`), or '' for none. */
+  proxy: string;
+  /** Extra CAs (PEM) trusted beside the bundled roots, or ''. */
+  caPem: string;
+  httpVersion?: SendSpec['httpVersion'];
+  /** undici's own limits until the headers and between body chunks; 0 (sends) leaves timing to the caller. */
+  timeoutMs?: number;
+}
+
 /** A few combinations are normal (one proxy, one CA); more means settings are being flipped. */
 const MAX_CACHED = 8;
 const cache = new Map<string, Dispatcher>();
@@ -45,11 +59,11 @@ function cacheId({ proxy, caPem, httpVersion }: DispatcherKey): string {
   return `${httpVersion}|${proxy}|${ca}`;
 }
 
-function createDispatcher({ proxy, caPem, httpVersion }: DispatcherKey): Dispatcher {
+export function createDispatcher({ proxy, caPem, httpVersion = '1.1', timeoutMs = 0 }: NetworkSettings): Dispatcher {
   const allowH2 = httpVersion === '2';
   const tls = caPem === '' ? {} : { secureContext: trustingAlso(caPem) };
-  // Timeouts are the engine's own (until headers only), so undici's are off.
-  const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
+  // A send's timeouts are the engine's own (until headers only), so undici's are off there.
+  const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (proxy === '') {
     return new Agent({ ...timeouts, allowH2, connect: timeDirectConnections(buildConnector({ ...tls, allowH2 })) });
   }
@@ -76,7 +90,7 @@ function trustingAlso(caPem: string): SecureContext {
   try {
     return createSecureContext({ ca: [...rootCertificates, caPem] });
   } catch {
-    throw new ParleyError('bad-ca', 'The extra CA certificates are not valid PEM.');
+    throw new ParleyError('bad-ca', 'The extra CA certificates in the preferences are not valid PEM.');
   }
 }
 
@@ -85,7 +99,7 @@ function parseProxyUrl(proxy: string): URL {
   try {
     url = new URL(proxy);
   } catch {
-    throw new ParleyError('bad-url', 'The proxy is not a valid URL (expected http://host:port).');
+    throw new ParleyError('bad-url', 'The proxy in the preferences is not a valid URL (expected http://host:port).');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ParleyError('bad-url', `The proxy scheme ${url.protocol} is not supported (expected http://host:port).`);

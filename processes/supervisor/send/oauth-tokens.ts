@@ -3,12 +3,14 @@
  * proxy and extra CA. The authorization-code flow opens the user's browser and also tells the
  * UI, which shows the sign-in link in case no browser could be opened.
  */
-import { rootCertificates } from 'node:tls';
 import { readFile } from 'node:fs/promises';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { createDispatcher } from '../../sender/engine/dispatchers.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Preferences } from '../../../protocol/model/workspace.js';
 import { OAuth2TokenClient } from '../auth/index.js';
+
+/** undici's limit until a token endpoint's headers, and between its body chunks. */
+const TOKEN_CALL_GAP_MS = 30_000;
 
 export class OAuthTokens {
   private client: OAuth2TokenClient | null = null;
@@ -28,8 +30,8 @@ export class OAuthTokens {
   private async clientFor(prefs: Preferences): Promise<OAuth2TokenClient> {
     const key = `${prefs.proxy}\0${prefs.caBundle}`;
     if (this.client && this.clientKey === key) return this.client;
-    const ca = prefs.caBundle ? [...rootCertificates, await readFile(prefs.caBundle, 'utf8')] : undefined;
-    const dispatcher: Dispatcher = prefs.proxy ? new ProxyAgent({ uri: prefs.proxy, requestTls: ca ? { ca } : {} }) : new Agent(ca ? { connect: { ca } } : {});
+    const caPem = prefs.caBundle ? await readFile(prefs.caBundle, 'utf8') : '';
+    const dispatcher = createDispatcher({ proxy: prefs.proxy, caPem, timeoutMs: TOKEN_CALL_GAP_MS });
     this.client = new OAuth2TokenClient({ openBrowser: this.openBrowser, dispatcher });
     this.clientKey = key;
     return this.client;

@@ -15,6 +15,9 @@ import { readRegularFile } from './read-file.js';
 import { Redactor } from './redact.js';
 import { checkDeclarationFile, checkReferencedFile } from './ref-policy.js';
 
+/** undici's limit until a definition's response headers, and between its body chunks. */
+const FETCH_GAP_MS = 30_000;
+
 /** entry: what the user chose; ref: a `$ref` target; declaration: a Swagger 1.x API declaration. */
 export type LoadPurpose = 'entry' | 'ref' | 'declaration';
 
@@ -131,8 +134,9 @@ class JobLoader implements DocumentLoader {
     this.budget.startDocument(shown);
     // The HTTP client (undici) is loaded with the first URL: a file import never needs it, and
     // loading it was about 90 ms of `parley mock serve <file>`'s start-up.
-    const [{ createFetchDispatcher }, { fetchDocument }] = await Promise.all([import('./dispatcher.js'), import('./fetch-url.js')]);
-    this.dispatcher ??= createFetchDispatcher(this.options.network ?? { proxy: '', caPem: '' });
+    const [{ createDispatcher }, { fetchDocument }] = await Promise.all([import('../../../sender/engine/dispatchers.js'), import('./fetch-url.js')]);
+    // Until the response headers arrive, and between body chunks; the job's own deadlines bound the rest.
+    this.dispatcher ??= createDispatcher({ ...(this.options.network ?? { proxy: '', caPem: '' }), timeoutMs: FETCH_GAP_MS });
     const credentials = this.options.credentials && this.entryOrigin ? { value: this.options.credentials, origin: this.entryOrigin } : undefined;
     const fetched = await fetchDocument(clean, {
       dispatcher: this.dispatcher,
