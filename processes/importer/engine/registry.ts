@@ -8,6 +8,8 @@ import { runDetectRules, type DetectRule } from './detect-rules.js';
 import type { Detection, ImportInput, Importer } from './importer.js';
 import { OPENAPI_DETECT_RULES } from './openapi/detect.js';
 import { openApiImporter } from './openapi/importer.js';
+import { POSTMAN_COLLECTION_RULES, POSTMAN_ENVIRONMENT_RULES, POSTMAN_GLOBALS_RULES } from './postman/detect.js';
+import { postmanCollectionImporter, postmanEnvironmentImporter, postmanGlobalsImporter } from './postman/importer.js';
 
 export interface RegisteredImporter {
   importer: Importer;
@@ -59,5 +61,10 @@ export class ImporterRegistry {
  * and flips `built` in protocol/import-formats.ts (registry.test.ts keeps the two in step).
  */
 export function createImporterRegistry(): ImporterRegistry {
-  return new ImporterRegistry([{ importer: openApiImporter, rules: OPENAPI_DETECT_RULES }]);
+  return new ImporterRegistry([
+    { importer: openApiImporter, rules: OPENAPI_DETECT_RULES },
+    { importer: postmanCollectionImporter, rules: POSTMAN_COLLECTION_RULES },
+    { importer: postmanEnvironmentImporter, rules: POSTMAN_ENVIRONMENT_RULES },
+    { importer: postmanGlobalsImporter, rules: POSTMAN_GLOBALS_RULES },
+  ]);
 }
