@@ -13,6 +13,7 @@ connectToSupervisor({
     'checker.check': (job, { signal }) => pool.check(job, signal),
     'checker.mockFindings': ({ mock, documents }) => mockFindings(mock, documents),
     'checker.query': (job, { signal }) => queries.run(job, signal),
+    'checker.assert': async (job, { signal }) => ({ results: await queries.assert(job, signal) }),
   },
   onShutdown: () => Promise.all([pool.close(), queries.close()]).then(() => undefined),
 });
