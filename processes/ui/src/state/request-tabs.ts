@@ -13,8 +13,8 @@ import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
 import { onTabClosed, retitleTab, type Tab } from './tabs.js';
 
-export type Section = 'params' | 'body' | 'headers' | 'auth' | 'settings';
-export type ResponseView = 'body' | 'preview' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'history';
+export type Section = 'params' | 'body' | 'headers' | 'auth' | 'assertions' | 'settings';
+export type ResponseView = 'body' | 'preview' | 'assertions' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'history';
 
 export interface RequestTabState {
   tab: Tab;

@@ -1,4 +1,4 @@
-/** The response: status line with the contract chip, then Body, Preview, Headers, Cookies, Redirects, Timing, Raw. */
+/** The response: status line with the contract chip and the assertions' outcome, then Body, Preview, Assertions, Headers, Cookies, Redirects, Timing, Raw. */
 import { useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { Exchange } from '../../../../../protocol/model/history.js';
@@ -10,6 +10,7 @@ import { HIGHLIGHT_LIMIT, bodyKind, decodeText, header, prettyText, type BodyKin
 import { highlightJson, highlightMarkup } from './highlight.js';
 import { lineForPointer, prettyJson } from './pretty-json.js';
 import { VerdictChip } from './VerdictChip.js';
+import { AssertionResults, AssertionsChip } from './AssertionResults.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
@@ -69,6 +70,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
   const views: [ResponseView, string][] = [
     ['body', 'Body'],
     ...(kind === 'html' ? ([['preview', 'Preview']] as [ResponseView, string][]) : []),
+    ...(exchange.assertions && exchange.assertions.length > 0 ? ([['assertions', `Assertions (${exchange.assertions.filter((a) => a.passed).length}/${exchange.assertions.length})`]] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
     ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
@@ -97,6 +99,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
             }}
           />
         )}
+        {exchange.assertions && exchange.assertions.length > 0 && <AssertionsChip results={exchange.assertions} onOpen={() => (state.responseView.value = 'assertions')} />}
         <ExampleControls tab={state} exchange={exchange} />
       </div>
       <nav class="subtabs" role="tablist" aria-label="Response views">
@@ -109,6 +112,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
       <div class="response-body">
         {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} />}
         {view === 'preview' && <HtmlPreview html={decodeText(r)} />}
+        {view === 'assertions' && <AssertionResults results={exchange.assertions ?? []} />}
         {view === 'headers' && <HeaderTable headers={r.headers} />}
         {view === 'cookies' && <ResponseCookies result={r} />}
         {view === 'redirects' && <RedirectsView result={r} />}
