@@ -8,6 +8,8 @@ import { runDetectRules, type DetectRule } from './detect-rules.js';
 import type { Detection, ImportInput, Importer } from './importer.js';
 import { OPENAPI_DETECT_RULES } from './openapi/detect.js';
 import { openApiImporter } from './openapi/importer.js';
+import { POSTMAN_COLLECTION_RULES, POSTMAN_ENVIRONMENT_RULES, POSTMAN_GLOBALS_RULES } from './postman/detect.js';
+import { postmanCollectionImporter, postmanEnvironmentImporter, postmanGlobalsImporter } from './postman/importer.js';
 
 export interface RegisteredImporter {
   importer: Importer;
@@ -24,6 +26,11 @@ export class ImporterRegistry {
 
   get(id: string): Importer | undefined {
     return this.entries.find((e) => e.importer.id === id)?.importer;
+  }
+
+  /** The ids of every importer, in table order. */
+  ids(): string[] {
+    return this.entries.map((e) => e.importer.id);
   }
 
   detectFormat(input: ImportInput): Detection | null {
@@ -49,7 +56,15 @@ export class ImporterRegistry {
   }
 }
 
-/** Every importer this build has. Later formats add their entry here. */
+/**
+ * Every importer this build has, each with its detect rules. A new format adds its entry here
+ * and flips `built` in protocol/import-formats.ts (registry.test.ts keeps the two in step).
+ */
 export function createImporterRegistry(): ImporterRegistry {
-  return new ImporterRegistry([{ importer: openApiImporter, rules: OPENAPI_DETECT_RULES }]);
+  return new ImporterRegistry([
+    { importer: openApiImporter, rules: OPENAPI_DETECT_RULES },
+    { importer: postmanCollectionImporter, rules: POSTMAN_COLLECTION_RULES },
+    { importer: postmanEnvironmentImporter, rules: POSTMAN_ENVIRONMENT_RULES },
+    { importer: postmanGlobalsImporter, rules: POSTMAN_GLOBALS_RULES },
+  ]);
 }
