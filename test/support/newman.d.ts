@@ -11,7 +11,6 @@ declare module 'newman' {
   interface RunSummary {
     run: { failures: unknown[]; stats: { requests: { total: number; failed: number } } };
   }
-  function run(options: RunOptions, callback: (err: Error | null, summary: RunSummary) => void): unknown;
-  const newman: { run: typeof run };
+  const newman: { run(options: RunOptions, callback: (err: Error | null, summary: RunSummary) => void): unknown };
   export default newman;
 }
