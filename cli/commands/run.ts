@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { isWireError } from '../../protocol/errors.js';
+import { needsWorker } from '../../processes/checker/engine/assertions.js';
 import { CliSession } from '../import/session.js';
 import type { ProgressStream } from '../import/progress.js';
 import { readDataFile, type DataRow } from '../run/data-file.js';
@@ -163,7 +164,12 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
 
   const session = new CliSession();
   try {
-    const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined, { services: true });
+    const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
+    // The sender starts while the project loads; the checker only when a request needs it
+    // (an API with an imported definition, or assertions that read the body): each process
+    // start is a large part of a short run.
+    const senderStarted = sup.sender.start();
+    senderStarted.catch(() => undefined);
     const store = await sup.openProject(resolve(positionals[0]!));
     const tree = store.tree();
     if (tree.problems.length > 0) {
@@ -195,6 +201,8 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
       failOnContract: options['fail-on-contract'],
       secret: envSecrets(io.env),
     };
+    const needsChecker = requests.some((r) => store.getApi(r.apiId).definition !== undefined || needsWorker(store.getRequest(r.id).assertions ?? []));
+    await Promise.all([senderStarted, needsChecker ? sup.checker.start() : undefined]);
     const listeners = listenersFor(reporters, io);
     const report = await runRequests(sup, store, plan, fanOut(listeners), session.signal);
     await writeReports(reporters, report, io);

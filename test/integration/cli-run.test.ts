@@ -233,7 +233,8 @@ describe('parley run', () => {
     const senders = await childrenOf(child.pid!, 'sender.js');
     const checkers = await childrenOf(child.pid!, 'checker.js');
     expect(senders).toHaveLength(1);
-    expect(checkers).toHaveLength(1);
+    // No request of this API needs a contract check or a body assertion: the checker is not started.
+    expect(checkers).toHaveLength(0);
     process.kill(senders[0]!, 'SIGKILL');
     const run = await done;
     slowRequests.splice(0).forEach((answer) => answer());
