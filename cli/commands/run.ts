@@ -170,7 +170,7 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
     // start is a large part of a short run.
     const senderStarted = sup.sender.start();
     senderStarted.catch(() => undefined);
-    const store = await sup.openProject(resolve(positionals[0]!));
+    const store = await sup.openProject(resolve(positionals[0]!), { remember: false });
     const tree = store.tree();
     if (tree.problems.length > 0) {
       io.stderr.write(`parley run: ${store.root} has files that do not load:\n${tree.problems.map((p) => `  ${p.message}${p.line ? ` (line ${p.line})` : ''}`).join('\n')}\n`);
