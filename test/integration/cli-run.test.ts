@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { alive, childrenOf, finished, type Run } from '../support/processes.js';
 import { until } from '../support/until.js';
+import { startHttps, type RunningServer } from '../../processes/sender/engine/test-support/servers.js';
 import { assertion, row, writeEnvironments, writeRunProject } from '../support/run-project.js';
 
 const cli = join(repoRoot(), 'dist', 'cli.js');
@@ -42,6 +43,7 @@ let project: string;
 let server: Server;
 let base: string;
 let deadUrl: string;
+let tls: RunningServer;
 let slowArrived: () => void = () => {};
 const slowRequests: (() => void)[] = [];
 const running = new Set<ChildProcessWithoutNullStreams>();
@@ -74,6 +76,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
   deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/gone`;
   await new Promise((resolve) => dead.close(resolve));
+
+  tls = await startHttps((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"secure":true}'), 'self-signed');
 
   await writeEnvironments(home, [
     { name: 'test', variables: [row('base', base)] },
@@ -111,6 +115,14 @@ beforeAll(async () => {
       requests: [{ name: 'pet by row', url: '/pets/${petId}', assertions: [assertion({ path: '$.name', value: '${petName}' })] }],
     },
     {
+      name: 'Net',
+      baseUrl: '${base}',
+      requests: [
+        { name: 'hang', url: '/slow' },
+        { name: 'tls', url: '', edit: (r) => void (r.url = `${tls.url}/secure`), assertions: [assertion({ path: '$.secure', value: 'true' })] },
+      ],
+    },
+    {
       name: 'Slow',
       baseUrl: '${base}',
       requests: [
@@ -124,6 +136,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of running) child.kill('SIGKILL');
   await new Promise((resolve) => server.close(resolve));
+  await tls?.close();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -244,6 +257,26 @@ describe('parley run', () => {
     const all = [...senders, ...checkers];
     await until(() => all.every((pid) => !alive(pid)), 10_000, () => `still running: ${all.filter(alive).join(', ')}`);
     expect(await childrenOf(child.pid!, '.js')).toEqual([]);
+  });
+
+  it('accepts a self-signed certificate only with --insecure; --timeout, --iterations and --delay', SLOW, async () => {
+    const strict = await parley([project, '--env', 'test', '--api', 'Net', '--request', 'tls', '--reporter', 'json']);
+    expect(strict.code).toBe(1);
+    const refused = JSON.parse(strict.stdout) as { outcomes: { error?: { message: string } }[] };
+    expect(refused.outcomes[0]!.error!.message).toMatch(/certificate/i);
+    const insecure = await parley([project, '--env', 'test', '--api', 'Net', '--request', 'tls', '--insecure', '--iterations', '2', '--delay', '50', '--reporter', 'json']);
+    expect(insecure.code, insecure.stdout).toBe(0);
+    const report = JSON.parse(insecure.stdout) as { summary: { iterations: number; requests: number }; outcomes: { iteration: number; response: { status: number } }[] };
+    expect(report.summary).toMatchObject({ iterations: 2, requests: 2 });
+    expect(report.outcomes.map((o) => [o.iteration, o.response.status])).toEqual([
+      [1, 200],
+      [2, 200],
+    ]);
+    const hung = await parley([project, '--env', 'test', '--api', 'Net', '--request', 'hang', '--timeout', '300', '--reporter', 'json']);
+    slowRequests.splice(0).forEach((answer) => answer());
+    expect(hung.code).toBe(1);
+    const timedOut = JSON.parse(hung.stdout) as { outcomes: { error?: { code: string; message: string } }[] };
+    expect(timedOut.outcomes[0]!.error!.message).toMatch(/300 ms/);
   });
 
   it('refuses bad usage and a folder that is not a project with exit 2', SLOW, async () => {
