@@ -19,6 +19,11 @@ import { alive, childrenOf, finished, type Run } from '../support/processes.js';
 import { until } from '../support/until.js';
 import { startHttps, type RunningServer } from '../../processes/sender/engine/test-support/servers.js';
 import { assertion, row, writeEnvironments, writeRunProject } from '../support/run-project.js';
+import { KeychainSecrets } from '../../processes/supervisor/store/secrets.js';
+import { keyringMissing } from '../support/keyring.js';
+
+const missingKeyring = await keyringMissing();
+if (missingKeyring) console.warn(`Skipping the keychain secret test of parley run: ${missingKeyring}`);
 
 const cli = join(repoRoot(), 'dist', 'cli.js');
 const TOKEN = 'tok-7d1e9a3c55b2'; // must never appear in any output or report
@@ -119,6 +124,7 @@ beforeAll(async () => {
       baseUrl: '${base}',
       requests: [
         { name: 'hang', url: '/slow' },
+        { name: 'keychain', url: '/whoami', assertions: [assertion({ path: '$.seen', value: 'Bearer wrong' })], edit: (r) => void (r.auth = { type: 'bearer', token: '${secret:ci/keyed}' }) },
         { name: 'tls', url: '', edit: (r) => void (r.url = `${tls.url}/secure`), assertions: [assertion({ path: '$.secure', value: 'true' })] },
       ],
     },
@@ -277,6 +283,20 @@ describe('parley run', () => {
     expect(hung.code).toBe(1);
     const timedOut = JSON.parse(hung.stdout) as { outcomes: { error?: { code: string; message: string } }[] };
     expect(timedOut.outcomes[0]!.error!.message).toMatch(/300 ms/);
+  });
+
+  it.skipIf(missingKeyring !== null)('reads a secret from the keychain when no PARLEY_SECRET_ variable names it, and never prints it', SLOW, async () => {
+    const KEYED = 'kc-5b1f0e7a93';
+    const secrets = new KeychainSecrets(home);
+    await secrets.set('ci/keyed', KEYED);
+    try {
+      const run = await parley([project, '--env', 'test', '--api', 'Net', '--request', 'keychain']);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('x $.seen equals Bearer wrong: got "Bearer ${secret:ci/keyed}"');
+      expect(run.stdout + run.stderr).not.toContain(KEYED);
+    } finally {
+      await secrets.delete('ci/keyed');
+    }
   });
 
   it('refuses bad usage and a folder that is not a project with exit 2', SLOW, async () => {
