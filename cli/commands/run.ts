@@ -235,7 +235,7 @@ function readNumbers(options: Options): { iterations?: number; timeout?: number;
   return out;
 }
 
-function readReporters(options: Options): ReporterChoice[] | string {
+export function readReporters(options: Pick<Options, 'reporter' | 'out'>): ReporterChoice[] | string {
   const given = options.reporter ?? [];
   const choices: ReporterChoice[] = [];
   for (const text of given) {
