@@ -47,6 +47,13 @@ Usage:
       Read an imported API's definition again, print what changed and apply it (--preview: print only).
       Exit 0 done, 2 not done.
 
+  parley run <project-folder> [--api <name>] [--folder <path>] [--request <name>] [--env <name>]
+             [--iterations <n>] [--data <file.csv|json>] [--timeout <ms>] [--delay <ms>] [--bail]
+             [--insecure] [--fail-on-contract] [--reporter console|json|junit[:<file>]] [--out <file>]
+      Run a project's requests headless, for CI: status, time, size, assertions, contract verdict.
+      Exit 0 all passed, 1 any failure, 2 bad usage or a project that does not load.
+      Secrets: PARLEY_SECRET_<NAME> or the keychain. parley run --help shows every option.
+
   parley --help       this text
   parley --version    the version
 
@@ -54,6 +61,8 @@ Environment:
   PARLEY_HOME   the workspace folder (environments, preferences); default: the user's data folder
   PARLEY_IMPORT_PASSWORD, PARLEY_IMPORT_TOKEN, PARLEY_IMPORT_APIKEY
                 the secret for --auth-basic, --auth-bearer, --auth-apikey (never a flag: flags show in ps)
+  PARLEY_SECRET_<NAME>
+                parley run: the value of \${secret:<name>} (see parley run --help)
 `;
 
 type Command = (args: string[]) => Promise<number>;
@@ -64,6 +73,7 @@ const commands: Record<string, () => Promise<Command>> = {
   mock: async () => (await import('./commands/mock.js')).runMock,
   import: async () => (await import('./commands/import.js')).runImport,
   'update-definition': async () => (await import('./commands/update-definition.js')).runUpdateDefinition,
+  run: async () => (await import('./commands/run.js')).runRun,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -18,6 +18,7 @@ import { ProjectTree, TreePage } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
+import { AssertJob, AssertionResult } from './model/assertion.js';
 import { HttpLogEntry, HttpLogRow } from './model/http-log.js';
 import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } from './model/history.js';
 import { CurlImportReport } from './model/curl.js';
@@ -144,6 +145,8 @@ export const methods = {
    * the documents.
    */
   'checker.bodySchema': { req: T.Object({ definition: DefinitionRef, operation: OperationLink }), res: BodySchemaAnswer },
+  /** A request's assertions against its response, on the query thread and its budget (JSONPath, patterns). */
+  'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
   'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: ImportProgress },

@@ -32,10 +32,13 @@ export class CliSession {
     return this.interrupted;
   }
 
-  /** The supervisor, on the workspace `parley ui` uses (PARLEY_HOME or the user's data folder). */
-  async supervisor(log: ((line: string) => void) | undefined): Promise<Supervisor> {
+  /**
+   * The supervisor, on the workspace `parley ui` uses (PARLEY_HOME or the user's data folder);
+   * with `services` also its sender and checker (`parley run`).
+   */
+  async supervisor(log: ((line: string) => void) | undefined, options: { services?: boolean } = {}): Promise<Supervisor> {
     // Children log to the supervisor; without --verbose that stays out of the command's output.
-    this.sup = await Supervisor.start({ dataDir: defaultDataDir(), log: log ?? (() => {}), services: false });
+    this.sup = await Supervisor.start({ dataDir: defaultDataDir(), log: log ?? (() => {}), services: options.services ?? false });
     if (this.signal.aborted) throw new ParleyError('cancelled', 'Cancelled.');
     return this.sup;
   }

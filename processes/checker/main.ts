@@ -23,6 +23,7 @@ connectToSupervisor({
       if (!documents) throw new ParleyError('no-definition', 'The checker does not hold this definition; send its documents.');
       return requestBodySchema(documents, operation);
     },
+    'checker.assert': async (job, { signal }) => ({ results: await queries.assert(job, signal) }),
   },
   onShutdown: () => Promise.all([pool.close(), queries.close()]).then(() => undefined),
 });

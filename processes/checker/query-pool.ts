@@ -10,6 +10,11 @@ import { ParleyError } from '../../protocol/errors.js';
 import type { QueryJob, QueryResult } from '../../protocol/model/query.js';
 import { BudgetedPool } from '../runtime/budgeted-pool.js';
 import type { QueryOutcome } from './engine/run-query.js';
+import type { AssertJob, AssertionResult } from '../../protocol/model/assertion.js';
+
+/** What the query thread runs: a Query tab query, or a request's assertions. */
+export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job: AssertJob };
+export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] };
 
 export const QUERY_BUDGET_MS = 3_000;
 
@@ -22,7 +27,7 @@ export interface QueryPoolOptions {
 }
 
 export class QueryPool {
-  private pool: BudgetedPool<QueryJob, QueryOutcome> | undefined;
+  private pool: BudgetedPool<QueryTask, QueryTaskOutcome> | undefined;
   private readonly budgetMs: number;
 
   constructor(private readonly options: QueryPoolOptions = {}) {
@@ -30,11 +35,22 @@ export class QueryPool {
   }
 
   async run(job: QueryJob, signal?: AbortSignal): Promise<QueryResult> {
-    const outcome = await this.workers().run(job, signal);
-    if (outcome.ok) {
-      if (outcome.value.ok) return outcome.value.result;
-      throw new ParleyError(outcome.value.code, outcome.value.message);
-    }
+    const value = await this.task({ kind: 'query', job }, signal);
+    if (value.ok && 'result' in value) return value.result;
+    if (!value.ok) throw new ParleyError(value.code, value.message);
+    throw new ParleyError('query-failed', 'The query thread answered with something else.');
+  }
+
+  /** A request's assertions, with the query's budget: a runaway JSONPath or pattern is stopped. */
+  async assert(job: AssertJob, signal?: AbortSignal): Promise<AssertionResult[]> {
+    const value = await this.task({ kind: 'assert', job }, signal);
+    if (value.ok && 'results' in value) return value.results;
+    throw new ParleyError('query-failed', 'The query thread answered with something else.');
+  }
+
+  private async task(task: QueryTask, signal?: AbortSignal): Promise<QueryTaskOutcome> {
+    const outcome = await this.workers().run(task, signal);
+    if (outcome.ok) return outcome.value;
     switch (outcome.reason) {
       case 'budget':
         throw new ParleyError('query-budget', `The query ran for ${this.budgetMs / 1000} s without finishing and was stopped.`);
@@ -52,8 +68,8 @@ export class QueryPool {
     this.pool = undefined;
   }
 
-  private workers(): BudgetedPool<QueryJob, QueryOutcome> {
-    return (this.pool ??= new BudgetedPool<QueryJob, QueryOutcome>({
+  private workers(): BudgetedPool<QueryTask, QueryTaskOutcome> {
+    return (this.pool ??= new BudgetedPool<QueryTask, QueryTaskOutcome>({
       filename: this.options.workerFile ?? new URL('./checker-query-worker.js', import.meta.url),
       threads: 1,
       maxQueue: 4,

@@ -157,7 +157,7 @@ export class Supervisor {
    * once (two windows, or a window and the command line) share one load and one store: a second
    * store would be a second writer of the same files.
    */
-  async openProject(path: string, options: { create?: boolean; name?: string } = {}): Promise<ProjectStore> {
+  async openProject(path: string, options: { create?: boolean; name?: string; remember?: boolean } = {}): Promise<ProjectStore> {
     checkPathLength(path, 'project folder');
     const root = resolve(path);
     const open = this.projects.get(root);
@@ -175,7 +175,7 @@ export class Supervisor {
     return [...this.loading.keys()];
   }
 
-  private async loadProject(root: string, options: { create?: boolean; name?: string }): Promise<ProjectStore> {
+  private async loadProject(root: string, { remember = true, ...options }: { create?: boolean; name?: string; remember?: boolean }): Promise<ProjectStore> {
     const store = await ProjectStore.open(root, {
       log: this.log,
       loadCache: { file: join(this.dataDir, 'cache', 'projects', `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.msgpack`), version: appVersion() },
@@ -187,6 +187,9 @@ export class Supervisor {
       this.broadcast('project.changed', { tree: store.tree(), changed });
       this.mocks.onProjectChanged(store, changed);
     });
+    // `parley run` does not make the project a recent one: a CI run is not the user opening it,
+    // and rewriting workspace.yaml cost a short run about a tenth of its time.
+    if (!remember) return store;
     // Saved behind the open's answer (an fsynced write of the workspace): the list needn't delay
     // the tree. Every UI is told, so a welcome page's Recent list is never stale.
     void this.workspace

@@ -44,6 +44,8 @@ export const SendSpec = T.Object({
    * `send` each hop carries the jar's matching cookies. Absent: no jar at all.
    */
   cookies: T.Optional(T.Object({ send: T.Boolean() })),
+  /** Skip TLS certificate verification (`parley run --insecure` only; the app never sets it). */
+  insecure: T.Optional(T.Boolean()),
 });
 export type SendSpec = Static<typeof SendSpec>;
 

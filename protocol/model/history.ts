@@ -1,3 +1,4 @@
+import { AssertionResult } from './assertion.js';
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Header, SendResult } from './exchange.js';
 import { StreamRecord } from './stream.js';
@@ -33,6 +34,8 @@ export const Exchange = T.Object({
   verdict: T.Optional(Verdict),
   /** True when secret or credential values were masked out of what History recorded. */
   redacted: T.Boolean(),
+  /** The request's enabled assertions, passed or failed (absent when it has none). */
+  assertions: T.Optional(T.Array(AssertionResult)),
 });
 export type Exchange = Static<typeof Exchange>;
 

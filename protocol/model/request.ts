@@ -1,6 +1,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Id, Row } from './common.js';
 import { Auth } from './auth.js';
+import { Assertion } from './assertion.js';
 import { applyUrlToRows, syncPathParams } from '../request-url.js';
 
 export const RawLanguage = T.Union([
@@ -83,7 +84,8 @@ export const GeneratedFields = T.Object({
 export type GeneratedFields = Static<typeof GeneratedFields>;
 
 export const Request = T.Object({
-  version: T.Literal(1),
+  /** 1, or 2 when the request has assertions (an older release refuses those rather than drop them): `requestVersionOf`. */
+  version: T.Union([T.Literal(1), T.Literal(2)]),
   id: Id,
   name: T.String({ minLength: 1 }),
   method: T.String({ minLength: 1, maxLength: 32 }),
@@ -103,8 +105,21 @@ export const Request = T.Object({
   orphaned: T.Optional(T.Boolean()),
   /** Set by a definition update: the linked operation came back. */
   restored: T.Optional(T.Boolean()),
+  /** What a response must satisfy (docs/assertions.md); absent or empty: none. */
+  assertions: T.Optional(T.Array(Assertion, { maxItems: 200 })),
 });
 export type Request = Static<typeof Request>;
+
+/** The `version` a request is saved with: 2 only when it has assertions, so files without them stay readable by older releases. */
+export function requestVersionOf(request: Pick<Request, 'assertions'>): 1 | 2 {
+  return request.assertions && request.assertions.length > 0 ? 2 : 1;
+}
+
+/** A request as written to its file: its version set by what it holds, no empty assertion list. */
+export function requestForFile(request: Request): Request {
+  const { assertions, ...rest } = request;
+  return assertions && assertions.length > 0 ? { ...rest, version: 2, assertions } : { ...rest, version: 1 };
+}
 
 export function emptyBody(): Body {
   return {

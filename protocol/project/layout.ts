@@ -26,4 +26,5 @@ export const REQUEST_SUFFIX = '.request.yaml';
 
 export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: ProjectFile, version: 1 };
 export const apiKind: FileKind<Api> = { label: 'API', schema: Api, version: 1 };
-export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 1 };
+/** Version 2 adds assertions; a version 1 file reads as it is (requestForFile writes each request's own version back). */
+export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 2, migrations: { 1: (value) => value } };

@@ -6,7 +6,7 @@ import type { SendSpec } from '../../../protocol/model/exchange.js';
 import { timeDirectConnections, timeTunnelledConnections } from './connection-timing.js';
 
 /** What makes two sends need different connections: the proxy, the trusted CAs, the HTTP version. */
-export type DispatcherKey = Pick<SendSpec, 'proxy' | 'caPem' | 'httpVersion'>;
+export type DispatcherKey = Pick<SendSpec, 'proxy' | 'caPem' | 'httpVersion' | 'insecure'>;
 
 /**
  * The network a dispatcher is made for. One factory serves sends, definition fetches (the
@@ -20,6 +20,8 @@ export interface NetworkSettings {
   httpVersion?: SendSpec['httpVersion'];
   /** undici's own limits until the headers and between body chunks; 0 (sends) leaves timing to the caller. */
   timeoutMs?: number;
+  /** Accept any certificate (`parley run --insecure`). */
+  insecure?: boolean;
 }
 
 /** A few combinations are normal (one proxy, one CA); more means settings are being flipped. */
@@ -54,14 +56,14 @@ export async function closeDispatchers(): Promise<void> {
   await Promise.all(all.map((d) => d.destroy().catch(() => undefined)));
 }
 
-function cacheId({ proxy, caPem, httpVersion }: DispatcherKey): string {
+function cacheId({ proxy, caPem, httpVersion, insecure }: DispatcherKey): string {
   const ca = caPem === '' ? '' : createHash('sha256').update(caPem).digest('hex');
-  return `${httpVersion}|${proxy}|${ca}`;
+  return `${httpVersion}|${proxy}|${ca}|${insecure === true ? 'insecure' : ''}`;
 }
 
-export function createDispatcher({ proxy, caPem, httpVersion = '1.1', timeoutMs = 0 }: NetworkSettings): Dispatcher {
+export function createDispatcher({ proxy, caPem, httpVersion = '1.1', timeoutMs = 0, insecure = false }: NetworkSettings): Dispatcher {
   const allowH2 = httpVersion === '2';
-  const tls = caPem === '' ? {} : { secureContext: trustingAlso(caPem) };
+  const tls = { ...(caPem === '' ? {} : { secureContext: trustingAlso(caPem) }), ...(insecure ? { rejectUnauthorized: false } : {}) };
   // A send's timeouts are the engine's own (until headers only), so undici's are off there.
   const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (proxy === '') {

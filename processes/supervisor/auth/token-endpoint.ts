@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ParleyError } from '../../../protocol/errors.js';
 import { endpointName, type OAuth2Config, type OAuth2Token } from './oauth2-config.js';
 
@@ -57,6 +57,8 @@ async function postOnce(config: OAuth2Config, params: Record<string, string>, au
   let status: number;
   let text: string;
   try {
+    // undici is loaded with the first token request: most supervisors never make one (about 150 ms of every start).
+    const { request } = await import('undici');
     const response = await request(config.tokenUrl, { method: 'POST', headers, body: form.toString(), signal, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) });
     status = response.statusCode;
     text = await readLimited(response.body);

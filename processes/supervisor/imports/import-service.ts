@@ -17,7 +17,6 @@ import type { Environment } from '../../../protocol/model/workspace.js';
 import { environmentSecretName, globalSecretName } from '../../../protocol/secret-names.js';
 import { DEFINITION_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
-import { createImporterRegistry } from '../../importer/engine/registry.js';
 import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
 import { DEFAULT_DEADLINES, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import { openEntryFile } from '../../importer/engine/load/entry-file.js';
@@ -63,6 +62,9 @@ export class ImportService {
   async detect({ source }: ReqOf<'import.detect'>): Promise<ResOf<'import.detect'>> {
     if (source.kind === 'url') return { detection: null };
     const input = source.kind === 'paste' ? { text: source.text } : { name: basename(source.path), text: (await openEntryFile(resolve(source.path), basename(source.path))).head };
+    // Loaded on first use: the registry brings every format's reader (postman-collection and
+    // faker among them, about 150 ms), which a supervisor that never detects (parley run) skips.
+    const { createImporterRegistry } = await import('../../importer/engine/registry.js');
     return { detection: createImporterRegistry().detectFormat(input) };
   }
 

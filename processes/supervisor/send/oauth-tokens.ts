@@ -4,7 +4,6 @@
  * UI, which shows the sign-in link in case no browser could be opened.
  */
 import { readFile } from 'node:fs/promises';
-import { createDispatcher } from '../../sender/engine/dispatchers.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Preferences } from '../../../protocol/model/workspace.js';
 import { OAuth2TokenClient } from '../auth/index.js';
@@ -31,6 +30,8 @@ export class OAuthTokens {
     const key = `${prefs.proxy}\0${prefs.caBundle}`;
     if (this.client && this.clientKey === key) return this.client;
     const caPem = prefs.caBundle ? await readFile(prefs.caBundle, 'utf8') : '';
+    // The dispatcher factory brings undici, loaded with the first token: most supervisors never ask for one.
+    const { createDispatcher } = await import('../../sender/engine/dispatchers.js');
     const dispatcher = createDispatcher({ proxy: prefs.proxy, caPem, timeoutMs: TOKEN_CALL_GAP_MS });
     this.client = new OAuth2TokenClient({ openBrowser: this.openBrowser, dispatcher });
     this.clientKey = key;

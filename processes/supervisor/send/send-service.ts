@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Exchange } from '../../../protocol/model/history.js';
 import type { Api } from '../../../protocol/model/api.js';
+import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
 import type { ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
@@ -18,6 +19,7 @@ import { resolveRequest } from './resolve.js';
 import { literalSecrets } from './secure-auth.js';
 import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
+import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
 
 const INLINE_LIMIT = 10 * 1024 * 1024;
 
@@ -36,6 +38,26 @@ export interface PreparedSend {
   spec: SendSpec;
   /** Secret values by name (keychain names, and `unsaved-<field>` for secrets typed into a draft). */
   secrets: Map<string, string>;
+  /** The request's enabled assertions, expanded; none: undefined. */
+  assertions?: PreparedAssertions;
+  /** False: the send is not written to History. */
+  history?: boolean;
+}
+
+/** Where `${name}` resolves for a send, and what `parley run` lays over it. */
+export interface ScopeOverrides {
+  /** The environment to use instead of the workspace's active one (`parley run --env`); null: none. */
+  environment?: Row[] | null;
+  /** Properties that win over the project's (a data row's columns). */
+  properties?: Row[];
+  /** Secret values known before the keychain is asked (`PARLEY_SECRET_<NAME>`). */
+  secret?: (name: string) => string | undefined;
+  /** Skip TLS certificate checks (`parley run --insecure`). */
+  insecure?: boolean;
+  /** Timeout until the headers, instead of the request's own (`parley run --timeout`). */
+  timeoutMs?: number;
+  /** Keep the send out of History (`parley run`: a CI run is not the user's own sending). */
+  noHistory?: boolean;
 }
 
 export async function sendRequest(
@@ -52,16 +74,22 @@ export async function sendRequest(
 }
 
 /** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
-export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request): Promise<PreparedSend> {
+export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, overrides: ScopeOverrides = {}): Promise<PreparedSend> {
   const store = sup.project(projectRoot);
   const api = store.apiOf(request.id);
   const ws = sup.workspace.get();
-  const environment = ws.environments.find((e) => e.id === ws.activeEnvironment)?.variables ?? [];
-  const scopeRows = { environment, project: store.properties, globals: ws.globals };
+  const environment = overrides.environment !== undefined ? (overrides.environment ?? []) : (ws.environments.find((e) => e.id === ws.activeEnvironment)?.variables ?? []);
+  const project = overrides.properties ? [...store.properties, ...overrides.properties] : store.properties;
+  const scopeRows = { environment, project, globals: ws.globals };
 
   const texts = [JSON.stringify(request), JSON.stringify(api.auth), api.baseUrl];
   const secrets = new Map<string, string>();
   for (const name of secretNamesIn(texts, scopeRows)) {
+    const given = overrides.secret?.(name);
+    if (given !== undefined) {
+      secrets.set(name, given);
+      continue;
+    }
     const value = await sup.secrets.get(name).catch((err: ParleyError) => {
       throw new ParleyError(err.code, `Not sent: ${err.message}`);
     });
@@ -82,8 +110,16 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
     oauthToken: deps.oauthToken,
   });
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
-  const spec: SendSpec = { ...resolved, cookies: { send: request.settings.sendCookies } };
-  return { store, api, request, spec, secrets: expander.secretValues };
+  const spec: SendSpec = {
+    ...resolved,
+    cookies: { send: request.settings.sendCookies },
+    ...(overrides.timeoutMs !== undefined ? { timeoutMs: overrides.timeoutMs } : {}),
+    ...(overrides.insecure ? { insecure: true } : {}),
+  };
+  const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
+  // Secrets an assertion names are masked in its results like those the request used.
+  if (assertions) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
+  return { store, api, request, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}) };
 }
 
 /** What the HTTP Log keeps of a send to put it on the wire again (never sent to the UI). */
@@ -102,7 +138,7 @@ export interface LoggedSend {
 export async function dispatchSend(
   sup: Supervisor,
   deps: SendDeps,
-  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets'>,
+  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history'>,
   spec: SendSpec,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
@@ -110,6 +146,7 @@ export async function dispatchSend(
   backlog?: () => number,
 ): Promise<Exchange> {
   const { store, request, secrets } = prepared;
+  const record = prepared.history !== false;
   spec = withDefaultAccept(spec);
   const sent = recordSent(spec, secrets);
   const at = new Date().toISOString();
@@ -151,7 +188,7 @@ export async function dispatchSend(
       response = stoppedStream(stream, e.code === 'cancelled' ? undefined : { code: e.code, message });
     } else {
       log.failed({ code: e.code, message });
-      if (e.code !== 'cancelled') {
+      if (e.code !== 'cancelled' && record) {
         await sup.history.add(store.root, { id: randomUUID(), at, requestId: request.id, request: sent.request, error: { code: e.code, message }, redacted: sent.masked || secrets.size > 0 });
       }
       throw new ParleyError(e.code, message, e.data);
@@ -164,10 +201,11 @@ export async function dispatchSend(
     sup.log(`contract check failed: ${err.message}`);
     return undefined;
   });
+  const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, signal) : undefined;
   const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets });
-  await sup.history.add(store.root, entry);
+  if (record) await sup.history.add(store.root, entry);
   log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
-  return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...(verdict ? { verdict } : {}) };
+  return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}) };
 }
 
 /** A stream whose sender call ended without its result: what arrived up to Stop or the drop. */

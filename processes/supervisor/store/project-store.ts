@@ -10,7 +10,7 @@ import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Problem, Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeItem } from '../../../protocol/model/project.js';
-import { blankRequest, type Request } from '../../../protocol/model/request.js';
+import { blankRequest, requestForFile, type Request } from '../../../protocol/model/request.js';
 import {
   API_FILE,
   APIS_DIR,
@@ -234,13 +234,13 @@ export class ProjectStore {
     const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
     const dir = claims.folder(requestsDir, folder);
     const name = claims.claim(dir, request.name, REQUEST_SUFFIX, 'request');
-    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), request);
+    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile(request));
   }
 
   async saveRequest(request: Request): Promise<Request> {
     const loaded = this.loadedRequest(request.id);
     this.refuseIfBroken(loaded.file);
-    await this.commit([this.yamlChange(loaded.file, request)]);
+    await this.commit([this.yamlChange(loaded.file, requestForFile(request))]);
     return this.getRequest(request.id);
   }
 
@@ -257,14 +257,14 @@ export class ProjectStore {
     for (const { folder, request } of input.requests) {
       const folderDir = claims.folder(requestsDir, folder);
       const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
-      changes.push(this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), request));
+      changes.push(this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile(request)));
     }
     return changes;
   }
 
   /** A change that rewrites an existing request's file; for batch writers (definition update). */
   requestChange(request: Request): FileChange {
-    return this.yamlChange(this.loadedRequest(request.id).file, request);
+    return this.yamlChange(this.loadedRequest(request.id).file, requestForFile(request));
   }
 
   apiChange(api: Api): FileChange {

@@ -171,6 +171,16 @@ function convertRequest(walk: Walk, item: Json, req: Json, name: string, inherit
   };
 }
 
+/** `%xx` escapes decoded (not `+`, which Postman sends as it is); text with a broken escape is kept as written. */
+function percentDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The URL without its query (rows carry it), `{{x}}` as `${x}`, `:name` segments as `{name}`. */
 function convertUrl(walk: Walk, value: unknown, where: string): { url: string; query: Row[] } {
   if (value === undefined || value === null) return { url: '', query: [] };
@@ -179,8 +189,9 @@ function convertUrl(walk: Walk, value: unknown, where: string): { url: string; q
   try {
     const url = new Url(value as never);
     queryRows = (url.query.all() as { key: string | null; value: string | null; disabled?: boolean }[]).map((q) => {
-      const key = q.key ?? '';
-      return { name: key, value: credentialValue(walk, key, walk.vars.convert(q.value ?? ''), `query parameter ${key} of ${where}`), enabled: q.disabled !== true };
+      // Postman keeps a query row as written in the URL (`a%20b`); Parley's rows hold the value itself and encode it when sending.
+      const key = percentDecoded(q.key ?? '');
+      return { name: key, value: credentialValue(walk, key, percentDecoded(walk.vars.convert(q.value ?? '')), `query parameter ${key} of ${where}`), enabled: q.disabled !== true };
     });
     // The query travels as rows; the URL keeps everything before it. Path variables stay
     // `:name` segments (toString would put their values in), to become `{name}` rows below.

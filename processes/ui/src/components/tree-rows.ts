@@ -1,5 +1,6 @@
 /** Flattens project trees into the visible rows of the sidebar, honouring expanded nodes. */
 import type { ProjectTree, TreeItem } from '../../../../protocol/model/project.js';
+import { childrenByParent } from '../../../../protocol/project/tree-order.js';
 
 export interface Row {
   key: string;
@@ -20,21 +21,7 @@ const indexes = new WeakMap<ProjectTree, Index>();
 function indexOf(tree: ProjectTree): Index {
   let index = indexes.get(tree);
   if (index) return index;
-  const children = new Map<string, TreeItem[]>();
-  const roots: TreeItem[] = [];
-  const mocks: TreeItem[] = [];
-  for (const item of tree.items) {
-    if (item.kind === 'api') roots.push(item);
-    else if (item.kind === 'mock') mocks.push(item);
-    else {
-      let list = children.get(item.parent);
-      if (!list) children.set(item.parent, (list = []));
-      list.push(item);
-    }
-  }
-  // Folders before requests, each group in name order (the store sends them sorted).
-  for (const list of children.values()) list.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'folder' ? -1 : 1));
-  index = { children, roots, mocks };
+  index = childrenByParent(tree);
   indexes.set(tree, index);
   return index;
 }

@@ -15,8 +15,8 @@ import { onTabClosed, retitleTab, type Tab } from './tabs.js';
 import { onStreamProgress, type LiveStream } from './live-stream.js';
 import type { QueryLanguage, QueryResult } from '../../../../protocol/model/query.js';
 
-export type Section = 'params' | 'body' | 'headers' | 'auth' | 'settings';
-export type ResponseView = 'body' | 'events' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'query' | 'history';
+export type Section = 'params' | 'body' | 'headers' | 'auth' | 'assertions' | 'settings';
+export type ResponseView = 'body' | 'events' | 'assertions' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'query' | 'history';
 
 /** The Query tab's state: kept per request tab, so switching tabs keeps the expression and its result. */
 export interface QueryState {

@@ -1,4 +1,4 @@
-/** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Settings, and the response below. */
+/** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Settings, and the response below. */
 import { useSignal } from '@preact/signals';
 import type { Request } from '../../../../../protocol/model/request.js';
 import { applyUrlToRows, displayUrl, syncPathParams } from '../../../../../protocol/request-url.js';
@@ -10,6 +10,7 @@ import { RowsTable } from '../../components/RowsTable.js';
 import { AuthEditor } from '../../components/AuthEditor.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
+import { AssertionsEditor } from './AssertionsEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
 import { RequestCurlButton } from '../../history/RequestCurlButton.js';
@@ -23,6 +24,7 @@ const SECTIONS: [Section, string][] = [
   ['body', 'Body'],
   ['headers', 'Headers'],
   ['auth', 'Auth'],
+  ['assertions', 'Assertions'],
   ['settings', 'Settings'],
 ];
 
@@ -82,6 +84,7 @@ export function RequestEditor({ tab }: EditorProps) {
           {state.section.value === 'auth' && (
             <AuthEditor auth={draft.auth} allowInherit inherited={state.api.value?.auth} inheritedFrom={state.api.value?.name} onChange={(auth) => change((r) => ({ ...r, auth }))} />
           )}
+          {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
           {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
         </div>
       </div>
@@ -138,7 +141,9 @@ function SectionCount({ draft, section }: { draft: Request; section: Section }) 
       ? draft.query.filter((q) => q.enabled).length + draft.pathParams.length
       : section === 'headers'
         ? draft.headers.filter((h) => h.enabled).length
-        : 0;
+        : section === 'assertions'
+          ? (draft.assertions ?? []).filter((a) => a.enabled).length
+          : 0;
   if (section === 'body' && draft.body.kind !== 'none') return <span class="count-dot" />;
   return n > 0 ? <span class="count">{n}</span> : null;
 }

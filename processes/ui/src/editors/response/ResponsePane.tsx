@@ -1,7 +1,8 @@
 /**
- * The response: status line with the contract chip, then Body (Pretty, and Preview for HTML),
- * Headers, Cookies, Redirects, Timing, Raw, Query and History. For an event stream Events replaces
- * Body: while it runs only Events and Headers are shown, the rest when it ends (SPEC "Events").
+ * The response: status line with the contract chip and the assertions' outcome, then Body
+ * (Pretty, and Preview for HTML), Assertions, Headers, Cookies, Redirects, Timing, Raw, Query and
+ * History. For an event stream Events replaces Body: while it runs only Events and Headers are
+ * shown, the rest when it ends (SPEC "Events").
  */
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
@@ -14,6 +15,7 @@ import { HIGHLIGHT_LIMIT, bodyKind, decodeText, header, prettyText, type BodyKin
 import { highlightJson, highlightMarkup } from './highlight.js';
 import { lineForPointer, prettyJson } from './pretty-json.js';
 import { VerdictChip } from './VerdictChip.js';
+import { AssertionResults, AssertionsChip } from './AssertionResults.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
@@ -126,6 +128,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
   }, [exchange]);
   const views: [ResponseView, string][] = [
     record ? ['events', `Events (${record.events.toLocaleString('en-US')})`] : ['body', 'Body'],
+    ...(exchange.assertions && exchange.assertions.length > 0 ? ([['assertions', `Assertions (${exchange.assertions.filter((a) => a.passed).length}/${exchange.assertions.length})`]] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
     ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
@@ -155,6 +158,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
             }}
           />
         )}
+        {exchange.assertions && exchange.assertions.length > 0 && <AssertionsChip results={exchange.assertions} onOpen={() => (state.responseView.value = 'assertions')} />}
         <ExampleControls tab={state} exchange={exchange} />
       </div>
       <ViewTabs views={views} view={view} state={state} />
@@ -162,6 +166,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} mode={state.bodyMode} />}
         {view === 'events' && live && <EventsView live={live} showOthers={state.showStreamOthers} />}
         {view === 'query' && <QueryView query={state.query} exchange={exchange} />}
+        {view === 'assertions' && <AssertionResults results={exchange.assertions ?? []} />}
         {view === 'headers' && <HeaderTable headers={r.headers} />}
         {view === 'cookies' && <ResponseCookies result={r} />}
         {view === 'redirects' && <RedirectsView result={r} />}

@@ -1,0 +1,53 @@
+/**
+ * The order of a project's tree, as the sidebar shows it and `parley run` runs it: APIs in name
+ * order, then depth first through each API, a parent's folders before its requests, each group
+ * in the order the store sends them (name order).
+ */
+import type { ProjectTree, TreeItem } from '../model/project.js';
+
+export type ChildItem = Extract<TreeItem, { kind: 'folder' | 'request' }>;
+
+/** Each parent's folders and requests, folders first; the APIs; the mocks. */
+export function childrenByParent(tree: ProjectTree): { children: Map<string, ChildItem[]>; roots: TreeItem[]; mocks: TreeItem[] } {
+  const children = new Map<string, ChildItem[]>();
+  const roots: TreeItem[] = [];
+  const mocks: TreeItem[] = [];
+  for (const item of tree.items) {
+    if (item.kind === 'api') roots.push(item);
+    else if (item.kind === 'mock') mocks.push(item);
+    else {
+      let list = children.get(item.parent);
+      if (!list) children.set(item.parent, (list = []));
+      list.push(item);
+    }
+  }
+  // Folders before requests, each group in name order (the store sends them sorted); sort is stable.
+  for (const list of children.values()) list.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'folder' ? -1 : 1));
+  return { children, roots, mocks };
+}
+
+export interface OrderedRequest {
+  id: string;
+  name: string;
+  apiId: string;
+  apiName: string;
+  /** Folder names from the API down ([] at the API's top). */
+  folders: string[];
+}
+
+/** Every request of the tree in the sidebar's order, with the API and folders it sits in. */
+export function requestsInTreeOrder(tree: ProjectTree): OrderedRequest[] {
+  const { children, roots } = childrenByParent(tree);
+  const out: OrderedRequest[] = [];
+  for (const api of roots) {
+    if (api.kind !== 'api') continue;
+    const walk = (parent: string, folders: string[]) => {
+      for (const item of children.get(parent) ?? []) {
+        if (item.kind === 'folder') walk(item.id, [...folders, item.name]);
+        else out.push({ id: item.id, name: item.name, apiId: api.id, apiName: api.name, folders });
+      }
+    };
+    walk(api.id, []);
+  }
+  return out;
+}

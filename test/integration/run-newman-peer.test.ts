@@ -1,0 +1,127 @@
+/**
+ * Peer check of `parley run` against newman (Postman's own runner): one collection without
+ * scripts (collection variables, an environment and globals, path variables, query rows with a
+ * disabled one, raw JSON / text / XML, urlencoded and form-data bodies, Basic / Bearer / API key
+ * auth inherited and per request) is run by newman, then imported with `parley import` and run
+ * by `parley run`, against the same echo server on 127.0.0.1. The server must receive the same
+ * method, URL, headers and body for every request, in the same order. Headers each client adds
+ * for itself are left out: User-Agent, Connection, newman's Postman-Token, Cache-Control and
+ * Accept-Encoding (transport negotiation), and a multipart body is compared with its boundary
+ * (random per client) normalised, a form-encoded one compared as its name/value pairs (newman
+ * writes a space as %20, Parley as +, both standard); the Content-Length of these two kinds follows.
+ * dist/ must be built first.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import newman from 'newman';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { repoRoot } from '../../processes/supervisor/paths.js';
+import { finished } from '../support/processes.js';
+
+const root = repoRoot();
+const cli = join(root, 'dist', 'cli.js');
+const fixtures = join(root, 'test', 'fixtures', 'run-peer');
+/** Headers a client adds for itself, not from the collection. */
+const OWN_HEADERS = new Set(['user-agent', 'connection', 'postman-token', 'cache-control', 'accept-encoding']);
+
+interface Received {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: string;
+}
+
+let work: string;
+let server: Server;
+let received: Received[] = [];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'parley-run-peer-'));
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ method: req.method!, url: req.url!, headers: comparable(req.headers), body: normaliseBody(req.headers, Buffer.concat(chunks).toString('utf8')) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await writeFile(join(work, 'environment.json'), (await readFile(join(fixtures, 'environment.json'), 'utf8')).replace('PORT', String(port)));
+});
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await rm(work, { recursive: true, force: true });
+});
+
+function comparable(headers: IncomingHttpHeaders): [string, string][] {
+  return Object.entries(headers)
+    // A multipart body's length follows its boundary's, a form's its encoding of spaces: compared by content instead.
+    .filter(([name]) => !OWN_HEADERS.has(name) && !(name === 'content-length' && /^(application\/x-www-form-urlencoded|multipart\/)/.test(headers['content-type'] ?? '')))
+    .map(([name, value]): [string, string] => [name, normaliseBoundary(headers, Array.isArray(value) ? value.join(', ') : (value ?? ''))])
+    .sort(([a], [b]) => a.localeCompare(b));
+}
+
+function boundaryOf(headers: IncomingHttpHeaders): string | undefined {
+  return /boundary=("?)([^";]+)\1/.exec(headers['content-type'] ?? '')?.[2];
+}
+
+function normaliseBoundary(headers: IncomingHttpHeaders, text: string): string {
+  const boundary = boundaryOf(headers);
+  return boundary ? text.split(boundary).join('BOUNDARY') : text;
+}
+
+/** A multipart body with its boundary normalised; a form-encoded one as its pairs (a space is `%20` to newman, `+` to Parley, both standard). */
+function normaliseBody(headers: IncomingHttpHeaders, body: string): string {
+  if ((headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return JSON.stringify([...new URLSearchParams(body)]);
+  return normaliseBoundary(headers, body);
+}
+
+function runNewman(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    newman.run(
+      {
+        collection: join(fixtures, 'collection.json'),
+        environment: join(work, 'environment.json'),
+        globals: join(fixtures, 'globals.json'),
+        reporters: [],
+      },
+      (err, summary) => (err ? reject(err) : summary.run.failures.length > 0 ? reject(new Error(JSON.stringify(summary.run.failures))) : resolve()),
+    );
+  });
+}
+
+async function parley(args: string[], home: string) {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: 'pipe', env: { ...process.env, PARLEY_HOME: home } });
+  child.stdin.end();
+  return finished(child);
+}
+
+it('sends what newman sends for a collection with variables, every body kind and Basic/Bearer/API key auth', { timeout: 180_000 }, async () => {
+  await runNewman();
+  const byNewman = received;
+  received = [];
+  expect(byNewman).toHaveLength(10);
+
+  const home = join(work, 'home');
+  const project = join(work, 'project');
+  for (const args of [
+    ['import', join(fixtures, 'collection.json'), '--new-project', project],
+    ['import', join(work, 'environment.json')],
+    ['import', join(fixtures, 'globals.json')],
+  ]) {
+    const run = await parley(args, home);
+    expect(run.code, `${args.join(' ')}\n${run.stdout}\n${run.stderr}`).toBeLessThan(2);
+  }
+  const run = await parley(['run', project, '--env', 'Peer env'], home);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+  const byParley = received;
+  expect(byParley.map((r) => `${r.method} ${r.url}`)).toEqual(byNewman.map((r) => `${r.method} ${r.url}`));
+  for (let i = 0; i < byNewman.length; i++) expect(byParley[i], `request ${i + 1}: ${byNewman[i]!.method} ${byNewman[i]!.url}`).toEqual(byNewman[i]);
+});
