@@ -168,6 +168,15 @@ export async function resendInTab(state: RequestTabState, entryId: string): Prom
 }
 
 /**
+ * Tells the supervisor the rows up to `n` are drawn, after this batch's render (a task later), so
+ * it sends the next batch only then: a page behind its stream gets the newest rows, and its other
+ * replies (and its pings) do not queue behind rows it has not read.
+ */
+function readThrough(stream: string, n: number): void {
+  setTimeout(() => void call('request.streamRead', { stream, n }).catch(() => {}), 0);
+}
+
+/**
  * One send in the tab, whoever started it: `sending` while it runs; an event stream's head and
  * rows go into `live` as they arrive (before the answer, which comes when the stream ends); the
  * answer's exchange becomes the tab's response.
@@ -186,11 +195,14 @@ async function runSend<R extends { exchange: Exchange }>(
   try {
     const result = await start({
       signal: controller.signal,
-      onChunk: (progress) =>
+      onChunk: (progress) => {
         onStreamProgress(state.live.value, progress, (stream) => {
           state.live.value = stream;
           state.responseView.value = 'events';
-        }),
+        });
+        const live = state.live.peek();
+        if (progress.kind === 'rows' && live) readThrough(live.id, progress.rows.at(-1)?.n ?? 0);
+      },
     });
     const live: LiveStream | null = state.live.peek();
     if (result.exchange.response.stream) live?.finish(result.exchange.response.stream);
