@@ -221,6 +221,11 @@ export const methods = {
   'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange, chunk: SendProgress },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
   'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
+  /**
+   * The page has drawn an open stream's rows up to `n`: once a page says so, each batch waits for
+   * it to read the one before (a page behind gets the newest rows, not a queue). `open` false: it ended.
+   */
+  'request.streamRead': { req: T.Object({ stream: T.String(), n: T.Integer({ minimum: 0 }) }), res: T.Object({ open: T.Boolean() }) },
   /** XPath 3.1 or JSONPath over a JSON body or a stream's kept events, run by the checker on a budget. */
   'query.run': { req: QueryJob, res: QueryResult },
 
