@@ -37,8 +37,8 @@ import {
   ImportProgress,
   ImportReport,
   ImportResult,
+  ImportOptions,
   ImportSource,
-  OpenApiImportOptions,
 } from './model/import.js';
 
 /** What auto-detect recognised: the importer id and the badge text. */
@@ -251,13 +251,24 @@ export const methods = {
   'import.detect': { req: T.Object({ source: ImportSource }), res: T.Object({ detection: T.Union([Detection(), T.Null()]) }) },
   /** Runs an import in an importer child and writes what it made, atomically; cancel stops it. */
   'import.run': {
-    req: T.Object({ source: ImportSource, format: T.String({ minLength: 1 }), options: OpenApiImportOptions, into: ImportTarget() }),
+    /** `into` is needed only when the source brings something for a project (not for environments and globals). */
+    req: T.Object({ source: ImportSource, format: T.String({ minLength: 1 }), options: ImportOptions, into: T.Optional(ImportTarget()) }),
     res: T.Object({
-      project: T.String(),
+      /** The project written to; absent when the import brought only workspace things. */
+      project: T.Optional(T.String()),
       detection: T.Union([Detection(), T.Null()]),
       apis: T.Array(T.Object({ id: T.String(), name: T.String(), baseUrl: T.String(), requests: T.Integer(), folders: T.Integer() })),
       /** The project's Webhooks collection (an API), when webhooks or callbacks were imported. */
       webhooks: T.Optional(T.Object({ api: T.String(), folder: T.String(), requests: T.Integer() })),
+      /** Project properties added (names the project had keep their values and are not counted). */
+      properties: T.Optional(T.Integer({ minimum: 0 })),
+      /** What landed in the workspace: environments (with the name each got) and globals. */
+      workspace: T.Optional(
+        T.Object({
+          environments: T.Array(T.Object({ id: T.String(), name: T.String(), variables: T.Integer({ minimum: 0 }), secrets: T.Integer({ minimum: 0 }) })),
+          globals: T.Optional(T.Object({ added: T.Integer({ minimum: 0 }), kept: T.Integer({ minimum: 0 }), secrets: T.Integer({ minimum: 0 }) })),
+        }),
+      ),
       report: ImportReport,
     }),
     chunk: ImportProgress,

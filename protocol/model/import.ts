@@ -6,6 +6,9 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Api, DefinitionSource } from './api.js';
 import { Auth } from './auth.js';
+import { Row } from './common.js';
+import { Example } from './example.js';
+import { HistoryEntry } from './history.js';
 import { Request } from './request.js';
 
 /** Credentials for fetching a definition by URL (SPEC "Credentials for fetching a definition"). */
@@ -51,11 +54,26 @@ export const OpenApiImportOptions = T.Object({
 });
 export type OpenApiImportOptions = Static<typeof OpenApiImportOptions>;
 
+/**
+ * Every format's options in one flat object: each importer reads the fields it knows and
+ * ignores the rest, so the dialog and the CLI send one shape whatever the format.
+ */
+export const ImportOptions = T.Composite([
+  OpenApiImportOptions,
+  T.Object({
+    /** HAR: import requests for static assets (images, scripts, styles, fonts) too (default false). */
+    includeStaticAssets: T.Optional(T.Boolean()),
+    /** HAR: what becomes of recorded responses (default 'none'). */
+    recordedResponses: T.Optional(T.Union([T.Literal('none'), T.Literal('history'), T.Literal('examples')])),
+  }),
+]);
+export type ImportOptions = Static<typeof ImportOptions>;
+
 export const ImportJob = T.Object({
   source: ImportSource,
   /** 'auto' or an importer id such as 'openapi'. */
   format: T.String({ minLength: 1 }),
-  options: OpenApiImportOptions,
+  options: ImportOptions,
   network: FetchNetwork,
   /** The importer's defaults when absent. */
   deadlines: T.Optional(ImportDeadlines),
@@ -76,6 +94,10 @@ export const ImportProgress = T.Object({
   message: T.String(),
   done: T.Optional(T.Integer({ minimum: 0 })),
   total: T.Optional(T.Integer({ minimum: 0 })),
+  /** Bytes of the source read so far (and `total` the source's size when known). */
+  bytes: T.Optional(T.Integer({ minimum: 0 })),
+  /** Items found so far: requests, variables, entries, whatever the format counts. */
+  items: T.Optional(T.Integer({ minimum: 0 })),
 });
 export type ImportProgress = Static<typeof ImportProgress>;
 
@@ -120,6 +142,8 @@ export const ImportReport = T.Object({
   unimported: T.Array(UnimportedItem),
   warnings: T.Array(ReportItem),
   errors: T.Array(ReportItem),
+  /** Things worth knowing that need no action (the report's Notes): what was carried across how. */
+  notes: T.Optional(T.Array(ReportItem)),
   /** ISO time from the injected clock. */
   importedAt: T.String(),
 });
@@ -170,9 +194,41 @@ export const WebhooksOutput = T.Object({
 });
 export type WebhooksOutput = Static<typeof WebhooksOutput>;
 
+/**
+ * A variable of an imported environment or of the globals. A secret one carries its value only
+ * to the supervisor, which stores it in the keychain and writes a `${secret:...}` reference.
+ */
+export const ImportedVariable = T.Object({
+  name: T.String(),
+  value: T.String(),
+  enabled: T.Boolean(),
+  secret: T.Boolean(),
+});
+export type ImportedVariable = Static<typeof ImportedVariable>;
+
+/** An environment as the source named it; the supervisor suffixes a taken name ('Staging 2'). */
+export const ImportedEnvironment = T.Object({ name: T.String({ minLength: 1 }), variables: T.Array(ImportedVariable) });
+export type ImportedEnvironment = Static<typeof ImportedEnvironment>;
+
+/** A recorded response to keep as an example of an imported request (by the request's id). */
+export const ImportedExample = T.Object({ request: T.String(), example: Example });
+export type ImportedExample = Static<typeof ImportedExample>;
+
+/**
+ * What an importer made. Project side: APIs with their folders and requests, Webhooks,
+ * project properties (a name the project has keeps its value), examples and History entries
+ * of the imported requests. Workspace side: environments and globals (an existing global keeps
+ * its value). Every part but the report is optional; the supervisor writes what is there.
+ */
 export const ImportResult = T.Object({
   apis: T.Array(ImportedApi),
   webhooks: T.Optional(WebhooksOutput),
+  properties: T.Optional(T.Array(Row)),
+  examples: T.Optional(T.Array(ImportedExample)),
+  /** Recorded exchanges, at their recorded times, already redacted as a live send's entry. */
+  history: T.Optional(T.Array(HistoryEntry)),
+  environments: T.Optional(T.Array(ImportedEnvironment)),
+  globals: T.Optional(T.Array(ImportedVariable)),
   report: ImportReport,
 });
 export type ImportResult = Static<typeof ImportResult>;

@@ -159,11 +159,11 @@ describe('import through the importer process', () => {
       options: {},
       into: { kind: 'new', path: join(home, 'p2') },
     });
-    const store = sup.project(done.project);
+    const store = sup.project(done.project!);
     const api = store.getApi(done.apis[0]!.id);
     expect(api.definition?.source).toEqual({ kind: 'url', location: `${base}/private.yaml`, credentials: { type: 'bearer', secret: `\${secret:api.${api.id}.definition}` } });
     expect(secrets.values.get(`api.${api.id}.definition`)).toBe(token);
-    for (const [file, text] of await filesOf(done.project)) expect(text, file).not.toContain(token);
+    for (const [file, text] of await filesOf(done.project!)) expect(text, file).not.toContain(token);
     expect(sup.workspace.get().secrets).toContain(`api.${api.id}.definition`);
   });
 
@@ -222,7 +222,7 @@ describe('definition update through the importer process', () => {
     doc = join(dir, 'pets.yaml');
     await writeFile(doc, PETS);
     const done = await run({ source: { kind: 'file', path: doc }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'upd') } });
-    project = done.project;
+    project = done.project!;
     apiId = done.apis[0]!.id;
   });
 

@@ -1,9 +1,16 @@
 /**
  * The contract every importer keeps (STYLE.md point 5): `detect` says whether an input is its
  * format, `convert` turns it into model objects plus a report. "Not this format" is a null
- * detection; "this format but broken" is a thrown ParleyError with code `import-malformed`.
+ * detection; "this format but broken" is a thrown ParleyError with code `import-malformed`
+ * (or a code of the importer's own, e.g. `import-refused`, for a source SPEC refuses).
+ *
+ * Extension points for a new format (docs/importers.md, "Adding a format"): an `Importer` with
+ * its `reads` mode and `limits`, its detect rules, one entry in `createImporterRegistry()` and
+ * one in `protocol/import-formats.ts`; its options are fields of `ImportOptions`; its result
+ * uses whichever parts of `ImportResult` it makes (APIs, properties, examples, History,
+ * environments, globals), which the supervisor writes.
  */
-import type { FetchCredentials, ImportProgress, ImportResult, OpenApiImportOptions } from '../../../protocol/model/import.js';
+import type { FetchCredentials, ImportOptions, ImportProgress, ImportResult } from '../../../protocol/model/import.js';
 import type { DocumentLoader } from './load/loader.js';
 
 /** Where the entry document came from; absent for pasted text. */
@@ -19,6 +26,14 @@ export interface ImportInput {
   /** The bytes as read, for the cached definition; absent means UTF-8 of `text`. */
   bytes?: Uint8Array;
   location?: InputLocation;
+  /**
+   * For an importer that `reads: 'stream'`: the whole source from its first byte (bytes read are
+   * reported as progress). `text` is then only its head (the first MB, for detection), unless
+   * the source was pasted or fetched, when `text` is all of it.
+   */
+  stream?: (signal?: AbortSignal) => AsyncIterable<Uint8Array>;
+  /** The source's size in bytes, when known before reading (a file). */
+  size?: number;
 }
 
 export interface Detection {
@@ -41,7 +56,8 @@ export interface ImportContext {
   signal?: AbortSignal;
   /** Reads the documents an entry refers to (files, URLs), with the job's credentials and policy. */
   loader: DocumentLoader;
-  options: OpenApiImportOptions;
+  /** Every format's options; an importer reads the fields it knows. */
+  options: ImportOptions;
   /**
    * The credentials the entry was fetched with, so the API records how to fetch it again
    * (their type and names; the secret itself is stored by the supervisor, never in a file).
@@ -51,9 +67,24 @@ export interface ImportContext {
 
 export type ImportOutcome = ImportResult;
 
+export interface ImporterLimits {
+  /** A picked file larger than this is refused before it is read (SPEC "Limits"). */
+  fileBytes?: number;
+  /** Pasted text longer than this many characters is refused. */
+  pasteChars?: number;
+}
+
 export interface Importer {
+  /** As in `protocol/import-formats.ts`. */
   id: string;
   label: string;
+  /**
+   * 'text' (the default): the whole source is read (within the loader's 50 MB cap) and decoded
+   * before `convert`. 'stream': a picked file is not read up front; `convert` reads
+   * `input.stream()`, so a source bigger than memory can be imported.
+   */
+  reads?: 'text' | 'stream';
+  limits?: ImporterLimits;
   detect(input: ImportInput): Detection | null;
   convert(input: ImportInput, ctx: ImportContext): Promise<ImportOutcome>;
 }

@@ -26,6 +26,11 @@ export class ImporterRegistry {
     return this.entries.find((e) => e.importer.id === id)?.importer;
   }
 
+  /** The ids of every importer, in table order. */
+  ids(): string[] {
+    return this.entries.map((e) => e.importer.id);
+  }
+
   detectFormat(input: ImportInput): Detection | null {
     return runDetectRules(
       this.entries.flatMap((e) => e.rules),
@@ -49,7 +54,10 @@ export class ImporterRegistry {
   }
 }
 
-/** Every importer this build has. Later formats add their entry here. */
+/**
+ * Every importer this build has, each with its detect rules. A new format adds its entry here
+ * and flips `built` in protocol/import-formats.ts (registry.test.ts keeps the two in step).
+ */
 export function createImporterRegistry(): ImporterRegistry {
   return new ImporterRegistry([{ importer: openApiImporter, rules: OPENAPI_DETECT_RULES }]);
 }

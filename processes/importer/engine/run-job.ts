@@ -20,8 +20,11 @@ import { applyDefinitionUpdate } from './definition-update/apply.js';
 import { readCachedDefinition } from './definition-update/definitions.js';
 import { previewDefinitionUpdate, type DefinitionUpdateInput } from './definition-update/preview.js';
 import { readSourceDefinition } from './definition-update/read-source.js';
-import type { Detection } from './importer.js';
-import type { LoadLimits } from './load/limits.js';
+import { basename, resolve } from 'node:path';
+import { ParleyError, hasCode } from '../../../protocol/errors.js';
+import type { Detection, ImportInput, Importer } from './importer.js';
+import { DETECT_HEAD_BYTES, countingBytes, openEntryFile } from './load/entry-file.js';
+import { tooLarge, type LoadLimits } from './load/limits.js';
 import { createDocumentLoader, type DocumentLoader } from './load/loader.js';
 import { readImportInput } from './load/read-input.js';
 import { createImporterRegistry, type ImporterRegistry } from './registry.js';
@@ -40,9 +43,9 @@ export interface JobDeps {
 
 export async function runImportJob(job: ImportJob, deps: JobDeps): Promise<{ detection: Detection | null; result: ImportResult }> {
   const credentials = job.source.kind === 'url' ? job.source.credentials : undefined;
+  const registry = deps.registry ?? createImporterRegistry();
   return withLoader(job, credentials, deps, async (loader) => {
-    const input = await readImportInput(job.source, loader);
-    const { importer, detection } = (deps.registry ?? createImporterRegistry()).pick(job.format, input);
+    const { input, importer, detection } = await readAndPick(job, registry, loader, deps);
     const result = await importer.convert(input, {
       newId: deps.newId,
       now: deps.now,
@@ -54,6 +57,72 @@ export async function runImportJob(job: ImportJob, deps: JobDeps): Promise<{ det
     });
     return { detection, result };
   });
+}
+
+/**
+ * Reads the entry as the chosen importer wants it. A picked file is first opened for its size
+ * and head (auto-detect needs no more); a streaming importer then reads it as a stream, any
+ * other has it read whole through the loader. Each importer's own size limits apply before
+ * anything more is read.
+ */
+async function readAndPick(job: ImportJob, registry: ImporterRegistry, loader: DocumentLoader, deps: JobDeps): Promise<{ input: ImportInput; importer: Importer; detection: Detection | null }> {
+  const progress = (bytes: number, total?: number) => deps.onProgress?.({ phase: 'read', message: `Read ${formatBytes(bytes)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}`, bytes, ...(total !== undefined ? { done: bytes, total } : {}) });
+  const source = job.source;
+  if (source.kind === 'file') {
+    const path = resolve(source.path);
+    const name = basename(path);
+    const entry = await openEntryFile(path, name);
+    let picked: ReturnType<ImporterRegistry['pick']>;
+    try {
+      picked = registry.pick(job.format, { name, text: entry.head, size: entry.size });
+    } catch (err) {
+      // What tells the format may sit past the head: read it all (within the loader's caps) and look again.
+      if (!hasCode(err, 'import-unrecognised') || entry.size <= DETECT_HEAD_BYTES) throw err;
+      const input = await readImportInput(source, loader);
+      progress(input.bytes?.length ?? input.text.length, entry.size);
+      return { input, ...registry.pick(job.format, input) };
+    }
+    const { importer, detection } = picked;
+    const limit = importer.limits?.fileBytes;
+    if (limit !== undefined && entry.size > limit) throw tooLarge(name, limit);
+    if (importer.reads === 'stream') {
+      const stream = (signal?: AbortSignal) => countingBytes(entry.stream(signal), (bytes) => progress(bytes, entry.size));
+      return { input: { name, text: entry.head, size: entry.size, stream, location: { kind: 'file', path } }, importer, detection };
+    }
+    const input = await readImportInput(source, loader);
+    progress(input.bytes?.length ?? input.text.length, entry.size);
+    return { input, importer, detection };
+  }
+  if (source.kind === 'paste') {
+    const { importer, detection } = registry.pick(job.format, { text: source.text });
+    const limit = importer.limits?.pasteChars;
+    if (limit !== undefined && source.text.length > limit) throw new ParleyError('import-too-large', `The pasted text is ${source.text.length.toLocaleString('en-US')} characters long, over the ${limit.toLocaleString('en-US')} this format takes; import it from a file instead.`, { limit });
+    const input = importer.reads === 'stream' ? pastedStreamInput(source.text) : await readImportInput(source, loader);
+    progress(input.bytes?.length ?? input.text.length);
+    return { input, importer, detection };
+  }
+  const input = await readImportInput(source, loader);
+  progress(input.bytes?.length ?? input.text.length);
+  const { importer, detection } = registry.pick(job.format, input);
+  return { input: importer.reads === 'stream' ? { ...input, stream: async function* () { yield input.bytes ?? new TextEncoder().encode(input.text); } } : input, importer, detection };
+}
+
+/** Pasted text for a streaming importer: the text itself, and as a stream of UTF-8 chunks encoded as they are read. */
+function pastedStreamInput(text: string): ImportInput {
+  const encoder = new TextEncoder();
+  const CHUNK = 256 * 1024;
+  return {
+    text,
+    async *stream() {
+      for (let i = 0; i < text.length; i += CHUNK) yield encoder.encode(text.slice(i, i + CHUNK));
+    },
+  };
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
 }
 
 export async function runDefinitionPreview(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdatePreview> {

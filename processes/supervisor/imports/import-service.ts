@@ -7,16 +7,20 @@
 import { open as openFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { readFile, rm, rmdir } from 'node:fs/promises';
+import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
-import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportSource, ImportedApi } from '../../../protocol/model/import.js';
+import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedVariable } from '../../../protocol/model/import.js';
+import type { Row } from '../../../protocol/model/common.js';
+import type { Environment } from '../../../protocol/model/workspace.js';
+import { environmentSecretName, globalSecretName } from '../../../protocol/secret-names.js';
 import { DEFINITION_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { createImporterRegistry } from '../../importer/engine/registry.js';
 import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
 import { DEFAULT_DEADLINES, jobDeadlineError } from '../../importer/engine/load/limits.js';
+import { openEntryFile } from '../../importer/engine/load/entry-file.js';
 import type { FileChange } from '../store/atomic.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { distEntry } from '../paths.js';
@@ -26,8 +30,6 @@ import type { Supervisor } from '../supervisor.js';
 
 /** The project's Webhooks collection is an API of this name (SPEC: "the project's Webhooks collection"). */
 export const WEBHOOKS_API = 'Webhooks';
-/** Auto-detect reads at most this much of a file for the badge; the import itself reads it all. */
-const DETECT_BYTES = 1024 * 1024;
 
 interface JobContext<M extends 'import.run' | 'api.definitionPreview' | 'api.definitionApply'> {
   signal: AbortSignal;
@@ -60,29 +62,49 @@ export class ImportService {
   /** The auto-detect badge for a file or pasted text; null when nothing is recognised. */
   async detect({ source }: ReqOf<'import.detect'>): Promise<ResOf<'import.detect'>> {
     if (source.kind === 'url') return { detection: null };
-    const input = source.kind === 'paste' ? { text: source.text } : { name: basename(source.path), text: await readHead(source.path) };
+    const input = source.kind === 'paste' ? { text: source.text } : { name: basename(source.path), text: (await openEntryFile(resolve(source.path), basename(source.path))).head };
     return { detection: createImporterRegistry().detectFormat(input) };
   }
 
   async run(req: ReqOf<'import.run'>, ctx: JobContext<'import.run'>): Promise<ResOf<'import.run'>> {
-    if (req.into.kind === 'new') await refuseExistingProject(req.into.path);
-    else this.sup.project(req.into.project);
+    const into = req.into;
+    if (into?.kind === 'new') await refuseExistingProject(into.path);
+    else if (into) this.sup.project(into.project);
     const network = await this.network();
-    const { detection, result } = await this.inChild((child) =>
-      child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
+    const memoryMb = await importerMemoryMb(req.source);
+    const { detection, result } = await this.inChild(
+      (child) => child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
+      memoryMb,
     );
+    if ((result.examples?.length ?? 0) > 0 || (result.history?.length ?? 0) > 0) {
+      // The result shape has them (HAR); writing them lands with the format that makes them.
+      throw new ParleyError('import-unsupported', 'This import brought recorded responses, which this build cannot save yet; import without keeping them.');
+    }
+    const forProject = result.apis.length > 0 || (result.webhooks?.requests.length ?? 0) > 0 || (result.properties?.length ?? 0) > 0;
+    const forWorkspace = (result.environments?.length ?? 0) > 0 || (result.globals?.length ?? 0) > 0;
+    if (!forProject && !forWorkspace) throw new ParleyError('import-empty', `${sourceName(req.source)} holds nothing to import.`);
+    if (forProject && !into) throw new ParleyError('import-needs-project', `${sourceName(req.source)} brings APIs and requests: choose the project to import them into.`);
+
+    const answer: ResOf<'import.run'> = { detection, apis: [], report: result.report };
+    if (forProject && into) Object.assign(answer, await this.writeProject(into, result, req.source, ctx));
+    if (forWorkspace) answer.workspace = await this.writeWorkspace(result);
+    return answer;
+  }
+
+  /** The project side of a result, in one atomic commit; a new project's folder only once there is something to write. */
+  private async writeProject(into: NonNullable<ReqOf<'import.run'>['into']>, result: ImportResult, source: ImportSource, ctx: JobContext<'import.run'>): Promise<Partial<ResOf<'import.run'>>> {
     let webhooks: ResOf<'import.run'>['webhooks'];
+    let properties: number | undefined;
     // The secret first: without a keychain the import stops here, before any folder exists.
-    const stored = await this.storeSecrets(result.apis, req.source);
+    const stored = await this.storeSecrets(result.apis, source);
     let store: ProjectStore;
     let created = false;
     try {
-      // Only now, with something to write, is a new project made: a failed import leaves nothing behind.
-      if (req.into.kind === 'new') {
-        store = await this.sup.openProject(req.into.path, { create: true, ...(req.into.name ? { name: req.into.name } : {}) });
+      if (into.kind === 'new') {
+        store = await this.sup.openProject(into.path, { create: true, ...(into.name ? { name: into.name } : {}) });
         created = true;
       } else {
-        store = this.sup.project(req.into.project);
+        store = this.sup.project(into.project);
       }
       const reserved = store.nameClaims();
       const changes: FileChange[] = [];
@@ -95,22 +117,96 @@ export class ImportService {
         else changes.push(...store.newApiChanges({ api: collection, requests: placed, documents: [] }, reserved));
         webhooks = { api: collection.id, folder: result.webhooks.folder, requests: placed.length };
       }
+      if (result.properties && result.properties.length > 0) {
+        // A name the project already has keeps its value (SPEC); the first of two imported wins.
+        const merged = mergeRows(store.properties, result.properties);
+        properties = merged.added;
+        if (merged.added > 0) changes.push(store.propertiesChange(merged.rows));
+      }
       ctx.chunk({ phase: 'done', message: `Saving ${changes.length} file${changes.length === 1 ? '' : 's'}` });
       await store.commit(changes);
     } catch (err) {
       await Promise.all(stored.map((name) => this.sup.secrets.delete(name).catch(() => {})));
-      if (created && req.into.kind === 'new') await this.forgetNewProject(req.into.path);
+      if (created && into.kind === 'new') await this.forgetNewProject(into.path);
       throw err;
     }
     await this.rememberSecrets(stored);
     this.sup.projectChanged(store, result.apis.map((a) => a.api.id));
     return {
       project: store.root,
-      detection,
       apis: result.apis.map((a) => ({ id: a.api.id, name: a.api.name, baseUrl: a.api.baseUrl, requests: a.requests.length, folders: a.folders.length })),
       ...(webhooks ? { webhooks } : {}),
-      report: result.report,
+      ...(properties !== undefined ? { properties } : {}),
     };
+  }
+
+  /**
+   * Environments and globals (SPEC "Environment and globals import rules"): a taken environment
+   * name gets a numeric suffix, case-insensitively; nothing existing is overwritten, neither a
+   * global nor a secret; nothing is made active. Secret values go to the keychain first and are
+   * taken back out if the workspace cannot be saved.
+   */
+  private async writeWorkspace(result: ImportResult): Promise<NonNullable<ResOf<'import.run'>['workspace']>> {
+    const ws = this.sup.workspace.get();
+    const taken = ws.environments.map((e) => e.name);
+    const stored: string[] = [];
+    const referenced: string[] = [];
+    const warnings = result.report.warnings;
+    const toSecret = async (name: string, v: ImportedVariable): Promise<string> => {
+      referenced.push(name);
+      if ((await this.sup.secrets.get(name)) !== null) {
+        warnings.push({ message: `The keychain already holds a secret named ${name}; it was kept and ${v.name} refers to it (the imported value was not stored).` });
+      } else {
+        await this.sup.secrets.set(name, v.value);
+        stored.push(name);
+      }
+      return `\${secret:${name}}`;
+    };
+    try {
+      const environments: Environment[] = [];
+      const summaries: NonNullable<ResOf<'import.run'>['workspace']>['environments'] = [];
+      for (const env of result.environments ?? []) {
+        const name = unusedName(env.name, taken);
+        taken.push(name);
+        if (name !== env.name) result.report.notes = [...(result.report.notes ?? []), { message: `The workspace already has an environment named ${env.name}: this one was imported as ${name}.` }];
+        const variables: Row[] = [];
+        let secrets = 0;
+        for (const v of env.variables) {
+          // A secret with no exported value arrives empty, with nothing stored (the importer warned).
+          const value = v.secret && v.value !== '' ? await toSecret(environmentSecretName(name, v.name), v) : v.value;
+          if (v.secret) secrets++;
+          variables.push({ name: v.name, value, enabled: v.enabled });
+        }
+        const environment = { id: newId('e'), name, variables };
+        environments.push(environment);
+        summaries.push({ id: environment.id, name, variables: variables.length, secrets });
+      }
+      const globals: Row[] = [];
+      let kept = 0;
+      let globalSecrets = 0;
+      const existingGlobals = new Set(ws.globals.map((g) => g.name));
+      for (const v of result.globals ?? []) {
+        if (existingGlobals.has(v.name)) {
+          kept++;
+          continue;
+        }
+        existingGlobals.add(v.name);
+        const value = v.secret && v.value !== '' ? await toSecret(globalSecretName(v.name), v) : v.value;
+        if (v.secret) globalSecrets++;
+        globals.push({ name: v.name, value, enabled: v.enabled });
+      }
+      if (kept > 0) result.report.notes = [...(result.report.notes ?? []), { message: `${kept} global${kept === 1 ? '' : 's'} the workspace already had kept ${kept === 1 ? 'its value' : 'their values'}.` }];
+      const saved = await this.sup.workspace.update((draft) => {
+        draft.environments = [...draft.environments, ...environments];
+        draft.globals = [...draft.globals, ...globals];
+        draft.secrets = [...new Set([...draft.secrets, ...referenced.filter((n) => stored.includes(n))])].sort();
+      });
+      this.sup.broadcast('workspace.changed', saved);
+      return { environments: summaries, ...(result.globals ? { globals: { added: globals.length, kept, secrets: globalSecrets } } : {}) };
+    } catch (err) {
+      await Promise.all(stored.map((name) => this.sup.secrets.delete(name).catch(() => {})));
+      throw err;
+    }
   }
 
   async preview(req: ReqOf<'api.definitionPreview'>, ctx: JobContext<'api.definitionPreview'>): Promise<ResOf<'api.definitionPreview'>> {
@@ -164,10 +260,14 @@ export class ImportService {
     await rmdir(root).catch(() => {});
   }
 
-  private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>): Promise<T> {
-    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js') }, work).catch((err: unknown) => {
+  /** Runs `work` in a fresh importer child whose heap is capped at `memoryMb` (sized from the source). */
+  private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>, memoryMb = DEFAULT_IMPORTER_MEMORY_MB): Promise<T> {
+    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`] }, work).catch((err: unknown) => {
       // The backstop fired: the importer did not stop at its own deadline and was killed.
       if (hasCode(err, 'budget-exceeded')) throw jobDeadlineError(undefined, this.deadlines.jobMs);
+      if (hasCode(err, 'child-died') && OUT_OF_MEMORY.test((err as Error).message)) {
+        throw new ParleyError('import-out-of-memory', `The import ran out of memory (the importer may use ${memoryMb} MB for a source of this size) and was stopped; nothing was changed.`, { memoryMb });
+      }
       throw err;
     });
   }
@@ -274,6 +374,56 @@ export class ImportService {
   }
 }
 
+/** The heap an importer gets when the source's size is not known before reading (a URL). */
+const DEFAULT_IMPORTER_MEMORY_MB = 768;
+/** What V8 prints when a heap limit is reached (the importer then aborts). */
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
+
+/**
+ * The importer's heap cap for a source: room for the runtime and the converted model plus a
+ * multiple of the source (JSON.parse of a document takes several times its size), within
+ * 256 MB..4 GB. A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
+ */
+export async function importerMemoryMb(source: ImportSource): Promise<number> {
+  let bytes: number | undefined;
+  if (source.kind === 'paste') bytes = source.text.length * 2;
+  else if (source.kind === 'file') bytes = await stat(source.path).then((s) => s.size, () => 0);
+  if (bytes === undefined) return DEFAULT_IMPORTER_MEMORY_MB;
+  return memoryForBytes(bytes);
+}
+
+export function memoryForBytes(bytes: number): number {
+  return Math.min(4096, Math.max(256, Math.ceil(192 + (8 * bytes) / (1024 * 1024))));
+}
+
+/** `existing` plus each row of `incoming` whose name it lacks; a name it has keeps its value. */
+function mergeRows(existing: Row[], incoming: Row[]): { rows: Row[]; added: number } {
+  const names = new Set(existing.map((r) => r.name));
+  const rows = [...existing];
+  for (const row of incoming) {
+    if (names.has(row.name)) continue;
+    names.add(row.name);
+    rows.push(row);
+  }
+  return { rows, added: rows.length - existing.length };
+}
+
+/** `name`, or `name 2`, `name 3`... the first not taken, case-insensitively (SPEC: 'Staging 2'). */
+export function unusedName(name: string, taken: Iterable<string>): string {
+  const lower = new Set([...taken].map((t) => t.toLowerCase()));
+  if (!lower.has(name.toLowerCase())) return name;
+  for (let n = 2; ; n++) {
+    const candidate = `${name} ${n}`;
+    if (!lower.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+function sourceName(source: ImportSource): string {
+  if (source.kind === 'file') return basename(source.path);
+  if (source.kind === 'url') return 'The document';
+  return 'The pasted text';
+}
+
 function secretValue(c: FetchCredentials): string {
   return c.type === 'basic' ? c.password : c.type === 'bearer' ? c.token : c.value;
 }
@@ -314,22 +464,4 @@ async function refuseExistingProject(path: string): Promise<void> {
   if (!handle) return;
   await handle.close();
   throw new ParleyError('project-exists', `${resolve(path)} is already a Parley project: open it and import into it instead.`);
-}
-
-/** The start of a regular file, for auto-detect; a FIFO or device is refused before any read blocks. */
-async function readHead(path: string): Promise<string> {
-  let handle;
-  try {
-    handle = await openFile(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-  } catch (err) {
-    throw new ParleyError('import-file-unreadable', `${path} could not be read (${(err as NodeJS.ErrnoException).code}).`);
-  }
-  try {
-    if (!(await handle.stat()).isFile()) throw new ParleyError('import-not-a-file', `${path} is not a regular file.`);
-    const buffer = Buffer.alloc(DETECT_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, DETECT_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
 }

@@ -185,8 +185,12 @@ export class ProjectStore {
   }
 
   async setProperties(properties: Row[]): Promise<void> {
-    const project = { ...this.project, properties };
-    await this.commit([this.yamlChange(join(this.root, PROJECT_FILE), project)]);
+    await this.commit([this.propertiesChange(properties)]);
+  }
+
+  /** A change that rewrites parley.yaml with these properties; for batch writers (importers). */
+  propertiesChange(properties: Row[]): FileChange {
+    return this.yamlChange(join(this.root, PROJECT_FILE), { ...this.project, properties });
   }
 
   async createApi(input: { name: string; baseUrl: string; api?: Partial<Api> }): Promise<Api> {

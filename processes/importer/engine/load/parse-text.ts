@@ -19,8 +19,10 @@ const JSON_LINE_MAP_LIMIT = 8 * 1024 * 1024;
 /** Aliases a YAML document may expand, against "billion laughs" documents. */
 const MAX_ALIAS_COUNT = 10_000;
 
+/** UTF-8, or UTF-16 when the bytes start with its byte order mark (Postman on Windows writes that); the BOM is dropped. */
 export function decodeText(bytes: Uint8Array): string {
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  const text = new TextDecoder(encoding, { fatal: false }).decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 

@@ -14,6 +14,7 @@ import { saveTab } from '../state/draft-actions.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
 import { openCookieJar } from './cookies/jar-state.js';
+import { secretSlug } from '../../../../protocol/secret-names.js';
 
 function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
@@ -41,10 +42,6 @@ function checkSecretStorage(): void {
   );
 }
 
-/** An environment's name as the first part of its secrets' names: "Staging EU" -> "staging-eu". */
-export function secretSlug(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '') || 'environment';
-}
 
 export function EnvironmentsEditor({ tab }: EditorProps) {
   const doc = openDraft<EnvironmentsDoc>(tab.id, {

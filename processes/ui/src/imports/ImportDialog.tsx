@@ -321,7 +321,7 @@ async function runImport(session: ImportSession): Promise<void> {
   session.stage.value = 'running';
   try {
     const result = await call('import.run', built.request, { signal: controller.signal, onChunk: (chunk) => (session.progress.value = chunk) });
-    session.createdProject = built.request.into.kind === 'new';
+    session.createdProject = built.request.into?.kind === 'new' && result.project !== undefined;
     await showInSidebar(result, session.createdProject);
     session.result.value = result;
     session.stage.value = 'summary';
@@ -337,12 +337,15 @@ async function runImport(session: ImportSession): Promise<void> {
 
 /** A new project is opened in the sidebar; either way the new APIs are shown expanded. */
 async function showInSidebar(result: ResOf<'import.run'>, created: boolean): Promise<void> {
+  const project = result.project;
+  // Environments and globals land in the workspace, which the page hears of by workspace.changed.
+  if (project === undefined) return;
   try {
-    const tree = created ? await openProjectTree(result.project) : await call('project.tree', { project: result.project });
+    const tree = created ? await openProjectTree(project) : await call('project.tree', { project });
     upsertProject(tree);
   } catch (err) {
     toast('error', (err as Error).message);
   }
-  expand(rowKey(result.project, '@project'));
-  for (const api of result.apis) expand(rowKey(result.project, api.id));
+  expand(rowKey(project, '@project'));
+  for (const api of result.apis) expand(rowKey(project, api.id));
 }

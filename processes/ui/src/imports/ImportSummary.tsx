@@ -17,11 +17,12 @@ type RunResult = ResOf<'import.run'>;
 export function ImportSummary({ result, createdProject, close }: { result: RunResult; createdProject: boolean; close(): void }) {
   const { report } = result;
   const api = result.apis[0];
-  const projectName = projectByRoot(result.project)?.name ?? result.project;
+  const project = result.project ?? '';
+  const projectName = projectByRoot(project)?.name ?? project;
   const openRef = useRef<HTMLButtonElement>(null);
   useLayoutEffect(() => openRef.current?.focus(), []);
   const openApi = () => {
-    if (api) openTab({ kind: 'api', project: result.project, itemId: api.id, title: api.name });
+    if (api) openTab({ kind: 'api', project, itemId: api.id, title: api.name });
     close();
   };
   return (
@@ -56,7 +57,7 @@ export function ImportSummary({ result, createdProject, close }: { result: RunRe
           <h4>Security schemes</h4>
           <ul class="import-list">
             {report.securitySchemes.map((scheme) => (
-              <SchemeRow key={scheme.name} project={result.project} apiId={api.id} scheme={scheme} />
+              <SchemeRow key={scheme.name} project={project} apiId={api.id} scheme={scheme} />
             ))}
           </ul>
         </section>
