@@ -8,6 +8,8 @@ import { runDetectRules, type DetectRule } from './detect-rules.js';
 import type { Detection, ImportInput, Importer } from './importer.js';
 import { OPENAPI_DETECT_RULES } from './openapi/detect.js';
 import { openApiImporter } from './openapi/importer.js';
+import { HAR_DETECT_RULES } from './har/detect.js';
+import { harImporter } from './har/importer.js';
 
 export interface RegisteredImporter {
   importer: Importer;
@@ -59,5 +61,8 @@ export class ImporterRegistry {
  * and flips `built` in protocol/import-formats.ts (registry.test.ts keeps the two in step).
  */
 export function createImporterRegistry(): ImporterRegistry {
-  return new ImporterRegistry([{ importer: openApiImporter, rules: OPENAPI_DETECT_RULES }]);
+  return new ImporterRegistry([
+    { importer: openApiImporter, rules: OPENAPI_DETECT_RULES },
+    { importer: harImporter, rules: HAR_DETECT_RULES },
+  ]);
 }
