@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { ReqOf } from '../../protocol/messages.js';
+import type { ImportOptions } from '../../protocol/model/import.js';
 import { createImporterRegistry } from '../../processes/importer/engine/registry.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
@@ -16,11 +17,15 @@ import { CliSession, requireKeychain } from '../import/session.js';
 import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
 import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
 
+type RecordedResponses = NonNullable<ImportOptions['recordedResponses']>;
+const RECORDED_RESPONSES: readonly RecordedResponses[] = ['none', 'history', 'examples'];
+
 export const IMPORT_HELP = `parley import: import an API definition into a project
 
 Usage:
   parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]
-      <file>    an OpenAPI 3.x or Swagger 2.0/1.x document (JSON or YAML); files it references are read too
+      <file>    an OpenAPI 3.x or Swagger 2.0/1.x document (JSON or YAML); files it references are read too;
+                or a HAR 1.1/1.2 capture (.har, read as a stream; over 100 MB is refused)
       <folder>  the document at the folder's top level named ${FOLDER_DOCUMENT_NAMES.slice(0, 3).join(', ')},
                 ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet)
       <URL>     an http or https URL (credentials below)
@@ -29,12 +34,17 @@ Usage:
 Options:
   --project <folder>        import into this existing project (a folder with parley.yaml)
   --new-project <folder>    make a new project in this folder and import into it
-  --format auto|openapi|curl  the document's format (default auto: recognised from its name and content;
-                            curl reads a curl command, below)
+  --format auto|openapi|har|curl  the document's format (default auto: recognised from its name and
+                            content; curl reads a curl command, below)
   --name <name>             the API's name (default: the document's title)
   --base-url <url>          the API's base URL (default: the document's first server)
   --no-cache                do not keep a copy of the definition documents in the project
   --no-webhooks             do not import webhooks and callbacks into the Webhooks collection
+  --include-static-assets   HAR: import requests for images, scripts, styles and fonts too
+  --recorded-responses none|history|examples
+                            HAR: what becomes of the recorded responses (default none; history
+                            writes each exchange into History at its recorded time, redacted;
+                            examples keeps up to 5 per request, one per status, masked)
   --json                    print one JSON object instead of the report
   --verbose                 show what Parley's processes log
   --help                    this text
@@ -56,6 +66,8 @@ interface Options extends CommonFlags {
   'base-url'?: string;
   'no-cache': boolean;
   'no-webhooks': boolean;
+  'include-static-assets': boolean;
+  'recorded-responses'?: string;
 }
 
 const COMMAND: CommandLine<Options> = {
@@ -72,6 +84,8 @@ const COMMAND: CommandLine<Options> = {
     'base-url': { type: 'string' },
     'no-cache': { type: 'boolean', default: false },
     'no-webhooks': { type: 'boolean', default: false },
+    'include-static-assets': { type: 'boolean', default: false },
+    'recorded-responses': { type: 'string' },
   },
   usageProblem,
 };
@@ -106,6 +120,8 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
           ...(options['base-url'] !== undefined ? { baseUrl: options['base-url'] } : {}),
           cacheDefinition: !options['no-cache'],
           importWebhooks: !options['no-webhooks'],
+          ...(options['include-static-assets'] ? { includeStaticAssets: true } : {}),
+          ...(options['recorded-responses'] !== undefined ? { recordedResponses: options['recorded-responses'] as RecordedResponses } : {}),
         },
         into,
       },
@@ -133,7 +149,8 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   if (targets === 0) return 'say where to import: --project <folder> (an existing project) or --new-project <folder>.';
   if (targets > 1) return 'choose one of --project <folder> and --new-project <folder>.';
   if (options.project === '' || options['new-project'] === '') return 'the project folder must not be empty.';
-  if (options.format !== undefined && options.format !== 'auto' && !createImporterRegistry().get(options.format)) return `--format must be auto, openapi or curl, not ${options.format}.`;
+  if (options.format !== undefined && options.format !== 'auto' && !createImporterRegistry().get(options.format)) return `--format must be auto, openapi, har or curl, not ${options.format}.`;
+  if (options['recorded-responses'] !== undefined && !RECORDED_RESPONSES.includes(options['recorded-responses'] as RecordedResponses)) return `--recorded-responses must be none, history or examples, not ${options['recorded-responses']}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
   return undefined;
 }

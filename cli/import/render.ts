@@ -44,6 +44,7 @@ export function renderImport(result: ImportRun): string {
   section(lines, 'Not imported', report.unimported, unimported);
   section(lines, 'Warnings', report.warnings, item);
   section(lines, 'Errors', report.errors, item);
+  section(lines, 'Notes', report.notes ?? [], item);
   return `${lines.join('\n')}\n`;
 }
 
