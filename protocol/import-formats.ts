@@ -22,10 +22,10 @@ export interface ImportFormatInfo {
 
 export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'openapi', label: 'OpenAPI (with its predecessor Swagger)', sources: ['url', 'file', 'paste'], lands: 'project', built: true },
-  { id: 'postman-collection', label: 'Postman collection (v2.0, v2.1)', sources: ['file', 'paste'], lands: 'project', built: false },
+  { id: 'postman-collection', label: 'Postman collection (v2.0, v2.1)', sources: ['file', 'paste'], lands: 'project', built: true },
   { id: 'postman-folder', label: 'Postman collection folder (v3)', sources: ['file'], lands: 'project', built: false },
-  { id: 'postman-environment', label: 'Postman environment export', sources: ['file', 'paste'], lands: 'workspace', built: false },
-  { id: 'postman-globals', label: 'Postman globals export', sources: ['file', 'paste'], lands: 'workspace', built: false },
+  { id: 'postman-environment', label: 'Postman environment export', sources: ['file', 'paste'], lands: 'workspace', built: true },
+  { id: 'postman-globals', label: 'Postman globals export', sources: ['file', 'paste'], lands: 'workspace', built: true },
   { id: 'har', label: 'HAR (recorded traffic)', sources: ['file', 'paste'], lands: 'project', built: true },
   { id: 'http', label: '.http file', sources: ['file', 'paste'], lands: 'project', built: false },
   { id: 'http-env', label: 'HTTP client environment file', sources: ['file', 'paste'], lands: 'workspace', built: false },

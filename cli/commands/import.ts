@@ -8,11 +8,11 @@
 import { resolve } from 'node:path';
 import type { ReqOf } from '../../protocol/messages.js';
 import type { ImportOptions } from '../../protocol/model/import.js';
-import { createImporterRegistry } from '../../processes/importer/engine/registry.js';
+import { builtFormat, builtFormats } from '../../protocol/import-formats.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
 import { ProgressLine } from '../import/progress.js';
-import { importJson, renderImport } from '../import/render.js';
+import { importJson, renderImport, type ImportRun } from '../import/render.js';
 import { CliSession, requireKeychain } from '../import/session.js';
 import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
 import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
@@ -20,11 +20,15 @@ import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
 type RecordedResponses = NonNullable<ImportOptions['recordedResponses']>;
 const RECORDED_RESPONSES: readonly RecordedResponses[] = ['none', 'history', 'examples'];
 
-export const IMPORT_HELP = `parley import: import an API definition into a project
+const FORMAT_IDS = ['auto', ...builtFormats().map((f) => f.id), 'curl'];
+
+export const IMPORT_HELP = `parley import: import an API definition, a collection or an environment
 
 Usage:
   parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]
+  parley import <environment or globals export> [options]     (lands in the workspace: no project)
       <file>    an OpenAPI 3.x or Swagger 2.0/1.x document (JSON or YAML); files it references are read too;
+                a Postman collection (v2.0, v2.1), environment export or globals export;
                 or a HAR 1.1/1.2 capture (.har, read as a stream; over 100 MB is refused)
       <folder>  the document at the folder's top level named ${FOLDER_DOCUMENT_NAMES.slice(0, 3).join(', ')},
                 ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet)
@@ -34,8 +38,11 @@ Usage:
 Options:
   --project <folder>        import into this existing project (a folder with parley.yaml)
   --new-project <folder>    make a new project in this folder and import into it
-  --format auto|openapi|har|curl  the document's format (default auto: recognised from its name and
-                            content; curl reads a curl command, below)
+  --format <format>         the source's format (default auto: recognised from its name and content):
+${builtFormats()
+  .map((f) => `                              ${f.id.padEnd(20)}${f.label}${f.lands === 'workspace' ? ' (into the workspace)' : ''}`)
+  .join('\n')}
+                              curl                a curl command (below)
   --name <name>             the API's name (default: the document's title)
   --base-url <url>          the API's base URL (default: the document's first server)
   --no-cache                do not keep a copy of the definition documents in the project
@@ -52,8 +59,9 @@ Options:
 ${CREDENTIAL_HELP}
 A curl command:
 ${CURL_HELP}
-Exit codes: 0 imported; 2 not imported (bad usage, unreadable or malformed document,
-            authentication needed or refused...); 130/143 cancelled by Ctrl+C/SIGTERM.
+Exit codes: 0 imported; 1 imported with problems (the report lists errors: a referenced document
+            or part of the source could not be read); 2 not imported (bad usage, unreadable or malformed document, refused
+            source, authentication needed or refused...); 130/143 cancelled by Ctrl+C/SIGTERM.
 `;
 
 interface Options extends CommonFlags {
@@ -108,8 +116,8 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
     if (options.project !== undefined) {
       const store = await sup.openProject(resolve(options.project));
       into = { kind: 'project', project: store.root };
-    } else {
-      into = { kind: 'new', path: resolve(options['new-project']!) };
+    } else if (options['new-project'] !== undefined) {
+      into = { kind: 'new', path: resolve(options['new-project']) };
     }
     const result = await sup.imports.run(
       {
@@ -123,13 +131,13 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
           ...(options['include-static-assets'] ? { includeStaticAssets: true } : {}),
           ...(options['recorded-responses'] !== undefined ? { recordedResponses: options['recorded-responses'] as RecordedResponses } : {}),
         },
-        into,
+        ...(into ? { into } : {}),
       },
       { signal: session.signal, chunk: (p) => progress.show(p) },
     );
     progress.clear();
     io.stdout.write(options.json ? `${JSON.stringify(importJson(result), null, 2)}\n` : renderImport(result));
-    return session.exitCode(0);
+    return session.exitCode(hasProblems(result.report) ? 1 : 0);
   } catch (err) {
     progress.clear();
     if (session.interruptedBy) return session.cancelled('import', io.stderr);
@@ -139,17 +147,25 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
   }
 }
 
+/** Exit code 1: imported, but the report lists errors (something in the source could not be read or resolved). */
+function hasProblems(report: ImportRun['report']): boolean {
+  return report.errors.length > 0;
+}
+
 /** What is missing or contradictory, before anything is read or started. */
 function usageProblem(options: Options, positionals: string[]): string | undefined {
   if (options.format === 'curl') return curlUsageProblem(options, positionals, credentialFlagGiven(options));
   if (options.api !== undefined || options.folder !== undefined) return '--api and --folder go with --format curl.';
   if (positionals.length === 0) return 'give the document to import: a file, a folder, an http(s) URL, or - for standard input.';
   if (positionals.length > 1) return `give one document to import, not ${positionals.length} (${positionals.join(', ')}).`;
+  if (options.format !== undefined && options.format !== 'auto' && !builtFormat(options.format)) return `--format must be one of ${FORMAT_IDS.join(', ')}, not ${options.format}.`;
   const targets = [options.project, options['new-project']].filter((t) => t !== undefined).length;
-  if (targets === 0) return 'say where to import: --project <folder> (an existing project) or --new-project <folder>.';
+  // Environments and globals land in the workspace; with auto the importer says whether a project is needed.
+  const workspaceOnly = options.format !== undefined && builtFormat(options.format)?.lands === 'workspace';
+  if (targets === 0 && !workspaceOnly && options.format !== undefined && options.format !== 'auto') return 'say where to import: --project <folder> (an existing project) or --new-project <folder>.';
+  if (targets > 0 && workspaceOnly) return `--format ${options.format} imports into the workspace: leave out --project and --new-project.`;
   if (targets > 1) return 'choose one of --project <folder> and --new-project <folder>.';
   if (options.project === '' || options['new-project'] === '') return 'the project folder must not be empty.';
-  if (options.format !== undefined && options.format !== 'auto' && !createImporterRegistry().get(options.format)) return `--format must be auto, openapi, har or curl, not ${options.format}.`;
   if (options['recorded-responses'] !== undefined && !RECORDED_RESPONSES.includes(options['recorded-responses'] as RecordedResponses)) return `--recorded-responses must be none, history or examples, not ${options['recorded-responses']}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
   return undefined;

@@ -11,7 +11,7 @@ export type ImportRun = ResOf<'import.run'>;
 export function importJson(result: ImportRun): Record<string, unknown> {
   const { report } = result;
   return {
-    project: result.project,
+    project: result.project ?? null,
     format: report.declaredVersion,
     importer: report.format,
     detected: result.detection?.label ?? null,
@@ -20,25 +20,34 @@ export function importJson(result: ImportRun): Record<string, unknown> {
     baseUrl: report.baseUrl,
     apis: result.apis.map((a) => ({ id: a.id, name: a.name, requests: a.requests, folders: a.folders, baseUrl: a.baseUrl })),
     webhooks: result.webhooks ?? null,
+    properties: result.properties ?? 0,
+    workspace: result.workspace ?? null,
     securitySchemes: report.securitySchemes,
     unimported: report.unimported,
     warnings: report.warnings,
     errors: report.errors,
+    notes: report.notes ?? [],
   };
 }
 
 export function renderImport(result: ImportRun): string {
   const { report, detection } = result;
-  const lines: string[] = [`Imported into ${result.project}`];
+  const lines: string[] = [result.project !== undefined ? `Imported into ${result.project}` : 'Imported into the workspace'];
   const field = (name: string, value: string) => lines.push(`  ${name.padEnd(20)}${value}`);
   field('Format recognised', detection ? `${detection.label}${detection.settledBy === 'file-name' ? ' (by its file name)' : ''}` : `${report.format} (chosen with --format)`);
   field('Declared version', report.declaredVersion);
-  field('API version', report.apiVersion ?? '(not stated)');
-  field('Base URL', report.baseUrl || '(none)');
+  if (result.apis.length > 0) {
+    field('API version', report.apiVersion ?? '(not stated)');
+    field('Base URL', report.baseUrl || '(none)');
+  }
   for (const api of result.apis) {
     field('API', `${api.name}: ${plural(api.requests, 'request')} in ${plural(api.folders, 'folder')}${api.baseUrl !== report.baseUrl ? `, base URL ${api.baseUrl || '(none)'}` : ''}`);
   }
   if (result.webhooks) field('Webhooks', `${plural(result.webhooks.requests, 'request')} in the Webhooks collection, folder ${result.webhooks.folder}`);
+  if (result.properties !== undefined) field('Project properties', `${result.properties} added`);
+  for (const env of result.workspace?.environments ?? []) field('Environment', `${env.name}: ${plural(env.variables, 'variable')}${env.secrets > 0 ? `, ${env.secrets} secret` : ''} (not active)`);
+  const globals = result.workspace?.globals;
+  if (globals) field('Globals', `${globals.added} added, ${globals.kept} kept as they were${globals.secrets > 0 ? `, ${globals.secrets} secret` : ''}`);
   const nameWidth = Math.max(0, ...report.securitySchemes.map((s) => s.name.length));
   section(lines, 'Security schemes', report.securitySchemes, (s) => scheme(s, nameWidth));
   section(lines, 'Not imported', report.unimported, unimported);

@@ -97,6 +97,8 @@ export const Request = T.Object({
   settings: RequestSettings,
   operation: T.Optional(OperationLink),
   generated: T.Optional(GeneratedFields),
+  /** What the source said of the request (a Postman description), shown above the editor's tabs. */
+  description: T.Optional(T.String()),
   /** Set by a definition update: the linked operation is no longer in the document. */
   orphaned: T.Optional(T.Boolean()),
   /** Set by a definition update: the linked operation came back. */

@@ -263,11 +263,34 @@ describe('parley import <file>', SLOW, () => {
     expect(await readdir(notProject)).toEqual([]);
   });
 
+  it('Postman formats: a collection into a project and an environment into the workspace, --json of one shape, exit codes 0 and 2', async () => {
+    const postman = join(fixtures, '../importers/postman');
+    const collection = await parley(['import', join(postman, 'bruno/postman-v21.json'), '--new-project', freshPath('pm'), '--json']);
+    expect(collection.code).toBe(0);
+    const made = JSON.parse(collection.stdout) as Record<string, unknown>;
+    expect(made).toMatchObject({ importer: 'postman-collection', format: 'postman-collection-2.1', detected: 'Postman collection v2.1', properties: 1, workspace: null });
+    const env = await parley(['import', join(postman, 'environments/postman-env-mixed-enabled.json'), '--json']);
+    expect(env.code).toBe(0);
+    const landed = JSON.parse(env.stdout) as Record<string, unknown>;
+    expect(Object.keys(landed).sort()).toEqual(Object.keys(made).sort());
+    expect(landed).toMatchObject({ project: null, importer: 'postman-environment', workspace: { environments: [expect.objectContaining({ variables: expect.any(Number) })] } });
+    const refused = await parley(['import', '-', '--format', 'postman-environment'], { stdin: JSON.stringify({ version: 1, collections: [], environments: [] }) });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('is a Postman data dump');
+    const help = await parley(['import', '--help']);
+    for (const id of ['postman-collection', 'postman-environment', 'postman-globals']) expect(help.stdout).toContain(id);
+    expect(help.stdout).not.toContain('opencollection');
+  });
+
   it('usage errors exit 2 before anything starts: both or neither target, credentials for a file or without their variable', async () => {
-    const neither = await parley(['import', boardV1]);
+    const neither = await parley(['import', boardV1, '--format', 'openapi']);
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain('--project <folder> (an existing project) or --new-project <folder>');
     expect(neither.stderr).toContain('Usage: parley import');
+    // With auto, only the importer knows whether a project is needed (an environment needs none).
+    const auto = await parley(['import', boardV1]);
+    expect(auto.code).toBe(2);
+    expect(auto.stderr).toContain('brings APIs and requests: choose the project to import them into');
     const both = await parley(['import', boardV1, '--project', freshPath('a'), '--new-project', freshPath('b')]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('choose one of --project <folder> and --new-project <folder>');
@@ -279,7 +302,7 @@ describe('parley import <file>', SLOW, () => {
     expect(noToken.stderr).toContain('PARLEY_IMPORT_TOKEN, which is not set');
     const format = await parley(['import', boardV1, '--new-project', freshPath('e'), '--format', 'postman']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toContain('--format must be auto, openapi or curl, not postman.');
+    expect(format.stderr).toContain('--format must be one of auto, openapi, postman-collection, postman-environment, postman-globals, curl, not postman.');
     const help = await parley(['import', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('PARLEY_IMPORT_TOKEN');

@@ -8,6 +8,8 @@ import { runDetectRules, type DetectRule } from './detect-rules.js';
 import type { Detection, ImportInput, Importer } from './importer.js';
 import { OPENAPI_DETECT_RULES } from './openapi/detect.js';
 import { openApiImporter } from './openapi/importer.js';
+import { POSTMAN_COLLECTION_RULES, POSTMAN_ENVIRONMENT_RULES, POSTMAN_GLOBALS_RULES } from './postman/detect.js';
+import { postmanCollectionImporter, postmanEnvironmentImporter, postmanGlobalsImporter } from './postman/importer.js';
 import { HAR_DETECT_RULES } from './har/detect.js';
 import { harImporter } from './har/importer.js';
 
@@ -63,6 +65,9 @@ export class ImporterRegistry {
 export function createImporterRegistry(): ImporterRegistry {
   return new ImporterRegistry([
     { importer: openApiImporter, rules: OPENAPI_DETECT_RULES },
+    { importer: postmanCollectionImporter, rules: POSTMAN_COLLECTION_RULES },
+    { importer: postmanEnvironmentImporter, rules: POSTMAN_ENVIRONMENT_RULES },
+    { importer: postmanGlobalsImporter, rules: POSTMAN_GLOBALS_RULES },
     { importer: harImporter, rules: HAR_DETECT_RULES },
   ]);
 }

@@ -66,8 +66,10 @@ export async function runImportJob(job: ImportJob, deps: JobDeps): Promise<{ det
  * anything more is read.
  */
 async function readAndPick(job: ImportJob, registry: ImporterRegistry, loader: DocumentLoader, deps: JobDeps): Promise<{ input: ImportInput; importer: Importer; detection: Detection | null }> {
-  const progress = (bytes: number, total?: number) => deps.onProgress?.({ phase: 'read', message: `Read ${formatBytes(bytes)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}`, bytes, ...(total !== undefined ? { done: bytes, total } : {}) });
   const source = job.source;
+  const what = source.kind === 'file' ? basename(source.path) : source.kind === 'paste' ? 'the pasted text' : 'the document';
+  const progress = (bytes: number, total?: number) =>
+    deps.onProgress?.({ phase: 'read', message: `Reading ${what}: ${formatBytes(bytes)}${total !== undefined ? ` of ${formatBytes(total)}` : ''}`, bytes, ...(total !== undefined ? { done: bytes, total } : {}) });
   if (source.kind === 'file') {
     const path = resolve(source.path);
     const name = basename(path);

@@ -15,7 +15,7 @@ import { call, openProjectTree } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
-import { buildRunRequest, emptyForm, firstProgress, FORMAT_LABELS, type ImportForm, type ImportFormat, type SourceTab } from './import-form.js';
+import { buildRunRequest, emptyForm, firstProgress, FORMAT_OPTIONS, formatTakes, landsInWorkspace, type ImportForm, type ImportFormat, type SourceTab } from './import-form.js';
 import { FetchAuthSection } from './FetchAuthSection.js';
 import { ProgressLine } from './ProgressLine.js';
 import { ImportSummary } from './ImportSummary.js';
@@ -93,6 +93,11 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
   const errorRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => errorRef.current?.scrollIntoView({ block: 'nearest' }), [session.error.value]);
   const open = projects.value;
+  const detection = session.detection.value;
+  const detected = detection.state === 'found' ? detection.detection.format : undefined;
+  const workspaceTarget = landsInWorkspace(form.format, detected);
+  // The OpenAPI options show for OpenAPI, and for Auto-detect until something else is recognised.
+  const openApiOptions = form.format === 'openapi' || (form.format === 'auto' && (detected === undefined || detected === 'openapi'));
 
   return (
     <form
@@ -106,7 +111,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
     >
       <fieldset class="import-fieldset" disabled={running}>
         <div class="subtabs import-tabs" role="tablist" aria-label="Source">
-          {TABS.map((t) => (
+          {TABS.filter((t) => formatTakes(form.format, t.id)).map((t) => (
             <button
               key={t.id}
               type="button"
@@ -134,13 +139,13 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
           {form.tab === 'file' && <FilePathField inputRef={firstRef} value={form.filePath} onChange={(filePath) => set({ filePath })} />}
           {form.tab === 'paste' && (
             <label class="import-field">
-              <span>Document (YAML or JSON)</span>
+              <span>Text (YAML or JSON)</span>
               <textarea
                 ref={firstRef}
                 class="code import-paste"
                 aria-label="Pasted document"
                 spellcheck={false}
-                placeholder={'openapi: 3.1.0\ninfo:\n  title: …'}
+                placeholder={'openapi: 3.1.0\ninfo:\n  title: …\n\nor a Postman collection, environment or globals export (JSON)'}
                 value={form.text}
                 onInput={(e) => set({ text: (e.target as HTMLTextAreaElement).value })}
               />
@@ -152,16 +157,22 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
           <div class="import-column">
             <label class="import-field">
               <span>Format</span>
-              <select aria-label="Format" value={form.format} onChange={(e) => set({ format: (e.target as HTMLSelectElement).value as ImportFormat })}>
-                {(Object.keys(FORMAT_LABELS) as ImportFormat[]).map((f) => (
-                  <option key={f} value={f}>
-                    {FORMAT_LABELS[f]}
+              <select aria-label="Format" value={form.format} onChange={(e) => {
+                  const format = (e.target as HTMLSelectElement).value as ImportFormat;
+                  // A format that takes no URL moves the dialog to the File tab.
+                  set({ format, ...(formatTakes(format, form.tab) ? {} : { tab: 'file' as SourceTab }) });
+                }}>
+                {FORMAT_OPTIONS.map((f) => (
+                  <option key={f.id} value={f.id}>
+                    {f.label}
                   </option>
                 ))}
               </select>
             </label>
             {form.format === 'auto' && <DetectionBadge tab={form.tab} state={session.detection.value} />}
 
+            {workspaceTarget && <p class="muted import-workspace-note">Environments and globals go into the workspace; no project is needed.</p>}
+            {!workspaceTarget && (
             <fieldset class="import-target" role="radiogroup" aria-label="Into project">
               <legend>Into project</legend>
               <label class="checkbox">
@@ -187,8 +198,10 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
                 </div>
               )}
             </fieldset>
+            )}
           </div>
 
+          {openApiOptions && (
           <fieldset class="import-column import-options">
             <legend>Options</legend>
             <label class="import-field">
@@ -208,6 +221,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
               Import webhooks &amp; callbacks
             </label>
           </fieldset>
+          )}
         </div>
       </fieldset>
 
@@ -305,9 +319,11 @@ function useDetection(session: ImportSession): void {
 }
 
 async function runImport(session: ImportSession): Promise<void> {
+  const detection = session.detection.peek();
   const built = buildRunRequest(
     session.form.value,
     projects.value.map((p) => p.root),
+    detection.state === 'found' ? detection.detection.format : undefined,
   );
   if ('problem' in built) {
     session.error.value = built.problem;

@@ -10,7 +10,7 @@ import { projectByRoot } from '../state/app.js';
 import { call } from '../state/rpc.js';
 import { openTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
-import { versionLabel } from './import-form.js';
+import { reportText, versionLabel } from './import-form.js';
 
 type RunResult = ResOf<'import.run'>;
 
@@ -32,22 +32,31 @@ export function ImportSummary({ result, createdProject, close }: { result: RunRe
           ✓
         </span>
         <div>
-          <h3>Imported {api?.name ?? 'nothing'}</h3>
-          <p class="muted">
-            {createdProject ? 'Into the new project ' : 'Into '}
-            <strong>{projectName}</strong>
-            {createdProject ? ', now open in the sidebar.' : '.'}
-          </p>
+          <h3>Imported {api?.name ?? (result.workspace?.environments[0] ? `environment ${result.workspace.environments[0].name}` : result.workspace?.globals ? 'globals' : 'nothing')}</h3>
+          {result.project !== undefined ? (
+            <p class="muted">
+              {createdProject ? 'Into the new project ' : 'Into '}
+              <strong>{projectName}</strong>
+              {createdProject ? ', now open in the sidebar.' : '.'}
+            </p>
+          ) : (
+            <p class="muted">Into the workspace: see the Environments tab.</p>
+          )}
         </div>
       </div>
 
       <table class="kv-table import-facts" aria-label="Imported API">
         <tbody>
-          <Fact label="Declared version" value={versionLabel(report.declaredVersion)} />
+          <Fact label={report.format === 'openapi' ? 'Declared version' : 'Format'} value={versionLabel(report.declaredVersion)} />
           {report.apiVersion !== undefined && <Fact label="API version" value={report.apiVersion} />}
-          <Fact label="Base URL" value={report.baseUrl || '(none: set it on the API tab)'} mono={report.baseUrl !== ''} />
-          <Fact label="Requests" value={String(report.requestCount)} />
-          <Fact label="Folders" value={String(report.folderCount)} />
+          {api && report.format === 'openapi' && <Fact label="Base URL" value={report.baseUrl || '(none: set it on the API tab)'} mono={report.baseUrl !== ''} />}
+          {api && <Fact label="Requests" value={String(report.requestCount)} />}
+          {api && <Fact label="Folders" value={String(report.folderCount)} />}
+          {result.properties !== undefined && <Fact label="Project properties added" value={String(result.properties)} />}
+          {result.workspace?.environments.map((env) => (
+            <Fact key={env.id} label="Environment" value={`${env.name}: ${env.variables} variable${env.variables === 1 ? '' : 's'}${env.secrets > 0 ? `, ${env.secrets} secret` : ''} (not active)`} />
+          ))}
+          {result.workspace?.globals && <Fact label="Globals" value={`${result.workspace.globals.added} added, ${result.workspace.globals.kept} kept as they were`} />}
           {result.webhooks && <Fact label="Webhooks & callbacks" value={`${result.webhooks.requests} in Webhooks / ${result.webhooks.folder}`} />}
         </tbody>
       </table>
@@ -63,6 +72,7 @@ export function ImportSummary({ result, createdProject, close }: { result: RunRe
         </section>
       )}
 
+      {report.errors.length + report.warnings.length + report.unimported.length > 0 && <h4 class="import-look">Things to look at</h4>}
       {report.unimported.length > 0 && (
         <section class="import-section" aria-label="Not imported">
           <h4>
@@ -82,9 +92,13 @@ export function ImportSummary({ result, createdProject, close }: { result: RunRe
 
       <Findings label="Errors" items={report.errors} tone="err" />
       <Findings label="Warnings" items={report.warnings} tone="warn" />
+      <Findings label="Notes" items={report.notes ?? []} tone="note" />
 
       <footer class="import-footer">
         <div class="import-buttons">
+          <button type="button" class="button" onClick={() => void copyReport(result)}>
+            Copy report
+          </button>
           <span class="spacer" />
           <button type="button" class="button" onClick={close}>
             Close
@@ -141,7 +155,16 @@ function SchemeRow({ project, apiId, scheme }: { project: string; apiId: string;
   );
 }
 
-function Findings({ label, items, tone }: { label: string; items: ReportItem[]; tone: 'warn' | 'err' }) {
+async function copyReport(result: RunResult): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(reportText(result));
+    toast('success', 'Report copied.');
+  } catch (err) {
+    toast('error', `The report could not be copied: ${(err as Error).message}`);
+  }
+}
+
+function Findings({ label, items, tone }: { label: string; items: ReportItem[]; tone: 'warn' | 'err' | 'note' }) {
   if (items.length === 0) return null;
   return (
     <section class={`import-section import-${tone}`} aria-label={label}>

@@ -64,3 +64,32 @@ describe('labels and progress', () => {
     expect(done).toBe(1);
   });
 });
+
+describe('the Format list and workspace formats', () => {
+  it('names Auto-detect and every built format, and no format this build lacks', async () => {
+    const { FORMAT_OPTIONS } = await import('./import-form.js');
+    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals']);
+  });
+
+  it('an environment or globals export asks for no project; a collection without a URL tab is refused from a URL', async () => {
+    const { buildRunRequest, emptyForm } = await import('./import-form.js');
+    const form = { ...emptyForm(undefined), tab: 'paste' as const, text: '{}', format: 'postman-environment', target: 'new' as const };
+    const built = buildRunRequest(form, []);
+    expect(built).toEqual({ request: { source: { kind: 'paste', text: '{}' }, format: 'postman-environment', options: { cacheDefinition: true, importWebhooks: true } } });
+    // Auto-detect that recognised globals: no project either.
+    expect(buildRunRequest({ ...form, format: 'auto' }, [], 'postman-globals')).toMatchObject({ request: { format: 'auto' } });
+    expect(buildRunRequest({ ...form, format: 'auto' }, [])).toEqual({ problem: 'Enter the folder for the new project.' });
+    expect(buildRunRequest({ ...form, tab: 'url', url: 'https://x.test/c.json', format: 'postman-collection' }, [])).toMatchObject({ problem: expect.stringContaining('cannot be imported from a URL') });
+  });
+
+  it('Copy report lists what was made, Things to look at and Notes', async () => {
+    const { reportText } = await import('./import-form.js');
+    const text = reportText({
+      detection: null,
+      apis: [],
+      workspace: { environments: [{ id: 'e_1', name: 'Staging 2', variables: 3, secrets: 1 }] },
+      report: { format: 'postman-environment', declaredVersion: 'postman-environment', baseUrl: '', requestCount: 0, folderCount: 0, webhookCount: 0, securitySchemes: [], unimported: [], warnings: [{ message: 'token is a secret with no exported value' }], errors: [], notes: [{ message: 'Not made active.' }], importedAt: '2025-01-01T00:00:00.000Z' },
+    });
+    expect(text).toBe('Import (Postman environment) into the workspace\nEnvironment Staging 2: 3 variables, 1 secret (not active)\n\nThings to look at\n- token is a secret with no exported value\n\nNotes\n- Not made active.\n');
+  });
+});

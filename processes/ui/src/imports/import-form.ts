@@ -2,17 +2,28 @@
  * The import dialog's form as plain data, and the one place that turns it into an
  * `import.run` request (or says what is missing). Kept free of Preact so it is unit-tested.
  */
-import type { ReqOf } from '../../../../protocol/messages.js';
+import type { ReqOf, ResOf } from '../../../../protocol/messages.js';
 import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
+import { builtFormat, builtFormats } from '../../../../protocol/import-formats.js';
 import { credentialsProblem, emptyAuth, toCredentials, type AuthDraft } from './fetch-credentials.js';
 
 export type SourceTab = 'url' | 'file' | 'paste';
-export type ImportFormat = 'auto' | 'openapi';
+/** 'auto' or a built format's id (protocol/import-formats.ts). */
+export type ImportFormat = string;
 
-export const FORMAT_LABELS: Record<ImportFormat, string> = {
-  auto: 'Auto-detect',
-  openapi: 'OpenAPI (with its predecessor Swagger)',
-};
+/** The Format list: Auto-detect, then every format this build imports, in SPEC's order; formats not built are absent. */
+export const FORMAT_OPTIONS: { id: ImportFormat; label: string }[] = [{ id: 'auto', label: 'Auto-detect' }, ...builtFormats().map((f) => ({ id: f.id, label: f.label }))];
+
+/** Environments and globals land in the workspace: the dialog does not ask for a project (SPEC). */
+export function landsInWorkspace(format: ImportFormat, detected?: string): boolean {
+  const id = format === 'auto' ? detected : format;
+  return id !== undefined && builtFormat(id)?.lands === 'workspace';
+}
+
+/** The source tabs a format takes (Auto-detect: all three). */
+export function formatTakes(format: ImportFormat, tab: SourceTab): boolean {
+  return format === 'auto' || (builtFormat(format)?.sources.includes(tab) ?? false);
+}
 
 export interface ImportForm {
   tab: SourceTab;
@@ -54,9 +65,14 @@ export function emptyForm(project: string | undefined): ImportForm {
 export type RunRequest = ReqOf<'import.run'>;
 
 /** The request to send, or the first thing the user still has to fill in. */
-export function buildRunRequest(form: ImportForm, openProjects: readonly string[]): { request: RunRequest } | { problem: string } {
+export function buildRunRequest(form: ImportForm, openProjects: readonly string[], detected?: string): { request: RunRequest } | { problem: string } {
+  if (!formatTakes(form.format, form.tab)) return { problem: `${builtFormat(form.format)?.label ?? 'This format'} cannot be imported from a ${form.tab === 'url' ? 'URL' : form.tab}: use the ${builtFormat(form.format)?.sources.map((s) => (s === 'url' ? 'URL' : s === 'file' ? 'File' : 'Paste')).join(' or ')} tab.` };
   const source = sourceOf(form);
   if ('problem' in source) return source;
+  const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
+  if (form.name.trim()) options.name = form.name.trim();
+  if (form.baseUrl.trim()) options.baseUrl = form.baseUrl.trim();
+  if (landsInWorkspace(form.format, detected)) return { request: { source: source.source, format: form.format, options } };
   let into: RunRequest['into'];
   if (form.target === 'project') {
     if (!form.project || !openProjects.includes(form.project)) return { problem: 'Choose the project to import into.' };
@@ -66,9 +82,6 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
     if (path === '') return { problem: 'Enter the folder for the new project.' };
     into = { kind: 'new', path, ...(form.newName.trim() ? { name: form.newName.trim() } : {}) };
   }
-  const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
-  if (form.name.trim()) options.name = form.name.trim();
-  if (form.baseUrl.trim()) options.baseUrl = form.baseUrl.trim();
   return { request: { source: source.source, format: form.format, options, into } };
 }
 
@@ -111,8 +124,10 @@ export function progressFraction(progress: ImportProgress): number {
   return Math.min(1, (index + within) / PHASES.length + 0.04);
 }
 
-/** "openapi-3.1" -> "OpenAPI 3.1", "swagger-2.0" -> "Swagger 2.0"; anything else as written. */
+/** "openapi-3.1" -> "OpenAPI 3.1", "swagger-2.0" -> "Swagger 2.0", "postman-collection-2.1" -> "Postman collection v2.1"; anything else as written. */
 export function versionLabel(declared: string): string {
+  const postman = /^postman-(collection|environment|globals)(?:-(.+))?$/.exec(declared);
+  if (postman) return `Postman ${postman[1]}${postman[2] ? ` v${postman[2]}` : ''}`;
   const match = /^(openapi|swagger)-(.+)$/.exec(declared);
   if (!match) return declared;
   return `${match[1] === 'openapi' ? 'OpenAPI' : 'Swagger'} ${match[2]}`;
@@ -130,4 +145,22 @@ function hostAndPath(text: string): string {
   } catch {
     return 'the URL';
   }
+}
+
+type RunResult = ResOf<'import.run'>;
+
+/** The report as plain text, for Copy report: what was made, then Things to look at, then Notes. */
+export function reportText(result: RunResult): string {
+  const { report } = result;
+  const lines: string[] = [`Import (${versionLabel(report.declaredVersion)})${result.project ? ` into ${result.project}` : ' into the workspace'}`];
+  for (const api of result.apis) lines.push(`API ${api.name}: ${api.requests} request${api.requests === 1 ? '' : 's'} in ${api.folders} folder${api.folders === 1 ? '' : 's'}`);
+  if (result.properties !== undefined) lines.push(`Project properties added: ${result.properties}`);
+  for (const env of result.workspace?.environments ?? []) lines.push(`Environment ${env.name}: ${env.variables} variable${env.variables === 1 ? '' : 's'}, ${env.secrets} secret (not active)`);
+  const globals = result.workspace?.globals;
+  if (globals) lines.push(`Globals: ${globals.added} added, ${globals.kept} kept`);
+  const look = [...report.errors.map((e) => `Error: ${e.message}`), ...report.warnings.map((w) => w.message), ...report.unimported.map((u) => `${u.item}: ${u.reason}`)];
+  if (look.length > 0) lines.push('', 'Things to look at', ...look.map((l) => `- ${l}`));
+  const notes = report.notes ?? [];
+  if (notes.length > 0) lines.push('', 'Notes', ...notes.map((n) => `- ${n.message}`));
+  return `${lines.join('\n')}\n`;
 }

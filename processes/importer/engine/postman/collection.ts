@@ -1,0 +1,370 @@
+/**
+ * A Postman collection (v2.0 or v2.1) into one API of requests in folders (SPEC "Import
+ * operations", collection format). The format's own library, postman-collection, reads the
+ * export and normalises v2.0 into v2.1 (auth objects into parameter lists, URL strings into
+ * parts); this module maps the normalised JSON onto Parley's model. What is carried how is in
+ * docs/importers.md, "Postman collections".
+ */
+import postmanCollection from 'postman-collection';
+import { ParleyError } from '../../../../protocol/errors.js';
+import type { Auth } from '../../../../protocol/model/auth.js';
+import type { Row } from '../../../../protocol/model/common.js';
+import type { ImportResult, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
+import { emptyBody, defaultSettings, type Body, type MultipartPart, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
+import { isCredentialName, isReferenceOnly } from '../../../../protocol/credentials/names.js';
+import { syncPathParams } from '../../../../protocol/request-url.js';
+import type { ImportContext, ImportInput } from '../importer.js';
+import { collectionVersion } from './detect.js';
+import { isObject, readPostmanJson, scalarText } from './read-json.js';
+import { PlaceholderConverter } from './variables.js';
+
+const { Collection, Url } = postmanCollection;
+
+type Json = Record<string, unknown>;
+
+const SUPPORTED_AUTH = new Set(['noauth', 'basic', 'bearer', 'apikey', 'oauth2']);
+
+interface Walk {
+  ctx: ImportContext;
+  vars: PlaceholderConverter;
+  requests: PlacedRequest[];
+  folders: Set<string>;
+  properties: Row[];
+  propertyNames: Set<string>;
+  warnings: ReportItem[];
+  unimported: UnimportedItem[];
+  notes: ReportItem[];
+  /** Credential values not carried across, by where they were. */
+  credentials: string[];
+}
+
+export async function convertPostmanCollection(input: ImportInput, ctx: ImportContext): Promise<ImportResult> {
+  const file = input.name ?? 'The pasted text';
+  const value = readPostmanJson(input.text, file);
+  const raw = isObject(value) && isObject(value.collection) && !isObject(value.info) ? value.collection : value;
+  if (!isObject(raw) || !isObject(raw.info)) {
+    if (isObject(raw) && Array.isArray(raw.requests)) throw new ParleyError('import-malformed', `${file} is a Postman collection v1, which Parley does not read: export it again from Postman as Collection v2.1.`, { file });
+    throw new ParleyError('import-malformed', `${file} is not a Postman collection: it has no info object.`, { file, path: '/info' });
+  }
+  const version = collectionVersion(JSON.stringify({ info: raw.info })) ?? (typeof raw.info.schema === 'string' ? null : '2.1');
+  if (version === null) throw new ParleyError('import-malformed', `${file} declares the schema ${quoteShort(String(raw.info.schema))}, not Postman collection v2.0 or v2.1.`, { file, path: '/info/schema' });
+  if (raw.item !== undefined && !Array.isArray(raw.item)) throw new ParleyError('import-malformed', `${file} is not a valid Postman collection: item must be a list.`, { file, path: '/item' });
+
+  let collection: Json;
+  try {
+    collection = new Collection(raw as never).toJSON() as Json;
+  } catch (err) {
+    throw new ParleyError('import-malformed', `${file} could not be read as a Postman collection: ${(err as Error).message.split('\n')[0]}`, { file });
+  }
+  const info = raw.info;
+  const name = typeof info.name === 'string' && info.name.trim() !== '' ? info.name.trim() : 'Postman collection';
+  const walk: Walk = { ctx, vars: new PlaceholderConverter(), requests: [], folders: new Set(), properties: [], propertyNames: new Set(), warnings: [], unimported: [], notes: [], credentials: [] };
+
+  addVariables(walk, collection.variable, '/variable');
+  scripts(walk, collection.event, 'The collection', '/event');
+  const collectionAuth = isObject(collection.auth) ? mapAuth(walk, collection.auth, 'the collection', '/auth') : null;
+  const apiAuth: Auth = collectionAuth ?? { type: 'none' };
+  walkItems(walk, asArray(collection.item), '', null, '/item');
+
+  const apiId = ctx.newId('a');
+  const dynamic = walk.vars.warning();
+  if (dynamic) walk.warnings.push({ message: dynamic });
+  if (walk.credentials.length > 0) {
+    walk.warnings.push({ message: `Credentials are not carried across: ${list(walk.credentials)} arrived empty. Set them on the request or API, or use \${variables}.` });
+  }
+  if (walk.properties.length > 0) walk.notes.push({ message: `${walk.properties.length} collection and folder variable${walk.properties.length === 1 ? '' : 's'} became project properties; a name the project already has keeps its value.` });
+  const description = descriptionText(info.description);
+  if (description) walk.notes.push({ message: `Collection description: ${description.length > 300 ? `${description.slice(0, 300)}…` : description}` });
+
+  const folders = [...walk.folders].sort();
+  return {
+    apis: [
+      {
+        api: { version: 1, id: apiId, name, baseUrl: '', auth: apiAuth },
+        folders,
+        requests: walk.requests,
+        documents: [],
+      },
+    ],
+    properties: walk.properties,
+    report: {
+      format: 'postman-collection',
+      declaredVersion: `postman-collection-${version}`,
+      baseUrl: '',
+      requestCount: walk.requests.length,
+      folderCount: folders.length,
+      webhookCount: 0,
+      securitySchemes: [],
+      unimported: walk.unimported,
+      warnings: walk.warnings,
+      errors: [],
+      notes: walk.notes,
+      importedAt: ctx.now().toISOString(),
+    },
+  };
+}
+
+function walkItems(walk: Walk, items: unknown[], folder: string, inherited: Auth | null, path: string): void {
+  items.forEach((item, index) => {
+    const at = `${path}/${index}`;
+    if (!isObject(item)) {
+      walk.warnings.push({ message: 'An item that is not an object was skipped.', path: at });
+      return;
+    }
+    const itemName = cleanName(item.name, Array.isArray(item.item) ? 'Folder' : 'Request');
+    if (Array.isArray(item.item)) {
+      const sub = folder ? `${folder}/${safeSegment(itemName)}` : safeSegment(itemName);
+      walk.folders.add(sub);
+      addVariables(walk, item.variable, `${at}/variable`);
+      scripts(walk, item.event, `Folder ${sub}`, `${at}/event`);
+      // A folder's auth applies to its requests that inherit; Parley has no folder auth, so they get a copy.
+      const own = isObject(item.auth) ? mapAuth(walk, item.auth, `folder ${sub}`, `${at}/auth`) : null;
+      walkItems(walk, item.item, sub, own ?? inherited, `${at}/item`);
+      return;
+    }
+    if (!isObject(item.request)) {
+      walk.warnings.push({ message: `${itemName} has no request and was skipped.`, path: at });
+      return;
+    }
+    const request = convertRequest(walk, item, item.request, itemName, inherited, at);
+    if (Array.isArray(item.variable) && item.variable.length > 0) addVariables(walk, item.variable, `${at}/variable`);
+    scripts(walk, item.event, `Request ${folder ? `${folder}/` : ''}${itemName}`, `${at}/event`);
+    const responses = asArray(item.response).length;
+    if (responses > 0) walk.unimported.push({ item: `${itemName}: ${responses} saved response${responses === 1 ? '' : 's'}`, reason: 'Saved responses of a collection are not imported as examples; send the request and save its response.', path: `${at}/response` });
+    walk.requests.push({ folder, request });
+    if (walk.requests.length % 500 === 0) walk.ctx.onProgress?.({ phase: 'convert', message: `Converted ${walk.requests.length} requests`, items: walk.requests.length });
+  });
+}
+
+function convertRequest(walk: Walk, item: Json, req: Json, name: string, inherited: Auth | null, at: string): Request {
+  const where = `${name}`;
+  const { url, query } = convertUrl(walk, req.url, where);
+  const pathVariables = new Map<string, string>();
+  if (isObject(req.url)) {
+    for (const v of asArray(req.url.variable)) if (isObject(v) && typeof v.key === 'string') pathVariables.set(v.key, walk.vars.convert(scalarText(v.value)));
+  }
+  const pathParams = syncPathParams(url, []).map((p) => ({ name: p.name, value: pathVariables.get(p.name) ?? '' }));
+  const headers: Row[] = [];
+  for (const h of asArray(req.header)) {
+    if (!isObject(h) || typeof h.key !== 'string') continue;
+    headers.push({ name: h.key, value: credentialValue(walk, h.key, walk.vars.convert(scalarText(h.value)), `header ${h.key} of ${where}`), enabled: h.disabled !== true });
+  }
+  const body = convertBody(walk, req.body, where, headers);
+  let auth: Auth;
+  if (isObject(req.auth)) auth = mapAuth(walk, req.auth, where, `${at}/request/auth`) ?? { type: 'none' };
+  else auth = inherited ?? { type: 'inherit' };
+  const description = descriptionText(req.description) || descriptionText(item.description);
+  const method = typeof req.method === 'string' && /^[A-Za-z][A-Za-z0-9_-]{0,31}$/.test(req.method) ? req.method.toUpperCase() : 'GET';
+  return {
+    version: 1,
+    id: walk.ctx.newId('r'),
+    name,
+    method,
+    url,
+    pathParams,
+    query,
+    headers,
+    body,
+    auth,
+    settings: defaultSettings(),
+    ...(description ? { description } : {}),
+  };
+}
+
+/** The URL without its query (rows carry it), `{{x}}` as `${x}`, `:name` segments as `{name}`. */
+function convertUrl(walk: Walk, value: unknown, where: string): { url: string; query: Row[] } {
+  if (value === undefined || value === null) return { url: '', query: [] };
+  let text: string;
+  let queryRows: Row[] = [];
+  try {
+    const url = new Url(value as never);
+    queryRows = (url.query.all() as { key: string | null; value: string | null; disabled?: boolean }[]).map((q) => {
+      const key = q.key ?? '';
+      return { name: key, value: credentialValue(walk, key, walk.vars.convert(q.value ?? ''), `query parameter ${key} of ${where}`), enabled: q.disabled !== true };
+    });
+    // The query travels as rows; the URL keeps everything before it. Path variables stay
+    // `:name` segments (toString would put their values in), to become `{name}` rows below.
+    url.query.clear();
+    url.variables.clear();
+    text = url.toString();
+  } catch {
+    text = typeof value === 'string' ? value.split('?')[0]! : '';
+  }
+  const converted = walk.vars.convert(text).replace(/(^|\/):([A-Za-z_][\w.-]*)(?=\/|$|#)/g, '$1{$2}');
+  return { url: converted.replace(/\?$/, ''), query: queryRows };
+}
+
+function convertBody(walk: Walk, value: unknown, where: string, headers: Row[]): Body {
+  const body = emptyBody();
+  if (!isObject(value) || typeof value.mode !== 'string' || value.disabled === true) return body;
+  switch (value.mode) {
+    case 'raw': {
+      body.kind = 'raw';
+      const options = isObject(value.options) && isObject(value.options.raw) ? value.options.raw : {};
+      body.raw = { language: rawLanguage(scalarText(options.language), headers), text: walk.vars.convert(scalarText(value.raw)) };
+      break;
+    }
+    case 'urlencoded':
+      body.kind = 'form';
+      body.form = asArray(value.urlencoded).filter(isObject).map((p) => {
+        const key = scalarText(p.key);
+        return { name: key, value: credentialValue(walk, key, walk.vars.convert(scalarText(p.value)), `form field ${key} of ${where}`), enabled: p.disabled !== true };
+      });
+      break;
+    case 'formdata':
+      body.kind = 'multipart';
+      body.multipart = asArray(value.formdata).filter(isObject).map((p): MultipartPart => {
+        const key = scalarText(p.key);
+        const enabled = p.disabled !== true;
+        if (p.type === 'file') {
+          const src = Array.isArray(p.src) ? scalarText(p.src[0]) : scalarText(p.src);
+          if (src) walk.warnings.push({ message: `The file part ${key} of ${where} named ${src} on the machine it was exported from: pick the file again.` });
+          return { kind: 'file', name: key, file: src, contentType: scalarText(p.contentType) || 'application/octet-stream', enabled };
+        }
+        return { kind: 'text', name: key, value: credentialValue(walk, key, walk.vars.convert(scalarText(p.value)), `form field ${key} of ${where}`), enabled };
+      });
+      break;
+    case 'file': {
+      body.kind = 'binary';
+      const src = isObject(value.file) ? scalarText(value.file.src) : '';
+      if (src) walk.warnings.push({ message: `The body file of ${where} named ${src} on the machine it was exported from: pick the file again.` });
+      body.binary = { file: src, contentType: headerValue(headers, 'content-type') || 'application/octet-stream' };
+      break;
+    }
+    case 'graphql': {
+      // Parley has no GraphQL body kind: the request sends what Postman sends, a JSON body of query and variables.
+      const graphql = isObject(value.graphql) ? value.graphql : {};
+      const query = walk.vars.convert(scalarText(graphql.query));
+      let variables: unknown = {};
+      const rawVars = scalarText(graphql.variables);
+      if (rawVars.trim() !== '') {
+        try {
+          variables = JSON.parse(walk.vars.convert(rawVars));
+        } catch {
+          walk.warnings.push({ message: `The GraphQL variables of ${where} are not valid JSON; the body holds them as text.` });
+          variables = walk.vars.convert(rawVars);
+        }
+      }
+      body.kind = 'raw';
+      body.raw = { language: 'json', text: JSON.stringify({ query, variables }, null, 2) };
+      if (!headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: 'application/json', enabled: true });
+      walk.notes.push({ message: `${where} is a GraphQL request: its body is the JSON Postman sends ({"query", "variables"}).` });
+      break;
+    }
+    default:
+      walk.unimported.push({ item: `${where}: body`, reason: `The body mode ${quoteShort(value.mode)} is not one Parley knows; the request has no body.` });
+  }
+  return body;
+}
+
+function rawLanguage(language: string, headers: Row[]): RawLanguage {
+  const known: Record<string, RawLanguage> = { json: 'json', xml: 'xml', text: 'text', html: 'html', javascript: 'javascript' };
+  if (Object.hasOwn(known, language)) return known[language]!;
+  const type = headerValue(headers, 'content-type').toLowerCase();
+  if (type.includes('json')) return 'json';
+  if (type.includes('xml')) return 'xml';
+  if (type.includes('html')) return 'html';
+  if (type.includes('javascript')) return 'javascript';
+  return 'text';
+}
+
+/** Postman's auth (normalised to parameter lists) as Parley's; null when it cannot be carried (reported). */
+function mapAuth(walk: Walk, auth: Json, where: string, path: string): Auth | null {
+  const type = scalarText(auth.type);
+  if (!SUPPORTED_AUTH.has(type)) {
+    walk.unimported.push({ item: `Auth of ${where}`, reason: `${type || 'This'} authentication is not one Parley has (Basic, Bearer, API key, OAuth 2); set it up by hand.`, path });
+    return null;
+  }
+  if (type === 'noauth') return { type: 'none' };
+  const params = new Map<string, string>();
+  for (const p of asArray(auth[type])) if (isObject(p) && typeof p.key === 'string') params.set(p.key, scalarText(p.value));
+  const get = (key: string) => walk.vars.convert(params.get(key) ?? '');
+  const secret = (key: string, label: string) => credentialValue(walk, 'password', get(key), `${label} of ${where}`);
+  if (type === 'basic') return { type: 'basic', username: get('username'), password: secret('password', 'the Basic password') };
+  if (type === 'bearer') return { type: 'bearer', token: secret('token', 'the Bearer token') };
+  if (type === 'apikey') return { type: 'apikey', name: get('key') || 'X-API-Key', value: secret('value', 'the API key'), in: get('in') === 'query' ? 'query' : 'header' };
+  const grant = params.get('grant_type') ?? 'authorization_code';
+  if (grant !== 'client_credentials' && grant !== 'authorization_code' && grant !== 'authorization_code_with_pkce') {
+    walk.unimported.push({ item: `Auth of ${where}`, reason: `OAuth 2 with the ${grant} grant is not one Parley has (client credentials, authorization code); set it up by hand.`, path });
+    return null;
+  }
+  return {
+    type: 'oauth2',
+    grant: grant === 'client_credentials' ? 'client_credentials' : 'authorization_code',
+    tokenUrl: get('accessTokenUrl'),
+    authorizationUrl: get('authUrl'),
+    clientId: get('clientId'),
+    clientSecret: secret('clientSecret', 'the OAuth 2 client secret'),
+    scope: get('scope'),
+    usePkce: grant === 'authorization_code_with_pkce',
+  };
+}
+
+/**
+ * SPEC: credentials are not carried across. A value under a credential-looking name arrives
+ * empty unless it is made only of variables (optionally after an auth scheme word), which hold no secret.
+ */
+function credentialValue(walk: Walk, name: string, value: string, where: string): string {
+  if (value === '' || !isCredentialName(name)) return value;
+  const withoutScheme = value.replace(/^(Bearer|Basic|Token|Digest)\s+/i, '');
+  if (isReferenceOnly(withoutScheme)) return value;
+  walk.credentials.push(where);
+  return '';
+}
+
+function addVariables(walk: Walk, value: unknown, path: string): void {
+  asArray(value).forEach((v, index) => {
+    if (!isObject(v) || typeof v.key !== 'string' || v.key.trim() === '') return;
+    if (walk.propertyNames.has(v.key)) return; // The first definition wins.
+    walk.propertyNames.add(v.key);
+    const text = credentialValue(walk, v.key, walk.vars.convert(scalarText(v.value)), `variable ${v.key}`);
+    walk.properties.push({ name: v.key, value: v.type === 'secret' ? credentialValue(walk, 'secret', text, `variable ${v.key}`) : text, enabled: v.disabled !== true });
+    void index;
+    void path;
+  });
+}
+
+/** Scripts are never run: each is listed as not carried across. */
+function scripts(walk: Walk, value: unknown, where: string, path: string): void {
+  asArray(value).forEach((e, index) => {
+    if (!isObject(e) || !isObject(e.script)) return;
+    const exec = e.script.exec;
+    const lines = Array.isArray(exec) ? exec.length : typeof exec === 'string' ? exec.split('\n').length : 0;
+    if (lines === 0 || (Array.isArray(exec) && exec.every((l) => scalarText(l).trim() === ''))) return;
+    const kind = e.listen === 'prerequest' ? 'Pre-request script' : e.listen === 'test' ? 'Test script' : `Script (${scalarText(e.listen) || 'unknown event'})`;
+    walk.unimported.push({ item: `${where}: ${kind}`, reason: `Scripts are not carried across (${lines} line${lines === 1 ? '' : 's'}); Parley never runs them.`, path: `${path}/${index}` });
+  });
+}
+
+function descriptionText(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (isObject(value) && typeof value.content === 'string') return value.content.trim();
+  return '';
+}
+
+function headerValue(headers: Row[], name: string): string {
+  return headers.find((h) => h.enabled && h.name.toLowerCase() === name)?.value ?? '';
+}
+
+function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function cleanName(value: unknown, fallback: string): string {
+  const text = scalarText(value).replace(/\s+/g, ' ').trim();
+  return text || fallback;
+}
+
+/** A folder name as one path segment: a `/` in a Postman folder name is not a nesting step. */
+function safeSegment(name: string): string {
+  return name.replace(/[\\/]+/g, '-');
+}
+
+function quoteShort(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+}
+
+function list(items: string[]): string {
+  const shown = items.slice(0, 8).join('; ');
+  return items.length > 8 ? `${shown}; and ${items.length - 8} more` : shown;
+}
