@@ -25,6 +25,7 @@ import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
 import { DEFAULT_DEADLINES, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import { openEntryFile } from '../../importer/engine/load/entry-file.js';
 import type { FileChange } from '../store/atomic.js';
+import { Slicer } from '../store/slicer.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { distEntry } from '../paths.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
@@ -109,14 +110,23 @@ export class ImportService {
       const changes: FileChange[] = [];
       /** Where each new request's file goes, for its examples beside it. */
       const requestFiles = new Map<string, string>();
+      // Thousands of files (a HAR capture's requests) are written out in slices: the UI's calls go on meanwhile.
+      const slicer = new Slicer();
       for (const imported of result.apis) {
-        const apiChanges = store.newApiChanges(imported, reserved);
+        const apiChanges: FileChange[] = [];
+        for (const change of store.newApiChangeSteps(imported, reserved)) {
+          apiChanges.push(change);
+          await slicer.tick();
+        }
         // The request files are the last changes, in the order of the requests.
         const files = apiChanges.slice(apiChanges.length - imported.requests.length);
         imported.requests.forEach((placed, i) => requestFiles.set(placed.request.id, files[i]!.path));
         changes.push(...apiChanges);
       }
-      changes.push(...exampleChanges(result.examples ?? [], requestFiles));
+      for (const change of exampleChanges(result.examples ?? [], requestFiles)) {
+        changes.push(change);
+        await slicer.tick();
+      }
       if (result.webhooks && result.webhooks.requests.length > 0) {
         const existing = store.listApis().find((a) => a.name === WEBHOOKS_API && !a.definition);
         const collection: Api = existing ?? { version: 1, id: newId('a'), name: WEBHOOKS_API, baseUrl: '', auth: { type: 'none' } };
@@ -418,17 +428,15 @@ export function memoryForBytes(bytes: number): number {
 }
 
 /** Imported examples as files beside their (new) requests, as Save as example writes them (docs/examples.md). */
-function exampleChanges(examples: readonly ImportedExample[], requestFiles: ReadonlyMap<string, string>): FileChange[] {
-  const changes: FileChange[] = [];
+function* exampleChanges(examples: readonly ImportedExample[], requestFiles: ReadonlyMap<string, string>): Generator<FileChange> {
   for (const { request, example } of examples) {
     const file = requestFiles.get(request);
     if (!file) throw new ParleyError('internal', 'An imported example names a request the import did not make.');
     const dir = examplesDirOf(file);
     const { yaml, bodyFile } = exampleFiles(example);
-    changes.push({ path: join(dir, exampleFileName(example.status)), content: writeYaml(yaml) });
-    if (bodyFile) changes.push({ path: join(dir, bodyFile), content: example.body });
+    yield { path: join(dir, exampleFileName(example.status)), content: writeYaml(yaml) };
+    if (bodyFile) yield { path: join(dir, bodyFile), content: example.body };
   }
-  return changes;
 }
 
 /** `existing` plus each row of `incoming` whose name it lacks; a name it has keeps its value. */
