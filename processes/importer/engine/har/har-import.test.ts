@@ -312,3 +312,23 @@ describe('Recorded responses', () => {
     expect(result.report.notes?.map((n) => n.message)).toContain('Credential values were masked in 5 examples: api.test GET /x 200, api.test GET /x 201, api.test GET /x 404, api.test GET /x 500, api.test GET /x 503.');
   });
 });
+
+describe('HAR limits (SPEC "Limits") in a whole job', () => {
+  it('pasted text over 50,000,000 characters is refused before it is parsed; a file is read as a stream', async () => {
+    const { runImportJob } = await import('../run-job.js');
+    const network = { proxy: '', caPem: '' };
+    const big = `{"log":{"entries":[${' '.repeat(50_000_000)}]}}`;
+    await expect(runImportJob({ source: { kind: 'paste', text: big }, format: 'har', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK })).rejects.toMatchObject({
+      code: 'import-too-large',
+      message: expect.stringMatching(/^The pasted text is 50,000,022 characters long, over the 50,000,000 this format takes/),
+    });
+    const progress: number[] = [];
+    const { result, detection } = await runImportJob(
+      { source: { kind: 'file', path: join(fixtures, 'successful_log.har') }, format: 'auto', options: {}, network },
+      { newId: counterIds(), now: FIXED_CLOCK, onProgress: (p) => p.bytes !== undefined && progress.push(p.bytes) },
+    );
+    expect(detection).toMatchObject({ format: 'har', settledBy: 'file-name' });
+    expect(result.report.requestCount).toBe(2);
+    expect(progress.at(-1)).toBe((await readFile(join(fixtures, 'successful_log.har'))).length);
+  }, 60_000);
+});
