@@ -108,6 +108,19 @@ describe('HAR import of a 100 MB capture', () => {
     expect(peak).toBeLessThan(PEAK_BOUND_MB);
   }, 300_000);
 
+  it('Record into History: each exchange lands in the project History at its recorded time, redacted', async () => {
+    const project = join(dir, 'recorded');
+    const at = (s: number) => `2026-11-01T10:00:${String(s).padStart(2, '0')}.000Z`;
+    const entries = [3, 1, 2].map((s) => ({ startedDateTime: at(s), time: 4, request: { method: 'GET', url: `https://rec.test/items?token=t${s}`, headers: [{ name: 'Authorization', value: 'Bearer sekret' }] }, response: { status: 200, headers: [{ name: 'Content-Type', value: 'application/json' }], content: { mimeType: 'application/json', text: `{"n": ${s}, "password": "pw${s}"}` } } }));
+    const done = await page.call('import.run', { source: { kind: 'paste', text: JSON.stringify({ log: { version: '1.2', entries } }) }, format: 'auto', options: { recordedResponses: 'history' }, into: { kind: 'new', path: project } });
+    const listed = await page.call('history.list', { project: done.project! });
+    expect(listed.map((h) => h.at)).toEqual([at(3), at(2), at(1)]);
+    const entry = await page.call('history.get', { project: done.project!, id: listed[0]!.id });
+    expect(entry.redacted).toBe(true);
+    expect(JSON.stringify(entry)).not.toMatch(/sekret|pw3|token=t3/);
+    expect(entry.response?.body).toBe('{"n": 3, "password": "••••••"}');
+  }, 60_000);
+
   it('a picked file over 100 MB is refused before it is read', async () => {
     const huge = join(dir, 'huge.har');
     await writeFile(huge, '');
