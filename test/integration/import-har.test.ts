@@ -108,7 +108,7 @@ describe('HAR import of a 100 MB capture', () => {
     expect(peak).toBeLessThan(PEAK_BOUND_MB);
   }, 300_000);
 
-  it('Record into History: each exchange lands in the project History at its recorded time, redacted', async () => {
+  it('Record into History: each exchange lands in the project History at its recorded time, redacted; the per-project limit is warned', async () => {
     const project = join(dir, 'recorded');
     const at = (s: number) => `2026-11-01T10:00:${String(s).padStart(2, '0')}.000Z`;
     const entries = [3, 1, 2].map((s) => ({ startedDateTime: at(s), time: 4, request: { method: 'GET', url: `https://rec.test/items?token=t${s}`, headers: [{ name: 'Authorization', value: 'Bearer sekret' }] }, response: { status: 200, headers: [{ name: 'Content-Type', value: 'application/json' }], content: { mimeType: 'application/json', text: `{"n": ${s}, "password": "pw${s}"}` } } }));
@@ -119,6 +119,22 @@ describe('HAR import of a 100 MB capture', () => {
     expect(entry.redacted).toBe(true);
     expect(JSON.stringify(entry)).not.toMatch(/sekret|pw3|token=t3/);
     expect(entry.response?.body).toBe('{"n": 3, "password": "••••••"}');
+
+    // The per-project limit: 12 more exchanges into a History of 3 that keeps 10: 9 newer than all (2 old entries go), 3 older than all (they do not fit).
+    await page.call('workspace.setPreferences', { historyLimit: 10 });
+    try {
+      const more = Array.from({ length: 12 }, (_, i) => ({ ...entries[0]!, startedDateTime: i < 3 ? `2026-10-01T00:00:0${i}.000Z` : `2026-11-02T00:00:${String(i).padStart(2, '0')}.000Z` }));
+      const again = await page.call('import.run', { source: { kind: 'paste', text: JSON.stringify({ log: { version: '1.2', entries: more } }) }, format: 'har', options: { recordedResponses: 'history' }, into: { kind: 'project', project: done.project! } });
+      expect(again.report.warnings.map((w) => w.message)).toEqual(
+        expect.arrayContaining([
+          'History keeps the newest 10 entries of a project: 2 older entries were dropped to make room for the recorded exchanges.',
+          'History keeps the newest 10 entries of a project: 3 recorded exchanges older than those did not fit.',
+        ]),
+      );
+      expect(await page.call('history.list', { project: done.project! })).toHaveLength(10);
+    } finally {
+      await page.call('workspace.setPreferences', { historyLimit: 500 });
+    }
   }, 60_000);
 
   it('a picked file over 100 MB is refused before it is read', async () => {
