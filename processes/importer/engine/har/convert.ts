@@ -99,7 +99,7 @@ export async function convertHar(input: ImportInput, ctx: ImportContext): Promis
   if (history) {
     result.history = history.finish();
     if (history.noTime > 0) warnings.push({ message: `${count(history.noTime, 'recorded exchange')} had no valid time and ${history.noTime === 1 ? 'was' : 'were'} not written to History.` });
-    if (history.leftOut > 0) warnings.push({ message: `${count(history.leftOut, 'older recorded exchange')} did not fit: one import brings at most 24 MB of History.` });
+    if (history.leftOut > 0) warnings.push({ message: `${count(history.leftOut, 'older recorded exchange')} did not fit: one import brings at most 16 MB of History.` });
   }
   if (examples) {
     const { examples: kept, masked } = examples.finish();

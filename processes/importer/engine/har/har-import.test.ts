@@ -14,6 +14,7 @@ import { createDocumentLoader } from '../load/loader.js';
 import { createImporterRegistry } from '../registry.js';
 import { FIXED_CLOCK, counterIds } from '../test-support.js';
 import { harImporter } from './importer.js';
+import type { HarExchange } from './entry.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'fixtures', 'importers', 'har');
 
@@ -331,4 +332,21 @@ describe('HAR limits (SPEC "Limits") in a whole job', () => {
     expect(result.report.requestCount).toBe(2);
     expect(progress.at(-1)).toBe((await readFile(join(fixtures, 'successful_log.har'))).length);
   }, 60_000);
+});
+
+describe('what one import hands over is bounded (one bus message)', () => {
+  it('History keeps the newest exchanges within its budget and counts the rest; examples the first within theirs', async () => {
+    const { HistoryRecorder, ExampleRecorder } = await import('./recorded.js');
+    const { harExchange } = await import('./entry.js');
+    const exchanges = Array.from({ length: 10 }, (_, i) => harExchange({ index: i, value: entry({ url: `https://api.test/x${i}`, started: `2026-11-01T10:00:0${9 - i}.000Z`, status: 200 + i, text: 'y'.repeat(1000) }) }) as HarExchange);
+    const history = new HistoryRecorder(counterIds(), 4000);
+    for (const e of exchanges) history.add(e, 'r');
+    const kept = history.finish();
+    expect(kept.map((h) => h.at)).toEqual(['2026-11-01T10:00:07.000Z', '2026-11-01T10:00:08.000Z', '2026-11-01T10:00:09.000Z']);
+    expect(history.leftOut).toBe(7);
+    const examples = new ExampleRecorder(FIXED_CLOCK, 2500);
+    for (const e of exchanges) examples.add(e, `r${e.index}`);
+    expect(examples.finish().examples.map((x) => x.request)).toEqual(['r0', 'r1']);
+    expect(examples.leftOut).toBe(8);
+  });
 });

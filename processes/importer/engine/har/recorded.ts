@@ -15,7 +15,7 @@ import { recordRequest, recordResponse } from '../../../../protocol/history-reco
 import { contentBytes, type HarExchange, type HarNameValue } from './entry.js';
 
 /** History entries an import hands over at most, in bytes of their bodies and headers. */
-export const HISTORY_BUDGET_BYTES = 24 * 1024 * 1024;
+export const HISTORY_BUDGET_BYTES = 16 * 1024 * 1024;
 /** Example bodies an import keeps at most. */
 export const EXAMPLES_BUDGET_BYTES = 16 * 1024 * 1024;
 
