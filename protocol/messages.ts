@@ -12,7 +12,7 @@
  */
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
-import { Request } from './model/request.js';
+import { OperationLink, Request } from './model/request.js';
 import { Api } from './model/api.js';
 import { ProjectTree, TreePage } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
@@ -24,7 +24,7 @@ import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } fr
 import { CurlImportReport } from './model/curl.js';
 import { Example, ExampleSource } from './model/example.js';
 import { Environment } from './model/workspace.js';
-import { CheckJob, Verdict } from './model/verdict.js';
+import { CheckJob, DefinitionRef, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
 import { CookieInput, CookieKey, CookieOutcome, JarCookie, JarStatus } from './model/cookies.js';
 import { Problem as LoadProblem } from './model/common.js';
@@ -41,6 +41,15 @@ import {
   ImportOptions,
   ImportSource,
 } from './model/import.js';
+
+/** The Form view's schema for a request body, or why there is none. */
+const BodySchemaAnswer = T.Object({
+  available: T.Boolean(),
+  /** Why there is no form: no linked operation, no JSON request body, no definition. */
+  reason: T.Optional(T.String()),
+  mediaType: T.Optional(T.String()),
+  schema: T.Optional(T.Unknown()),
+});
 
 /** What auto-detect recognised: the importer id and the badge text. */
 function Detection() {
@@ -132,6 +141,12 @@ export const methods = {
   'checker.query': { req: QueryJob, res: QueryResult },
   /** A request's assertions against its response, on the query thread and its budget (JSONPath, patterns). */
   'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
+  /**
+   * The body schema of an operation, `$ref`s inlined (up to 20,000 nodes): worked out here, off
+   * the supervisor's loop. `definition` may carry only its fingerprint; `no-definition` asks for
+   * the documents.
+   */
+  'checker.bodySchema': { req: T.Object({ definition: DefinitionRef, operation: OperationLink }), res: BodySchemaAnswer },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
   'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: ImportProgress },
@@ -239,16 +254,7 @@ export const methods = {
   },
 
   /** The JSON schema of the request body its linked operation declares, `$ref`s resolved, for the Form view. */
-  'request.bodySchema': {
-    req: T.Object({ project: T.String(), request: Request }),
-    res: T.Object({
-      available: T.Boolean(),
-      /** Why there is no form: no linked operation, no JSON request body, no definition. */
-      reason: T.Optional(T.String()),
-      mediaType: T.Optional(T.String()),
-      schema: T.Optional(T.Unknown()),
-    }),
-  },
+  'request.bodySchema': { req: T.Object({ project: T.String(), request: Request }), res: BodySchemaAnswer },
 
   /** Auto-detect for the dialog's badge, on a file or pasted text (a URL is recognised when read). */
   'import.detect': { req: T.Object({ source: ImportSource }), res: T.Object({ detection: T.Union([Detection(), T.Null()]) }) },

@@ -28,6 +28,8 @@ export interface Transport {
   /** A frame that could not be read (too large, cut short); the transport goes on. */
   onFrameError: ((err: ParleyError) => void) | null;
   onClose: ((reason: string) => void) | null;
+  /** Bytes given to `send` and not yet written out (a slow reader makes them pile up), when the transport knows. */
+  backlog?(): number;
 }
 
 /** Returns null when `value` fits `schema`, else a short description of the first mismatch. */
@@ -37,6 +39,8 @@ export interface CallContext<M extends MethodName> {
   signal: AbortSignal;
   /** Sends one item of a streamed reply. */
   chunk(item: ChunkOf<M>): void;
+  /** Bytes waiting to reach the caller (0 when the transport cannot tell): a producer may hold items while they pile up. */
+  backlog?(): number;
 }
 
 export type Handler<M extends MethodName> = (payload: ReqOf<M>, ctx: CallContext<M>) => Promise<ResOf<M>> | ResOf<M>;
@@ -303,6 +307,7 @@ export class Peer {
       chunk: (item) => {
         if (!controller.signal.aborted) this.write({ v: PROTOCOL_VERSION, id, kind: 'chunk', type, payload: item });
       },
+      backlog: () => this.transport.backlog?.() ?? 0,
     };
     try {
       const result = await handler(payload as never, ctx);

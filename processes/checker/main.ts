@@ -1,5 +1,10 @@
-/** The checker process: contract checks and Query tab queries on worker threads, each on a hard budget. */
+/**
+ * The checker process: contract checks and Query tab queries on worker threads, each on a hard
+ * budget; stub findings and the Form view's body schemas on its own thread, off the supervisor's.
+ */
+import { ParleyError } from '../../protocol/errors.js';
 import { connectToSupervisor } from '../runtime/child.js';
+import { requestBodySchema } from './engine/body-schema.js';
 import { CheckerPool } from './pool.js';
 import { mockFindings } from '../mock-host/engine/mock-findings.js';
 import { QueryPool } from './query-pool.js';
@@ -14,6 +19,11 @@ connectToSupervisor({
     'checker.mockFindings': ({ mock, documents }) => mockFindings(mock, documents),
     'checker.query': (job, { signal }) => queries.run(job, signal),
     'checker.assert': async (job, { signal }) => ({ results: await queries.assert(job, signal) }),
+    'checker.bodySchema': async ({ definition, operation }, { signal }) => {
+      const documents = await pool.definitionDocuments(definition, signal);
+      if (!documents) throw new ParleyError('no-definition', 'The checker does not hold this definition; send its documents.');
+      return requestBodySchema(documents, operation);
+    },
   },
   onShutdown: () => Promise.all([pool.close(), queries.close()]).then(() => undefined),
 });

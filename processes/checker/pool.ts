@@ -8,7 +8,7 @@
  * whole wait to its own limit (the app's send: SPEC's 1000 ms including the definition lookup).
  */
 import { availableParallelism } from 'node:os';
-import type { CheckJob, DefinitionDocument, Verdict } from '../../protocol/model/verdict.js';
+import type { CheckJob, DefinitionDocument, DefinitionRef, Verdict } from '../../protocol/model/verdict.js';
 import { BudgetedPool } from '../runtime/budgeted-pool.js';
 import { screenBody, type ExchangeInput } from './engine/check.js';
 import { CHECK_LIMITS, reasoned } from './engine/verdicts.js';
@@ -101,6 +101,16 @@ export class CheckerPool {
   async close(): Promise<void> {
     this.closed = true;
     await this.pool.close();
+  }
+
+  /**
+   * The documents of a definition this pool holds (or is given, or can look up), parsed afresh:
+   * for work on the checker's own thread such as a body schema. Undefined when it has none.
+   */
+  async definitionDocuments(ref: DefinitionRef, signal: AbortSignal): Promise<DefinitionDocument[] | undefined> {
+    const shared = await this.definitionBytes(ref.fingerprint, ref.documents, signal);
+    // TextDecoder will not read shared memory: a copy first.
+    return shared ? (JSON.parse(new TextDecoder().decode(new Uint8Array(shared).slice())) as DefinitionDocument[]) : undefined;
   }
 
   private async definitionBytes(

@@ -3,9 +3,15 @@
  * queries and request assertions its QueryPool posts (engine/run-query.ts, engine/assertions.ts), each on its budget.
  */
 import { serveBudgetedTasks } from '../runtime/budgeted-worker.js';
+import { evaluateJsonPath, evaluateXPath } from './engine/body-query.js';
 import { runQuery } from './engine/run-query.js';
 import { evaluateAssertions } from './engine/assertions.js';
 import type { QueryTask, QueryTaskOutcome } from './query-pool.js';
+
+// fontoxpath builds its function tables and parser on first use (a second or more on a loaded
+// machine): done here, before the worker says it is ready, so no query's budget pays for it.
+evaluateXPath('array:size([1]) + count(map { "a": 1 }?a)', { a: [1] });
+evaluateJsonPath('$.a[0]', { a: [1] });
 
 // A runaway JSONPath filter or backtracking pattern is stopped by the pool's budget, so both may run here.
 serveBudgetedTasks((task: QueryTask): QueryTaskOutcome =>

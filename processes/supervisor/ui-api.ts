@@ -131,7 +131,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return {};
     },
     // An event stream's head and rows go to the page as chunks of this call (SendProgress).
-    'request.send': ({ project, request }, { signal, chunk }) => sendRequest(sup, sup.sendDeps, project, request, signal, chunk),
+    'request.send': ({ project, request }, { signal, chunk, backlog }) => sendRequest(sup, sup.sendDeps, project, request, signal, chunk, backlog),
 
     'environments.save': async ({ environments, globals, activeEnvironment }) => {
       const names = new Set<string>();

@@ -167,6 +167,9 @@ export function webSocketTransport(ws: WebSocket): Transport {
     close() {
       ws.close();
     },
+    backlog() {
+      return ws.bufferedAmount + outbox.reduce((sum, bytes) => sum + bytes.byteLength, 0);
+    },
   };
   ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
     if (!isBinary) return;

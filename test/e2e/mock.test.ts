@@ -123,7 +123,8 @@ describe.skipIf(missing !== null)('mock services', () => {
     await page.getByRole('tab', { name: /^Log/ }).click();
     await page.getByRole('table', { name: 'Mock log' }).getByRole('row').nth(1).click();
     await screenshot(page, 'mock-dark');
-  });
+   // The first diagnostics load the TypeScript compiler: 10-20 s alone on a loaded 2-core machine.
+  }, 90_000);
 
   it('resizes the log panel by drag and by keys, and keeps an unsaved edit of the mock across tab switches', async () => {
     await mockTab().click();

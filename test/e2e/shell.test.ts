@@ -164,6 +164,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
       'import.open': () => page.getByRole('dialog').first().waitFor(),
       'environments.open': () => until(async () => (await activeTitle()) === 'Environments'),
       'preferences.open': () => until(async () => (await activeTitle()) === 'Preferences'),
+      'httpLog.open': () => until(async () => (await activeTitle()) === 'HTTP Log'),
       // The active tab has an edit: closing it asks first (Escape then cancels).
       'tab.close': () => dialog('Save changes to Get a pet?'),
       'tab.next': () => until(async () => (await activeTitle()) !== 'Get a pet'),

@@ -60,9 +60,17 @@ export interface ScopeOverrides {
   noHistory?: boolean;
 }
 
-export async function sendRequest(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, signal?: AbortSignal, onProgress?: (progress: SendProgress) => void): Promise<Exchange> {
+export async function sendRequest(
+  sup: Supervisor,
+  deps: SendDeps,
+  projectRoot: string,
+  request: Request,
+  signal?: AbortSignal,
+  onProgress?: (progress: SendProgress) => void,
+  backlog?: () => number,
+): Promise<Exchange> {
   const prepared = await prepareSend(sup, deps, projectRoot, request);
-  return dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress);
+  return dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress, backlog);
 }
 
 /** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
@@ -134,6 +142,8 @@ export async function dispatchSend(
   spec: SendSpec,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
+  /** Bytes of progress still on their way to the caller: rows are held (the newest kept) while it is high. */
+  backlog?: () => number,
 ): Promise<Exchange> {
   const { store, request, secrets } = prepared;
   const record = prepared.history !== false;
@@ -160,6 +170,7 @@ export async function dispatchSend(
         head: chunk.head,
         timing: chunk.timing,
         ...(onProgress ? { forward: onProgress } : {}),
+        ...(backlog ? { backlog } : {}),
         onCounts: (total, events) => log.streamCounts(total, events),
       });
       stream.stopSignal.addEventListener('abort', () => stopper.abort(), { once: true });

@@ -13,6 +13,12 @@ import { RowRetention } from './stream-retention.js';
 
 /** How often rows go on to the UI: the pane redraws at most this often. */
 export const FORWARD_MS = 30;
+/**
+ * Rows wait while more than this many bytes of earlier progress have not reached the page yet: a
+ * page that reads slower than the stream comes gets the newest rows (all it keeps) and the true
+ * counts, instead of a queue that grows and delays every other reply behind it.
+ */
+export const MAX_BACKLOG_BYTES = 256 * 1024;
 /** How often an open stream's counts are given to the HTTP Log. */
 const COUNTS_MS = 1_000;
 
@@ -24,6 +30,8 @@ export interface StreamSessionOptions {
   forward?: (progress: SendProgress) => void;
   /** The counts so far, about once a second (the HTTP Log's row). */
   onCounts?: (total: number, events: number) => void;
+  /** Bytes of progress not yet written to the caller; rows wait while it passes MAX_BACKLOG_BYTES. */
+  backlog?: () => number;
 }
 
 export class StreamSession {
@@ -78,14 +86,20 @@ export class StreamSession {
 
   /** Sends what is pending; no more rows are taken after this. */
   close(): void {
-    this.flush();
+    this.flush(true);
     this.closed = true;
   }
 
-  private flush(): void {
+  private flush(last = false): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     const { total, events } = this.finished;
+    if (!last && this.pending.length > 0 && (this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES) {
+      // The page is behind: try again later, holding only the rows it would keep.
+      if (this.pending.length > STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
+      this.timer = setTimeout(() => this.flush(), FORWARD_MS);
+      return;
+    }
     if (this.pending.length > 0) {
       const rows = this.pending.length > STREAM_LIMITS.liveRows ? this.pending.slice(-STREAM_LIMITS.liveRows) : this.pending;
       this.pending = [];

@@ -14,6 +14,7 @@ import { DraftBanner } from './components/DraftBanner.js';
 import { Splitter } from './components/Splitter.js';
 import { paneSize, sidebarHidden } from './state/layout.js';
 import { guardWindowClose } from './state/draft-actions.js';
+import { HTTP_LOG_KEYS, openHttpLog } from './http-log/register.js';
 
 export function App() {
   useEffect(() => {
@@ -35,6 +36,11 @@ export function App() {
         <button class="palette-trigger" onClick={() => (paletteOpen.value = true)}>
           Search commands…
         </button>
+        <nav class="titlebar-nav" aria-label="Views">
+          <button class="titlebar-link" title={`HTTP Log (${HTTP_LOG_KEYS})`} aria-pressed={tab?.kind === 'http-log'} onClick={openHttpLog}>
+            HTTP Log
+          </button>
+        </nav>
       </header>
       <div class="main" style={{ gridTemplateColumns: sidebarHidden.value ? 'minmax(0, 1fr)' : `${sidebarWidth}px auto minmax(0, 1fr)` }}>
         {!sidebarHidden.value && (

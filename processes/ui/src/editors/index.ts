@@ -9,6 +9,7 @@ import { registerBodyForm } from './request/form/index.js';
 import { registerImports } from '../imports/register.js';
 import { registerHistory } from '../history/register.js';
 import { registerCookieJar } from './cookies/register.js';
+import { registerHttpLog } from '../http-log/register.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -21,4 +22,5 @@ export function registerEditors(): void {
   registerImports();
   registerHistory();
   registerCookieJar();
+  registerHttpLog();
 }

@@ -4,12 +4,15 @@ import { useEffect } from 'preact/hooks';
 import { openCustom } from '../state/overlays.js';
 import { toast } from '../state/toasts.js';
 
-/** `load` makes the command, with secrets shown or masked. */
-export function openCopyCurl(title: string, load: (showSecrets: boolean) => Promise<string>): void {
-  openCustom({ title, wide: true, render: (close) => <CopyCurl load={load} close={close} /> });
+/**
+ * `load` makes the command, with secrets shown or masked; `secrets: false` for a command whose
+ * masks cannot be filled (the HTTP Log keeps only the masked exchange), without the toggle.
+ */
+export function openCopyCurl(title: string, load: (showSecrets: boolean) => Promise<string>, options: { secrets?: boolean } = {}): void {
+  openCustom({ title, wide: true, render: (close) => <CopyCurl load={load} close={close} secrets={options.secrets ?? true} /> });
 }
 
-function CopyCurl({ load, close }: { load: (showSecrets: boolean) => Promise<string>; close: () => void }) {
+function CopyCurl({ load, close, secrets }: { load: (showSecrets: boolean) => Promise<string>; close: () => void; secrets: boolean }) {
   const showSecrets = useSignal(false);
   const command = useSignal<string | null>(null);
   const error = useSignal('');
@@ -36,9 +39,13 @@ function CopyCurl({ load, close }: { load: (showSecrets: boolean) => Promise<str
       {error.value ? <p class="inline-error" role="alert">{error.value}</p> : null}
       <textarea class="code curl-command" aria-label="curl command" readOnly rows={10} spellcheck={false} value={command.value ?? 'Making the command…'} />
       <div class="dialog-footer">
-        <label class="checkbox">
-          <input type="checkbox" checked={showSecrets.value} onChange={(e) => (showSecrets.value = (e.target as HTMLInputElement).checked)} /> Show secrets
-        </label>
+        {secrets ? (
+          <label class="checkbox">
+            <input type="checkbox" checked={showSecrets.value} onChange={(e) => (showSecrets.value = (e.target as HTMLInputElement).checked)} /> Show secrets
+          </label>
+        ) : (
+          <span class="muted">Credentials stay masked, as the log keeps them.</span>
+        )}
         <span class="spacer" />
         <button class="button" onClick={close}>
           Close

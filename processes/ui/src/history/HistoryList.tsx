@@ -16,6 +16,7 @@ import { call } from '../state/rpc.js';
 import { openTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { openCopyCurl } from './CopyCurlDialog.js';
+import { RecordedStream } from '../editors/response/RecordedStream.js';
 import { readableBody, statusClass, when } from './format.js';
 import './history.css';
 
@@ -236,11 +237,11 @@ function EntryDetail({ project, summary, draft, onResent, showRequestLink }: { p
                 {e.response.status} {e.response.statusText} <span class="muted">({formatBytes(e.response.size)}, {e.response.timeMs.toFixed(0)} ms)</span>
                 {'\n'}
                 {e.response.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}
-                {'\n\n'}
-                {readableBody(e.response.headers, e.response.body)}
+                {e.response.stream ? '' : `\n\n${readableBody(e.response.headers, e.response.body)}`}
                 {e.response.bodyTruncated ? '\n… (History keeps the first 256 KB)' : ''}
               </pre>
             )}
+            {e.response?.stream && <RecordedStream record={e.response.stream} />}
             {e.verdict && e.verdict.problems.length > 0 && (
               <ul class="problem-list">
                 {e.verdict.problems.map((p, i) => (

@@ -12,9 +12,20 @@ import { editDraft, openDraft, type Draft } from './drafts.js';
 import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
 import { onTabClosed, retitleTab, type Tab } from './tabs.js';
+import { onStreamProgress, type LiveStream } from './live-stream.js';
+import type { QueryLanguage, QueryResult } from '../../../../protocol/model/query.js';
 
 export type Section = 'params' | 'body' | 'headers' | 'auth' | 'assertions' | 'settings';
-export type ResponseView = 'body' | 'preview' | 'assertions' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'history';
+export type ResponseView = 'body' | 'events' | 'assertions' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'query' | 'history';
+
+/** The Query tab's state: kept per request tab, so switching tabs keeps the expression and its result. */
+export interface QueryState {
+  language: Signal<QueryLanguage>;
+  expression: Signal<string>;
+  running: Signal<boolean>;
+  result: Signal<QueryResult | null>;
+  error: Signal<{ code: string; message: string } | null>;
+}
 
 export interface RequestTabState {
   tab: Tab;
@@ -28,7 +39,14 @@ export interface RequestTabState {
   api: Signal<Api | null>;
   section: Signal<Section>;
   responseView: Signal<ResponseView>;
+  /** An HTML body shown as its source (pretty) or as the inert preview. */
+  bodyMode: Signal<'pretty' | 'preview'>;
   sending: Signal<boolean>;
+  /** The event stream of the last send, from its head on (open while `sending`). */
+  live: Signal<LiveStream | null>;
+  /** The Events tab shows comment lines and `retry:` fields too. */
+  showStreamOthers: Signal<boolean>;
+  query: QueryState;
   exchange: Signal<Exchange | null>;
   error: Signal<WireError | null>;
   abort: AbortController | null;
@@ -80,7 +98,17 @@ export function requestTabState(tab: Tab): RequestTabState {
     api,
     section,
     responseView: signal<ResponseView>('body'),
+    bodyMode: signal<'pretty' | 'preview'>('pretty'),
     sending: signal(false),
+    live: signal<LiveStream | null>(null),
+    showStreamOthers: signal(true),
+    query: {
+      language: signal<QueryLanguage>('jsonpath'),
+      expression: signal(''),
+      running: signal(false),
+      result: signal<QueryResult | null>(null),
+      error: signal<{ code: string; message: string } | null>(null),
+    },
     exchange: signal(null),
     error: signal(null),
     abort: null,
@@ -119,8 +147,25 @@ export async function send(state: RequestTabState): Promise<void> {
   state.abort = controller;
   state.sending.value = true;
   state.error.value = null;
+  state.live.value = null;
+  state.query.result.value = null;
+  state.query.error.value = null;
   try {
-    const exchange = await call('request.send', { project: state.tab.project, request: draft }, { signal: controller.signal });
+    const exchange = await call(
+      'request.send',
+      { project: state.tab.project, request: draft },
+      {
+        signal: controller.signal,
+        // An event stream: its head, then its rows, before the answer (which comes when it ends).
+        onChunk: (progress) =>
+          onStreamProgress(state.live.value, progress, (stream) => {
+            state.live.value = stream;
+            state.responseView.value = 'events';
+          }),
+      },
+    );
+    const live: LiveStream | null = state.live.peek();
+    if (exchange.response.stream) live?.finish(exchange.response.stream);
     state.exchange.value = exchange;
   } catch (err) {
     const e = err as WireError;
@@ -131,6 +176,20 @@ export async function send(state: RequestTabState): Promise<void> {
   }
 }
 
+/**
+ * Stop: an open event stream is stopped by the supervisor, and the send answers with the stream
+ * ended as stopped (never an error); any other send is cancelled.
+ */
 export function stop(state: RequestTabState): void {
+  const live = state.live.value;
+  if (state.sending.value && live?.state.value === 'open') {
+    if (live.stopping.value) return;
+    live.stopping.value = true;
+    call('request.stopStream', { stream: live.id }).then(
+      ({ stopped }) => void (stopped || state.abort?.abort()),
+      () => state.abort?.abort(),
+    );
+    return;
+  }
   state.abort?.abort();
 }

@@ -44,6 +44,11 @@ export function RequestEditor({ tab }: EditorProps) {
       <div class="request-top">
         <Breadcrumb state={state} draft={draft} />
         <UrlBar state={state} draft={draft} />
+        {draft.description && (
+          <p class="request-description muted" aria-label="Description" title={draft.description}>
+            {draft.description}
+          </p>
+        )}
         <SendProblems state={state} draft={draft} />
         <nav class="subtabs" role="tablist" aria-label="Request sections">
           {SECTIONS.map(([id, label]) => (

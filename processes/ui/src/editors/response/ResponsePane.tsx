@@ -1,5 +1,9 @@
-/** The response: status line with the contract chip and the assertions' outcome, then Body, Preview, Assertions, Headers, Cookies, Redirects, Timing, Raw. */
-import { useSignal } from '@preact/signals';
+/**
+ * The response: status line with the contract chip, then Body (Pretty, and Preview for HTML),
+ * Assertions (with the chip of their outcome on the status line), Headers, Cookies, Redirects, Timing, Raw, Query and History. For an event stream Events replaces
+ * Body: while it runs only Events and Headers are shown, the rest when it ends (SPEC "Events").
+ */
+import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { Exchange } from '../../../../../protocol/model/history.js';
 import type { SendResult } from '../../../../../protocol/model/exchange.js';
@@ -14,10 +18,15 @@ import { AssertionResults, AssertionsChip } from './AssertionResults.js';
 import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
+import { EventsView } from './EventsView.js';
+import { QueryView } from './QueryView.js';
+import { LiveStream } from '../../state/live-stream.js';
 import { ExampleControls, ExampleView, hasExamples, openExample } from '../../history/Examples.js';
 import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
+  const live = state.live.value;
+  if (state.sending.value && live) return <OpenStreamView state={state} live={live} />;
   if (state.sending.value) {
     return (
       <section class="response-pane response-empty" aria-label="Response">
@@ -64,22 +73,71 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
   return <ExchangeView state={state} exchange={exchange} />;
 }
 
+/** An event stream while it runs: Events and Headers, and Send reads Stop. */
+function OpenStreamView({ state, live }: { state: RequestTabState; live: LiveStream }) {
+  const head = live.head;
+  const views: [ResponseView, string][] = [
+    ['events', `Events (${live.events.value.toLocaleString('en-US')})`],
+    ['headers', `Headers (${head.headers.length})`],
+  ];
+  const view = views.some(([v]) => v === state.responseView.value) ? state.responseView.value : 'events';
+  return (
+    <section class="response-pane" aria-label="Response">
+      <div class="status-line">
+        <span class={`status ${statusClassOf(head.status)}`} data-testid="status">
+          {head.status} {head.statusText}
+        </span>
+        <span class="muted">HTTP/{head.httpVersion}</span>
+        <span class="muted">event stream</span>
+      </div>
+      <ViewTabs views={views} view={view} state={state} />
+      <div class="response-body response-events">
+        {view === 'events' && <EventsView live={live} showOthers={state.showStreamOthers} />}
+        {view === 'headers' && <HeaderTable headers={head.headers} />}
+      </div>
+    </section>
+  );
+}
+
+function statusClassOf(status: number): string {
+  return status >= 500 ? 's5' : status >= 400 ? 's4' : status >= 300 ? 's3' : 's2';
+}
+
+function ViewTabs({ views, view, state }: { views: [ResponseView, string][]; view: ResponseView; state: RequestTabState }) {
+  return (
+    <nav class="subtabs" role="tablist" aria-label="Response views">
+      {views.map(([id, label]) => (
+        <button key={id} role="tab" aria-selected={view === id} class={view === id ? 'active' : ''} onClick={() => (state.responseView.value = id)}>
+          {label}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
 function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: Exchange }) {
   const r = exchange.response;
   const kind = bodyKind(r);
+  const record = r.stream;
+  // The send's own stream when it is this one, else the record made into one (a re-send's).
+  const live = useMemo(() => {
+    if (!record) return null;
+    const own = state.live.value;
+    return own && own.state.value !== 'open' && own.rows === record.rows ? own : LiveStream.ofRecord(r, record);
+  }, [exchange]);
   const views: [ResponseView, string][] = [
-    ['body', 'Body'],
-    ...(kind === 'html' ? ([['preview', 'Preview']] as [ResponseView, string][]) : []),
+    record ? ['events', `Events (${record.events.toLocaleString('en-US')})`] : ['body', 'Body'],
     ...(exchange.assertions && exchange.assertions.length > 0 ? ([['assertions', `Assertions (${exchange.assertions.filter((a) => a.passed).length}/${exchange.assertions.length})`]] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
     ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
     ['timing', 'Timing'],
     ['raw', 'Raw'],
+    ['query', 'Query'],
     ['history', 'History'],
   ];
-  const view = views.some(([v]) => v === state.responseView.value) ? state.responseView.value : 'body';
-  const statusClass = r.status >= 500 ? 's5' : r.status >= 400 ? 's4' : r.status >= 300 ? 's3' : 's2';
+  const view = views.some(([v]) => v === state.responseView.value) ? state.responseView.value : views[0]![0];
+  const statusClass = statusClassOf(r.status);
   const problemLine = useSignal<number | null>(null);
   return (
     <section class="response-pane" aria-label="Response">
@@ -88,7 +146,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
           {r.status} {r.statusText}
         </span>
         <span class="muted">{r.timing.total.toFixed(0)} ms</span>
-        <span class="muted">{formatBytes(r.body.size)}</span>
+        {record ? <span class="muted">event stream, {record.state}</span> : <span class="muted">{formatBytes(r.body.size)}</span>}
         <span class="muted">HTTP/{r.httpVersion}</span>
         {exchange.verdict && (
           <VerdictChip
@@ -102,16 +160,11 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {exchange.assertions && exchange.assertions.length > 0 && <AssertionsChip results={exchange.assertions} onOpen={() => (state.responseView.value = 'assertions')} />}
         <ExampleControls tab={state} exchange={exchange} />
       </div>
-      <nav class="subtabs" role="tablist" aria-label="Response views">
-        {views.map(([id, label]) => (
-          <button key={id} role="tab" aria-selected={view === id} class={view === id ? 'active' : ''} onClick={() => (state.responseView.value = id)}>
-            {label}
-          </button>
-        ))}
-      </nav>
-      <div class="response-body">
-        {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} />}
-        {view === 'preview' && <HtmlPreview html={decodeText(r)} />}
+      <ViewTabs views={views} view={view} state={state} />
+      <div class={`response-body${view === 'events' ? ' response-events' : ''}`}>
+        {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} mode={state.bodyMode} />}
+        {view === 'events' && live && <EventsView live={live} showOthers={state.showStreamOthers} />}
+        {view === 'query' && <QueryView query={state.query} exchange={exchange} />}
         {view === 'assertions' && <AssertionResults results={exchange.assertions ?? []} />}
         {view === 'headers' && <HeaderTable headers={r.headers} />}
         {view === 'cookies' && <ResponseCookies result={r} />}
@@ -132,7 +185,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
   );
 }
 
-export function BodyView({ result, kind, exchange }: { result: SendResult; kind: BodyKind; exchange?: Exchange }) {
+export function BodyView({ result, kind, exchange, mode }: { result: SendResult; kind: BodyKind; exchange?: Exchange; mode?: Signal<'pretty' | 'preview'> }) {
   const imageUrl = useMemo(() => (kind === 'image' ? URL.createObjectURL(new Blob([result.body.bytes as Uint8Array<ArrayBuffer>], { type: header(result, 'content-type') })) : null), [result, kind]);
   useEffect(() => () => void (imageUrl && URL.revokeObjectURL(imageUrl)), [imageUrl]);
   const spoolNote = result.body.spooledTo ? (
@@ -151,6 +204,22 @@ export function BodyView({ result, kind, exchange }: { result: SendResult; kind:
     );
   }
   const text = decodeText(result);
+  if (kind === 'html' && mode) {
+    return (
+      <div class="html-body">
+        <div class="segmented" role="group" aria-label="HTML view">
+          <button class={mode.value === 'pretty' ? 'active' : ''} aria-pressed={mode.value === 'pretty'} onClick={() => (mode.value = 'pretty')}>
+            Pretty
+          </button>
+          <button class={mode.value === 'preview' ? 'active' : ''} aria-pressed={mode.value === 'preview'} onClick={() => (mode.value = 'preview')}>
+            Preview
+          </button>
+        </div>
+        {spoolNote}
+        {mode.value === 'preview' ? <HtmlPreview html={text} /> : <pre class="pretty mono">{text.length > HIGHLIGHT_LIMIT ? text : highlightMarkup(text)}</pre>}
+      </div>
+    );
+  }
   if (kind === 'json') return <JsonBody text={text} exchange={exchange} note={spoolNote} />;
   const pretty = prettyText(kind, text);
   const big = pretty.length > HIGHLIGHT_LIMIT;

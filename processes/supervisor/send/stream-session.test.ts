@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { ResponseHead, SendProgress } from '../../../protocol/model/exchange.js';
+import type { StreamRow } from '../../../protocol/model/stream.js';
+import { until } from '../../../test/support/until.js';
+import { MAX_BACKLOG_BYTES, StreamSession } from './stream-session.js';
+
+const head: ResponseHead = { status: 200, statusText: 'OK', httpVersion: '1.1', headers: [], hops: [], raw: { request: '', response: '' }, url: 'http://127.0.0.1/', remoteAddress: '' };
+const timing = { dns: 0, connect: 0, tls: 0, send: 0, wait: 0, download: 0, total: 0 };
+const rows = (from: number, count: number): StreamRow[] => Array.from({ length: count }, (_, i) => ({ n: from + i, at: 0, kind: 'event' as const, data: 'x' }));
+
+describe('a stream\'s rows on their way to the page', () => {
+  it('go in batches with the true counts', async () => {
+    const sent: SendProgress[] = [];
+    const session = new StreamSession({ head, timing, forward: (p) => sent.push(p) });
+    session.add(rows(1, 3));
+    await until(() => sent.length === 2);
+    expect(sent[1]).toMatchObject({ kind: 'rows', total: 3, events: 3 });
+    session.close();
+  });
+
+  it('wait while the page is behind, then go as the newest 5,000 with the true counts', async () => {
+    const sent: SendProgress[] = [];
+    let backlog = MAX_BACKLOG_BYTES + 1;
+    let asked = 0;
+    const session = new StreamSession({ head, timing, forward: (p) => sent.push(p), backlog: () => (asked++, backlog) });
+    session.add(rows(1, 4_000));
+    session.add(rows(4_001, 4_000));
+    // The session looked at the backlog more than once and held everything.
+    await until(() => asked >= 2);
+    expect(sent.map((p) => p.kind)).toEqual(['head']);
+    backlog = 0;
+    await until(() => sent.length === 2);
+    const batch = sent[1] as Extract<SendProgress, { kind: 'rows' }>;
+    expect(batch.rows).toHaveLength(5_000);
+    expect(batch.rows[0]!.n).toBe(3_001);
+    expect(batch).toMatchObject({ total: 8_000, events: 8_000 });
+    // Every row is still kept for the finished stream.
+    expect(session.finished.total).toBe(8_000);
+    session.close();
+  });
+
+  it('sends what is pending when the stream ends, however far behind the page is', () => {
+    const sent: SendProgress[] = [];
+    const session = new StreamSession({ head, timing, forward: (p) => sent.push(p), backlog: () => MAX_BACKLOG_BYTES * 10 });
+    session.add(rows(1, 10));
+    session.close();
+    expect(sent.at(-1)).toMatchObject({ kind: 'rows', total: 10 });
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * The Events tab of an event stream (SPEC "Events" 2 and 7): one row per event (name, id, data,
+ * arrival time), comment lines and `retry:` fields alongside unless hidden, the true counts, and
+ * how the stream ended. The list is virtualized (rows of ROW_HEIGHT px, only the visible window
+ * drawn) and follows the newest row while scrolled to the bottom; a row opens its whole data.
+ */
+import { useComputed, useSignal, type Signal } from '@preact/signals';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { StreamRow } from '../../../../../protocol/model/stream.js';
+import { STREAM_LIMITS } from '../../../../../protocol/model/stream.js';
+import { shownRows, type LiveStream, type ShownRow } from '../../state/live-stream.js';
+import { highlightJson } from './highlight.js';
+
+const ROW_HEIGHT = 26;
+const OVERSCAN = 10;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+export function arrivalTime(at: number): string {
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+export function EventsView({ live, showOthers }: { live: LiveStream; showOthers: Signal<boolean> }) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const scrollTop = useSignal(0);
+  const height = useSignal(400);
+  const follow = useSignal(true);
+  const selected = useSignal<number | null>(null);
+  // Recomputed once per batch (version) or when the toggle changes.
+  const shown = useComputed<ShownRow[]>(() => {
+    void live.version.value;
+    return shownRows(live.rows, showOthers.value);
+  });
+
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => (height.value = el.clientHeight));
+    observer.observe(el);
+    height.value = el.clientHeight;
+    return () => observer.disconnect();
+  }, []);
+
+  // New rows: stay on the newest while the list was at its bottom. Where the list was put last
+  // is remembered: a scroll by the user whose event has not arrived yet is not undone.
+  const pinnedAt = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    if (pinnedAt.current !== null && Math.abs(el.scrollTop - pinnedAt.current) > 1) follow.value = false;
+    if (follow.value) {
+      el.scrollTop = el.scrollHeight;
+      scrollTop.value = el.scrollTop;
+      pinnedAt.current = el.scrollTop;
+    } else pinnedAt.current = null;
+  }, [shown.value]);
+
+  const rows = shown.value;
+  const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((scrollTop.value + height.value) / ROW_HEIGHT) + OVERSCAN);
+  const state = live.state.value;
+  const total = live.total.value;
+  const events = live.events.value;
+  const held = live.rows.length;
+  const error = live.error.value;
+  const picked = selected.value === null ? undefined : live.rows.find((r) => r.n === selected.value);
+
+  return (
+    <div class="events-view">
+      <div class="events-toolbar">
+        <StreamState state={state} stopping={live.stopping.value} />
+        <span class="events-count" data-testid="events-count">
+          {count(events)} {events === 1 ? 'event' : 'events'}
+        </span>
+        <span class="muted" data-testid="rows-count">
+          {count(total)} {total === 1 ? 'row' : 'rows'} in all
+          {held < total && (state === 'open' ? ` · showing the newest ${count(held)}` : ` · ${count(total - held)} not kept (a finished stream keeps its first ${STREAM_LIMITS.finished.first} and last ${count(STREAM_LIMITS.finished.last)})`)}
+        </span>
+        <span class="spacer" />
+        <label class="checkbox events-toggle">
+          <input type="checkbox" checked={showOthers.value} onChange={(e) => (showOthers.value = (e.target as HTMLInputElement).checked)} /> Comments and retry
+        </label>
+      </div>
+      {error && (
+        <p class="stream-error" role="alert">
+          The connection dropped: {error.message} <code class="muted">{error.code}</code>
+        </p>
+      )}
+      <div class="events-head" aria-hidden="true">
+        <span class="ev-n">#</span>
+        <span class="ev-time">Arrived</span>
+        <span class="ev-name">Event</span>
+        <span class="ev-id">ID</span>
+        <span class="ev-data">Data</span>
+      </div>
+      <div
+        class="events-list mono"
+        ref={listRef}
+        role="table"
+        aria-label="Events"
+        aria-rowcount={rows.length}
+        onScroll={(e) => {
+          const el = e.currentTarget as HTMLDivElement;
+          scrollTop.value = el.scrollTop;
+          follow.value = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT;
+          pinnedAt.current = follow.value ? el.scrollTop : null;
+        }}
+      >
+        {rows.length === 0 && <p class="muted events-empty">{state === 'open' ? 'Waiting for the first event…' : 'The stream sent no events.'}</p>}
+        <div style={{ height: `${rows.length * ROW_HEIGHT}px`, position: 'relative' }}>
+          {rows.slice(first, last).map((item, i) => (
+            <EventRow key={item.kind === 'row' ? item.row.n : `gap${first + i}`} item={item} top={(first + i) * ROW_HEIGHT} selected={item.kind === 'row' && item.row.n === selected.value} onPick={(n) => (selected.value = selected.value === n ? null : n)} />
+          ))}
+        </div>
+      </div>
+      {picked && <RowDetail row={picked} onClose={() => (selected.value = null)} />}
+    </div>
+  );
+}
+
+function StreamState({ state, stopping }: { state: string; stopping: boolean }) {
+  if (state === 'open') {
+    return (
+      <span class="stream-state open" data-testid="stream-state">
+        <span class="live-dot" aria-hidden="true" />
+        {stopping ? 'stopping…' : 'open'}
+      </span>
+    );
+  }
+  return (
+    <span class={`stream-state ${state}`} data-testid="stream-state">
+      {state}
+    </span>
+  );
+}
+
+function EventRow({ item, top, selected, onPick }: { item: ShownRow; top: number; selected: boolean; onPick: (n: number) => void }) {
+  if (item.kind === 'gap') {
+    return (
+      <div class="ev-row ev-gap" role="row" style={{ top: `${top}px` }}>
+        <span role="cell">
+          … {count(item.missing)} {item.missing === 1 ? 'row' : 'rows'} not kept …
+        </span>
+      </div>
+    );
+  }
+  const row = item.row;
+  return (
+    <div class={`ev-row ev-${row.kind}${selected ? ' selected' : ''}`} role="row" style={{ top: `${top}px` }} onClick={() => onPick(row.n)}>
+      <span class="ev-n" role="cell">
+        {row.n}
+      </span>
+      <span class="ev-time" role="cell">
+        {arrivalTime(row.at)}
+      </span>
+      <span class="ev-name" role="cell">
+        {row.kind === 'event' ? (row.name ?? 'message') : row.kind === 'comment' ? ': comment' : 'retry:'}
+      </span>
+      <span class="ev-id" role="cell">
+        {row.id ?? ''}
+      </span>
+      <span class="ev-data" role="cell" title={row.data.length > 80 ? row.data.slice(0, 2000) : undefined}>
+        {row.kind === 'retry' ? `${row.data} ms` : row.data.replace(/\n/g, ' ⏎ ')}
+      </span>
+    </div>
+  );
+}
+
+function RowDetail({ row, onClose }: { row: StreamRow; onClose: () => void }) {
+  let pretty: string | null = null;
+  if (row.kind === 'event' && row.data.length < 512 * 1024) {
+    try {
+      pretty = JSON.stringify(JSON.parse(row.data), null, 2);
+    } catch {
+      pretty = null;
+    }
+  }
+  return (
+    <div class="event-detail" role="region" aria-label="Event data">
+      <div class="event-detail-head">
+        <strong>#{row.n}</strong>
+        <span>{row.kind === 'event' ? (row.name ?? 'message') : row.kind}</span>
+        {row.id !== undefined && <span class="muted">id {row.id}</span>}
+        <span class="muted">{arrivalTime(row.at)}</span>
+        <span class="spacer" />
+        <button class="button small" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <pre class="pretty mono">{pretty === null ? row.data : pretty.split('\n').map((line, i) => <div key={i}>{highlightJson(line)}</div>)}</pre>
+    </div>
+  );
+}
