@@ -1,7 +1,7 @@
 /**
  * Peer check of `parley run` against newman (Postman's own runner): one collection without
  * scripts (collection variables, an environment and globals, path variables, query rows with a
- * disabled one, raw JSON / text / XML, urlencoded and form-data bodies, Basic / Bearer / API key
+ * disabled one, raw JSON / text / XML, urlencoded, form-data and GraphQL bodies, Basic / Bearer / API key
  * auth inherited and per request) is run by newman, then imported with `parley import` and run
  * by `parley run`, against the same echo server on 127.0.0.1. The server must receive the same
  * method, URL, headers and body for every request, in the same order. Headers each client adds
@@ -9,6 +9,8 @@
  * Accept-Encoding (transport negotiation), and a multipart body is compared with its boundary
  * (random per client) normalised, a form-encoded one compared as its name/value pairs (newman
  * writes a space as %20, Parley as +, both standard); the Content-Length of these two kinds follows.
+ * A GraphQL body is compared as JSON (the importer pretty-prints it). Not covered: binary bodies
+ * and form-data file parts (a file outside the project is not sent by Parley; see the report).
  * dist/ must be built first.
  */
 import { spawn } from 'node:child_process';
@@ -45,7 +47,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method!, url: req.url!, headers: comparable(req.headers), body: normaliseBody(req.headers, Buffer.concat(chunks).toString('utf8')) });
+      const graphql = req.url === '/graphql';
+      const body = Buffer.concat(chunks).toString('utf8');
+      // The one exception to byte-for-byte bodies: Postman's GraphQL body kind is imported as a raw
+      // JSON body, pretty-printed for editing (newman sends it compact), so it is compared as JSON, and its length with it.
+      received.push({ method: req.method!, url: req.url!, headers: comparable(req.headers).filter(([name]) => !(graphql && name === 'content-length')), body: graphql ? JSON.stringify(JSON.parse(body)) : normaliseBody(req.headers, body) });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
   });
@@ -107,7 +113,7 @@ it('sends what newman sends for a collection with variables, every body kind and
   await runNewman();
   const byNewman = received;
   received = [];
-  expect(byNewman).toHaveLength(10);
+  expect(byNewman).toHaveLength(11);
 
   const home = join(work, 'home');
   const project = join(work, 'project');
