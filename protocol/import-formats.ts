@@ -26,7 +26,7 @@ export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'postman-folder', label: 'Postman collection folder (v3)', sources: ['file'], lands: 'project', built: false },
   { id: 'postman-environment', label: 'Postman environment export', sources: ['file', 'paste'], lands: 'workspace', built: true },
   { id: 'postman-globals', label: 'Postman globals export', sources: ['file', 'paste'], lands: 'workspace', built: true },
-  { id: 'har', label: 'HAR (recorded traffic)', sources: ['file', 'paste'], lands: 'project', built: false },
+  { id: 'har', label: 'HAR (recorded traffic)', sources: ['file', 'paste'], lands: 'project', built: true },
   { id: 'http', label: '.http file', sources: ['file', 'paste'], lands: 'project', built: false },
   { id: 'http-env', label: 'HTTP client environment file', sources: ['file', 'paste'], lands: 'workspace', built: false },
   { id: 'opencollection', label: 'OpenCollection', sources: ['file', 'paste'], lands: 'project', built: false },

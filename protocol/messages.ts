@@ -139,14 +139,14 @@ export const methods = {
   'checker.check': { req: CheckJob, res: Verdict },
   /** A Query tab query on the checker's query thread, on its budget. */
   'checker.query': { req: QueryJob, res: QueryResult },
-  /** A request's assertions against its response, on the query thread and its budget (JSONPath, patterns). */
-  'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
   /**
    * The body schema of an operation, `$ref`s inlined (up to 20,000 nodes): worked out here, off
    * the supervisor's loop. `definition` may carry only its fingerprint; `no-definition` asks for
    * the documents.
    */
   'checker.bodySchema': { req: T.Object({ definition: DefinitionRef, operation: OperationLink }), res: BodySchemaAnswer },
+  /** A request's assertions against its response, on the query thread and its budget (JSONPath, patterns). */
+  'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
   'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: ImportProgress },
@@ -221,6 +221,11 @@ export const methods = {
   'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange, chunk: SendProgress },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
   'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
+  /**
+   * The page has drawn an open stream's rows up to `n`: once a page says so, each batch waits for
+   * it to read the one before (a page behind gets the newest rows, not a queue). `open` false: it ended.
+   */
+  'request.streamRead': { req: T.Object({ stream: T.String(), n: T.Integer({ minimum: 0 }) }), res: T.Object({ open: T.Boolean() }) },
   /** XPath 3.1 or JSONPath over a JSON body or a stream's kept events, run by the checker on a budget. */
   'query.run': { req: QueryJob, res: QueryResult },
 

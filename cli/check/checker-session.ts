@@ -9,6 +9,8 @@ import { ParleyError, hasCode } from '../../protocol/errors.js';
 import type { OperationLink } from '../../protocol/model/request.js';
 import type { CheckJob, DefinitionRef, Verdict } from '../../protocol/model/verdict.js';
 import { screenBody } from '../../processes/checker/engine/check.js';
+import { PreparedDefinition } from '../../processes/checker/engine/definition.js';
+import { listOperations, matchOperation, type OperationEntry } from '../../processes/checker/engine/select-operation.js';
 import { CHECK_LIMITS, reasoned } from '../../processes/checker/engine/verdicts.js';
 import { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
 import { distEntry } from '../../processes/supervisor/paths.js';
@@ -49,6 +51,7 @@ export class CheckerSession {
   private knownBy: number | undefined;
   /** The first check sent to a new checker pid, which carries the documents. */
   private priming: { pid: number | undefined; done: Promise<void> } | undefined;
+  private operationList: readonly OperationEntry[] | null | undefined;
 
   private constructor(
     private readonly handle: ChildProcessHandle,
@@ -71,14 +74,30 @@ export class CheckerSession {
     return session;
   }
 
+  /** The definition's operations, read here once for matching; null when only the checker can read it. */
+  private operations(): readonly OperationEntry[] | null {
+    if (this.operationList === undefined) {
+      try {
+        this.operationList = listOperations(new PreparedDefinition(this.definition.documents, this.definition.fingerprint));
+      } catch {
+        this.operationList = null;
+      }
+    }
+    return this.operationList;
+  }
+
   get pid(): number | undefined {
     return this.handle.pid;
   }
 
   async check(exchange: Exchange, signal?: AbortSignal): Promise<Verdict> {
-    // The checker's own first step, run here too so that images and HTML never cross the bus.
+    // The checker's own first steps, run here too so that images, HTML and calls the definition
+    // does not describe never cross the bus (a capture of 31,000 such calls spent most of its
+    // time on round trips to the checker: bench/README.md, issue 15).
     const screened = screenBody(exchange.method, exchange.contentType, exchange.body, exchange.size);
     if (screened) return screened;
+    const operations = this.operations();
+    if (operations && !exchange.operation && !matchOperation(operations, exchange.method, exchange.url)) return reasoned('none', 'no-operation');
     try {
       return await this.send(exchange, signal);
     } catch (err) {

@@ -26,7 +26,8 @@ test('base64 content is decoded; the Content-Type header wins over mimeType', ()
 test('no text but a recorded size: body missing; status 0: no response; no request: unreadable', () => {
   expect(entryOf(response(200, { mimeType: 'application/json', size: 40 }), 0)).toMatchObject({ bodyMissing: true, exchange: { size: 40 } });
   expect(entryOf(response(0, {}), 1)).toEqual({ index: 1, noResponse: true });
-  expect(entryOf({ response: {} }, 2)).toEqual({ index: 2, error: 'entries[2]: expected an object with request and response' });
+  expect(entryOf({ response: {} }, 2)).toEqual({ index: 2, error: 'log.entries[2].request is missing' });
+  expect(entryOf({ request: { method: 'GET', url: 5 } }, 3)).toEqual({ index: 3, error: 'log.entries[3].request.url is a number, not a string' });
 });
 
 test('a body over 1 MiB keeps only its size and its start', () => {
@@ -41,7 +42,7 @@ test('entries stream out of a file with a byte order mark', async () => {
 });
 
 test('a file that is not a HAR, or is cut short, is refused after the entries read so far', async () => {
-  await expect(all('{"hello":1}')).rejects.toThrow(/is not a readable HAR capture: it has no log.entries/);
+  await expect(all('{"hello":1}')).rejects.toThrow(/is not a readable HAR capture: it has no log object/);
   const cut = JSON.stringify({ log: { version: '1.2', entries: [response(200, { text: '{}' }), response(200, { text: '{}' })] } }).slice(0, -30);
   const read: number[] = [];
   await expect(

@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { ReqOf } from '../../protocol/messages.js';
+import type { ImportOptions } from '../../protocol/model/import.js';
 import { builtFormat, builtFormats } from '../../protocol/import-formats.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
@@ -16,6 +17,9 @@ import { CliSession, requireKeychain } from '../import/session.js';
 import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
 import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
 
+type RecordedResponses = NonNullable<ImportOptions['recordedResponses']>;
+const RECORDED_RESPONSES: readonly RecordedResponses[] = ['none', 'history', 'examples'];
+
 const FORMAT_IDS = ['auto', ...builtFormats().map((f) => f.id), 'curl'];
 
 export const IMPORT_HELP = `parley import: import an API definition, a collection or an environment
@@ -24,7 +28,8 @@ Usage:
   parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]
   parley import <environment or globals export> [options]     (lands in the workspace: no project)
       <file>    an OpenAPI 3.x or Swagger 2.0/1.x document (JSON or YAML); files it references are read too;
-                a Postman collection (v2.0, v2.1), environment export or globals export
+                a Postman collection (v2.0, v2.1), environment export or globals export;
+                or a HAR 1.1/1.2 capture (.har, read as a stream; over 100 MB is refused)
       <folder>  the document at the folder's top level named ${FOLDER_DOCUMENT_NAMES.slice(0, 3).join(', ')},
                 ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet)
       <URL>     an http or https URL (credentials below)
@@ -42,6 +47,11 @@ ${builtFormats()
   --base-url <url>          the API's base URL (default: the document's first server)
   --no-cache                do not keep a copy of the definition documents in the project
   --no-webhooks             do not import webhooks and callbacks into the Webhooks collection
+  --include-static-assets   HAR: import requests for images, scripts, styles and fonts too
+  --recorded-responses none|history|examples
+                            HAR: what becomes of the recorded responses (default none; history
+                            writes each exchange into History at its recorded time, redacted;
+                            examples keeps up to 5 per request, one per status, masked)
   --json                    print one JSON object instead of the report
   --verbose                 show what Parley's processes log
   --help                    this text
@@ -64,6 +74,8 @@ interface Options extends CommonFlags {
   'base-url'?: string;
   'no-cache': boolean;
   'no-webhooks': boolean;
+  'include-static-assets': boolean;
+  'recorded-responses'?: string;
 }
 
 const COMMAND: CommandLine<Options> = {
@@ -80,6 +92,8 @@ const COMMAND: CommandLine<Options> = {
     'base-url': { type: 'string' },
     'no-cache': { type: 'boolean', default: false },
     'no-webhooks': { type: 'boolean', default: false },
+    'include-static-assets': { type: 'boolean', default: false },
+    'recorded-responses': { type: 'string' },
   },
   usageProblem,
 };
@@ -114,6 +128,8 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
           ...(options['base-url'] !== undefined ? { baseUrl: options['base-url'] } : {}),
           cacheDefinition: !options['no-cache'],
           importWebhooks: !options['no-webhooks'],
+          ...(options['include-static-assets'] ? { includeStaticAssets: true } : {}),
+          ...(options['recorded-responses'] !== undefined ? { recordedResponses: options['recorded-responses'] as RecordedResponses } : {}),
         },
         ...(into ? { into } : {}),
       },
@@ -150,6 +166,7 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   if (targets > 0 && workspaceOnly) return `--format ${options.format} imports into the workspace: leave out --project and --new-project.`;
   if (targets > 1) return 'choose one of --project <folder> and --new-project <folder>.';
   if (options.project === '' || options['new-project'] === '') return 'the project folder must not be empty.';
+  if (options['recorded-responses'] !== undefined && !RECORDED_RESPONSES.includes(options['recorded-responses'] as RecordedResponses)) return `--recorded-responses must be none, history or examples, not ${options['recorded-responses']}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
   return undefined;
 }

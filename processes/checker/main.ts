@@ -18,12 +18,12 @@ connectToSupervisor({
     'checker.check': (job, { signal }) => pool.check(job, signal),
     'checker.mockFindings': ({ mock, documents }) => mockFindings(mock, documents),
     'checker.query': (job, { signal }) => queries.run(job, signal),
-    'checker.assert': async (job, { signal }) => ({ results: await queries.assert(job, signal) }),
     'checker.bodySchema': async ({ definition, operation }, { signal }) => {
       const documents = await pool.definitionDocuments(definition, signal);
       if (!documents) throw new ParleyError('no-definition', 'The checker does not hold this definition; send its documents.');
       return requestBodySchema(documents, operation);
     },
+    'checker.assert': async (job, { signal }) => ({ results: await queries.assert(job, signal) }),
   },
   onShutdown: () => Promise.all([pool.close(), queries.close()]).then(() => undefined),
 });

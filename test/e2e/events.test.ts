@@ -164,6 +164,50 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     await screenshot(page, 'events-stopped');
   });
 
+  it('re-sends a stream from History live: rows arrive as they come, Stop stops it as stopped (the response pane\'s History and the History view)', async () => {
+    const streamUrl = `${sse.url}/events?count=100000&every=40&from=history`;
+    await sendTo(streamUrl);
+    await until(async () => (await page.getByTestId('stream-state').count()) > 0 && (await eventCount(page)) >= 2);
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await until(async () => (await page.getByTestId('stream-state').textContent()) === 'stopped');
+    // The request now goes elsewhere on the same server: the re-send is the entry's, a stream.
+    await page.getByLabel('URL', { exact: true }).fill(`${sse.url}/json`);
+
+    /** Re-sent: the Events tab is open and growing with Stop, then Stop ends it as stopped, never an error. */
+    const watchLiveThenStop = async (shot: string) => {
+      await until(async () => (await page.getByTestId('stream-state').count()) > 0 && (await page.getByTestId('stream-state').textContent()) === 'open');
+      await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
+      await until(async () => (await eventCount(page)) >= 2);
+      const early = await eventCount(page);
+      await until(async () => (await eventCount(page)) >= early + 5);
+      await expect(page.locator('.status-line').textContent()).resolves.toContain('200');
+      await screenshot(page, shot);
+      await page.getByRole('button', { name: 'Stop', exact: true }).click();
+      await until(async () => (await page.getByTestId('stream-state').textContent()) === 'stopped');
+      expect(await eventCount(page)).toBeGreaterThanOrEqual(early + 5);
+      await expect(page.locator('.response-error, .stream-error').count()).resolves.toBe(0);
+      await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+      await page.locator('.toast', { hasText: 'Re-sent this entry through the request.' }).last().waitFor();
+      await responseTab(page, 'Raw').click();
+      await expect(page.locator('.response-body > pre.raw').first().textContent()).resolves.toContain('/events?count=100000&every=40&from=history');
+    };
+
+    await responseTab(page, 'History').click();
+    const entry = page.getByRole('list', { name: 'History' }).getByRole('listitem').filter({ hasText: 'from=history' }).first();
+    await entry.getByRole('button', { expanded: false }).click();
+    await entry.getByRole('button', { name: 'Re-send' }).click();
+    await watchLiveThenStop('events-resend-live');
+
+    // From the app-wide History view: the stream streams in its request's editor, which comes forward.
+    await page.keyboard.press('Control+Shift+H');
+    const view = page.locator('.history-editor');
+    await view.waitFor();
+    const row = view.getByRole('list', { name: 'History' }).getByRole('listitem').filter({ hasText: 'from=history' }).last();
+    await row.getByRole('button', { expanded: false }).click();
+    await row.getByRole('button', { name: 'Re-send' }).click();
+    await watchLiveThenStop('events-resend-history-view');
+  });
+
   it('runs JSONPath and XPath 3.1 over the events kept, and reports an expression error clearly', async () => {
     await responseTab(page, 'Query').click();
     await expect(page.locator('.query-what').textContent()).resolves.toContain('events kept');

@@ -302,7 +302,7 @@ describe('parley import <file>', SLOW, () => {
     expect(noToken.stderr).toContain('PARLEY_IMPORT_TOKEN, which is not set');
     const format = await parley(['import', boardV1, '--new-project', freshPath('e'), '--format', 'postman']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toContain('--format must be one of auto, openapi, postman-collection, postman-environment, postman-globals, curl, not postman.');
+    expect(format.stderr).toContain('--format must be one of auto, openapi, postman-collection, postman-environment, postman-globals, har, curl, not postman.');
     const help = await parley(['import', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('PARLEY_IMPORT_TOKEN');
@@ -523,5 +523,35 @@ describe('parley update-definition', SLOW, () => {
     const usage = await parley(['update-definition', project]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--api <name>');
+  });
+});
+
+describe('parley import <file.har>', SLOW, () => {
+  const har = join(root, 'test', 'fixtures', 'importers', 'har');
+
+  it('imports a capture with its options as flags; refuses one with no requests left (exit 2) and a bad --recorded-responses', async () => {
+    const project = freshPath('har-capture');
+    const run = await parley(['import', join(har, 'successful_log.har'), '--new-project', project, '--recorded-responses', 'examples', '--json']);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ importer: 'har', detected: 'HAR 1.2', declaredVersion: 'har-1.2' });
+    expect(out.apis.map((a: { name: string }) => a.name).sort()).toEqual(['example.com', 'httpbin.org']);
+    expect((await readdir(join(project, 'apis'))).sort()).toEqual(['example.com', 'httpbin.org']);
+
+    const text = await parley(['import', join(har, 'successful_log.har'), '--project', project, '--format', 'har']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Format recognised {3}HAR 1\.2/);
+    expect(text.stdout).toMatch(/Notes \(\d\)\n {2}[\s\S]*entries read/);
+
+    const empty = join(work, 'empty.har');
+    await writeFile(empty, JSON.stringify({ log: { version: '1.2', entries: [{ request: { method: 'GET', url: 'data:,x' }, response: { status: 200 } }] } }));
+    const refused = await parley(['import', empty, '--new-project', freshPath('har-empty'), '--json']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'import-refused', message: expect.stringMatching(/^empty\.har holds no HTTP requests to import/) });
+    expect(existsSync(freshPath('har-empty'))).toBe(false);
+
+    const usage = await parley(['import', empty, '--new-project', freshPath('har-usage'), '--recorded-responses', 'all']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--recorded-responses must be none, history or examples, not all.');
   });
 });

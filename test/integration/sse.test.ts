@@ -18,6 +18,7 @@ import type { ReqOf, ResOf } from '../../protocol/messages.js';
 import type { SendProgress } from '../../protocol/model/exchange.js';
 import type { Request } from '../../protocol/model/request.js';
 import type { StreamRow } from '../../protocol/model/stream.js';
+import { FORWARD_MS, PACE_TIMEOUT_MS } from '../../processes/supervisor/send/stream-session.js';
 import { handlerCaller, type UiCall } from '../support/ui-calls.js';
 import { startSseServer, STREAM_COOKIE, type SseServer } from '../support/sse-server.js';
 import { until } from '../support/until.js';
@@ -103,6 +104,22 @@ describe('event streams through the supervisor', () => {
     expect(s.rows.length).toBeGreaterThanOrEqual(1);
     await call('request.stopStream', { stream: s.id()! });
     await s.done;
+  });
+
+  it('a page that says what it read gets each batch only after reading the one before (request.streamRead)', async () => {
+    const arrived: number[] = [];
+    const s = send(await newRequest('/endless?every=5'), (p) => void (p.kind === 'rows' && arrived.push(performance.now())));
+    await until(() => arrived.length >= 1);
+    await expect(call('request.streamRead', { stream: s.id()!, n: s.rows.at(-1)!.n })).resolves.toEqual({ open: true });
+    await until(() => arrived.length >= 2);
+    // The second batch is not read: the rows of the next 5 ms ticks wait for it (unpaced they go every 30 ms), until the read's deadline.
+    await until(() => arrived.length >= 3, 5_000);
+    expect(arrived[2]! - arrived[1]!).toBeGreaterThanOrEqual(PACE_TIMEOUT_MS - FORWARD_MS);
+    await call('request.streamRead', { stream: s.id()!, n: s.rows.at(-1)!.n });
+    await until(() => arrived.length >= 4);
+    await call('request.stopStream', { stream: s.id()! });
+    await s.done;
+    await expect(call('request.streamRead', { stream: s.id()!, n: 1 })).resolves.toEqual({ open: false });
   });
 
   it('Stop ends the stream as stopped, never as an error, with the rows received; History and the HTTP Log keep it', async () => {

@@ -10,6 +10,8 @@ import { OPENAPI_DETECT_RULES } from './openapi/detect.js';
 import { openApiImporter } from './openapi/importer.js';
 import { POSTMAN_COLLECTION_RULES, POSTMAN_ENVIRONMENT_RULES, POSTMAN_GLOBALS_RULES } from './postman/detect.js';
 import { postmanCollectionImporter, postmanEnvironmentImporter, postmanGlobalsImporter } from './postman/importer.js';
+import { HAR_DETECT_RULES } from './har/detect.js';
+import { harImporter } from './har/importer.js';
 
 export interface RegisteredImporter {
   importer: Importer;
@@ -66,5 +68,6 @@ export function createImporterRegistry(): ImporterRegistry {
     { importer: postmanCollectionImporter, rules: POSTMAN_COLLECTION_RULES },
     { importer: postmanEnvironmentImporter, rules: POSTMAN_ENVIRONMENT_RULES },
     { importer: postmanGlobalsImporter, rules: POSTMAN_GLOBALS_RULES },
+    { importer: harImporter, rules: HAR_DETECT_RULES },
   ]);
 }

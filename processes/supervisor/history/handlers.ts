@@ -7,7 +7,7 @@ export function historyHandlers(sup: Supervisor): Handlers {
   return {
     'history.list': ({ project, ...query }) => sup.history.list(sup.project(project).root, query),
     'history.get': ({ project, id }) => sup.history.get(sup.project(project).root, id),
-    'history.resend': ({ project, id, request }, { signal, chunk }) => resendEntry(sup, sup.sendDeps, project, id, request, signal, chunk),
+    'history.resend': ({ project, id, request }, { signal, chunk, backlog }) => resendEntry(sup, sup.sendDeps, project, id, request, signal, chunk, backlog),
     'history.clear': async ({ project, requestId }) => {
       await sup.history.clear(sup.project(project).root, requestId);
       return {};

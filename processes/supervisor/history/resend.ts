@@ -23,6 +23,8 @@ export async function resendEntry(
   draft: Request | undefined,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
+  /** Bytes of progress still on their way to the caller (a stream's rows wait while it is high, as for a send). */
+  backlog?: () => number,
 ): Promise<ResendResult> {
   const store = sup.project(projectRoot);
   const entry = await sup.history.get(store.root, entryId);
@@ -38,9 +40,9 @@ export async function resendEntry(
   const prepared = await prepareSend(sup, deps, store.root, request);
   const fromEntry = await specFromEntry(sup, entry, prepared);
   if ('reason' in fromEntry) {
-    return { exchange: await dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress), from: 'request', reason: fromEntry.reason };
+    return { exchange: await dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress, backlog), from: 'request', reason: fromEntry.reason };
   }
-  return { exchange: await dispatchSend(sup, deps, prepared, fromEntry.spec, signal, onProgress), from: 'entry', ...(fromEntry.note ? { note: fromEntry.note } : {}) };
+  return { exchange: await dispatchSend(sup, deps, prepared, fromEntry.spec, signal, onProgress, backlog), from: 'entry', ...(fromEntry.note ? { note: fromEntry.note } : {}) };
 }
 
 type FromEntry = { spec: SendSpec; note?: string } | { reason: string };

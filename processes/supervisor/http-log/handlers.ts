@@ -12,6 +12,7 @@ import { harPieces } from './har.js';
 export function httpLogHandlers(sup: Supervisor): Handlers {
   return {
     'request.stopStream': ({ stream }) => ({ stopped: sup.streams.stop(stream) }),
+    'request.streamRead': ({ stream, n }) => ({ open: sup.streams.read(stream, n) }),
     'httpLog.list': () => sup.httpLog.list(),
     'httpLog.get': ({ id }) => sup.httpLog.get(id),
     'httpLog.har': async ({ ids }, ctx) => {

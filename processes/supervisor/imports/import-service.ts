@@ -11,7 +11,10 @@ import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
-import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedVariable } from '../../../protocol/model/import.js';
+import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedExample, ImportedVariable } from '../../../protocol/model/import.js';
+import { DEFAULT_HISTORY_LIMIT } from '../../../protocol/model/workspace.js';
+import { exampleFileName, exampleFiles, examplesDirOf } from '../../../protocol/project/examples.js';
+import { writeYaml } from '../../../protocol/project/yaml-file.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Environment } from '../../../protocol/model/workspace.js';
 import { environmentSecretName, globalSecretName } from '../../../protocol/secret-names.js';
@@ -21,6 +24,7 @@ import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
 import { DEFAULT_DEADLINES, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import { openEntryFile } from '../../importer/engine/load/entry-file.js';
 import type { FileChange } from '../store/atomic.js';
+import { Slicer } from '../store/slicer.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { distEntry } from '../paths.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
@@ -78,10 +82,6 @@ export class ImportService {
       (child) => child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
       memoryMb,
     );
-    if ((result.examples?.length ?? 0) > 0 || (result.history?.length ?? 0) > 0) {
-      // The result shape has them (HAR); writing them lands with the format that makes them.
-      throw new ParleyError('import-unsupported', 'This import brought recorded responses, which this build cannot save yet; import without keeping them.');
-    }
     const forProject = result.apis.length > 0 || (result.webhooks?.requests.length ?? 0) > 0 || (result.properties?.length ?? 0) > 0;
     const forWorkspace = (result.environments?.length ?? 0) > 0 || (result.globals?.length ?? 0) > 0;
     if (!forProject && !forWorkspace) throw new ParleyError('import-empty', `${sourceName(req.source)} holds nothing to import.`);
@@ -110,7 +110,25 @@ export class ImportService {
       }
       const reserved = store.nameClaims();
       const changes: FileChange[] = [];
-      for (const imported of result.apis) changes.push(...store.newApiChanges(imported, reserved));
+      /** Where each new request's file goes, for its examples beside it. */
+      const requestFiles = new Map<string, string>();
+      // Thousands of files (a HAR capture's requests) are written out in slices: the UI's calls go on meanwhile.
+      const slicer = new Slicer();
+      for (const imported of result.apis) {
+        const apiChanges: FileChange[] = [];
+        for (const change of store.newApiChangeSteps(imported, reserved)) {
+          apiChanges.push(change);
+          await slicer.tick();
+        }
+        // The request files are the last changes, in the order of the requests.
+        const files = apiChanges.slice(apiChanges.length - imported.requests.length);
+        imported.requests.forEach((placed, i) => requestFiles.set(placed.request.id, files[i]!.path));
+        changes.push(...apiChanges);
+      }
+      for (const change of exampleChanges(result.examples ?? [], requestFiles)) {
+        changes.push(change);
+        await slicer.tick();
+      }
       if (result.webhooks && result.webhooks.requests.length > 0) {
         const existing = store.listApis().find((a) => a.name === WEBHOOKS_API && !a.definition);
         const collection: Api = existing ?? { version: 1, id: newId('a'), name: WEBHOOKS_API, baseUrl: '', auth: { type: 'none' } };
@@ -134,12 +152,25 @@ export class ImportService {
     }
     await this.rememberSecrets(stored);
     this.sup.projectChanged(store, result.apis.map((a) => a.api.id));
+    if (result.history && result.history.length > 0) await this.writeHistory(store.root, result);
     return {
       project: store.root,
       apis: result.apis.map((a) => ({ id: a.api.id, name: a.api.name, baseUrl: a.api.baseUrl, requests: a.requests.length, folders: a.folders.length })),
       ...(webhooks ? { webhooks } : {}),
       ...(properties !== undefined ? { properties } : {}),
     };
+  }
+
+  /**
+   * Recorded exchanges into the project's History at their recorded times (SPEC "HAR grouping"),
+   * after the requests they belong to were written; the per-project limit's effect is warned.
+   */
+  private async writeHistory(root: string, result: ImportResult): Promise<void> {
+    const limit = this.sup.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+    const { dropped, notFitted } = await this.sup.history.addRecorded(root, result.history!);
+    const warnings = result.report.warnings;
+    if (dropped > 0) warnings.push({ message: `History keeps the newest ${limit} entries of a project: ${dropped} older ${dropped === 1 ? 'entry was' : 'entries were'} dropped to make room for the recorded exchanges.` });
+    if (notFitted > 0) warnings.push({ message: `History keeps the newest ${limit} entries of a project: ${notFitted} recorded ${notFitted === 1 ? 'exchange' : 'exchanges'} older than those did not fit.` });
   }
 
   /**
@@ -396,6 +427,18 @@ export async function importerMemoryMb(source: ImportSource): Promise<number> {
 
 export function memoryForBytes(bytes: number): number {
   return Math.min(4096, Math.max(256, Math.ceil(192 + (8 * bytes) / (1024 * 1024))));
+}
+
+/** Imported examples as files beside their (new) requests, as Save as example writes them (docs/examples.md). */
+function* exampleChanges(examples: readonly ImportedExample[], requestFiles: ReadonlyMap<string, string>): Generator<FileChange> {
+  for (const { request, example } of examples) {
+    const file = requestFiles.get(request);
+    if (!file) throw new ParleyError('internal', 'An imported example names a request the import did not make.');
+    const dir = examplesDirOf(file);
+    const { yaml, bodyFile } = exampleFiles(example);
+    yield { path: join(dir, exampleFileName(example.status)), content: writeYaml(yaml) };
+    if (bodyFile) yield { path: join(dir, bodyFile), content: example.body };
+  }
 }
 
 /** `existing` plus each row of `incoming` whose name it lacks; a name it has keeps its value. */

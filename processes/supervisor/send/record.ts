@@ -5,87 +5,23 @@
  * field, multipart text part, JSON key and XML element or attribute are masked, in the request
  * and in the response alike.
  */
-import type { Header, SendResult, SendSpec } from '../../../protocol/model/exchange.js';
-import type { HistoryEntry, RecordedResponse, SentRequest } from '../../../protocol/model/history.js';
+import type { SendResult, SendSpec } from '../../../protocol/model/exchange.js';
+import type { HistoryEntry, RecordedResponse } from '../../../protocol/model/history.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { StreamRecord, StreamRow } from '../../../protocol/model/stream.js';
+import { maskText, recordRequest, recordResponse as recordReceived, type RecordedSend } from '../../../protocol/history-record.js';
 import { Slicer } from '../store/slicer.js';
-import { MASK, bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskHeaders, maskUrl } from '../../../protocol/credentials/index.js';
 import { redactSecrets } from './expand.js';
 
-/** Bodies are recorded up to this many bytes. */
-export const PREVIEW_LIMIT = 256 * 1024;
+export { PREVIEW_LIMIT, type RecordedSend } from '../../../protocol/history-record.js';
 
-export interface RecordedSend {
-  request: SentRequest;
-  /** Something was masked by name (secret references aside). */
-  masked: boolean;
-}
-
-const headerOf = (headers: readonly Header[], name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
-
+/** The request as History records it (protocol/history-record.ts), secret values first turned into their references. */
 export function recordSent(spec: SendSpec, secrets: Map<string, string>): RecordedSend {
-  const redact = (text: string) => redactSecrets(text, secrets);
-  const url = maskUrl(redact(spec.url));
-  const headers = maskHeaders(spec.headers.map(([n, v]) => [n, redact(v)] as const));
-  let masked = url.masked + headers.masked;
-  let body = '';
-  let bodyKind: SentRequest['bodyKind'] = 'none';
-  let bodyTruncated = false;
-  switch (spec.body.type) {
-    case 'none':
-      break;
-    case 'bytes': {
-      bodyKind = 'text';
-      bodyTruncated = spec.body.data.byteLength > PREVIEW_LIMIT;
-      const text = maskText(redact(decodePreview(spec.body.data)), headerOf(spec.headers, 'content-type'));
-      body = text.text;
-      masked += text.masked;
-      break;
-    }
-    case 'file':
-      bodyKind = 'file';
-      body = `[file ${spec.body.path}]`;
-      break;
-    case 'multipart':
-      bodyKind = 'multipart';
-      body = spec.body.parts
-        .map((p) => {
-          if (p.kind === 'file') return `${p.name}=[file ${p.path}]`;
-          const value = redact(p.value);
-          if (isCredentialName(p.name) && !isReferenceOnly(value)) {
-            masked++;
-            return `${p.name}=${MASK}`;
-          }
-          return `${p.name}=${value}`;
-        })
-        .join('\n');
-      break;
-  }
-  return {
-    request: { method: spec.method, url: url.text, headers: headers.headers, body, bodyKind, ...(bodyTruncated ? { bodyTruncated } : {}) },
-    masked: masked > 0,
-  };
+  return recordRequest(spec, (text) => redactSecrets(text, secrets));
 }
 
 export function recordResponse(r: SendResult, secrets: Map<string, string>): { response: RecordedResponse; masked: boolean } {
-  const redact = (text: string) => redactSecrets(text, secrets);
-  const headers = maskHeaders(r.headers.map(([n, v]) => [n, redact(v)] as const));
-  const body = maskText(redact(decodePreview(r.body.bytes)), headerOf(r.headers, 'content-type'));
-  const bodyTruncated = r.body.size > Math.min(r.body.bytes.byteLength, PREVIEW_LIMIT);
-  return {
-    response: {
-      status: r.status,
-      statusText: r.statusText,
-      headers: headers.headers,
-      body: body.text,
-      size: r.body.size,
-      timeMs: r.timing.total,
-      url: maskUrl(redact(r.url)).text,
-      ...(bodyTruncated ? { bodyTruncated } : {}),
-    },
-    masked: headers.masked + body.masked > 0,
-  };
+  return recordReceived(r, (text) => redactSecrets(text, secrets));
 }
 
 export function historyEntry(input: { id: string; at: string; requestId: string; sent: RecordedSend; response: SendResult; verdict: Verdict | undefined; secrets: Map<string, string> }): HistoryEntry {
@@ -99,16 +35,6 @@ export function historyEntry(input: { id: string; at: string; requestId: string;
     ...(input.verdict ? { verdict: input.verdict } : {}),
     redacted: input.sent.masked || recorded.masked || input.secrets.size > 0,
   };
-}
-
-function maskText(text: string, contentType: string | undefined): { text: string; masked: number } {
-  const syntax = bodySyntax(contentType, text);
-  return syntax ? maskBody(text, syntax) : { text, masked: 0 };
-}
-
-function decodePreview(bytes: Uint8Array): string {
-  // A cut through a multi-byte character decodes to one replacement character at the end.
-  return new TextDecoder().decode(bytes.subarray(0, PREVIEW_LIMIT));
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResponseHead, SendProgress } from '../../../protocol/model/exchange.js';
 import type { StreamRow } from '../../../protocol/model/stream.js';
 import { until } from '../../../test/support/until.js';
-import { MAX_BACKLOG_BYTES, StreamSession } from './stream-session.js';
+import { FORWARD_MS, MAX_BACKLOG_BYTES, PACE_TIMEOUT_MS, StreamSession } from './stream-session.js';
 
 const head: ResponseHead = { status: 200, statusText: 'OK', httpVersion: '1.1', headers: [], hops: [], raw: { request: '', response: '' }, url: 'http://127.0.0.1/', remoteAddress: '' };
 const timing = { dns: 0, connect: 0, tls: 0, send: 0, wait: 0, download: 0, total: 0 };
@@ -45,5 +45,50 @@ describe('a stream\'s rows on their way to the page', () => {
     session.add(rows(1, 10));
     session.close();
     expect(sent.at(-1)).toMatchObject({ kind: 'rows', total: 10 });
+  });
+
+  it('once the page says what it read, wait for it to read each batch, then send the newest 5,000 with the true counts', async () => {
+    const sent: SendProgress[] = [];
+    let asked = 0;
+    const session = new StreamSession({ head, timing, forward: (p) => sent.push(p), backlog: () => (asked++, 0) });
+    const batches = () => sent.filter((p): p is Extract<SendProgress, { kind: 'rows' }> => p.kind === 'rows');
+    session.add(rows(1, 10));
+    await until(() => batches().length === 1);
+    // Not paced until the page reads: a caller that never reads is never held.
+    session.add(rows(11, 10));
+    await until(() => batches().length === 2);
+    session.read(20);
+    session.add(rows(21, 10));
+    await until(() => batches().length === 3);
+    expect(batches()[2]!.rows[0]!.n).toBe(21);
+    // Batch 3 is not read: the rows wait (the session looked again and again), the newest 5,000 kept.
+    session.add(rows(31, 8_000));
+    const looked = asked;
+    await until(() => asked >= looked + 3);
+    expect(batches()).toHaveLength(3);
+    session.read(30);
+    await until(() => batches().length === 4);
+    const batch = batches()[3]!;
+    expect(batch.rows).toHaveLength(5_000);
+    expect(batch.rows[0]!.n).toBe(3_031);
+    expect(batch).toMatchObject({ total: 8_030, events: 8_030 });
+    expect(session.finished.total).toBe(8_030);
+    session.close();
+  });
+
+  it('lets the next batch go when a paced page does not read within PACE_TIMEOUT_MS', async () => {
+    const sent: SendProgress[] = [];
+    const session = new StreamSession({ head, timing, forward: (p) => sent.push(p) });
+    const batches = () => sent.filter((p) => p.kind === 'rows');
+    session.add(rows(1, 1));
+    await until(() => batches().length === 1);
+    session.read(1);
+    session.add(rows(2, 1));
+    await until(() => batches().length === 2);
+    const sentAt = performance.now();
+    session.add(rows(3, 1));
+    await until(() => batches().length === 3, PACE_TIMEOUT_MS * 5);
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual(PACE_TIMEOUT_MS - FORWARD_MS);
+    session.close();
   });
 });

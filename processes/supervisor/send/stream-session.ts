@@ -19,6 +19,14 @@ export const FORWARD_MS = 30;
  * counts, instead of a queue that grows and delays every other reply behind it.
  */
 export const MAX_BACKLOG_BYTES = 256 * 1024;
+/**
+ * A page that says which rows it has drawn (`request.streamRead`) gets its next batch only once
+ * it has read the last one: the socket's backlog alone does not show a page that is behind, as the
+ * browser takes the bytes off the socket long before its page reads them. The first read turns
+ * this on for the stream (a caller that never reads, such as a bus client, is not held); a read
+ * that does not come within PACE_TIMEOUT_MS lets the next batch go all the same.
+ */
+export const PACE_TIMEOUT_MS = 1_000;
 /** How often an open stream's counts are given to the HTTP Log. */
 const COUNTS_MS = 1_000;
 
@@ -46,6 +54,12 @@ export class StreamSession {
   private timer: NodeJS.Timeout | undefined;
   private countsAt = 0;
   private closed = false;
+  /** Set by the first `read`: batches wait for the page to read the one before. */
+  private paced = false;
+  /** The last row number forwarded, and the last the page said it read. */
+  private sentThrough = 0;
+  private readThrough = 0;
+  private sentAt = 0;
 
   constructor(private readonly options: StreamSessionOptions) {
     this.head = options.head;
@@ -78,6 +92,16 @@ export class StreamSession {
     this.timer ??= setTimeout(() => this.flush(), FORWARD_MS);
   }
 
+  /** The page has drawn the rows up to `n`: the next batch may go once FORWARD_MS have passed since the last. */
+  read(n: number): void {
+    this.paced = true;
+    if (n > this.readThrough) this.readThrough = n;
+    if (!this.closed && this.pending.length > 0 && this.readThrough >= this.sentThrough) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.flush(), Math.max(0, FORWARD_MS - (now() - this.sentAt)));
+    }
+  }
+
   /** Timing to now: the sender's phases to the headers, then reading the stream. */
   timingNow(): Timing {
     const download = performance.now() - this.headAt;
@@ -94,7 +118,7 @@ export class StreamSession {
     clearTimeout(this.timer);
     this.timer = undefined;
     const { total, events } = this.finished;
-    if (!last && this.pending.length > 0 && (this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES) {
+    if (!last && this.pending.length > 0 && ((this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES || this.unread(now()))) {
       // The page is behind: try again later, holding only the rows it would keep.
       if (this.pending.length > STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
       this.timer = setTimeout(() => this.flush(), FORWARD_MS);
@@ -103,15 +127,24 @@ export class StreamSession {
     if (this.pending.length > 0) {
       const rows = this.pending.length > STREAM_LIMITS.liveRows ? this.pending.slice(-STREAM_LIMITS.liveRows) : this.pending;
       this.pending = [];
+      this.sentThrough = rows.at(-1)!.n;
+      this.sentAt = now();
       this.options.forward?.({ kind: 'rows', rows, total, events });
     }
-    const now = performance.now();
-    if (this.options.onCounts && now - this.countsAt >= COUNTS_MS) {
-      this.countsAt = now;
+    const at = now();
+    if (this.options.onCounts && at - this.countsAt >= COUNTS_MS) {
+      this.countsAt = at;
       this.options.onCounts(total, events);
     }
   }
+
+  /** A paced page has not read the last batch yet (and it went less than PACE_TIMEOUT_MS ago). */
+  private unread(at: number): boolean {
+    return this.paced && this.readThrough < this.sentThrough && at - this.sentAt < PACE_TIMEOUT_MS;
+  }
 }
+
+const now = () => performance.now();
 
 /** The streams running now, by id, for Stop. */
 export class OpenStreams {
@@ -121,6 +154,13 @@ export class OpenStreams {
     const session = new StreamSession(options);
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  /** The page read a stream's rows up to `n`; false when no such stream runs. */
+  read(id: string, n: number): boolean {
+    const session = this.sessions.get(id);
+    session?.read(n);
+    return session !== undefined;
   }
 
   /** Stops the stream; false when no such stream runs (it ended already). */

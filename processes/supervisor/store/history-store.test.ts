@@ -43,6 +43,20 @@ describe('HistoryStore', () => {
     expect(await store.list('/other')).toEqual([]);
   });
 
+  it('merges recorded exchanges in by their recorded times, keeping the newest `limit` and counting what was dropped and what did not fit', async () => {
+    limit = 5;
+    for (const n of [10, 20, 30]) await store.add('/p', entry(n));
+    // Two older than everything kept, three newer: the newest five stay.
+    const recorded = [1, 2, 25, 40, 50].map((n) => entry(n, { id: `h${n}` }));
+    expect(await store.addRecorded('/p', recorded)).toEqual({ dropped: 1, notFitted: 2 });
+    expect((await store.list('/p')).map((s) => s.id)).toEqual(['h50', 'h40', 'e30', 'h25', 'e20']);
+    expect(await store.get('/p', 'h25')).toEqual(entry(25, { id: 'h25' }));
+    // The file is in time order and reads back the same after a restart.
+    expect((await new HistoryStore(dir, () => limit).list('/p')).map((s) => s.id)).toEqual(['h50', 'h40', 'e30', 'h25', 'e20']);
+    await store.add('/p', entry(60));
+    expect((await store.list('/p')).map((s) => s.id)[0]).toBe('e60');
+  });
+
   it('keeps the newest `limit` entries, drops the oldest, and says how many fell out', async () => {
     limit = 10;
     const dropped: number[] = [];

@@ -70,6 +70,45 @@ export class HistoryStore {
     });
   }
 
+  /**
+   * Recorded exchanges (a HAR import) merged in by their recorded times: History keeps the
+   * newest `limit()` of what it had and what came, so an import may push older entries out, or
+   * bring exchanges older than everything kept, which then do not fit. Says how many of each.
+   */
+  addRecorded(projectRoot: string, entries: readonly HistoryEntry[]): Promise<{ dropped: number; notFitted: number }> {
+    return this.serial(async () => {
+      const file = this.file(projectRoot);
+      const index = await this.index(file);
+      const limit = this.limit();
+      const shown = index.items.slice(Math.max(0, index.items.length - limit));
+      type Item = { old: Indexed; entry?: undefined; at: number; order: number } | { old?: undefined; entry: HistoryEntry; at: number; order: number };
+      const all: Item[] = [
+        ...shown.map((old, order) => ({ old, at: Date.parse(old.summary.at) || 0, order })),
+        ...entries.map((entry, i) => ({ entry, at: Date.parse(entry.at) || 0, order: shown.length + i })),
+      ];
+      all.sort((a, b) => a.at - b.at || a.order - b.order);
+      const kept = all.slice(Math.max(0, all.length - limit));
+      const dropped = shown.length - kept.filter((k) => k.old).length;
+      const notFitted = entries.length - kept.filter((k) => k.entry).length;
+      const bytes = await readFile(file).catch(() => Buffer.alloc(0));
+      const parts: Buffer[] = [];
+      const items: Indexed[] = [];
+      let size = 0;
+      for (const k of kept) {
+        const line = k.old ? bytes.subarray(k.old.offset, k.old.offset + k.old.length) : Buffer.from(JSON.stringify(k.entry));
+        parts.push(line, Buffer.from('\n'));
+        items.push({ summary: k.old ? k.old.summary : summarize(k.entry!), offset: size, length: line.length });
+        size += line.length + 1;
+      }
+      await mkdir(join(this.dir, 'history'), { recursive: true });
+      await commitFiles([{ path: file, content: Buffer.concat(parts) }], { journalDir: join(this.dir, 'history') });
+      await chmod(file, 0o600).catch(() => {});
+      index.items = items;
+      index.size = size;
+      return { dropped, notFitted };
+    });
+  }
+
   /** Newest first, at most `limit()`, filtered by `query`. */
   list(projectRoot: string, query: HistoryQuery = {}): Promise<HistorySummary[]> {
     return this.serial(async () => {

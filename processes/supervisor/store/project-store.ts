@@ -67,6 +67,13 @@ const CACHE_SAVE_DELAY_MS = 1000;
 
 const check = (schema: Parameters<typeof checkAll>[0], value: unknown) => checkAll(schema, value);
 
+/** What an import hands the store for a new API. */
+export interface NewApi {
+  api: Api;
+  requests: { folder: string; request: Request }[];
+  documents: { path: string; bytes: Uint8Array }[];
+}
+
 export class ProjectStore {
   readonly root: string;
   private project: ProjectFile = { version: 1, name: 'Project', properties: [] };
@@ -248,18 +255,25 @@ export class ProjectStore {
    * The files of a new API made by an import: api.yaml, its cached definition documents and
    * every request in its folder, in a folder of its own. One batch, for one atomic commit.
    */
-  newApiChanges(input: { api: Api; requests: { folder: string; request: Request }[]; documents: { path: string; bytes: Uint8Array }[] }, claims: NameClaims = this.nameClaims()): FileChange[] {
+  newApiChanges(input: NewApi, claims: NameClaims = this.nameClaims()): FileChange[] {
+    return [...this.newApiChangeSteps(input, claims)];
+  }
+
+  /**
+   * The same changes one at a time (api.yaml, documents, then each request's file in the order
+   * of `input.requests`), so a writer of thousands can give the event loop turns between them.
+   */
+  *newApiChangeSteps(input: NewApi, claims: NameClaims = this.nameClaims()): Generator<FileChange> {
     const apisDir = join(this.root, APIS_DIR);
     const dir = join(apisDir, claims.claim(apisDir, input.api.name, '', 'api'));
-    const changes: FileChange[] = [this.yamlChange(join(dir, API_FILE), input.api)];
-    for (const doc of input.documents) changes.push({ path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes });
+    yield this.yamlChange(join(dir, API_FILE), input.api);
+    for (const doc of input.documents) yield { path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes };
     const requestsDir = join(dir, REQUESTS_DIR);
     for (const { folder, request } of input.requests) {
       const folderDir = claims.folder(requestsDir, folder);
       const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
-      changes.push(this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile(request)));
+      yield this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile(request));
     }
-    return changes;
   }
 
   /** A change that rewrites an existing request's file; for batch writers (definition update). */

@@ -6,7 +6,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { HistoryEntry, HistoryQuery, HistorySummary, ResendResult } from '../../../../protocol/model/history.js';
-import type { Request } from '../../../../protocol/model/request.js';
 import { chipLabel, chipTone } from '../../../../protocol/verdict-label.js';
 import { MethodBadge } from '../components/Icons.js';
 import { formatBytes } from '../components/FileChooser.js';
@@ -24,10 +23,11 @@ export interface HistoryListProps {
   project: string;
   /** Only this request's entries (the request's History tab). */
   requestId?: string;
-  /** The request as edited now, to re-send through (its editor's draft), when one is open. */
-  draft?: (requestId: string) => Request | null;
-  /** Where a re-send's response goes. */
-  onResent: (result: ResendResult, entry: HistorySummary) => void;
+  /**
+   * Re-sends an entry, its response shown where the owner puts it (its request's editor, where an
+   * event stream streams live); answers when the send does (a stream's end).
+   */
+  resend: (entry: HistorySummary) => Promise<ResendResult>;
   /** Anything that changes when History may have grown (the tab's last response). */
   refreshKey?: unknown;
 }
@@ -42,7 +42,7 @@ const CHIPS: [NonNullable<HistoryQuery['chip']>, string][] = [
   ['none', 'No chip'],
 ];
 
-export function HistoryList({ project, requestId, draft, onResent, refreshKey }: HistoryListProps) {
+export function HistoryList({ project, requestId, resend, refreshKey }: HistoryListProps) {
   const entries = useSignal<HistorySummary[] | null>(null);
   const error = useSignal('');
   const text = useSignal('');
@@ -160,7 +160,7 @@ export function HistoryList({ project, requestId, draft, onResent, refreshKey }:
                   )}
                 </button>
               </div>
-              {open.value === entry.id && <EntryDetail project={project} summary={entry} draft={draft} onResent={onResent} showRequestLink={wholeProject && names.has(entry.requestId)} />}
+              {open.value === entry.id && <EntryDetail project={project} summary={entry} resend={resend} showRequestLink={wholeProject && names.has(entry.requestId)} />}
             </li>
           ))}
         </ul>
@@ -169,7 +169,7 @@ export function HistoryList({ project, requestId, draft, onResent, refreshKey }:
   );
 }
 
-function EntryDetail({ project, summary, draft, onResent, showRequestLink }: { project: string; summary: HistorySummary; draft?: (requestId: string) => Request | null; onResent: HistoryListProps['onResent']; showRequestLink: boolean }) {
+function EntryDetail({ project, summary, resend: resendEntry, showRequestLink }: { project: string; summary: HistorySummary; resend: HistoryListProps['resend']; showRequestLink: boolean }) {
   const entry = useSignal<HistoryEntry | null>(null);
   const error = useSignal('');
   const busy = useSignal(false);
@@ -182,11 +182,9 @@ function EntryDetail({ project, summary, draft, onResent, showRequestLink }: { p
   const resend = async () => {
     busy.value = true;
     try {
-      const request = draft?.(summary.requestId) ?? undefined;
-      const result = await call('history.resend', { project, id: summary.id, ...(request ? { request } : {}) });
+      const result = await resendEntry(summary);
       if (result.from === 'request') toast('warning', result.reason ?? 'Re-sent from the request.');
       else toast('success', result.note ? `Re-sent. ${result.note}` : 'Re-sent this entry through the request.');
-      onResent(result, summary);
     } catch (err) {
       toast('error', (err as Error).message);
     } finally {

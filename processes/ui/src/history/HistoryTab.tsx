@@ -2,7 +2,8 @@
 import type { HistorySummary, ResendResult } from '../../../../protocol/model/history.js';
 import type { EditorProps } from '../editors/registry.js';
 import { projectByRoot } from '../state/app.js';
-import { requestTabState } from '../state/request-tabs.js';
+import { requestTabState, resendInTab } from '../state/request-tabs.js';
+import { call } from '../state/rpc.js';
 import { openTab, tabId, tabs } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { HistoryList } from './HistoryList.js';
@@ -15,29 +16,22 @@ export function HistoryTab({ tab }: EditorProps) {
         <h2>History</h2>
         <span class="muted">{tree?.name ?? tab.project}: every send of the project, newest first</span>
       </header>
-      <HistoryList project={tab.project} draft={(requestId) => openDraftOf(tab.project, requestId)} onResent={(result, entry) => showInRequestTab(tab.project, entry, result)} />
+      <HistoryList project={tab.project} resend={(entry) => resendInRequestTab(tab.project, entry)} />
     </div>
   );
 }
 
-/** The open editor's draft of a request, when it has one: a re-send goes through the request as edited. */
-export function openDraftOf(project: string, requestId: string) {
-  const open = tabs.value.find((t) => t.id === tabId('request', project, requestId));
-  return open ? requestTabState(open).draft.value : null;
-}
-
-/** A re-send's response lands in its request's editor, opened if need be. */
-function showInRequestTab(project: string, entry: HistorySummary, result: ResendResult): void {
+/**
+ * A re-send goes through its request's editor, opened if need be (through the draft as edited when
+ * it was open): the response lands there, and an event stream streams there live with its Stop.
+ */
+async function resendInRequestTab(project: string, entry: HistorySummary): Promise<ResendResult> {
   const item = projectByRoot(project)?.items.find((i) => i.id === entry.requestId);
-  if (item?.kind !== 'request') {
-    toast('info', `Re-sent: ${result.exchange.response.status} ${result.exchange.response.statusText}.`);
-    return;
-  }
-  openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method });
-  const opened = tabs.value.find((t) => t.id === tabId('request', project, item.id));
-  if (!opened) return;
-  const state = requestTabState(opened);
-  state.error.value = null;
-  state.exchange.value = result.exchange;
-  state.responseView.value = 'body';
+  const opened = () => tabs.value.find((t) => t.id === tabId('request', project, entry.requestId));
+  if (item?.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method });
+  const tab = item?.kind === 'request' ? opened() : undefined;
+  if (tab) return resendInTab(requestTabState(tab), entry.id);
+  const result = await call('history.resend', { project, id: entry.id });
+  toast('info', `Re-sent: ${result.exchange.response.status} ${result.exchange.response.statusText}.`);
+  return result;
 }

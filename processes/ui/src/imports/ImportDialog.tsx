@@ -15,7 +15,7 @@ import { call, openProjectTree } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
-import { buildRunRequest, emptyForm, firstProgress, FORMAT_OPTIONS, formatTakes, landsInWorkspace, type ImportForm, type ImportFormat, type SourceTab } from './import-form.js';
+import { buildRunRequest, emptyForm, firstProgress, FORMAT_OPTIONS, formatTakes, landsInWorkspace, type ImportForm, type ImportFormat, type RecordedResponses, type SourceTab } from './import-form.js';
 import { FetchAuthSection } from './FetchAuthSection.js';
 import { ProgressLine } from './ProgressLine.js';
 import { ImportSummary } from './ImportSummary.js';
@@ -74,6 +74,13 @@ function ImportDialog({ session, close }: { session: ImportSession; close(): voi
   return <ImportFormView session={session} close={close} />;
 }
 
+/** What each Recorded responses choice does with a capture's responses (SPEC "HAR grouping"). */
+const RECORDED_HINTS: Record<RecordedResponses, string> = {
+  none: 'Only the requests are imported.',
+  history: 'Each exchange goes into History at its recorded time, credentials masked.',
+  examples: 'Up to 5 responses per request, one per status code, credentials masked.',
+};
+
 const TABS: { id: SourceTab; label: string }[] = [
   { id: 'url', label: 'URL' },
   { id: 'file', label: 'File' },
@@ -98,6 +105,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
   const workspaceTarget = landsInWorkspace(form.format, detected);
   // The OpenAPI options show for OpenAPI, and for Auto-detect until something else is recognised.
   const openApiOptions = form.format === 'openapi' || (form.format === 'auto' && (detected === undefined || detected === 'openapi'));
+  const harOptions = form.format === 'har' || (form.format === 'auto' && detected === 'har');
 
   return (
     <form
@@ -221,6 +229,24 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
               Import webhooks &amp; callbacks
             </label>
           </fieldset>
+          )}
+          {harOptions && (
+            <fieldset class="import-column import-options">
+              <legend>Options</legend>
+              <label class="checkbox">
+                <input type="checkbox" checked={form.includeStaticAssets} onChange={(e) => set({ includeStaticAssets: (e.target as HTMLInputElement).checked })} />
+                Include static assets
+              </label>
+              <label class="import-field">
+                <span>Recorded responses</span>
+                <select aria-label="Recorded responses" value={form.recordedResponses} onChange={(e) => set({ recordedResponses: (e.target as HTMLSelectElement).value as RecordedResponses })}>
+                  <option value="none">Don’t keep</option>
+                  <option value="history">Record into History</option>
+                  <option value="examples">Save as examples</option>
+                </select>
+              </label>
+              <p class="muted import-hint">{RECORDED_HINTS[form.recordedResponses]}</p>
+            </fieldset>
           )}
         </div>
       </fieldset>

@@ -50,6 +50,7 @@ export function ImportSummary({ result, createdProject, close }: { result: RunRe
           <Fact label={report.format === 'openapi' ? 'Declared version' : 'Format'} value={versionLabel(report.declaredVersion)} />
           {report.apiVersion !== undefined && <Fact label="API version" value={report.apiVersion} />}
           {api && report.format === 'openapi' && <Fact label="Base URL" value={report.baseUrl || '(none: set it on the API tab)'} mono={report.baseUrl !== ''} />}
+          {result.apis.length > 1 && <Fact label="APIs" value={result.apis.map((a) => `${a.name} (${a.requests})`).join(', ')} />}
           {api && <Fact label="Requests" value={String(report.requestCount)} />}
           {api && <Fact label="Folders" value={String(report.folderCount)} />}
           {result.properties !== undefined && <Fact label="Project properties added" value={String(result.properties)} />}

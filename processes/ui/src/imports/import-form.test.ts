@@ -52,6 +52,7 @@ describe('labels and progress', () => {
   it('names declared versions as people write them', () => {
     expect(versionLabel('openapi-3.1')).toBe('OpenAPI 3.1');
     expect(versionLabel('swagger-2.0')).toBe('Swagger 2.0');
+    expect(versionLabel('har-1.2')).toBe('HAR 1.2');
     expect(versionLabel('other')).toBe('other');
   });
 
@@ -68,7 +69,7 @@ describe('labels and progress', () => {
 describe('the Format list and workspace formats', () => {
   it('names Auto-detect and every built format, and no format this build lacks', async () => {
     const { FORMAT_OPTIONS } = await import('./import-form.js');
-    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals']);
+    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har']);
   });
 
   it('an environment or globals export asks for no project; a collection without a URL tab is refused from a URL', async () => {
@@ -80,6 +81,16 @@ describe('the Format list and workspace formats', () => {
     expect(buildRunRequest({ ...form, format: 'auto' }, [], 'postman-globals')).toMatchObject({ request: { format: 'auto' } });
     expect(buildRunRequest({ ...form, format: 'auto' }, [])).toEqual({ problem: 'Enter the folder for the new project.' });
     expect(buildRunRequest({ ...form, tab: 'url', url: 'https://x.test/c.json', format: 'postman-collection' }, [])).toMatchObject({ problem: expect.stringContaining('cannot be imported from a URL') });
+  });
+
+  it('HAR (chosen or recognised) sends its options: Include static assets and Recorded responses', async () => {
+    const { buildRunRequest, emptyForm } = await import('./import-form.js');
+    const form = { ...emptyForm('/p'), tab: 'paste' as const, text: '{"log":{}}', includeStaticAssets: true, recordedResponses: 'examples' as const };
+    const har = { cacheDefinition: true, importWebhooks: true, includeStaticAssets: true, recordedResponses: 'examples' };
+    expect(buildRunRequest({ ...form, format: 'har' }, ['/p'])).toMatchObject({ request: { format: 'har', options: har } });
+    expect(buildRunRequest(form, ['/p'], 'har')).toMatchObject({ request: { format: 'auto', options: har } });
+    expect(buildRunRequest(form, ['/p'], 'openapi')).toEqual({ request: { source: { kind: 'paste', text: '{"log":{}}' }, format: 'auto', options: { cacheDefinition: true, importWebhooks: true }, into: { kind: 'project', project: '/p' } } });
+    expect(buildRunRequest({ ...form, tab: 'url', url: 'https://x.test/a.har', format: 'har' }, ['/p'])).toMatchObject({ problem: expect.stringContaining('cannot be imported from a URL') });
   });
 
   it('Copy report lists what was made, Things to look at and Notes', async () => {

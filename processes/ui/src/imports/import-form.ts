@@ -41,7 +41,13 @@ export interface ImportForm {
   baseUrl: string;
   cacheDefinition: boolean;
   importWebhooks: boolean;
+  /** HAR: import static assets too. */
+  includeStaticAssets: boolean;
+  /** HAR: what becomes of the recorded responses. */
+  recordedResponses: RecordedResponses;
 }
+
+export type RecordedResponses = 'none' | 'history' | 'examples';
 
 export function emptyForm(project: string | undefined): ImportForm {
   return {
@@ -59,6 +65,8 @@ export function emptyForm(project: string | undefined): ImportForm {
     baseUrl: '',
     cacheDefinition: true,
     importWebhooks: true,
+    includeStaticAssets: false,
+    recordedResponses: 'none',
   };
 }
 
@@ -70,6 +78,7 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
   const source = sourceOf(form);
   if ('problem' in source) return source;
   const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
+  if ((form.format === 'auto' ? detected : form.format) === 'har') Object.assign(options, { includeStaticAssets: form.includeStaticAssets, recordedResponses: form.recordedResponses });
   if (form.name.trim()) options.name = form.name.trim();
   if (form.baseUrl.trim()) options.baseUrl = form.baseUrl.trim();
   if (landsInWorkspace(form.format, detected)) return { request: { source: source.source, format: form.format, options } };
@@ -128,6 +137,8 @@ export function progressFraction(progress: ImportProgress): number {
 export function versionLabel(declared: string): string {
   const postman = /^postman-(collection|environment|globals)(?:-(.+))?$/.exec(declared);
   if (postman) return `Postman ${postman[1]}${postman[2] ? ` v${postman[2]}` : ''}`;
+  const har = /^har-(.+)$/.exec(declared);
+  if (har) return `HAR ${har[1]}`;
   const match = /^(openapi|swagger)-(.+)$/.exec(declared);
   if (!match) return declared;
   return `${match[1] === 'openapi' ? 'OpenAPI' : 'Swagger'} ${match[2]}`;

@@ -5,7 +5,8 @@
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { Api } from '../../../../protocol/model/api.js';
 import type { Request } from '../../../../protocol/model/request.js';
-import type { Exchange } from '../../../../protocol/model/history.js';
+import type { Exchange, ResendResult } from '../../../../protocol/model/history.js';
+import type { SendProgress } from '../../../../protocol/model/exchange.js';
 import type { WireError } from '../../../../protocol/errors.js';
 import { projectByRoot } from './app.js';
 import { editDraft, openDraft, type Draft } from './drafts.js';
@@ -143,6 +144,47 @@ export function save(state: RequestTabState): Promise<boolean> {
 export async function send(state: RequestTabState): Promise<void> {
   const draft = state.draft.value;
   if (!draft || state.sending.value) return;
+  try {
+    await runSend(state, (options) => call('request.send', { project: state.tab.project, request: draft }, options).then((exchange) => ({ exchange })));
+  } catch (err) {
+    const e = err as WireError;
+    state.error.value = { code: e.code, message: e.message };
+  }
+}
+
+/**
+ * Re-send of a History entry through this tab's request (its draft when loaded): it runs as Send
+ * does, so an event stream fills the Events tab as it arrives and Stop stops it. A failure to
+ * re-send (the request is gone, a refusal) is thrown to the caller, which says so where it was asked.
+ */
+export async function resendInTab(state: RequestTabState, entryId: string): Promise<ResendResult> {
+  if (state.sending.value) throw new Error('This request is sending now: stop it, then re-send.');
+  const request = state.draft.value;
+  const result = await runSend(state, (options) =>
+    call('history.resend', { project: state.tab.project, id: entryId, ...(request ? { request } : {}) }, options),
+  );
+  if (!result.exchange.response.stream) state.responseView.value = 'body';
+  return result;
+}
+
+/**
+ * Tells the supervisor the rows up to `n` are drawn, after this batch's render (a task later), so
+ * it sends the next batch only then: a page behind its stream gets the newest rows, and its other
+ * replies (and its pings) do not queue behind rows it has not read.
+ */
+function readThrough(stream: string, n: number): void {
+  setTimeout(() => void call('request.streamRead', { stream, n }).catch(() => {}), 0);
+}
+
+/**
+ * One send in the tab, whoever started it: `sending` while it runs; an event stream's head and
+ * rows go into `live` as they arrive (before the answer, which comes when the stream ends); the
+ * answer's exchange becomes the tab's response.
+ */
+async function runSend<R extends { exchange: Exchange }>(
+  state: RequestTabState,
+  start: (options: { signal: AbortSignal; onChunk: (progress: SendProgress) => void }) => Promise<R>,
+): Promise<R> {
   const controller = new AbortController();
   state.abort = controller;
   state.sending.value = true;
@@ -151,25 +193,21 @@ export async function send(state: RequestTabState): Promise<void> {
   state.query.result.value = null;
   state.query.error.value = null;
   try {
-    const exchange = await call(
-      'request.send',
-      { project: state.tab.project, request: draft },
-      {
-        signal: controller.signal,
-        // An event stream: its head, then its rows, before the answer (which comes when it ends).
-        onChunk: (progress) =>
-          onStreamProgress(state.live.value, progress, (stream) => {
-            state.live.value = stream;
-            state.responseView.value = 'events';
-          }),
+    const result = await start({
+      signal: controller.signal,
+      onChunk: (progress) => {
+        onStreamProgress(state.live.value, progress, (stream) => {
+          state.live.value = stream;
+          state.responseView.value = 'events';
+        });
+        const live = state.live.peek();
+        if (progress.kind === 'rows' && live) readThrough(live.id, progress.rows.at(-1)?.n ?? 0);
       },
-    );
+    });
     const live: LiveStream | null = state.live.peek();
-    if (exchange.response.stream) live?.finish(exchange.response.stream);
-    state.exchange.value = exchange;
-  } catch (err) {
-    const e = err as WireError;
-    state.error.value = { code: e.code, message: e.message };
+    if (result.exchange.response.stream) live?.finish(result.exchange.response.stream);
+    state.exchange.value = result.exchange;
+    return result;
   } finally {
     state.sending.value = false;
     state.abort = null;

@@ -1,5 +1,5 @@
 /** This request's past sends, newest first, each with the contract chip it got: re-send one, copy it, compare two. */
-import type { RequestTabState } from '../../state/request-tabs.js';
+import { resendInTab, type RequestTabState } from '../../state/request-tabs.js';
 import { HistoryList } from '../../history/HistoryList.js';
 
 export function HistoryView({ state }: { state: RequestTabState }) {
@@ -7,13 +7,8 @@ export function HistoryView({ state }: { state: RequestTabState }) {
     <HistoryList
       project={state.tab.project}
       requestId={state.tab.itemId}
-      draft={() => state.draft.value}
       refreshKey={state.exchange.value ?? state.error.value}
-      onResent={(result) => {
-        state.error.value = null;
-        state.exchange.value = result.exchange;
-        state.responseView.value = 'body';
-      }}
+      resend={(entry) => resendInTab(state, entry.id)}
     />
   );
 }

@@ -1,7 +1,8 @@
 /**
- * The response: status line with the contract chip, then Body (Pretty, and Preview for HTML),
- * Assertions (with the chip of their outcome on the status line), Headers, Cookies, Redirects, Timing, Raw, Query and History. For an event stream Events replaces
- * Body: while it runs only Events and Headers are shown, the rest when it ends (SPEC "Events").
+ * The response: status line with the contract chip and the assertions' outcome, then Body
+ * (Pretty, and Preview for HTML), Assertions, Headers, Cookies, Redirects, Timing, Raw, Query and
+ * History. For an event stream Events replaces Body: while it runs only Events and Headers are
+ * shown, the rest when it ends (SPEC "Events").
  */
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';

@@ -1,0 +1,150 @@
+// HAR import and `parley check --har` against a bare JSON.parse of the same file, in the same run
+// (issue 15; DESIGN.md: under 3x the time, importer peak memory under 3x the file, UI bus ping
+// p99 under 50 ms meanwhile). Captures are generated (test/support/har-generator.ts) at 10 MB and
+// 99 MB. Every measurement runs in a fresh process and the kinds take turns, run after run:
+//   bare      node: readFileSync(file, 'utf8') + JSON.parse, time and peak RSS
+//   engine    the importer engine alone (streaming reader + conversion) in a fresh process
+//   app       `parley ui`, import.run over the UI bus (WebSocket) as the dialog calls it, the bus
+//             pinged every 5 ms meanwhile; the importer child's peak RSS (VmHWM) from /proc
+//   check     `parley check --har` of the 99 MB capture (no operation matches: the budget case)
+// Usage: npm run build && node bench/har-import.mjs [runs=3]
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { bundleNode, cleanup, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
+
+const runs = Number(process.argv[2] ?? 3);
+const MB = 1024 * 1024;
+const work = await tempDir('har');
+const built = await bundleNode({ 'har-kit': 'bench/fixtures/har-kit.ts', 'bus-kit': 'bench/fixtures/bus-kit.ts' }, work);
+const kit = await importFile(built['har-kit']);
+const busKit = await importFile(built['bus-kit']);
+
+/** Runs `code` (an ES module body) in a fresh node; it prints one JSON line. */
+function fresh(code, args = []) {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code, ...args], { encoding: 'utf8', maxBuffer: 64 * MB });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+const BARE = `
+const { readFileSync } = await import('node:fs');
+const t = performance.now();
+const v = JSON.parse(readFileSync(process.argv[1], 'utf8'));
+const ms = performance.now() - t;
+console.log(JSON.stringify({ ms, rssMb: process.resourceUsage().maxRSS / 1024, entries: v.log.entries.length }));`;
+
+const ENGINE = `
+const kit = await import(${JSON.stringify(`file://${built['har-kit']}`)});
+const t = performance.now();
+const result = await kit.importHarFile(process.argv[1]);
+const ms = performance.now() - t;
+console.log(JSON.stringify({ ms, rssMb: process.resourceUsage().maxRSS / 1024, requests: result.report.requestCount }));`;
+
+function importerPids(parent) {
+  const pids = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]) !== parent) continue;
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('importer.js')) pids.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+async function throughApp(file, n) {
+  const app = await startParley([]);
+  try {
+    const url = new URL(app.url);
+    const ws = new WebSocket(`ws://${url.host}/bus?token=${url.searchParams.get('token')}`, { headers: { origin: url.origin } });
+    const page = new busKit.Peer(busKit.webSocketTransport(ws), { role: 'ui', validate: busKit.validateInterpreted });
+    await page.ready;
+    // The reference: the same pings to the idle app for 2 s first (on a shared machine, contention alone delays some).
+    const idle = [];
+    for (const until = performance.now() + 2000; performance.now() < until; ) {
+      const t = performance.now();
+      await page.call('app.ping', { t });
+      idle.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    idle.sort((a, b) => a - b);
+    let peak = 0;
+    let finished = false;
+    const pings = [];
+    const started = performance.now();
+    const job = page.call('import.run', { source: { kind: 'file', path: file }, format: 'har', options: {}, into: { kind: 'new', path: join(work, `project-${n}`) } }).finally(() => (finished = true));
+    const sampler = setInterval(() => {
+      for (const pid of importerPids(app.child.pid)) {
+        try {
+          peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024);
+        } catch {
+          // gone
+        }
+      }
+    }, 50);
+    while (!finished) {
+      const t = performance.now();
+      await page.call('app.ping', { t });
+      if (!finished) pings.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const result = await job;
+    const ms = performance.now() - started;
+    clearInterval(sampler);
+    page.close();
+    pings.sort((a, b) => a - b);
+    return { ms, peakMb: peak, pingP99: pings[Math.floor(pings.length * 0.99)] ?? NaN, idleP99: idle[Math.floor(idle.length * 0.99)] ?? NaN, pings: pings.length, requests: result.report.requestCount };
+  } finally {
+    await app.stop();
+  }
+}
+
+function check(file) {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'dist', 'cli.js'), 'check', '--definition', join(root, 'test/fixtures/cli-check/har/pets-api.yaml'), '--har', file, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`parley check exited ${code}`));
+      resolve({ ms: performance.now() - t, noOperation: JSON.parse(out).noOperation.count });
+    });
+  });
+}
+
+const fmt = (x, d = 0) => x.toFixed(d);
+try {
+  console.log(`# HAR import bench (${new Date().toISOString()})\n${machine()}\n`);
+  for (const size of [10, 99]) {
+    const file = join(work, `capture-${size}.har`);
+    const { bytes, entries } = await kit.writeHar(file, { bytes: size * MB, paths: 300 });
+    const fileMb = bytes / MB;
+    const rows = { bare: [], engine: [], app: [], check: [] };
+    for (let r = 0; r < runs; r++) {
+      rows.bare.push(fresh(BARE, [file]));
+      rows.engine.push(fresh(ENGINE, [file]));
+      rows.app.push(await throughApp(file, `${size}-${r}`));
+      if (size === 99) rows.check.push(await check(file));
+    }
+    const m = (list, key) => median(list.map((x) => x[key]));
+    const bare = m(rows.bare, 'ms');
+    console.log(`## ${fmt(fileMb, 1)} MB capture, ${entries.toLocaleString('en-US')} entries (median of ${runs})`);
+    console.log(`| what | time | MB/s | x bare JSON.parse | peak memory | x file | UI ping p99 |`);
+    console.log(`|---|---:|---:|---:|---:|---:|---:|`);
+    console.log(`| bare readFileSync + JSON.parse | ${fmt(bare)} ms | ${fmt(fileMb / (bare / 1000), 1)} | 1.00 | ${fmt(m(rows.bare, 'rssMb'))} MB | ${fmt(m(rows.bare, 'rssMb') / fileMb, 2)} | |`);
+    const engine = m(rows.engine, 'ms');
+    console.log(`| importer engine (fresh process) | ${fmt(engine)} ms | ${fmt(fileMb / (engine / 1000), 1)} | ${fmt(engine / bare, 2)} | ${fmt(m(rows.engine, 'rssMb'))} MB | ${fmt(m(rows.engine, 'rssMb') / fileMb, 2)} | |`);
+    const app = m(rows.app, 'ms');
+    console.log(`| import.run through parley ui (importer child) | ${fmt(app)} ms | ${fmt(fileMb / (app / 1000), 1)} | ${fmt(app / bare, 2)} | ${fmt(m(rows.app, 'peakMb'))} MB | ${fmt(m(rows.app, 'peakMb') / fileMb, 2)} | ${fmt(m(rows.app, 'pingP99'), 1)} ms (${Math.round(m(rows.app, 'pings'))} pings; idle app ${fmt(m(rows.app, 'idleP99'), 1)} ms) |`);
+    if (rows.check.length > 0) {
+      const c = m(rows.check, 'ms');
+      console.log(`| parley check --har (${rows.check[0].noOperation.toLocaleString('en-US')} exchanges, no operation matches) | ${fmt(c)} ms | ${fmt(fileMb / (c / 1000), 1)} | ${fmt(c / bare, 2)} | | | |`);
+    }
+    console.log(`\nRuns: bare ${rows.bare.map((x) => fmt(x.ms)).join(', ')}; engine ${rows.engine.map((x) => fmt(x.ms)).join(', ')}; app ${rows.app.map((x) => fmt(x.ms)).join(', ')}${rows.check.length ? `; check ${rows.check.map((x) => fmt(x.ms)).join(', ')}` : ''} ms\n`);
+  }
+} finally {
+  await cleanup(work);
+}
