@@ -7,6 +7,7 @@ declare module 'newman' {
     iterationCount?: number;
     reporters?: string[];
     timeoutRequest?: number;
+    workingDir?: string;
   }
   interface RunSummary {
     run: { failures: unknown[]; stats: { requests: { total: number; failed: number } } };

@@ -33,6 +33,25 @@ describe('ProjectStore', () => {
     expect(again.getRequest(request.id).url).toBe('/refunds');
   });
 
+  it('writes a request with assertions as version 2 and one without as version 1, and reads both as written', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const plain = await store.createRequest({ parent: api.id, name: 'Plain', method: 'GET', url: '/a' });
+    expect(plain.version).toBe(1);
+    const asserted = await store.saveRequest({ ...plain, assertions: [{ enabled: true, source: 'status', path: '', op: 'equals', value: '200' }] });
+    const file = join(dir, 'apis', 'A', 'requests', 'Plain.request.yaml');
+    expect(await readFile(file, 'utf8')).toMatch(/^version: 2\n[\s\S]*assertions:\n {2}- enabled: true\n/);
+    expect(asserted).toMatchObject({ version: 2, assertions: [{ op: 'equals', value: '200' }] });
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    expect(again.getRequest(plain.id)).toMatchObject({ version: 2, assertions: [{ source: 'status' }] });
+    const cleared = await store.saveRequest({ ...asserted, assertions: [] });
+    expect(cleared.version).toBe(1);
+    expect(cleared.assertions).toBeUndefined();
+    expect(await readFile(file, 'utf8')).toMatch(/^version: 1\n/);
+    expect(await readFile(file, 'utf8')).not.toContain('assertions');
+  });
+
   it('reports the file, the line and the rule of a broken file and loads the rest', async () => {
     const { dir, store } = await newProject();
     const api = await store.createApi({ name: 'A', baseUrl: '' });
@@ -50,7 +69,7 @@ describe('ProjectStore', () => {
     expect(byFile['syntax.request.yaml']).toMatchObject({ rule: 'yaml-syntax' });
     expect(byFile['syntax.request.yaml']!.line).toBeGreaterThanOrEqual(2);
     expect(byFile['future.request.yaml']).toMatchObject({ rule: 'version-too-new', line: 1 });
-    expect(byFile['future.request.yaml']!.message).toContain('reads up to version 1');
+    expect(byFile['future.request.yaml']!.message).toContain('reads up to version 2');
   });
 
   it('names the line of the offending key', async () => {

@@ -527,7 +527,10 @@ export class ProjectStore {
   }
 
   /** Puts a parsed request in memory; refused (null) outside a loaded API or when its id is taken by another file. */
-  private addRequest(path: string, request: Request, api?: ApiPlace): string | null {
+  private addRequest(path: string, file: Request, api?: ApiPlace): string | null {
+    // A version 1 file reads through the migration as version 2: in memory a request says the
+    // version it is written with (2 only with assertions), as the file does.
+    const request = requestForFile(file);
     const apiDir = api?.dir ?? path.split(sep).slice(0, join(this.root, APIS_DIR).split(sep).length + 1).join(sep);
     const apiId = api?.id ?? this.apiIdAt(apiDir);
     if (!apiId) return null;
