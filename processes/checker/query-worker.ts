@@ -15,5 +15,5 @@ evaluateJsonPath('$.a[0]', { a: [1] });
 
 // A runaway JSONPath filter or backtracking pattern is stopped by the pool's budget, so both may run here.
 serveBudgetedTasks((task: QueryTask): QueryTaskOutcome =>
-  task.kind === 'query' ? runQuery(task.job) : { ok: true, results: evaluateAssertions(task.job.assertions, { ...task.job, body: task.job.body }, { backtracking: true }) },
+  task.kind === 'query' ? runQuery(task.job) : { ok: true, results: evaluateAssertions(task.job.assertions, task.job, { backtracking: true }) },
 );

@@ -41,16 +41,15 @@ export class CurlReader {
     this.reads++;
     if (this.idle) clearTimeout(this.idle);
     try {
+      const readInChild = async () => (await this.ensureChild()).call('importer.readCurl', { command, ...fields }, { budgetMs: this.deadlineMs });
       try {
-        const child = await this.ensureChild();
-        return await child.call('importer.readCurl', { command, ...fields }, { budgetMs: this.deadlineMs });
+        return await readInChild();
       } catch (err) {
         // A read changes nothing, so one that met a child already dying (killed between reads,
         // its exit not yet seen) is read again in a fresh child; a command that kills it twice fails.
         if (!hasCode(err, 'child-died')) throw err;
         await this.stopChild();
-        const child = await this.ensureChild();
-        return await child.call('importer.readCurl', { command, ...fields }, { budgetMs: this.deadlineMs });
+        return await readInChild();
       }
     } catch (err) {
       if (hasCode(err, 'budget-exceeded') || hasCode(err, 'child-died')) {
