@@ -92,6 +92,8 @@ export class ProjectStore {
   private readonly log: (line: string) => void;
   private queue: Promise<unknown> = Promise.resolve();
   private watcher: FolderWatcher | null = null;
+  /** `watch`'s listener, also told of an outside edit that a save's own read-back took in. */
+  private externalChange: ((changed: string[]) => void) | null = null;
   private closed = false;
 
   private readonly loadCacheAt: ProjectStoreOptions['loadCache'];
@@ -316,7 +318,13 @@ export class ProjectStore {
         if (typeof change.content === 'string') this.texts.set(change.path, change.content);
         else this.texts.delete(change.path);
       }
-      for (const change of changes) await this.reloadPath(change.path);
+      const editedMeanwhile: string[] = [];
+      for (const change of changes) {
+        const ids = await this.reloadPath(change.path);
+        // Edited outside between our write and this read: the read made that text "ours", so the watcher will not report it.
+        if (typeof change.content !== 'object' && change.content !== this.texts.get(change.path)) editedMeanwhile.push(...ids);
+      }
+      if (editedMeanwhile.length > 0) this.externalChange?.(editedMeanwhile);
     };
     // Until it is on disk, a queued save's new files still take their names (nameClaims).
     const writes = changes.filter((c) => c.content !== null).map((c) => c.path);
@@ -347,6 +355,7 @@ export class ProjectStore {
   async watch(onChange: (changed: string[]) => void): Promise<void> {
     // A closed store never watches again: a late start would keep the process alive.
     if (this.watcher || this.closed) return;
+    this.externalChange = onChange;
     const flush = async (paths: string[]) => {
       const changed: string[] = [];
       for (const path of paths) {
