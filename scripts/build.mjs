@@ -26,6 +26,7 @@ const nodeEntries = {
   'checker-worker': 'processes/checker/worker.ts',
   'checker-query-worker': 'processes/checker/query-worker.ts',
   importer: 'processes/importer/main.ts',
+  'importer-worker': 'processes/importer/job-worker.ts',
   'mock-host': 'processes/mock-host/main.ts',
   'mock-check-worker': 'processes/mock-host/check-worker.ts',
 };

@@ -4,12 +4,15 @@
  * open a request), and an environment export by paste into the workspace, where it is listed
  * and not made active. Screenshots go to test-results/screenshots/import-postman-*.
  */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { childrenOf } from '../support/processes.js';
+import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
 const FIXTURES = join(repoRoot(), 'test', 'fixtures', 'importers', 'postman');
@@ -91,5 +94,36 @@ describe.skipIf(missing !== null)('import dialog with Postman exports', { timeou
     const active = await page.getByLabel('Active environment').first().evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent ?? '');
     expect(active).not.toContain('Postman Staging');
     await screenshot(page, 'import-postman-environments-tab');
+  });
+
+  it('says so in the dialog when the importer process is killed mid-import, changes nothing, and imports again', async () => {
+    // Big enough that the import is still converting when the test sees its first progress.
+    const file = join(app.home, 'killed.postman_collection.json');
+    const item = (i: number) => ({ name: `Killed ${i}`, request: { method: 'GET', url: `https://example.test/items/${i}?q=${'x'.repeat(200)}` } });
+    await writeFile(file, JSON.stringify({ info: { name: 'Killed Collection', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: Array.from({ length: 5_000 }, (_, i) => item(i)) }));
+    await page.keyboard.press('Control+I');
+    const dialog = importDialog();
+    await dialog.getByRole('tab', { name: 'File' }).click();
+    await dialog.getByLabel('File path').fill(file);
+    await dialog.getByRole('status', { name: 'Detected format' }).getByText('Postman collection v2.1').waitFor();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.getByRole('status', { name: 'Import progress' }).getByText(/Converted \d+ requests/).waitFor();
+    const importer = await until(async () => (await childrenOf(app.child.pid!, 'importer.js'))[0], STEP_MS);
+    process.kill(importer, 'SIGKILL');
+
+    const error = dialog.getByRole('alert');
+    await error.waitFor();
+    await expect(error.textContent()).resolves.toBe('The importer process was stopped by SIGKILL. The import did not finish; nothing was changed.');
+    await screenshot(page, 'import-postman-importer-killed');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect(page.getByRole('treeitem', { name: /Killed Collection/ }).count()).resolves.toBe(0);
+
+    // A new importer serves the next import.
+    await page.keyboard.press('Control+I');
+    await dialog.getByRole('tab', { name: 'File' }).click();
+    await dialog.getByLabel('File path').fill(join(FIXTURES, 'bruno', 'postman-with-scripts.json'));
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.getByRole('region', { name: 'Import summary' }).getByRole('heading', { name: 'Imported Scripts Collection' }).waitFor();
   });
 });

@@ -21,7 +21,7 @@ import { environmentSecretName, globalSecretName } from '../../../protocol/secre
 import { DEFINITION_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
-import { DEFAULT_DEADLINES, jobDeadlineError } from '../../importer/engine/load/limits.js';
+import { DEFAULT_DEADLINES, importOutOfMemoryError, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import { openEntryFile } from '../../importer/engine/load/entry-file.js';
 import type { FileChange } from '../store/atomic.js';
 import { Slicer } from '../store/slicer.js';
@@ -303,7 +303,12 @@ export class ImportService {
       // The backstop fired: the importer did not stop at its own deadline and was killed.
       if (hasCode(err, 'budget-exceeded')) throw jobDeadlineError(undefined, this.deadlines.jobMs);
       if (hasCode(err, 'child-died') && OUT_OF_MEMORY.test((err as Error).message)) {
-        throw new ParleyError('import-out-of-memory', `The import ran out of memory (the importer may use ${memoryMb} MB for a source of this size) and was stopped; nothing was changed.`, { memoryMb });
+        throw importOutOfMemoryError(memoryMb);
+      }
+      if (hasCode(err, 'child-died')) {
+        // "The importer process was stopped by SIGKILL." and what it means here, not which bus call was open.
+        const how = (err as Error).message.split(/(?<=\.) /)[0]!;
+        throw new ParleyError('child-died', `${how} The import did not finish; nothing was changed.`, (err as ParleyError).data);
       }
       throw err;
     });

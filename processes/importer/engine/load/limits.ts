@@ -49,6 +49,11 @@ export function jobDeadlineError(shown: string | undefined, ms: number): ParleyE
   });
 }
 
+/** The import ran out of its heap: said by the importer when its job thread does, by the supervisor when the whole process does. */
+export function importOutOfMemoryError(memoryMb: number): ParleyError {
+  return new ParleyError('import-out-of-memory', `The import ran out of memory (the importer may use ${memoryMb} MB for a source of this size) and was stopped; nothing was changed.`, { memoryMb });
+}
+
 /** Counts what a job has read and refuses the read that would pass a cap. */
 export class ReadBudget {
   private bytes = 0;

@@ -1,0 +1,62 @@
+/**
+ * Runs one import job on a worker thread of the importer process, so the process's own thread
+ * stays free for the bus: heartbeats are answered and progress goes out while a converter holds
+ * its thread for seconds. postman-collection normalises a whole collection in one synchronous
+ * call; a 5,000-request one under load passed the 10 s heartbeat and the importer was killed
+ * as hung. The thread gets the process's heap cap: running out of it ends the job with
+ * `import-out-of-memory`, said by this process, which lives on to say it.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { ParleyError, type WireError } from '../../protocol/errors.js';
+import type { ImportProgress } from '../../protocol/model/import.js';
+import type { DefinitionApplyJob, DefinitionUpdateJob, ImportJob } from '../../protocol/model/import.js';
+import { importOutOfMemoryError } from './engine/load/limits.js';
+
+export type ThreadJob = { kind: 'run'; job: ImportJob } | { kind: 'preview'; job: DefinitionUpdateJob } | { kind: 'apply'; job: DefinitionApplyJob };
+
+/** What the thread posts: progress any number of times, then one outcome. */
+export type ThreadMessage = { progress: ImportProgress } | { ok: true; value: unknown } | { ok: false; error: WireError };
+
+export interface ThreadContext {
+  signal: AbortSignal;
+  chunk(progress: ImportProgress): void;
+}
+
+const WORKER_FILE = new URL('./importer-worker.js', import.meta.url);
+
+export function runInThread<R>(job: ThreadJob, ctx: ThreadContext): Promise<R> {
+  if (ctx.signal.aborted) return Promise.reject(new ParleyError('cancelled', 'Cancelled.'));
+  const heapMb = heapLimitMb();
+  const worker = new Worker(WORKER_FILE, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  return new Promise<R>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      ctx.signal.removeEventListener('abort', onAbort);
+      void worker.terminate();
+      outcome();
+    };
+    // Cancel stops the thread where it is: a synchronous converter cannot be asked.
+    const onAbort = () => settle(() => reject(new ParleyError('cancelled', 'Cancelled.')));
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (message: ThreadMessage) => {
+      if ('progress' in message) {
+        if (!settled) ctx.chunk(message.progress);
+      } else if (message.ok) settle(() => resolve(message.value as R));
+      else settle(() => reject(ParleyError.fromWire(message.error)));
+    });
+    worker.on('error', (err: Error & { code?: string }) => {
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') settle(() => reject(importOutOfMemoryError(heapMb)));
+      else settle(() => reject(new ParleyError('internal', `The import stopped: ${err.message}`)));
+    });
+    worker.on('exit', (code) => settle(() => reject(new ParleyError('internal', `The import's thread ended (exit code ${code}) without an answer.`))));
+  });
+}
+
+/** The heap cap the supervisor gave this process (`--max-old-space-size`), in MB. */
+function heapLimitMb(): number {
+  const flag = process.execArgv.map((arg) => /^--max-old-space-size=(\d+)$/.exec(arg)).find((m) => m !== null);
+  return flag ? Number(flag[1]) : Math.floor(getHeapStatistics().heap_size_limit / (1024 * 1024));
+}

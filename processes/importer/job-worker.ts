@@ -1,0 +1,32 @@
+/**
+ * The importer's job thread (built to dist/importer-worker.js; see job-thread.ts): runs the one
+ * job it was started with, posting progress as it goes and then its answer or its error.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { toWireError } from '../../protocol/errors.js';
+import { newId } from '../../protocol/ids.js';
+import { runDefinitionApply, runDefinitionPreview, runImportJob } from './engine/index.js';
+import type { ImportProgress } from '../../protocol/model/import.js';
+import type { ThreadJob, ThreadMessage } from './job-thread.js';
+
+const port = parentPort!;
+const post = (message: ThreadMessage) => port.postMessage(message);
+const job = workerData as ThreadJob;
+// Never aborted here: a cancel terminates this thread.
+const deps = { now: () => new Date(), signal: new AbortController().signal, onProgress: (progress: ImportProgress) => post({ progress }) };
+
+async function run(): Promise<unknown> {
+  switch (job.kind) {
+    case 'run':
+      return runImportJob(job.job, { ...deps, newId });
+    case 'preview':
+      return runDefinitionPreview(job.job, deps);
+    case 'apply':
+      return runDefinitionApply(job.job, { ...deps, newId });
+  }
+}
+
+run().then(
+  (value) => post({ ok: true, value }),
+  (err: unknown) => post({ ok: false, error: toWireError(err) }),
+);
