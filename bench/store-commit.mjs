@@ -120,10 +120,10 @@ async function child(kitPath, dir, requests) {
 
 /** The bytes of the `project.changed` payload for one save: a delta where the store makes one, the tree before. */
 async function saveBroadcast(kit, store, request) {
-  if (typeof store.takeDelta === 'function') {
-    store.takeDelta();
+  if (typeof store.changedEvents === 'function') {
+    store.changedEvents([]);
     await store.saveRequest(request);
-    return kit.encode({ ...store.takeDelta(), changed: [request.id] }).length;
+    return store.changedEvents([request.id]).reduce((sum, event) => sum + kit.encode(event).length, 0);
   }
   await store.saveRequest(request);
   return kit.encode({ tree: store.tree(), changed: [request.id] }).length;

@@ -205,7 +205,8 @@ describe('file names made from names', () => {
     ]);
     const files = await requestFiles(join(dir, 'apis', 'Shop', 'requests'));
     expect(files).toEqual(['Caf\u00e9 2.request.yaml', 'Caf\u00e9.request.yaml', 'New request 2.request.yaml', 'New request.request.yaml']);
-    expect(store.tree().items.filter((i) => i.kind === 'request').map((i) => i.name)).toEqual(['Caf\u00e9', 'Cafe\u0301', 'New request', 'New request']);
+    // Names that sort as equal go by code units (the page applying a delta places them alike).
+    expect(store.tree().items.filter((i) => i.kind === 'request').map((i) => i.name)).toEqual(['Cafe\u0301', 'Caf\u00e9', 'New request', 'New request']);
   });
 
   it('never names a file or folder after a Windows device, and keeps the name the user typed', async () => {

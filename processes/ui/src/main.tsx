@@ -3,7 +3,8 @@ import { render } from 'preact';
 import './styles/app.css';
 import { App } from './App.js';
 import { connect } from './bus.js';
-import { appInfo, childStatus, connection, peer, projects, upsertProject, workspace } from './state/app.js';
+import { appInfo, childStatus, connection, peer, projects, workspace } from './state/app.js';
+import { receiveProjectChange, resetTrees } from './state/project-trees.js';
 import { toast } from './state/toasts.js';
 import { openCustom } from './state/overlays.js';
 import { expand } from './state/tree.js';
@@ -11,7 +12,7 @@ import { rowKey } from './components/tree-rows.js';
 import { registerCoreCommands } from './commands.js';
 import { openProject } from './state/actions.js';
 import { registerEditors } from './editors/index.js';
-import { onProjectChanged, onWorkspaceChanged } from './state/drafts.js';
+import { onWorkspaceChanged } from './state/drafts.js';
 
 registerEditors();
 registerCoreCommands();
@@ -33,10 +34,8 @@ async function start(): Promise<void> {
     connection.value = 'disconnected';
     setTimeout(() => void start(), 1000);
   });
-  current.on('project.changed', ({ tree, changed }) => {
-    upsertProject(tree);
-    onProjectChanged(tree, changed);
-  });
+  resetTrees();
+  current.on('project.changed', receiveProjectChange);
   current.on('workspace.changed', (ws) => {
     workspace.value = ws;
     onWorkspaceChanged(ws);
