@@ -12,6 +12,7 @@
 // after run (a "before" source tree needs `npm run build` there first).
 // Usage: node bench/import-through-app.mjs [requests=5000] [runs=3] [name=source-root ...]
 import { writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { bundleNode, cleanup, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
@@ -23,15 +24,22 @@ const named = process.argv.slice(4).map((arg) => arg.split('='));
 const builds = named.length > 0 ? named.map(([name, dir]) => ({ name, dir: resolve(dir) })) : [{ name: 'this tree', dir: root }];
 const MB = 1024 * 1024;
 const work = await tempDir('import-app');
-const built = await bundleNode({ 'har-kit': 'bench/fixtures/har-kit.ts', 'bus-kit': 'bench/fixtures/bus-kit.ts', 'codec-kit': 'protocol/codec.ts' }, work);
+const built = await bundleNode({ 'har-kit': 'bench/fixtures/har-kit.ts' }, work);
 const kit = await importFile(built['har-kit']);
-const busKit = await importFile(built['bus-kit']);
-const codec = await importFile(built['codec-kit']);
+// Each build's page speaks its own protocol version: its bus pieces come from its own tree.
+for (const b of builds) {
+  const out = join(work, `kit-${b.name}`);
+  await mkdir(out);
+  const kits = await bundleNode({ 'bus-kit': join(b.dir, 'bench/fixtures/bus-kit.ts'), 'codec-kit': join(b.dir, 'protocol/codec.ts') }, out);
+  b.busKit = await importFile(kits['bus-kit']);
+  b.codec = await importFile(kits['codec-kit']);
+}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const tail = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
 async function throughApp(build, source, format, n) {
+  const { busKit, codec } = build;
   const app = await startParley([], { source: build.dir });
   try {
     const url = new URL(app.url);
@@ -110,7 +118,7 @@ try {
   const har = join(work, 'capture-10.har');
   await kit.writeHar(har, { bytes: 10 * MB, paths: 300 });
   for (const [label, source, format] of [
-    [`Postman collection, ${requests} requests`, postman, 'postman'],
+    [`Postman collection, ${requests} requests`, postman, 'postman-collection'],
     ['HAR capture, 10 MB', har, 'har'],
   ]) {
     for (const b of builds) b.rows = [];
