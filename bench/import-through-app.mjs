@@ -124,9 +124,10 @@ try {
     for (const b of builds) b.rows = [];
     for (let r = 0; r < runs; r++) {
       for (const b of builds) {
-        const row = await throughApp(b, source, format, `${format}-${r}`);
+        // A run that fails (an importer killed on a loaded machine) is reported and left out.
+        const row = await throughApp(b, source, format, `${format}-${r}`).catch((err) => ({ failed: `${err.code ?? ''} ${err.message}` }));
         console.log(`${label}, run ${r + 1}, ${b.name}: ${JSON.stringify(row)}`);
-        b.rows.push(row);
+        if (!row.failed) b.rows.push(row);
       }
     }
     const m = (rows, key) => median(rows.map((x) => x[key]));

@@ -133,17 +133,20 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
     try {
       // Every step of a big save runs a bounded number of files at once (limited.ts): one file
       // after another, 5,000 new files took 22 s, nearly all of it waiting for one fsync at a time.
-      const steps: JournalStep[] = new Array(files.length);
-      await forEachLimited(files, async (file, i) => {
-        steps[i] = { target: file.rel, existed: await fs.exists(file.path), sha256: await hashOfContent(file.content) };
-      });
-      const dirs = [...new Set(files.filter((f) => f.content !== null).map((f) => dirname(f.path)))].sort();
       const missing = new Map<string, Promise<boolean>>();
       const isMissing = (d: string) => {
         let known = missing.get(d);
         if (!known) missing.set(d, (known = fs.exists(d).then((there) => !there)));
         return known;
       };
+      // A file in a folder that does not exist yet (an import's new API) cannot exist either: one
+      // check of its folder instead of one per file.
+      const steps: JournalStep[] = new Array(files.length);
+      await forEachLimited(files, async (file, i) => {
+        const existed = !(await isMissing(dirname(file.path))) && (await fs.exists(file.path));
+        steps[i] = { target: file.rel, existed, sha256: await hashOfContent(file.content) };
+      });
+      const dirs = [...new Set(files.filter((f) => f.content !== null).map((f) => dirname(f.path)))].sort();
       const created = new Set<string>();
       for (const dir of dirs) created.add(await topmostMissing(root, dir, isMissing));
       created.delete('');
@@ -174,9 +177,15 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
       const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       throw new ParleyError('save-failed', `Saving failed (${reason}); every file was left as it was.`, { files: changes.map((c) => c.path) });
     }
-    // Done: every file is in place. What is left is cleaning up, which a crash leaves to recovery.
+    // Done: every file is in place. What is left is cleaning up, which a crash leaves to recovery:
+    // the backups this commit made (one per file that existed; every temp was renamed), then the
+    // journal. (Recovery, not knowing what was made, looks for every step's backup and temp.)
     await fs.syncDir(root).catch(() => {});
-    await replay(root, doneName(journalFile), tag, 'done', journal, fs).catch(() => {});
+    const finished = journal;
+    await forEachLimited(finished.steps.filter((step) => step.existed), (step) => fs.unlink(backupOf(join(root, step.target), tag)))
+      .then(() => fs.unlink(doneName(journalFile)))
+      .catch(() => replay(root, doneName(journalFile), tag, 'done', finished, fs))
+      .catch(() => {});
   } finally {
     running.delete(journalFile);
   }
