@@ -11,6 +11,7 @@
 // import and for one request save after it. Builds named on the command line take turns, run
 // after run (a "before" source tree needs `npm run build` there first).
 // Usage: node bench/import-through-app.mjs [requests=5000] [runs=3] [name=source-root ...]
+// (PARLEY_BENCH_ONLY=postman-collection or har: that source alone)
 import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -62,6 +63,7 @@ async function throughApp(build, source, format, n) {
         },
       })
       .finally(() => (finished = true));
+    job.catch(() => {}); // awaited below; a failure must not end the bench while the pings run
     const during = [];
     while (!finished) {
       const t = performance.now();
@@ -117,10 +119,12 @@ try {
   writeFileSync(postman, JSON.stringify(collection(requests)));
   const har = join(work, 'capture-10.har');
   await kit.writeHar(har, { bytes: 10 * MB, paths: 300 });
-  for (const [label, source, format] of [
+  const sources = [
     [`Postman collection, ${requests} requests`, postman, 'postman-collection'],
     ['HAR capture, 10 MB', har, 'har'],
-  ]) {
+  ];
+  // PARLEY_BENCH_ONLY=postman-collection (or har) runs one source.
+  for (const [label, source, format] of sources.filter(([, , f]) => !process.env.PARLEY_BENCH_ONLY || f === process.env.PARLEY_BENCH_ONLY)) {
     for (const b of builds) b.rows = [];
     for (let r = 0; r < runs; r++) {
       for (const b of builds) {

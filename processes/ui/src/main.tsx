@@ -4,7 +4,7 @@ import './styles/app.css';
 import { App } from './App.js';
 import { connect } from './bus.js';
 import { appInfo, childStatus, connection, peer, projects, workspace } from './state/app.js';
-import { receiveProjectChange, resetTrees } from './state/project-trees.js';
+import { receiveProjectChange, resetTrees, takeTree } from './state/project-trees.js';
 import { toast } from './state/toasts.js';
 import { openCustom } from './state/overlays.js';
 import { expand } from './state/tree.js';
@@ -72,7 +72,9 @@ async function start(): Promise<void> {
   workspace.value = ws;
   const trees = await Promise.all(info.projects.map((root) => current.call('project.tree', { project: root })));
   const first = projects.value.length === 0;
-  projects.value = trees;
+  // Through takeTree: a delta that came before its tree waits for it and is applied after.
+  projects.value = [];
+  for (const tree of trees) takeTree(tree);
   if (first) for (const tree of trees) expand(rowKey(tree.root, '@project'));
   // Projects the command line is still loading: joined, and shown as each is ready.
   await Promise.all(info.opening.map((root) => openProject(root)));
