@@ -8,7 +8,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,4 +78,19 @@ describe('import deadlines, supervisor and importer process', () => {
     expect(sup.activeJobs).toEqual([]);
     expect(existsSync(into)).toBe(false);
   });
+
+  it('an importer that runs out of memory ends the job with a clear error and changes nothing', async () => {
+    const sup = await supervisor({ fetchMs: 120_000, jobMs: 120_000, memoryMb: 40 });
+    // A Postman collection of about 20 MB: parsing it needs several times the 40 MB heap.
+    const item = (i: number) => ({ name: `Request ${i}`, request: { method: 'GET', url: `https://example.test/items/${i}?q=${'x'.repeat(300)}` } });
+    const file = join(home, 'big.postman_collection.json');
+    await writeFile(file, JSON.stringify({ info: { name: 'Big', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: Array.from({ length: 50_000 }, (_, i) => item(i)) }));
+    const into = join(home, 'oom');
+    await expect(run(sup, { source: { kind: 'file', path: file }, format: 'postman-collection', options: {}, into: { kind: 'new', path: into } })).rejects.toMatchObject({
+      code: 'import-out-of-memory',
+      message: 'The import ran out of memory (the importer may use 40 MB for a source of this size) and was stopped; nothing was changed.',
+    });
+    await until(() => sup.activeJobs.length === 0);
+    expect(existsSync(into)).toBe(false);
+  }, 60_000);
 });

@@ -329,11 +329,15 @@ export function lastWords(stderr: string, max = 500): string {
   const lines = stderr
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '' && !/^at /.test(line) && !/^Node\.js v\d/.test(line) && !/^\^+$/.test(line) && !/^[{}]$/.test(line));
-  const errorLine = lines.findLast((line) => /\b[A-Z]?\w*(Error|Exception)\b( \[[A-Z_0-9]+\])?:/.test(line));
+    .filter((line) => line !== '' && !/^at /.test(line) && !/^Node\.js v\d/.test(line) && !/^\^+$/.test(line) && !/^[{}]$/.test(line) && !NATIVE_TRACE.test(line));
+  // V8's own fatal errors (a heap out of memory) come before a native stack trace.
+  const errorLine = lines.findLast((line) => /^FATAL ERROR:/.test(line)) ?? lines.findLast((line) => /\b[A-Z]?\w*(Error|Exception)\b( \[[A-Z_0-9]+\])?:/.test(line));
   const said = errorLine ?? lines.at(-1) ?? '';
   return said.length > max ? `${said.slice(0, max - 1)}…` : said;
 }
+
+/** The frames and banners of V8's native stack trace (`12: 0x122a6b8 v8::internal::...`). */
+const NATIVE_TRACE = /^(\d+: 0x[0-9a-f]+\b|-{3,} Native stack trace -{3,}$|<-{3}.*-{3}>$)/;
 
 function describeError(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);

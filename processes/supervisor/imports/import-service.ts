@@ -46,6 +46,8 @@ interface JobContext<M extends 'import.run' | 'api.definitionPreview' | 'api.def
  */
 export interface ImportJobDeadlines extends ImportDeadlines {
   graceMs?: number;
+  /** The importer's heap cap in MB for every job; sized from each source when absent (tests set a small one). */
+  memoryMb?: number;
 }
 
 const GRACE_MS = 10_000;
@@ -53,6 +55,7 @@ const GRACE_MS = 10_000;
 export class ImportService {
   private readonly deadlines: ImportDeadlines;
   private readonly graceMs: number;
+  private readonly memoryMb: number | undefined;
 
   constructor(
     private readonly sup: Supervisor,
@@ -60,6 +63,7 @@ export class ImportService {
   ) {
     this.deadlines = { fetchMs: deadlines.fetchMs, jobMs: deadlines.jobMs };
     this.graceMs = deadlines.graceMs ?? GRACE_MS;
+    this.memoryMb = deadlines.memoryMb;
   }
 
   /** The auto-detect badge for a file or pasted text; null when nothing is recognised. */
@@ -77,7 +81,7 @@ export class ImportService {
     if (into?.kind === 'new') await refuseExistingProject(into.path);
     else if (into) this.sup.project(into.project);
     const network = await this.network();
-    const memoryMb = await importerMemoryMb(req.source);
+    const memoryMb = this.memoryMb ?? (await importerMemoryMb(req.source));
     const { detection, result } = await this.inChild(
       (child) => child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
       memoryMb,
@@ -294,7 +298,7 @@ export class ImportService {
   }
 
   /** Runs `work` in a fresh importer child whose heap is capped at `memoryMb` (sized from the source). */
-  private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>, memoryMb = DEFAULT_IMPORTER_MEMORY_MB): Promise<T> {
+  private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>, memoryMb = this.memoryMb ?? DEFAULT_IMPORTER_MEMORY_MB): Promise<T> {
     return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`] }, work).catch((err: unknown) => {
       // The backstop fired: the importer did not stop at its own deadline and was killed.
       if (hasCode(err, 'budget-exceeded')) throw jobDeadlineError(undefined, this.deadlines.jobMs);

@@ -137,6 +137,34 @@ describe('ProjectStore', () => {
     expect(store.getRequest(r.id).url).toBe('/edited');
   });
 
+  it('reports an outside edit that lands between a save\'s write and its read-back (the read would make it look like ours)', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
+    await store.close();
+    const file = join(dir, 'apis', 'A', 'requests', 'R.request.yaml');
+    let editOnce = true;
+    const racing: FsOps = {
+      ...nodeFs,
+      rename: async (from, to) => {
+        await nodeFs.rename(from, to);
+        if (to === file && editOnce) {
+          editOnce = false;
+          await writeFile(file, (await readFile(file, 'utf8')).replace('url: /saved', 'url: /edited-outside'));
+        }
+      },
+    };
+    const racy = await ProjectStore.open(dir, { fs: racing });
+    open.push(racy);
+    const changes: string[][] = [];
+    await racy.watch((ids) => changes.push(ids));
+    // The save reads back the text it wrote, not the disk: the outside edit is never taken for
+    // ours, and the watcher reports it like any other edit made outside.
+    await racy.saveRequest({ ...racy.getRequest(r.id), url: '/saved' });
+    await until(() => changes.flat().includes(r.id));
+    expect(racy.getRequest(r.id).url).toBe('/edited-outside');
+  });
+
   it('a closed store never starts watching (a late watcher kept `parley update-definition` from exiting)', async () => {
     const { dir, store } = await newProject();
     await store.close();

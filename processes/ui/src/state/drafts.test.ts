@@ -83,4 +83,34 @@ describe('draft store', () => {
     expect(draft.draft.value).toEqual({ url: '/typing' });
     dropDraft('r3');
   });
+
+  it('an edit typed while a save is on its way stays, and a change on disk meanwhile is offered once the save lands', async () => {
+    const disk = { value: { url: '/old' } as Doc };
+    let landSave: () => void = () => {};
+    const draft = openDraft<Doc>('r4', {
+      load: async () => structuredClone(disk.value),
+      // Written at once; its answer reaches the page when the test says.
+      save: (value) => {
+        const written = (disk.value = structuredClone(value));
+        return new Promise((resolve) => (landSave = () => resolve(written)));
+      },
+      concerns: (project, changed) => project === '/p' && changed.includes('r4'),
+      label: () => 'r4',
+    });
+    await loaded(draft);
+    editDraft(draft, () => ({ url: '/mine' }));
+    const saving = saveDraft(draft);
+    editDraft(draft, () => ({ url: '/mine-again' }));
+    // Edited on disk after our write reached it, but before the save's answer reached the page.
+    disk.value = { url: '/disk' };
+    onProjectChanged(tree, ['r4']);
+    await settle();
+    landSave();
+    await saving;
+    expect(draft.draft.value).toEqual({ url: '/mine-again' });
+    for (let i = 0; i < 10 && draft.incoming.value === null; i++) await settle();
+    expect(draft.incoming.value).toEqual({ url: '/disk' });
+    expect(draft.dirty.value).toBe(true);
+    dropDraft('r4');
+  });
 });

@@ -39,6 +39,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 const drafts = signal<ReadonlyMap<string, Draft<unknown>>>(new Map());
 
+/** Drafts whose document changed while a save of theirs was on its way: read again once it lands. */
+const changedWhileSaving = new WeakSet<Draft<unknown>>();
+
 /** Keys (tab ids) of drafts with unsaved edits. */
 export const dirtyKeys = computed(() => new Set([...drafts.value.values()].filter((d) => d.dirty.value).map((d) => d.key)));
 
@@ -92,7 +95,11 @@ export async function reload<T>(d: Draft<T>): Promise<void> {
 
 /** Reads the saved version again and offers it (see `accept`). */
 export async function refreshDraft<T>(d: Draft<T>): Promise<void> {
-  if (d.saving.value) return; // the save's own answer brings it
+  if (d.saving.value) {
+    // The save's answer may predate this change (a file edited on disk just after our write): look again once it lands.
+    changedWhileSaving.add(d as Draft<unknown>);
+    return;
+  }
   try {
     accept(d, await d.source.load());
   } catch {
@@ -132,10 +139,16 @@ export async function saveDraft<T>(d: Draft<T>): Promise<T | null> {
   d.saving.value = true;
   try {
     const saved = await d.source.save(value);
-    take(d, saved);
+    if (d.draft.value === value) take(d, saved);
+    else {
+      // Typed while the save was on its way: the saved version moves on, the newer edit stays.
+      d.saved.value = saved;
+      d.incoming.value = null;
+    }
     return saved;
   } finally {
     d.saving.value = false;
+    if (changedWhileSaving.delete(d as Draft<unknown>)) void refreshDraft(d);
   }
 }
 
