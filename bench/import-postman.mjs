@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { collection } from './fixtures/postman-collection.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,29 +19,6 @@ if (process.argv[2] === '--child') {
   await child(process.argv[3], process.argv[4], process.argv[5]);
 } else {
   await main();
-}
-
-/** Folders of 50 requests, each with a query, headers, a JSON body, bearer auth by variable and a test script. */
-function collection(requests) {
-  const folders = [];
-  for (let f = 0; f < Math.ceil(requests / 50); f++) {
-    const item = [];
-    for (let i = f * 50; i < Math.min(requests, (f + 1) * 50); i++) {
-      item.push({
-        name: `Request ${i}`,
-        event: [{ listen: 'test', script: { type: 'text/javascript', exec: ['pm.test("ok", () => pm.response.to.have.status(200));'] } }],
-        request: {
-          method: i % 2 ? 'POST' : 'GET',
-          header: [{ key: 'Accept', value: 'application/json' }, { key: 'X-Trace', value: '{{trace}}' }],
-          auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}' }] },
-          url: { raw: `{{base}}/things/:id/items?page=${i}&size=20`, host: ['{{base}}'], path: ['things', ':id', 'items'], query: [{ key: 'page', value: String(i) }, { key: 'size', value: '20' }], variable: [{ key: 'id', value: String(i) }] },
-          body: i % 2 ? { mode: 'raw', raw: JSON.stringify({ id: i, name: `thing ${i}`, tags: ['a', 'b', 'c'], note: 'x'.repeat(120) }), options: { raw: { language: 'json' } } } : undefined,
-        },
-      });
-    }
-    folders.push({ name: `Folder ${f}`, item });
-  }
-  return { info: { name: 'Bench', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, variable: [{ key: 'base', value: 'https://api.example.com' }], item: folders };
 }
 
 async function main() {

@@ -64,7 +64,7 @@ describe('checks compiled at build time for the page', () => {
   it('the page validator uses them and reports a mismatch as the interpreter words it', () => {
     const validate = aotValidator(checks);
     const [, tree] = receivedSchemas().find(([name]) => name === 'project.open/res')!;
-    const good = { root: '/p', name: 'P', properties: [], problems: [], items: [{ kind: 'request', id: 'r1', parent: 'a1', name: 'R', method: 'GET', orphaned: false }] };
+    const good = { root: '/p', name: 'P', properties: [], problems: [], opened: 'o1', seq: 0, items: [{ kind: 'request', id: 'r1', parent: 'a1', name: 'R', method: 'GET', orphaned: false }] };
     expect(validate(tree, good)).toBeNull();
     const bad = { ...good, items: [{ kind: 'request', id: 'r1' }] };
     expect(validate(tree, bad)).toBe(validateInterpreted(tree, bad));

@@ -4,6 +4,7 @@
  * the Electron main process on the desktop.
  */
 import { createHash } from 'node:crypto';
+import { setImmediate as turn } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
 import type { Peer } from '../../protocol/peer.js';
 import type { EventName, EventOf } from '../../protocol/messages.js';
@@ -184,7 +185,7 @@ export class Supervisor {
     });
     this.projects.set(root, store);
     store.watch((changed) => {
-      this.broadcast('project.changed', { tree: store.tree(), changed });
+      this.projectChanged(store, changed);
       this.mocks.onProjectChanged(store, changed);
     });
     // `parley run` does not make the project a recent one: a CI run is not the user opening it,
@@ -223,10 +224,22 @@ export class Supervisor {
     await store.close();
   }
 
-  /** Tells every UI that a project changed through a save of ours. */
+  /**
+   * Tells every UI what changed in a project (a save of ours, an edit on disk): numbered deltas of
+   * its tree, not the tree. A big import's several go out with a turn of the event loop between
+   * them, in order after any still going out.
+   */
   projectChanged(store: ProjectStore, changed: string[]): void {
-    this.broadcast('project.changed', { tree: store.tree(), changed });
+    const events = store.changedEvents(changed);
+    this.treeEvents = this.treeEvents.then(async () => {
+      for (const [i, event] of events.entries()) {
+        if (i > 0) await turn();
+        this.broadcast('project.changed', event);
+      }
+    }).catch((err: Error) => this.log(`project.changed not sent: ${err.message}`));
   }
+
+  private treeEvents: Promise<void> = Promise.resolve();
 
   // --- UI connections --------------------------------------------------------------------
 

@@ -34,8 +34,31 @@ export const ProjectTree = T.Object({
   items: T.Array(TreeItem),
   properties: T.Array(Row),
   problems: T.Array(Problem),
+  /** Which opening of the folder `seq` counts in (a project closed and opened again starts anew). */
+  opened: T.String(),
+  /** The number of the last `project.changed` delta this tree includes: the page applies the ones after it. */
+  seq: T.Integer({ minimum: 0 }),
 });
 export type ProjectTree = Static<typeof ProjectTree>;
+
+/**
+ * What one save changed in a project's tree (`project.changed`), instead of the whole tree: items
+ * added or changed (each whole), items removed, and the project's name and properties and the
+ * problems of the files named, when they changed. Deltas are numbered one after another per
+ * open project; a page that misses one asks for the tree again (`project.tree`).
+ */
+export const TreeDelta = T.Object({
+  root: T.String(),
+  opened: T.String(),
+  seq: T.Integer({ minimum: 1 }),
+  items: T.Array(TreeItem),
+  removed: T.Array(T.Object({ kind: T.Union([T.Literal('api'), T.Literal('folder'), T.Literal('request'), T.Literal('mock')]), id: T.String() })),
+  name: T.Optional(T.String()),
+  properties: T.Optional(T.Array(Row)),
+  /** Every problem of these files now (none: the files are fixed or gone). */
+  problems: T.Optional(T.Object({ files: T.Array(T.String()), list: T.Array(Problem) })),
+});
+export type TreeDelta = Static<typeof TreeDelta>;
 
 /** Items of a big tree sent ahead of the reply that carries the rest (`project.open`). */
 export const TreePage = T.Object({ items: T.Array(TreeItem) });

@@ -51,3 +51,31 @@ export function requestsInTreeOrder(tree: ProjectTree): OrderedRequest[] {
   }
   return out;
 }
+
+const KIND_RANK: Record<TreeItem['kind'], number> = { api: 0, folder: 1, request: 2, mock: 3 };
+/** `localeCompare`'s order (the default locale), without building a collator per call. */
+const byName = new Intl.Collator().compare;
+
+/**
+ * The one order of a tree's items, kept by the store's trees and by the page applying deltas:
+ * APIs, folders, requests, mocks; APIs, requests and mocks by name, folders by path (their id is
+ * the API's id and the path). Names the collator counts equal (`Café` composed and decomposed, or
+ * the same name twice) go by their code units, then by id, so both sides place them alike.
+ */
+export function compareTreeItems(a: TreeItem, b: TreeItem): number {
+  if (a.kind !== b.kind) return KIND_RANK[a.kind] - KIND_RANK[b.kind];
+  if (a.kind !== 'folder') {
+    const named = byName(a.name, b.name) || codeUnits(a.name, b.name);
+    if (named !== 0) return named;
+  }
+  return codeUnits(a.id, b.id);
+}
+
+function codeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** An item's identity in a tree: ids are unique within a kind. */
+export function treeItemKey(item: { kind: TreeItem['kind']; id: string }): string {
+  return `${item.kind}\0${item.id}`;
+}

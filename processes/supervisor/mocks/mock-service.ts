@@ -104,7 +104,7 @@ export class MockService {
     }
     const mock = await newMockFromDocuments(await mockDocuments(store.apiDir(api.id), api), { name: folder, api: api.id, newId: () => newId('m') });
     await saveMockFolder(dir, mock, (files) => store.commit(files));
-    this.host.broadcast('project.changed', { tree: store.tree(), changed: [id] });
+    for (const event of store.changedEvents([id])) this.host.broadcast('project.changed', event);
     return this.get(store.root, id);
   }
 
@@ -146,7 +146,7 @@ export class MockService {
       await this.refresh(entry);
       return this.view(entry);
     });
-    this.host.broadcast('project.changed', { tree: store.tree(), changed: [entry.id] });
+    for (const event of store.changedEvents([entry.id])) this.host.broadcast('project.changed', event);
     this.publish(entry);
     return view;
   }

@@ -3,7 +3,8 @@ import { render } from 'preact';
 import './styles/app.css';
 import { App } from './App.js';
 import { connect } from './bus.js';
-import { appInfo, childStatus, connection, peer, projects, upsertProject, workspace } from './state/app.js';
+import { appInfo, childStatus, connection, peer, projects, workspace } from './state/app.js';
+import { receiveProjectChange, resetTrees, takeTree } from './state/project-trees.js';
 import { toast } from './state/toasts.js';
 import { openCustom } from './state/overlays.js';
 import { expand } from './state/tree.js';
@@ -11,7 +12,7 @@ import { rowKey } from './components/tree-rows.js';
 import { registerCoreCommands } from './commands.js';
 import { openProject } from './state/actions.js';
 import { registerEditors } from './editors/index.js';
-import { onProjectChanged, onWorkspaceChanged } from './state/drafts.js';
+import { onWorkspaceChanged } from './state/drafts.js';
 
 registerEditors();
 registerCoreCommands();
@@ -33,10 +34,8 @@ async function start(): Promise<void> {
     connection.value = 'disconnected';
     setTimeout(() => void start(), 1000);
   });
-  current.on('project.changed', ({ tree, changed }) => {
-    upsertProject(tree);
-    onProjectChanged(tree, changed);
-  });
+  resetTrees();
+  current.on('project.changed', receiveProjectChange);
   current.on('workspace.changed', (ws) => {
     workspace.value = ws;
     onWorkspaceChanged(ws);
@@ -73,7 +72,9 @@ async function start(): Promise<void> {
   workspace.value = ws;
   const trees = await Promise.all(info.projects.map((root) => current.call('project.tree', { project: root })));
   const first = projects.value.length === 0;
-  projects.value = trees;
+  // Through takeTree: a delta that came before its tree waits for it and is applied after.
+  projects.value = [];
+  for (const tree of trees) takeTree(tree);
   if (first) for (const tree of trees) expand(rowKey(tree.root, '@project'));
   // Projects the command line is still loading: joined, and shown as each is ready.
   await Promise.all(info.opening.map((root) => openProject(root)));

@@ -1,6 +1,7 @@
 /** A project's own settings: its properties, used by `${name}` expansion in its requests. */
+import { takeTree } from '../state/project-trees.js';
 import type { Row } from '../../../../protocol/model/common.js';
-import { projectByRoot, upsertProject } from '../state/app.js';
+import { projectByRoot } from '../state/app.js';
 import { call } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { editDraft, openDraft } from '../state/drafts.js';
@@ -14,7 +15,7 @@ export function ProjectEditor({ tab }: EditorProps) {
     load: async () => (projectByRoot(tab.project) ?? (await call('project.tree', { project: tab.project }))).properties,
     save: async (rows) => {
       const next = await call('project.setProperties', { project: tab.project, properties: rows.filter((r) => r.name.trim()) });
-      upsertProject(next);
+      takeTree(next);
       toast('success', 'Project properties saved.');
       return next.properties;
     },

@@ -4,12 +4,13 @@
  * summary. The dialog's state lives in a session outside the component so that the browser's
  * file chooser, which borrows the dialog slot, does not lose it.
  */
+import { takeTree } from '../state/project-trees.js';
 import { signal, type Signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { ParleyError } from '../../../../protocol/errors.js';
 import type { ResOf } from '../../../../protocol/messages.js';
 import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
-import { projects, upsertProject } from '../state/app.js';
+import { projects } from '../state/app.js';
 import { customDialog, openCustom, type CustomDialog } from '../state/overlays.js';
 import { call, openProjectTree } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
@@ -384,7 +385,7 @@ async function showInSidebar(result: ResOf<'import.run'>, created: boolean): Pro
   if (project === undefined) return;
   try {
     const tree = created ? await openProjectTree(project) : await call('project.tree', { project });
-    upsertProject(tree);
+    takeTree(tree);
   } catch (err) {
     toast('error', (err as Error).message);
   }

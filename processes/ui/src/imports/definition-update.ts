@@ -3,12 +3,12 @@
  * preview's fingerprint, or choose another file or URL. The dialog renders this session; the
  * state sits outside the component so the file chooser can borrow the dialog slot.
  */
+import { takeTree } from '../state/project-trees.js';
 import { signal, type Signal } from '@preact/signals';
 import type { ParleyError } from '../../../../protocol/errors.js';
 import type { ResOf } from '../../../../protocol/messages.js';
 import type { Api } from '../../../../protocol/model/api.js';
 import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
-import { upsertProject } from '../state/app.js';
 import { call } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
@@ -209,7 +209,7 @@ function fail(session: UpdateSession, message: string): void {
 
 async function refreshTree(session: UpdateSession): Promise<void> {
   try {
-    upsertProject(await call('project.tree', { project: session.project }));
+    takeTree(await call('project.tree', { project: session.project }));
   } catch {
     // The project.changed event brings the tree as well; this only saves waiting for it.
   }

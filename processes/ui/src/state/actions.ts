@@ -1,6 +1,7 @@
 /** User actions shared by the tree, the palette and the editors. */
+import { takeTree } from './project-trees.js';
 import type { TreeItem } from '../../../../protocol/model/project.js';
-import { projectByRoot, projects, upsertProject, workspace } from './app.js';
+import { projectByRoot, projects, workspace } from './app.js';
 import { attempt, call, openProjectTree } from './rpc.js';
 import { openTab, tabs } from './tabs.js';
 import { closeTabs } from './draft-actions.js';
@@ -46,7 +47,7 @@ export const menuContributions: ((project: string, item: Openable) => MenuItem[]
 export async function openProject(path: string): Promise<void> {
   const tree = await openProjectTree(path).catch((err: Error) => void toast('error', err.message));
   if (!tree) return;
-  upsertProject(tree);
+  takeTree(tree);
   expand(rowKey(tree.root, '@project'));
 }
 
@@ -67,7 +68,7 @@ export function openProjectDialog(): void {
     onSubmit: async ({ path }) => {
       try {
         const tree = await openProjectTree(path!);
-        upsertProject(tree);
+        takeTree(tree);
         expand(rowKey(tree.root, '@project'));
       } catch (err) {
         return (err as Error).message;

@@ -30,9 +30,3 @@ export const theme = computed<ThemeName>(() => {
 export function projectByRoot(root: string): ProjectTree | undefined {
   return projects.value.find((p) => p.root === root);
 }
-
-export function upsertProject(tree: ProjectTree): void {
-  const list = projects.value;
-  const index = list.findIndex((p) => p.root === tree.root);
-  projects.value = index < 0 ? [...list, tree] : list.map((p, i) => (i === index ? tree : p));
-}

@@ -1,0 +1,292 @@
+/**
+ * What an open project holds in memory: the project file, its APIs, requests, folders and mocks,
+ * each file's problems and last text. It builds the sidebar's tree, and remembers which tree
+ * items changed since the last delta (`takeDeltas`), so a save is broadcast as what it changed.
+ */
+import { randomBytes } from 'node:crypto';
+import { relative, sep } from 'node:path';
+import { ParleyError } from '../../../protocol/errors.js';
+import type { Problem } from '../../../protocol/model/common.js';
+import type { Api } from '../../../protocol/model/api.js';
+import type { ProjectFile, ProjectTree, TreeDelta, TreeItem } from '../../../protocol/model/project.js';
+import type { Request } from '../../../protocol/model/request.js';
+import { compareTreeItems, treeItemKey } from '../../../protocol/project/tree-order.js';
+
+export interface LoadedApi {
+  api: Api;
+  dir: string;
+}
+
+export interface LoadedRequest {
+  request: Request;
+  file: string;
+  apiId: string;
+  /** Folder path inside the API's requests/ folder, '' at its root, '/'-separated. */
+  folder: string;
+}
+
+/** Items per delta: a big import's thousands of new rows go out as several, like `project.open`'s pages. */
+export const DELTA_ITEMS = 500;
+
+export function folderId(apiId: string, folder: string): string {
+  return `${apiId}/${folder}`;
+}
+
+export class ProjectIndex {
+  project: ProjectFile = { version: 1, name: 'Project', properties: [] };
+  private readonly apis = new Map<string, LoadedApi>();
+  private readonly apiByDir = new Map<string, string>();
+  private readonly requests = new Map<string, LoadedRequest>();
+  /** Request file -> request id: a read-back of thousands of files looks each up at once. */
+  private readonly requestByFile = new Map<string, string>();
+  /** API id -> set of folder paths (every ancestor included). */
+  private readonly folders = new Map<string, Set<string>>();
+  /** Folder item id -> its API and path. */
+  private readonly folderItems = new Map<string, { apiId: string; folder: string }>();
+  private readonly mocks = new Map<string, string>();
+  /** Problems by file (relative path), so a fixed file clears its own. */
+  private readonly problems = new Map<string, Problem[]>();
+  /** What we last read or wrote at each path: the base for comment-keeping rewrites and for telling our own writes from external edits. */
+  readonly texts = new Map<string, string>();
+
+  /** The number of the last delta taken; a tree says the delta it includes. */
+  private seq = 0;
+  /** This opening of the folder, which the numbers count in. */
+  private readonly opened = randomBytes(6).toString('base64url');
+  /** Tree items (kind and id) changed since the last delta. */
+  private readonly touched = new Map<string, { kind: TreeItem['kind']; id: string }>();
+  private readonly touchedProblems = new Set<string>();
+  private projectTouched = false;
+
+  constructor(readonly root: string) {}
+
+  // --- the tree ---------------------------------------------------------------------------
+
+  tree(): ProjectTree {
+    const items: TreeItem[] = [];
+    for (const { api } of this.apis.values()) items.push(this.apiItem(api));
+    for (const id of this.folderItems.keys()) items.push(this.folderItem(id)!);
+    for (const loaded of this.requests.values()) items.push(requestItem(loaded));
+    for (const [id, name] of this.mocks) items.push({ kind: 'mock', id, name });
+    items.sort(compareTreeItems);
+    return { root: this.root, name: this.project.name, items, properties: this.project.properties, problems: [...this.problems.values()].flat(), opened: this.opened, seq: this.seq };
+  }
+
+  /**
+   * What changed since the last call, as deltas of at most DELTA_ITEMS items with consecutive
+   * numbers (one, possibly empty, when little changed). Items are read as they are now, so a
+   * delta applied to a tree that already has it changes nothing.
+   */
+  takeDeltas(): TreeDelta[] {
+    const items: TreeItem[] = [];
+    const removed: TreeDelta['removed'] = [];
+    for (const { kind, id } of this.touched.values()) {
+      const item = this.itemOf(kind, id);
+      if (item) items.push(item);
+      else removed.push({ kind, id });
+    }
+    this.touched.clear();
+    const deltas: TreeDelta[] = [];
+    for (let start = 0; start === 0 || start < items.length; start += DELTA_ITEMS) {
+      deltas.push({ root: this.root, opened: this.opened, seq: ++this.seq, items: items.slice(start, start + DELTA_ITEMS), removed: start === 0 ? removed : [] });
+    }
+    const last = deltas[deltas.length - 1]!;
+    if (this.projectTouched) Object.assign(last, { name: this.project.name, properties: this.project.properties });
+    if (this.touchedProblems.size > 0) {
+      const files = [...this.touchedProblems];
+      last.problems = { files, list: files.flatMap((file) => this.problems.get(file) ?? []) };
+    }
+    this.projectTouched = false;
+    this.touchedProblems.clear();
+    return deltas;
+  }
+
+  /** Forgets what changed without numbering a delta: what a load put in is in the first tree a page gets. */
+  forgetChanges(): void {
+    this.touched.clear();
+    this.touchedProblems.clear();
+    this.projectTouched = false;
+  }
+
+  private touch(kind: TreeItem['kind'], id: string): void {
+    this.touched.set(treeItemKey({ kind, id }), { kind, id });
+  }
+
+  private itemOf(kind: TreeItem['kind'], id: string): TreeItem | null {
+    if (kind === 'api') {
+      const loaded = this.apis.get(id);
+      return loaded ? this.apiItem(loaded.api) : null;
+    }
+    if (kind === 'folder') return this.folderItem(id);
+    if (kind === 'request') {
+      const loaded = this.requests.get(id);
+      return loaded ? requestItem(loaded) : null;
+    }
+    const name = this.mocks.get(id);
+    return name === undefined ? null : { kind: 'mock', id, name };
+  }
+
+  private apiItem(api: Api): TreeItem {
+    return { kind: 'api', id: api.id, name: api.name, baseUrl: api.baseUrl, hasDefinition: api.definition !== undefined };
+  }
+
+  private folderItem(id: string): TreeItem | null {
+    const place = this.folderItems.get(id);
+    if (!place) return null;
+    const slash = place.folder.lastIndexOf('/');
+    return { kind: 'folder', id, parent: slash < 0 ? place.apiId : folderId(place.apiId, place.folder.slice(0, slash)), name: place.folder.slice(slash + 1) };
+  }
+
+  // --- the project file ---------------------------------------------------------------------
+
+  setProject(project: ProjectFile): void {
+    this.project = project;
+    this.projectTouched = true;
+  }
+
+  // --- APIs -------------------------------------------------------------------------------
+
+  api(id: string): LoadedApi | undefined {
+    return this.apis.get(id);
+  }
+
+  hasApi(id: string): boolean {
+    return this.apis.has(id);
+  }
+
+  listApis(): Api[] {
+    return [...this.apis.values()].map((a) => a.api);
+  }
+
+  apiIdAt(dir: string): string | null {
+    return this.apiByDir.get(dir) ?? null;
+  }
+
+  setApi(api: Api, dir: string): void {
+    const before = this.apis.get(api.id);
+    if (before && before.dir !== dir) this.apiByDir.delete(before.dir);
+    this.apis.set(api.id, { api, dir });
+    this.apiByDir.set(dir, api.id);
+    this.touch('api', api.id);
+  }
+
+  forgetApi(id: string): void {
+    const loaded = this.apis.get(id);
+    if (!loaded) return;
+    this.apis.delete(id);
+    this.apiByDir.delete(loaded.dir);
+    this.touch('api', id);
+    for (const folder of this.folders.get(id) ?? []) {
+      this.folderItems.delete(folderId(id, folder));
+      this.touch('folder', folderId(id, folder));
+    }
+    this.folders.delete(id);
+    for (const [rid, r] of this.requests) if (r.apiId === id) this.removeRequest(rid);
+  }
+
+  // --- requests ---------------------------------------------------------------------------
+
+  request(id: string): LoadedRequest | undefined {
+    return this.requests.get(id);
+  }
+
+  requestAt(file: string): LoadedRequest | undefined {
+    const id = this.requestByFile.get(file);
+    return id === undefined ? undefined : this.requests.get(id);
+  }
+
+  requestsOf(apiId: string): Request[] {
+    return [...this.requests.values()].filter((r) => r.apiId === apiId).map((r) => r.request);
+  }
+
+  /** Puts a request in memory, with the folders on its way; refused (the request holding its id) when another file has the id. */
+  setRequest(loaded: LoadedRequest): LoadedRequest | null {
+    const clash = this.requests.get(loaded.request.id);
+    if (clash && clash.file !== loaded.file) return clash;
+    const before = this.requestAt(loaded.file);
+    if (before && before.request.id !== loaded.request.id) this.removeRequest(before.request.id);
+    this.requests.set(loaded.request.id, loaded);
+    this.requestByFile.set(loaded.file, loaded.request.id);
+    this.touch('request', loaded.request.id);
+    const { apiId, folder } = loaded;
+    let set = this.folders.get(apiId);
+    if (folder && !set?.has(folder)) {
+      if (!set) this.folders.set(apiId, (set = new Set()));
+      const segments = folder.split('/');
+      for (let i = 1; i <= segments.length; i++) {
+        const path = segments.slice(0, i).join('/');
+        if (set.has(path)) continue;
+        set.add(path);
+        this.folderItems.set(folderId(apiId, path), { apiId, folder: path });
+        this.touch('folder', folderId(apiId, path));
+      }
+    }
+    return null;
+  }
+
+  removeRequest(id: string): void {
+    const loaded = this.requests.get(id);
+    if (!loaded) return;
+    this.requests.delete(id);
+    if (this.requestByFile.get(loaded.file) === id) this.requestByFile.delete(loaded.file);
+    this.touch('request', id);
+  }
+
+  // --- mocks ------------------------------------------------------------------------------
+
+  setMock(id: string, name: string): void {
+    if (this.mocks.get(id) === name) return;
+    this.mocks.set(id, name);
+    this.touch('mock', id);
+  }
+
+  removeMock(id: string): void {
+    if (this.mocks.delete(id)) this.touch('mock', id);
+  }
+
+  // --- problems ---------------------------------------------------------------------------
+
+  problemsOf(rel: string): Problem[] | undefined {
+    return this.problems.get(rel);
+  }
+
+  setProblems(rel: string, problems: Problem[]): void {
+    this.problems.set(rel, problems);
+    this.touchedProblems.add(rel);
+  }
+
+  clearProblems(rel: string): void {
+    if (this.problems.delete(rel)) this.touchedProblems.add(rel);
+  }
+
+  // --- lookups that fail clearly ------------------------------------------------------------
+
+  loadedApi(id: string): LoadedApi {
+    const loaded = this.apis.get(id);
+    if (!loaded) throw new ParleyError('not-found', `No API with id ${id} in ${this.project.name}.`);
+    return loaded;
+  }
+
+  loadedRequest(id: string): LoadedRequest {
+    const loaded = this.requests.get(id);
+    if (!loaded) throw new ParleyError('not-found', `No request with id ${id} in ${this.project.name}.`);
+    return loaded;
+  }
+
+  /** Whether `path` is a request file or an api.yaml that is loaded. */
+  isKnownPath(path: string, apiFile: string): boolean {
+    if (this.requestByFile.has(path)) return true;
+    for (const { dir } of this.apis.values()) if (`${dir}${sep}${apiFile}` === path) return true;
+    return false;
+  }
+
+  /** `path` relative to the project folder, with forward slashes, as problems name files. */
+  relPath(path: string): string {
+    const prefix = this.root.endsWith(sep) ? this.root : this.root + sep;
+    return (path.startsWith(prefix) ? path.slice(prefix.length) : relative(this.root, path)).split(sep).join('/');
+  }
+}
+
+function requestItem({ request, apiId, folder }: LoadedRequest): TreeItem {
+  return { kind: 'request', id: request.id, parent: folder ? folderId(apiId, folder) : apiId, name: request.name, method: request.method, orphaned: request.orphaned === true };
+}
