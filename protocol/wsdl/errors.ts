@@ -1,0 +1,20 @@
+import { ParleyError } from '../errors.js';
+
+/**
+ * Codes of a WSDL read that cannot go on: `wsdl-not-wsdl` (the entry is not a wsdl:definitions
+ * document), `wsdl-xml-invalid`, `wsdl-dtd-refused`, `wsdl-too-large`, `wsdl-too-deep`,
+ * `wsdl-too-many-documents`. `data.location` names the document.
+ */
+export type WsdlErrorCode =
+  | 'wsdl-not-wsdl'
+  | 'wsdl-xml-invalid'
+  | 'wsdl-dtd-refused'
+  | 'wsdl-too-large'
+  | 'wsdl-too-deep'
+  | 'wsdl-too-many-documents';
+
+export class WsdlError extends ParleyError {
+  constructor(code: WsdlErrorCode, message: string, location: string) {
+    super(code, message, { location });
+  }
+}
