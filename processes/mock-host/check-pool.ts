@@ -14,6 +14,8 @@ import type { MockCheckResult, MockCheckTask, SharedContract, WireRequest } from
 import type { CheckOutcome, Contract, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
 import type { RegexRunner } from './engine/match-conditions.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
+import { SoapContractCheck } from './engine/soap/soap-checker.js';
+import type { SoapContract } from './engine/soap/soap-contract.js';
 
 export interface MockCheckPoolOptions {
   /** The built worker; default `mock-check-worker.js` beside this module (dist/). */
@@ -55,6 +57,20 @@ export class MockCheckPool {
     };
   }
 
+  /**
+   * A SOAP mock's checker: bodies up to 64 KiB checked on the spot (libxml2, linear and bounded),
+   * larger ones in the workers on the budget.
+   */
+  soapChecker(contract: SoapContract): ContractChecker {
+    const check = new SoapContractCheck(contract);
+    let shared: SharedContract | undefined;
+    return check.contractChecker(async (ref, request) => {
+      shared ??= this.share(JSON.stringify({ ...contract, documents: [...contract.documents] }));
+      const operation = ref.operationId ?? ref.name ?? '';
+      return this.outcome(await this.workers().run({ kind: 'soap-request', contract: shared, operation, request: wire(request) }));
+    });
+  }
+
   /** Runs a match condition's pattern on the backtracking engine, within the budget. */
   readonly testRegex: RegexRunner = async (source, value) => {
     const outcome = await this.workers().run({ kind: 'regex', source, value });
@@ -86,13 +102,15 @@ export class MockCheckPool {
 
   private shared(contract: Contract): SharedContract {
     let shared = this.contracts.get(contract);
-    if (!shared) {
-      const json = encoder.encode(JSON.stringify(contract.document));
-      const buffer = new SharedArrayBuffer(json.byteLength);
-      new Uint8Array(buffer).set(json);
-      this.contracts.set(contract, (shared = { key: `contract-${++this.contractCount}`, json: buffer }));
-    }
+    if (!shared) this.contracts.set(contract, (shared = this.share(JSON.stringify(contract.document))));
     return shared;
+  }
+
+  private share(text: string): SharedContract {
+    const json = encoder.encode(text);
+    const buffer = new SharedArrayBuffer(json.byteLength);
+    new Uint8Array(buffer).set(json);
+    return { key: `contract-${++this.contractCount}`, json: buffer };
   }
 
   private outcome(outcome: BudgetedOutcome<MockCheckResult>): CheckOutcome {
