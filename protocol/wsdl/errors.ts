@@ -11,7 +11,9 @@ export type WsdlErrorCode =
   | 'wsdl-dtd-refused'
   | 'wsdl-too-large'
   | 'wsdl-too-deep'
-  | 'wsdl-too-many-documents';
+  | 'wsdl-too-many-documents'
+  /** Thrown by a reader: this one document cannot be read (reported as a problem, the read goes on). */
+  | 'wsdl-unreadable';
 
 export class WsdlError extends ParleyError {
   constructor(code: WsdlErrorCode, message: string, location: string) {

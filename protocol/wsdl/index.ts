@@ -12,3 +12,5 @@ export type { XmlElement, QName, XmlLimits } from './xml.js';
 export { SchemaSet, XSD_NS, XSD_NAMESPACES } from './xsd.js';
 export type { SchemaInfo, SchemaComponent } from './xsd.js';
 export * from './model.js';
+export { cachedWsdlReader } from './cached-reader.js';
+export type { CachedWsdlFile } from './cached-reader.js';

@@ -3,7 +3,7 @@
  * xsd:redefine) through an injected reader, so the importer fetches and caches while the mock
  * host reads the cached copy. Pure: no I/O of its own.
  */
-import { quote } from '../errors.js';
+import { isWireError, quote } from '../errors.js';
 import { WsdlError } from './errors.js';
 import {
   type SoapStyle,
@@ -29,7 +29,9 @@ export const WSDL_SOAP12_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/';
 /**
  * Reads the document `ref` names, relative to the document `base` (a location this reader gave
  * before, or the entry's). Returns the location it settled on (the key that dedups documents and
- * the base of the next relative reference) and the text. Throws to say it cannot.
+ * the base of the next relative reference) and the text. To say it cannot, it throws a plain
+ * Error or a ParleyError coded `wsdl-unreadable` (a problem in the result); any other coded
+ * error (a cancel, a deadline) ends the read with that error.
  */
 export type WsdlReader = (ref: string, base: string) => Promise<{ location: string; text: string }>;
 
@@ -88,7 +90,9 @@ class Loader {
     try {
       got = await this.read(ref, base);
     } catch (err) {
-      if (err instanceof WsdlError) throw err;
+      // A plain Error or `wsdl-unreadable` costs this document only; any other coded error (a
+      // cancel, a job deadline, an unsafe document) stops the read.
+      if (isWireError(err) && err.code !== 'wsdl-unreadable') throw err;
       const reason = err instanceof Error ? err.message : String(err);
       this.problem('wsdl-import-unreadable', `${what} ${quote(ref)} in ${quote(base)} could not be read: ${reason}`, base);
       return undefined;
