@@ -65,7 +65,7 @@ export class MockCheckPool {
     const check = new SoapContractCheck(contract);
     let shared: SharedContract | undefined;
     return check.contractChecker(async (ref, request) => {
-      shared ??= this.share(JSON.stringify({ ...contract, documents: [...contract.documents] }));
+      shared ??= this.share(JSON.stringify({ ...contract, documents: [...contract.documents], sources: [...contract.sources] }));
       const operation = ref.operationId ?? ref.name ?? '';
       return this.outcome(await this.workers().run({ kind: 'soap-request', contract: shared, operation, request: wire(request) }));
     });

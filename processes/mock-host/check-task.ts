@@ -59,8 +59,8 @@ const soapChecks = new Map<string, SoapContractCheck>();
 function soapCheckFor(shared: SharedContract): SoapContractCheck {
   let check = soapChecks.get(shared.key);
   if (!check) {
-    const plain = JSON.parse(decoder.decode(new Uint8Array(shared.json))) as Omit<SoapContract, 'documents'> & { documents: Array<[string, string]> };
-    check = new SoapContractCheck({ ...plain, documents: new Map(plain.documents) });
+    const plain = JSON.parse(decoder.decode(new Uint8Array(shared.json))) as Omit<SoapContract, 'documents' | 'sources'> & { documents: Array<[string, string]>; sources: Array<[string, string]> };
+    check = new SoapContractCheck({ ...plain, documents: new Map(plain.documents), sources: new Map(plain.sources) });
     soapChecks.set(shared.key, check);
     if (soapChecks.size > MAX_CONTRACTS) soapChecks.delete(soapChecks.keys().next().value!);
   }

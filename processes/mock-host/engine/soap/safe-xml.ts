@@ -89,11 +89,11 @@ function installInputProvider(): void {
  * Makes documents readable by schema compilation under `parley-def:///` URLs for the length of
  * `work`, then forgets them: compilation happens once per contract, so nothing stays registered.
  */
-export function withDefinitionDocuments<T>(documents: ReadonlyMap<string, string>, work: () => T): T {
+export function withDefinitionDocuments<T>(documents: ReadonlyMap<string, string>, work: () => T, urlOf: (path: string) => string = definitionUrl): T {
   installInputProvider();
   const urls: string[] = [];
   for (const [path, text] of documents) {
-    const url = definitionUrl(path);
+    const url = urlOf(path);
     registered.set(url, Buffer.from(text));
     urls.push(url);
   }

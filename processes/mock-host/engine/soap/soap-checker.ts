@@ -45,7 +45,7 @@ export class SoapContractCheck {
 
   /** The schemas, compiled on first use and kept. */
   schemas(): CompiledSchemas {
-    return (this.compiled ??= compileWsdlSchemas(this.contract.documents));
+    return (this.compiled ??= compileWsdlSchemas(this.contract.documents, this.contract.sources));
   }
 
   /** A request against the operation's input. */

@@ -6,10 +6,15 @@
  */
 import { posix } from 'node:path';
 import { ParleyError } from '../../../../protocol/errors.js';
-import { qkey, readWsdl, type WsdlBinding, type WsdlDefinition, type WsdlOperation, type WsdlReader } from '../../../../protocol/wsdl/index.js';
+import { cachedWsdlReader, qkey, readWsdl, type WsdlBinding, type WsdlDefinition, type WsdlOperation, type WsdlReader } from '../../../../protocol/wsdl/index.js';
+import { resolveRefLocation } from '../../../../protocol/ref-location.js';
 import type { SoapContract, SoapOperationContract } from './soap-contract.js';
 
-/** An API's cached definition as the mock host receives it: documents by path, entry first. */
+/**
+ * An API's cached definition as the mock host receives it: documents by path, entry first. A
+ * WSDL's document is its text, or `{ text, source }` with the address it was read from at import
+ * (the API's `soap.sources`), so an absolute import finds its cached copy.
+ */
 export interface SoapDocuments {
   entry: string;
   documents: Record<string, unknown>;
@@ -18,8 +23,38 @@ export interface SoapDocuments {
 /** The documents as text by path (a WSDL's cached documents are XML text). */
 export function documentTexts(documents: SoapDocuments): Map<string, string> {
   const texts = new Map<string, string>();
-  for (const [path, value] of Object.entries(documents.documents)) if (typeof value === 'string') texts.set(path, value);
+  for (const [path, value] of Object.entries(documents.documents)) {
+    if (typeof value === 'string') texts.set(path, value);
+    else if (isSourced(value)) texts.set(path, value.text);
+  }
   return texts;
+}
+
+/** Where each cached document was read from, by path; empty when the documents do not say. */
+export function documentSources(documents: SoapDocuments): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const [path, value] of Object.entries(documents.documents)) if (isSourced(value)) sources.set(path, value.source);
+  return sources;
+}
+
+function isSourced(value: unknown): value is { text: string; source: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string' && typeof (value as { source?: unknown }).source === 'string';
+}
+
+/**
+ * Which cached document `location`, written in the document at `fromPath`, names: under the
+ * import's own rule (protocol/ref-location) when the sources are known, else relative to the path.
+ */
+export function cachedLocator(texts: ReadonlyMap<string, string>, sources: ReadonlyMap<string, string>): (fromPath: string, location: string) => string | undefined {
+  const bySource = new Map([...sources].map(([path, source]) => [source, path]));
+  return (fromPath, location) => {
+    const base = sources.get(fromPath);
+    if (base !== undefined) {
+      const resolved = resolveRefLocation(location, base);
+      return resolved.ok ? bySource.get(resolved.url) : undefined;
+    }
+    return locateCached(texts, fromPath, location);
+  };
 }
 
 /**
@@ -47,12 +82,23 @@ export function locateCached(texts: ReadonlyMap<string, string>, base: string, r
   return found.length === 1 ? found[0] : undefined;
 }
 
-export async function readCachedWsdl(documents: SoapDocuments): Promise<{ definition: WsdlDefinition; texts: Map<string, string> }> {
+export async function readCachedWsdl(documents: SoapDocuments): Promise<{ definition: WsdlDefinition; texts: Map<string, string>; sources: Map<string, string> }> {
   const texts = documentTexts(documents);
+  const sources = documentSources(documents);
   const text = texts.get(documents.entry);
   if (text === undefined) throw new ParleyError('no-definition', 'The cached WSDL is missing; import the API again with definitions cached.');
-  const definition = await readWsdl({ location: documents.entry, text }, cachedReader(texts));
-  return { definition, texts };
+  const entrySource = sources.get(documents.entry);
+  const definition =
+    entrySource === undefined
+      ? await readWsdl({ location: documents.entry, text }, cachedReader(texts))
+      : await readWsdl(
+          { location: entrySource, text },
+          cachedWsdlReader(
+            [...sources].map(([path, source]) => ({ path, source })),
+            async (path) => texts.get(path) ?? '',
+          ),
+        );
+  return { definition, texts, sources };
 }
 
 /** The binding a mock names, or the first when it names none; a name the WSDL lacks is an error. */
@@ -65,8 +111,8 @@ export function pickBinding(definition: WsdlDefinition, name: string | undefined
   return binding;
 }
 
-export function soapContract(definition: WsdlDefinition, binding: WsdlBinding, texts: Map<string, string>, entry: string): SoapContract {
-  return { version: binding.soapVersion, binding: binding.name, operations: binding.operations.map(operationContract), documents: texts, entry };
+export function soapContract(binding: WsdlBinding, texts: Map<string, string>, entry: string, sources: Map<string, string>): SoapContract {
+  return { version: binding.soapVersion, binding: binding.name, operations: binding.operations.map(operationContract), documents: texts, entry, sources };
 }
 
 function operationContract(op: WsdlOperation): SoapOperationContract {
@@ -89,6 +135,6 @@ function bodyElement(op: WsdlOperation, direction: 'input' | 'output'): string |
 
 /** Everything a SOAP mock host needs, from the cached documents. */
 export async function loadSoapContract(documents: SoapDocuments, bindingName: string | undefined): Promise<SoapContract> {
-  const { definition, texts } = await readCachedWsdl(documents);
-  return soapContract(definition, pickBinding(definition, bindingName), texts, documents.entry);
+  const { definition, texts, sources } = await readCachedWsdl(documents);
+  return soapContract(pickBinding(definition, bindingName), texts, documents.entry, sources);
 }

@@ -28,6 +28,8 @@ export interface SoapContract {
   documents: Map<string, string>;
   /** The WSDL the binding comes from; what `?wsdl` serves. */
   entry: string;
+  /** Where each document was read from at import, by path (the API's `soap.sources`); empty when unknown. */
+  sources: Map<string, string>;
 }
 
 /**

@@ -13,6 +13,7 @@ import { requestAction } from './soap-version.js';
 import { parseSafeXml } from './safe-xml.js';
 import { qname, readEnvelope } from './envelope.js';
 import { serveWsdlDocument, wsdlQuery } from './wsdl-addresses.js';
+import { cachedLocator } from './soap-contract-from-wsdl.js';
 
 export interface SoapIncoming {
   method: string;
@@ -82,7 +83,8 @@ export class SoapEndpoint {
     const key = `${host}\n${document ?? ''}`;
     const kept = this.served.get(key);
     if (kept) return kept;
-    const served = serveWsdlDocument({ documents: this.contract.documents, entry: this.contract.entry }, `http://${host}${prefix}`, document ?? this.contract.entry);
+    const site = { documents: this.contract.documents, entry: this.contract.entry, locate: cachedLocator(this.contract.documents, this.contract.sources) };
+    const served = serveWsdlDocument(site, `http://${host}${prefix || '/'}`, document ?? this.contract.entry);
     if (!served.ok) return this.fault('client', 'mock-no-route', `${served.reason} (${(document ?? this.contract.entry).slice(0, 200)})`, 404);
     const reply: ProblemReply = { status: 200, headers: [['Content-Type', 'text/xml; charset=utf-8']], body: Buffer.from(served.text) };
     if (this.served.size >= SERVED_MAX) this.served.clear();

@@ -29,6 +29,7 @@ export function testServiceContract(): SoapContract {
     binding: 'TestServiceSoap',
     entry: 'TestService.wsdl',
     documents: fixtureDocuments('test1'),
+    sources: new Map(),
     operations: [
       { name: 'GetPage', action: `${TNS}GetPage`, style: 'document', inputElement: `{${TNS}}GetPage`, outputElement: `{${TNS}}GetPageResponse`, oneWay: false },
       { name: 'Ping', action: `${TNS}Ping`, style: 'document', inputElement: `{${TNS}}Ping`, outputElement: `{${TNS}}PingResponse`, oneWay: false },

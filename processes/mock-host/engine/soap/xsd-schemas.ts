@@ -54,11 +54,19 @@ export class XsdSchemas {
  * Compiles the schemas of the WSDL documents in `documents` (paths relative to the definition
  * folder, each document's text). A schema that does not compile is a reason, never a pass.
  */
-export function compileWsdlSchemas(documents: ReadonlyMap<string, string>): CompiledSchemas {
+export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string> = new Map()): CompiledSchemas {
   const sources = new Map<string, string>(documents);
+  // A document read from an address is known by it, so an absolute schemaLocation finds its cached copy.
+  const urlOf = (path: string): string => {
+    const origin = origins.get(path);
+    if (origin !== undefined) return origin;
+    const of = /^(.*)\.schema-(\d+)\.xsd$/.exec(path);
+    const wsdlOrigin = of ? origins.get(of[1]!) : undefined;
+    return wsdlOrigin !== undefined ? `${wsdlOrigin}.parley-schema-${of![2]}.xsd` : definitionUrl(path);
+  };
   const byNamespace = new Map<string, string[]>();
   for (const [path, text] of documents) {
-    const parsed = parseSafeXml(text, { maxBytes: 16 * 1024 * 1024, url: definitionUrl(path) });
+    const parsed = parseSafeXml(text, { maxBytes: 16 * 1024 * 1024, url: urlOf(path) });
     if (!parsed.ok) {
       if (path.endsWith('.xsd')) continue;
       return { ok: false, reason: `${path}: ${parsed.reason}` };
@@ -90,13 +98,15 @@ export function compileWsdlSchemas(documents: ReadonlyMap<string, string>): Comp
     const wrapper = `${WRAPPER_DIR}/ns-${n++}.xsd`;
     // An include needs the same target namespace; the wrapper takes the group's own.
     const target = tns ? ` targetNamespace="${escapeAttr(tns)}"` : '';
-    const includes = paths.map((p) => `<xs:include schemaLocation="${escapeAttr(definitionUrl(p))}"/>`).join('');
+    const includes = paths.map((p) => `<xs:include schemaLocation="${escapeAttr(urlOf(p))}"/>`).join('');
     sources.set(wrapper, `<xs:schema xmlns:xs="${XSD_NS}"${target}>${includes}</xs:schema>`);
     imports.push(`<xs:import${tns ? ` namespace="${escapeAttr(tns)}"` : ''} schemaLocation="${escapeAttr(definitionUrl(wrapper))}"/>`);
   }
   const root = `<xs:schema xmlns:xs="${XSD_NS}" targetNamespace="urn:parley:soap-mock:schemas">${imports.join('')}</xs:schema>`;
 
-  return withDefinitionDocuments(sources, () => {
+  return withDefinitionDocuments(
+    sources,
+    () => {
     const parsed = parseSafeXml(root, { url: definitionUrl(`${WRAPPER_DIR}/root.xsd`) });
     if (!parsed.ok) return { ok: false, reason: parsed.reason };
     try {
@@ -106,7 +116,9 @@ export function compileWsdlSchemas(documents: ReadonlyMap<string, string>): Comp
     } finally {
       parsed.doc.dispose();
     }
-  });
+    },
+    urlOf,
+  );
 }
 
 /**
