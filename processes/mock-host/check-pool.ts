@@ -33,6 +33,7 @@ export class MockCheckPool {
   private pool: BudgetedPool<MockCheckTask, MockCheckResult> | undefined;
   private readonly contracts = new WeakMap<Contract, SharedContract>();
   private readonly inline = new WeakMap<Contract, EngineContractChecker>();
+  private readonly soapChecks = new WeakMap<SoapContract, SoapContractCheck>();
   private contractCount = 0;
   private readonly budgetMs: number;
 
@@ -62,7 +63,9 @@ export class MockCheckPool {
    * larger ones in the workers on the budget.
    */
   soapChecker(contract: SoapContract): ContractChecker {
-    const check = new SoapContractCheck(contract);
+    // Kept per contract: an edit of the mock restarts it with the same contract, and its schemas stay compiled.
+    let check = this.soapChecks.get(contract);
+    if (!check) this.soapChecks.set(contract, (check = new SoapContractCheck(contract)));
     let shared: SharedContract | undefined;
     return check.contractChecker(async (ref, request) => {
       shared ??= this.share(JSON.stringify({ ...contract, documents: [...contract.documents], sources: [...contract.sources] }));
