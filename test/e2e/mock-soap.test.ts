@@ -1,7 +1,8 @@
 /**
  * A SOAP mock in real Chromium: a project with a WSDL imported (`parley import`, test1 fixture),
  * New Mock… on the SOAP interface's context menu, Start, and the WSDL link opens `?wsdl` with the
- * service address rewritten to the running mock. Screenshots: test-results/screenshots/mock-soap-*.
+ * service address rewritten to the running mock; a `soap` client built from that WSDL gets the
+ * app's mock host's answers, which its log then shows. Screenshots: test-results/screenshots/mock-soap-*.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
 import { finished } from '../support/processes.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
+import * as soap from 'soap';
 
 const missing = chromiumMissing();
 
@@ -70,5 +72,13 @@ describe.skipIf(missing !== null)('SOAP mock', () => {
     expect(served).not.toContain('www.eviware.com/webservices');
     await screenshot(wsdlPage, 'mock-soap-wsdl');
     await wsdlPage.close();
+
+    // A real SOAP client against the app's mock host.
+    const client = await soap.createClientAsync(`${mockUrl}/?wsdl`);
+    const [pong] = (await client.PingAsync({})) as [Record<string, unknown>];
+    expect(pong).toHaveProperty('PingResult');
+    const log = page.getByRole('table', { name: 'Mock log' });
+    await log.getByRole('cell', { name: 'Ping', exact: true }).waitFor();
+    await screenshot(page, 'mock-soap-log');
   }, 60_000);
 });
