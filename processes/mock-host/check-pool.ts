@@ -14,7 +14,7 @@ import type { MockCheckResult, MockCheckTask, SharedContract, WireRequest } from
 import type { CheckOutcome, Contract, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
 import type { RegexRunner } from './engine/match-conditions.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
-import { SoapContractCheck } from './engine/soap/soap-checker.js';
+import type { SoapContractCheck } from './engine/soap/soap-checker.js';
 import type { SoapContract } from './engine/soap/soap-contract.js';
 
 export interface MockCheckPoolOptions {
@@ -34,6 +34,7 @@ export class MockCheckPool {
   private readonly contracts = new WeakMap<Contract, SharedContract>();
   private readonly inline = new WeakMap<Contract, EngineContractChecker>();
   private readonly soapChecks = new WeakMap<SoapContract, SoapContractCheck>();
+  private soapWorkers = false;
   private contractCount = 0;
   private readonly budgetMs: number;
 
@@ -62,7 +63,15 @@ export class MockCheckPool {
    * A SOAP mock's checker: bodies up to 64 KiB checked on the spot (libxml2, linear and bounded),
    * larger ones in the workers on the budget.
    */
-  soapChecker(contract: SoapContract): ContractChecker {
+  async soapChecker(contract: SoapContract): Promise<ContractChecker> {
+    // libxml2 is loaded only here, for a SOAP mock; its workers load it too (check-worker.ts).
+    const { SoapContractCheck } = await import('./engine/soap/soap-checker.js');
+    if (!this.soapWorkers) {
+      this.soapWorkers = true;
+      const started = this.pool;
+      this.pool = undefined;
+      await started?.close();
+    }
     // Kept per contract: an edit of the mock restarts it with the same contract, and its schemas stay compiled.
     let check = this.soapChecks.get(contract);
     if (!check) {
@@ -98,6 +107,7 @@ export class MockCheckPool {
       maxQueue: this.options.maxQueue ?? 256,
       budgetMs: this.budgetMs,
       softMarginMs: 30,
+      workerData: { soap: this.soapWorkers },
     }));
   }
 

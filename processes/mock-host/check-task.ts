@@ -7,7 +7,7 @@
 import type { CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import { compileEcmaPattern } from '../checker/engine/regex.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
-import { SoapContractCheck } from './engine/soap/soap-checker.js';
+import type { SoapContractCheck } from './engine/soap/soap-checker.js';
 import type { SoapContract } from './engine/soap/soap-contract.js';
 
 /** The bundled contract as JSON in shared memory: it crosses to the worker once, without a copy. */
@@ -54,13 +54,20 @@ function checkerFor(contract: SharedContract): EngineContractChecker {
 }
 
 const soapChecks = new Map<string, SoapContractCheck>();
+/** Loaded only in the workers of a SOAP mock's pool (check-worker.ts): libxml2 costs a REST mock's workers nothing. */
+let SoapCheck: typeof SoapContractCheck | undefined;
+
+export function useSoapChecks(module: { SoapContractCheck: typeof SoapContractCheck }): void {
+  SoapCheck = module.SoapContractCheck;
+}
 
 /** A SOAP contract crosses as JSON with its documents as [path, text] pairs. */
 function soapCheckFor(shared: SharedContract): SoapContractCheck {
   let check = soapChecks.get(shared.key);
   if (!check) {
+    if (!SoapCheck) throw new Error('this check worker was not started for SOAP checks');
     const plain = JSON.parse(decoder.decode(new Uint8Array(shared.json))) as Omit<SoapContract, 'documents' | 'sources'> & { documents: Array<[string, string]>; sources: Array<[string, string]> };
-    check = new SoapContractCheck({ ...plain, documents: new Map(plain.documents), sources: new Map(plain.sources) });
+    check = new SoapCheck({ ...plain, documents: new Map(plain.documents), sources: new Map(plain.sources) });
     soapChecks.set(shared.key, check);
     if (soapChecks.size > MAX_CONTRACTS) soapChecks.delete(soapChecks.keys().next().value!);
   }

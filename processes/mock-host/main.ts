@@ -20,9 +20,8 @@ import { MockServer, type LogRecord } from './engine/mock-server.js';
 import { loadContract, type Contract } from './engine/contract.js';
 import { MockCheckPool } from './check-pool.js';
 import { contractWarnings } from './engine/mock-findings.js';
-import { loadSoapContract } from './engine/soap/soap-contract-from-wsdl.js';
-import { soapOperationMissing } from './engine/soap/soap-findings.js';
 import type { SoapContract } from './engine/soap/soap-contract.js';
+import type { SoapRoutingFactory } from './engine/soap/soap-endpoint.js';
 import type { ContractChecker } from './engine/contract.js';
 
 type Config = ReqOf<'mock.start'>;
@@ -89,17 +88,21 @@ async function contractFor(config: Config): Promise<Contract> {
 /** A SOAP mock's binding of the cached WSDL, read again only when the definition or binding changed. */
 async function soapContractFor(config: Config): Promise<SoapContract> {
   const key = `${config.mock.binding ?? ''}\n${JSON.stringify(config.documents)}`;
-  if (soapContract?.key !== key) soapContract = { key, value: await loadSoapContract(config.documents, config.mock.binding) };
+  if (soapContract?.key !== key) {
+    const { loadSoapContract } = await import('./engine/soap/soap-contract-from-wsdl.js');
+    soapContract = { key, value: await loadSoapContract(config.documents, config.mock.binding) };
+  }
   return soapContract.value;
 }
 
 /** The checker, the SOAP contract when the mock is one, and the start's warnings. */
-async function prepare(config: Config): Promise<{ checker: ContractChecker; soap?: SoapContract; warnings: string[] }> {
+async function prepare(config: Config): Promise<{ checker: ContractChecker; soap?: SoapRoutingFactory; warnings: string[] }> {
   if (config.mock.kind === 'soap') {
-    const soap = await soapContractFor(config);
-    const names = new Set(soap.operations.map((op) => op.name));
-    const warnings = config.mock.operations.filter((op) => !names.has(op.operationId ?? op.name)).map((op) => soapOperationMissing(op.operationId ?? op.name, op.name, soap.binding));
-    return { checker: checks.soapChecker(soap), soap, warnings };
+    // Loaded only for a SOAP mock: libxml2 takes a few hundred ms to load that a REST mock never pays.
+    const [contract, { soapRouting }, { soapOperationMissing }] = await Promise.all([soapContractFor(config), import('./engine/soap/soap-endpoint.js'), import('./engine/soap/soap-findings.js')]);
+    const names = new Set(contract.operations.map((op) => op.name));
+    const warnings = config.mock.operations.filter((op) => !names.has(op.operationId ?? op.name)).map((op) => soapOperationMissing(op.operationId ?? op.name, op.name, contract.binding));
+    return { checker: await checks.soapChecker(contract), soap: soapRouting(contract), warnings };
   }
   const value = await contractFor(config);
   return { checker: checks.checker(value), warnings: contractWarnings(config.mock, value) };

@@ -28,7 +28,7 @@ describe('SOAP checks in the mock host check workers', () => {
   it('a body over 64 KiB is checked in a worker with the same verdicts', async () => {
     const pool = new MockCheckPool({ workerFile });
     pools.push(pool);
-    const checker = pool.soapChecker(testServiceContract());
+    const checker = await pool.soapChecker(testServiceContract());
     const big = request(page('1', 'x'.repeat(200 * 1024)));
     expect(checker.checkRequestNow!(op, big)).toBeUndefined();
     expect(await checker.checkRequest(op, big)).toEqual({ problems: [], fault: false });
@@ -41,7 +41,7 @@ describe('SOAP checks in the mock host check workers', () => {
   it('a check past its budget is stopped and answered as not checked; checks go on', async () => {
     const pool = new MockCheckPool({ workerFile, budgetMs: 40 });
     pools.push(pool);
-    const checker = pool.soapChecker(testServiceContract());
+    const checker = await pool.soapChecker(testServiceContract());
     // About 1 MB of elements: parsing and validating it takes well over 40 ms of a worker.
     const many = envelope11(`<v1:GetPage><v1:pageLink><v1:ID>1</v1:ID><v1:WorkID>2</v1:WorkID><v1:RemoteSite>${'<b/>'.repeat(240_000)}</v1:RemoteSite></v1:pageLink></v1:GetPage>`);
     const outcome = await checker.checkRequest(op, request(many));
@@ -52,10 +52,10 @@ describe('SOAP checks in the mock host check workers', () => {
     expect(checker.checkRequestNow!(op, request(page('one', 'small')))?.problems.length).toBeGreaterThan(0);
   }, 30_000);
 
-  it('a body over 1 MiB is skipped on the spot, not sent to a worker', () => {
+  it('a body over 1 MiB is skipped on the spot, not sent to a worker', async () => {
     const pool = new MockCheckPool({ workerFile });
     pools.push(pool);
-    const outcome = pool.soapChecker(testServiceContract()).checkRequestNow!(op, request(page('1', 'z'.repeat(1100 * 1024))));
+    const outcome = (await pool.soapChecker(testServiceContract())).checkRequestNow!(op, request(page('1', 'z'.repeat(1100 * 1024))));
     expect(outcome?.gaveUp).toMatch(/over 1048576 bytes/);
   });
 });

@@ -13,8 +13,7 @@ import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { MockState } from './mock-state.js';
 import type { ScriptSandbox } from './script-sandbox.js';
 import type { CheckOutcome, ContractChecker, ContractRequest, OperationRef } from './contract.js';
-import { SoapEndpoint } from './soap/soap-endpoint.js';
-import type { SoapContract } from './soap/soap-contract.js';
+import type { SoapRouting, SoapRoutingFactory } from './soap/soap-endpoint.js';
 
 export interface IncomingRequest {
   method: string;
@@ -49,8 +48,8 @@ export interface EngineDeps {
   checkTimeoutMs: number;
   /** Runs match-condition patterns the linear engine cannot, within a budget on another thread. */
   regexRunner?: RegexRunner;
-  /** A SOAP mock's contract: routing by action or Body element, `?wsdl`, faults (soap/soap-endpoint.ts). */
-  soap?: SoapContract;
+  /** A SOAP mock's endpoint: routing by action or Body element, `?wsdl`, faults (soap/soap-endpoint.ts). */
+  soap?: SoapRoutingFactory;
 }
 
 /**
@@ -96,14 +95,14 @@ export class MockEngine {
   private readonly prefix: string;
   /** Operations with a response limited to a scenario state: only their candidates need filtering. */
   private readonly gated = new Set<MockOperation>();
-  private readonly soap: SoapEndpoint | undefined;
+  private readonly soap: SoapRouting | undefined;
 
   constructor(
     readonly mock: Mock,
     private readonly deps: EngineDeps,
   ) {
     this.router = new Router(mock.kind === 'soap' ? [] : mock.operations.map((op) => ({ method: op.method, path: op.path, target: op })));
-    if (mock.kind === 'soap' && deps.soap) this.soap = new SoapEndpoint(mock, deps.soap);
+    if (mock.kind === 'soap' && deps.soap) this.soap = deps.soap(mock);
     this.prefix = mock.path.replace(/\/+$/, '');
     for (const op of mock.operations) if (op.responses.some((r) => r.scenario?.onlyInState)) this.gated.add(op);
   }

@@ -11,9 +11,7 @@ import { loadContract, type Contract } from './contract.js';
 import { findStubProblems, operationsNotInContract } from './stub-findings.js';
 import type { OpenApiDocuments } from './openapi-documents.js';
 import { contractChecker } from './contract-checker.js';
-import { loadSoapContract } from './soap/soap-contract-from-wsdl.js';
-import { SoapContractCheck } from './soap/soap-checker.js';
-import { findSoapStubProblems } from './soap/soap-findings.js';
+import type { SoapContractCheck } from './soap/soap-checker.js';
 
 export interface MockFindings {
   findings: MockFinding[];
@@ -30,6 +28,8 @@ const soapChecks = new Map<string, Promise<SoapContractCheck>>();
 
 export async function mockFindings(mock: Mock, documents: OpenApiDocuments): Promise<MockFindings> {
   if (mock.kind === 'soap') {
+    // Loaded only for a SOAP mock: libxml2 takes a few hundred ms to load.
+    const { findSoapStubProblems } = await import('./soap/soap-findings.js');
     const findings = findSoapStubProblems(mock, await cachedSoapCheck(mock.binding, documents));
     return { findings, warnings: findings.filter((f) => f.rule === 'operation-not-in-contract').map((f) => f.message) };
   }
@@ -48,7 +48,7 @@ function cachedSoapCheck(binding: string | undefined, documents: OpenApiDocument
   const key = createHash('sha256').update(`${binding ?? ''}\n${JSON.stringify(documents)}`).digest('base64url');
   let check = soapChecks.get(key);
   if (!check) {
-    check = loadSoapContract(documents, binding).then((contract) => new SoapContractCheck(contract));
+    check = Promise.all([import('./soap/soap-contract-from-wsdl.js'), import('./soap/soap-checker.js')]).then(async ([{ loadSoapContract }, { SoapContractCheck }]) => new SoapContractCheck(await loadSoapContract(documents, binding)));
     soapChecks.set(key, check);
     check.catch(() => soapChecks.delete(key));
     if (soapChecks.size > MAX_CONTRACTS) soapChecks.delete(soapChecks.keys().next().value!);

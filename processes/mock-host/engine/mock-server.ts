@@ -17,7 +17,7 @@ import type { RenderedResponse } from './render-response.js';
 import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { ContractChecker } from './contract.js';
 import type { RegexRunner } from './match-conditions.js';
-import type { SoapContract } from './soap/soap-contract.js';
+import type { SoapRoutingFactory } from './soap/soap-endpoint.js';
 
 /** Request bodies over this are answered 413 (documented in docs/mock-files.md). */
 export const MAX_REQUEST_BODY = 10 * 1024 * 1024;
@@ -28,8 +28,8 @@ export interface MockServerOptions {
   listenAllInterfaces?: boolean;
   /** The contract checker; without one, a mock whose check is not off logs "not checked". */
   checker?: ContractChecker;
-  /** A SOAP mock's contract (its routing, `?wsdl` and faults need it). */
-  soap?: SoapContract;
+  /** A SOAP mock's endpoint (routing, `?wsdl`, faults): soap/soap-endpoint.ts's `soapRouting`. */
+  soap?: SoapRoutingFactory;
   /** Listen here when the mock's Port is 0: the port picked by an earlier run, kept across a host restart. */
   keepPort?: number;
   /** Every exchange's log entry, built at once. */
@@ -61,7 +61,7 @@ export interface MockReconfiguration {
   mock: Mock;
   listenAllInterfaces?: boolean;
   checker?: ContractChecker;
-  soap?: SoapContract;
+  soap?: SoapRoutingFactory;
 }
 
 /** Bodies up to this many bytes go out as text with the head, in one write; larger ones as bytes. */

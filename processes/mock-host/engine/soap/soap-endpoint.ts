@@ -21,10 +21,23 @@ export interface SoapIncoming {
   body: Buffer;
 }
 
+/** What the mock engine asks of a SOAP mock's endpoint (the engine imports only this type, so a REST mock never loads libxml2). */
+export interface SoapRouting {
+  route(incoming: SoapIncoming, path: string, search: string, prefix: string): { operation: MockOperation } | ProblemReply;
+  refusal(op: MockOperation, problems: readonly MockProblem[]): ProblemReply;
+}
+
+/** Makes the endpoint of a mock (again after each edit of it). */
+export type SoapRoutingFactory = (mock: Mock) => SoapRouting;
+
+export function soapRouting(contract: SoapContract): SoapRoutingFactory {
+  return (mock) => new SoapEndpoint(mock, contract);
+}
+
 /** Rewritten WSDL documents kept per Host and document; clients fetch `?wsdl` again and again. */
 const SERVED_MAX = 32;
 
-export class SoapEndpoint {
+export class SoapEndpoint implements SoapRouting {
   private readonly router: SoapRouter<MockOperation>;
   private readonly served = new Map<string, ProblemReply>();
 

@@ -5,6 +5,7 @@ import { send } from '../test-support/mocks.js';
 import { newSoapMockFromDocuments } from './new-soap-mock.js';
 import { loadSoapContract, type SoapDocuments } from './soap-contract-from-wsdl.js';
 import { SoapContractCheck } from './soap-checker.js';
+import { soapRouting } from './soap-endpoint.js';
 import { findSoapStubProblems } from './soap-findings.js';
 import { envelope11, envelope12, fixtureDocuments, TEST_NS } from './test-fixtures.js';
 
@@ -25,7 +26,7 @@ async function start(docs: SoapDocuments, edit: (mock: Mock) => void = () => {},
   edit(mock);
   const soap = await loadSoapContract(docs, mock.binding);
   const logs: MockLogEntry[] = [];
-  const server = new MockServer({ mock, soap, checker: new SoapContractCheck(soap).contractChecker(), onLog: (e) => logs.push(e) });
+  const server = new MockServer({ mock, soap: soapRouting(soap), checker: new SoapContractCheck(soap).contractChecker(), onLog: (e) => logs.push(e) });
   running.push(server);
   const { port } = await server.start();
   return { mock, port, logs, server };

@@ -4,13 +4,12 @@
  * `action` parameter of the Content-Type).
  */
 import { essence } from '../../../../protocol/media-type.js';
+import { SOAP11_ENVELOPE_NS, SOAP12_ENVELOPE_NS, type SoapVersion } from '../../../../protocol/wsdl/model.js';
 
-export type SoapVersion = '1.1' | '1.2';
+export type { SoapVersion };
 
-export const ENVELOPE_NS: Readonly<Record<SoapVersion, string>> = {
-  '1.1': 'http://schemas.xmlsoap.org/soap/envelope/',
-  '1.2': 'http://www.w3.org/2003/05/soap-envelope',
-};
+/** The WSDL engine's envelope namespaces, by version. */
+export const ENVELOPE_NS: Readonly<Record<SoapVersion, string>> = { '1.1': SOAP11_ENVELOPE_NS, '1.2': SOAP12_ENVELOPE_NS };
 
 export const SOAP_CONTENT_TYPE: Readonly<Record<SoapVersion, string>> = {
   '1.1': 'text/xml',

@@ -5,7 +5,6 @@
  * `?wsdl=<document>` URLs, which serve those cached documents rewritten the same way, so a client
  * that follows them never leaves the mock.
  */
-import { posix } from 'node:path';
 import type { XmlElement } from 'libxml2-wasm';
 import { parseSafeXml } from './safe-xml.js';
 import { elementChildren } from './envelope.js';
@@ -15,8 +14,7 @@ const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
 /**
- * Which cached document a location in `fromPath` names, or undefined when none does. By default
- * a relative location resolved against the document's own folder.
+ * Which cached document a location in `fromPath` names, or undefined when none does.
  */
 export type LocateDocument = (fromPath: string, location: string) => string | undefined;
 
@@ -25,7 +23,8 @@ export interface WsdlSite {
   documents: ReadonlyMap<string, string>;
   /** The WSDL `?wsdl` serves. */
   entry: string;
-  locate?: LocateDocument;
+  /** The import's own rule (soap-contract-from-wsdl.ts, `cachedLocator`). */
+  locate: LocateDocument;
 }
 
 export type ServedDocument = { ok: true; text: string } | { ok: false; reason: string };
@@ -36,7 +35,7 @@ export function serveWsdlDocument(site: WsdlSite, mockUrl: string, path: string 
   if (text === undefined) return { ok: false, reason: 'The definition has no such document.' };
   const parsed = parseSafeXml(text, { maxBytes: 64 * 1024 * 1024 });
   if (!parsed.ok) return { ok: false, reason: parsed.reason };
-  const locate = site.locate ?? relativeLocation(site.documents);
+  const locate = site.locate;
   try {
     rewrite(parsed.doc.root, (element) => {
       const ns = element.namespaceUri ?? '';
@@ -69,14 +68,6 @@ function rewrite(element: XmlElement, visit: (element: XmlElement) => void): voi
     visit(next);
     stack.push(...elementChildren(next));
   }
-}
-
-function relativeLocation(documents: ReadonlyMap<string, string>): LocateDocument {
-  return (fromPath, location) => {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(location) || location.startsWith('/')) return undefined;
-    const resolved = posix.normalize(posix.join(posix.dirname(fromPath), location.split(/[?#]/, 1)[0]!));
-    return documents.has(resolved) ? resolved : undefined;
-  };
 }
 
 /** What `?wsdl` and `?wsdl=<path>` ask for: the entry (undefined path) or a document; null when the query is not a WSDL request. */

@@ -13,6 +13,7 @@
 import { XsdValidator, XmlValidateError, type XmlElement } from 'libxml2-wasm';
 import { definitionUrl, libxmlMessage, parseSafeXml, withDefinitionDocuments } from './safe-xml.js';
 import { elementChildren } from './envelope.js';
+import { escapeXml } from '../render-response.js';
 
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
@@ -97,10 +98,10 @@ export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origi
   for (const [tns, paths] of byNamespace) {
     const wrapper = `${WRAPPER_DIR}/ns-${n++}.xsd`;
     // An include needs the same target namespace; the wrapper takes the group's own.
-    const target = tns ? ` targetNamespace="${escapeAttr(tns)}"` : '';
-    const includes = paths.map((p) => `<xs:include schemaLocation="${escapeAttr(urlOf(p))}"/>`).join('');
+    const target = tns ? ` targetNamespace="${escapeXml(tns)}"` : '';
+    const includes = paths.map((p) => `<xs:include schemaLocation="${escapeXml(urlOf(p))}"/>`).join('');
     sources.set(wrapper, `<xs:schema xmlns:xs="${XSD_NS}"${target}>${includes}</xs:schema>`);
-    imports.push(`<xs:import${tns ? ` namespace="${escapeAttr(tns)}"` : ''} schemaLocation="${escapeAttr(definitionUrl(wrapper))}"/>`);
+    imports.push(`<xs:import${tns ? ` namespace="${escapeXml(tns)}"` : ''} schemaLocation="${escapeXml(definitionUrl(wrapper))}"/>`);
   }
   const root = `<xs:schema xmlns:xs="${XSD_NS}" targetNamespace="urn:parley:soap-mock:schemas">${imports.join('')}</xs:schema>`;
 
@@ -131,12 +132,8 @@ function standaloneSchema(schema: XmlElement): string {
   let declarations = '';
   for (const [prefix, uri] of Object.entries(schema.namespaces)) {
     if (Object.hasOwn(own, prefix) || prefix === 'xml') continue;
-    declarations += prefix === '' ? ` xmlns="${escapeAttr(uri)}"` : ` xmlns:${prefix}="${escapeAttr(uri)}"`;
+    declarations += prefix === '' ? ` xmlns="${escapeXml(uri)}"` : ` xmlns:${prefix}="${escapeXml(uri)}"`;
   }
   const nameEnd = text.search(/[\s/>]/);
   return text.slice(0, nameEnd) + declarations + text.slice(nameEnd);
-}
-
-function escapeAttr(value: string): string {
-  return value.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
 }
