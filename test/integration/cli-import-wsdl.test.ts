@@ -143,4 +143,12 @@ describe('parley import <wsdl>', SLOW, () => {
     expect(run.stderr).toMatch(message);
     expect(run.stderr + run.stdout).not.toMatch(/root:x:0/);
   });
+
+  it('refuses an oversized WSDL (over 10 MiB) with exit code 2, naming the limit', async () => {
+    const dir = await mkdtemp(join(work, 'big-'));
+    await writeFile(join(dir, 'big.wsdl'), `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><documentation>${'x'.repeat(11 * 1024 * 1024)}</documentation></definitions>`);
+    const run = await parley(['import', join(dir, 'big.wsdl'), '--new-project', join(dir, 'p')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/over the limit of 10,485,760/);
+  });
 });
