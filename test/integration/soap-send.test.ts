@@ -5,7 +5,7 @@
  * through the real sender process; the server's handler must have received that operation with
  * the arguments the envelope carries. A fault comes back as a 500 with a SOAP Fault.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,7 @@ class MemorySecrets implements SecretStore {
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/wsdl');
 
 let sup: Supervisor;
+const secrets = new MemorySecrets();
 let handlers: Handlers;
 let home: string;
 let calc: CalcServer;
@@ -54,7 +55,7 @@ async function importWsdl(path: string): Promise<{ project: string; requests: Re
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'parley-soap-send-'));
-  sup = await Supervisor.start({ dataDir: home, log: () => {}, secrets: new MemorySecrets() });
+  sup = await Supervisor.start({ dataDir: home, log: () => {}, secrets });
   handlers = uiHandlers(sup);
   calc = await startCalcServer();
 }, 60_000);
@@ -87,6 +88,40 @@ describe('calc.wsdl against its soap server', () => {
       }
       const ct = exchange.response.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1] ?? '';
       expect(ct).toContain(request.soap!.soapVersion === '1.2' ? 'application/soap+xml' : 'text/xml');
+    }
+  });
+});
+
+describe('calc.wsdl by URL with Basic definition credentials, used for requests too', () => {
+  it('each binding API records the source credentials and Basic auth as its own keychain reference; no password in a file', async () => {
+    const seenAuth: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seenAuth.push(req.headers.authorization);
+      if (req.headers.authorization !== `Basic ${Buffer.from('ws:pw-calc-77').toString('base64')}`) return void res.writeHead(401).end();
+      res.writeHead(200, { 'content-type': 'text/xml' }).end(calc.wsdlText);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/calc?wsdl`;
+      const project = join(await mkdtemp(join(home, 'url-')), 'p');
+      const result = await sup.imports.run(
+        { source: { kind: 'url', url, credentials: { type: 'basic', username: 'ws', password: 'pw-calc-77' } }, format: 'auto', options: { useCredentialsForRequests: true }, into: { kind: 'new', path: project } },
+        { signal: new AbortController().signal, chunk: () => {} },
+      );
+      expect(result.apis.map((a) => a.name).sort()).toEqual(['CalcRpc', 'CalcSoap11', 'CalcSoap12']);
+      for (const { id } of result.apis) {
+        const api = await call('api.get', { project, id });
+        const ref = `\${secret:api.${id}.definition}`;
+        expect(api.definition?.source).toEqual({ kind: 'url', location: url, credentials: { type: 'basic', username: 'ws', secret: ref } });
+        expect(api.auth).toEqual({ type: 'basic', username: 'ws', password: ref });
+        expect(secrets.values.get(`api.${id}.definition`)).toBe('pw-calc-77');
+      }
+      const texts: string[] = [];
+      for (const e of await readdir(project, { withFileTypes: true, recursive: true })) if (e.isFile()) texts.push(await readFile(join(e.parentPath, e.name), 'utf8'));
+      expect(texts.join('\n')).not.toContain('pw-calc-77');
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 });
