@@ -179,11 +179,11 @@ function secretFrom(ctx: ImportContext): 'password' | 'token' | 'apikey' {
   return c?.type === 'basic' ? 'password' : c?.type === 'bearer' ? 'token' : 'apikey';
 }
 
-/** With "Use these credentials for requests too", Basic definition credentials become the API's auth. */
+/** The API's auth: none (an API has nothing to inherit from), or with "Use these credentials for requests too" the Basic definition credentials. */
 function requestAuth(ctx: ImportContext, apiId: string): Auth {
   const c = ctx.sourceCredentials;
   if (ctx.options.useCredentialsForRequests && c?.type === 'basic') return { type: 'basic', username: c.username, password: `\${secret:${definitionSecretName(apiId)}}` };
-  return { type: 'inherit' };
+  return { type: 'none' };
 }
 
 function sourceOf(input: ImportInput, ctx: ImportContext): ((apiId: string) => NonNullable<NonNullable<Api['definition']>['source']>) | undefined {
