@@ -39,6 +39,14 @@ describe.skipIf(missing !== null)('WSDL import, send and fault', { timeout: 180_
   it('imports a WSDL from the dialog, sends an operation, and shows a fault as a fault', async () => {
     await page.keyboard.press('Control+I');
     const dialog = page.getByRole('dialog', { name: 'Import' });
+    // URL tab: with Basic definition credentials, the WSDL option to use them for requests too.
+    const carry = dialog.getByLabel('Use these credentials for requests too (WSDL)');
+    await expect(carry.count()).resolves.toBe(0);
+    await dialog.getByRole('radio', { name: 'Basic' }).click();
+    await carry.check();
+    await expect(carry.isChecked()).resolves.toBe(true);
+    await screenshot(page, 'import-wsdl-url-options');
+    await dialog.getByRole('radio', { name: 'None' }).click();
     await dialog.getByRole('tab', { name: 'File' }).click();
     await dialog.getByLabel('File path').fill(calc.wsdlPath);
     const badge = dialog.getByRole('status', { name: 'Detected format' });
