@@ -14,3 +14,5 @@ export type { SchemaInfo, SchemaComponent } from './xsd.js';
 export * from './model.js';
 export { cachedWsdlReader } from './cached-reader.js';
 export type { CachedWsdlFile } from './cached-reader.js';
+export { readSoapFault, MAX_FAULT_BODY_CHARS } from './fault.js';
+export type { SoapFault } from './fault.js';

@@ -189,3 +189,16 @@ describe('XML safety', () => {
     expect([el.local, childrenNamed(el, 'urn:calc', 'toString').length]).toEqual(['constructor', 1]);
   });
 });
+
+describe('readSoapFault', () => {
+  test('SOAP 1.1 and 1.2 faults are read; other XML and broken bodies are not faults', async () => {
+    const { readSoapFault } = await import('./fault.js');
+    expect(readSoapFault(`<s:Envelope xmlns:s="${SOAP11_ENVELOPE_NS}"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>Division by zero</faultstring><detail/></s:Fault></s:Body></s:Envelope>`)).toEqual({ version: '1.1', form: 'faultcode', code: 's:Client', reason: 'Division by zero', hasDetail: true });
+    expect(readSoapFault(`<e:Envelope xmlns:e="${SOAP12_ENVELOPE_NS}"><e:Body><e:Fault><e:Code><e:Value>e:Sender</e:Value><e:Subcode><e:Value>m:Bad</e:Value></e:Subcode></e:Code><e:Reason><e:Text xml:lang="en">No</e:Text></e:Reason></e:Fault></e:Body></e:Envelope>`)).toEqual({ version: '1.2', form: 'Code', code: 'e:Sender / m:Bad', reason: 'No', hasDetail: false });
+    // A 1.2-style fault in a 1.1 envelope (as the soap package's server writes one) is read too.
+    expect(readSoapFault(`<s:Envelope xmlns:s="${SOAP11_ENVELOPE_NS}"><s:Body><s:Fault><s:Code><s:Value>s:Sender</s:Value></s:Code><s:Reason><s:Text>Bad</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>`)).toMatchObject({ version: '1.1', form: 'Code', code: 's:Sender', reason: 'Bad' });
+    expect(readSoapFault(`<s:Envelope xmlns:s="${SOAP11_ENVELOPE_NS}"><s:Body><m:AddResult xmlns:m="urn:x"><Fault/></m:AddResult></s:Body></s:Envelope>`)).toBeNull();
+    expect(readSoapFault('<Fault><unclosed></Fault>')).toBeNull();
+    expect(readSoapFault(`<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><s:Envelope xmlns:s="${SOAP11_ENVELOPE_NS}"><s:Body><s:Fault><faultstring>&e;</faultstring></s:Fault></s:Body></s:Envelope>`)).toBeNull();
+  });
+});

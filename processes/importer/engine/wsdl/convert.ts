@@ -104,16 +104,11 @@ export async function convertWsdl(input: ImportInput, ctx: ImportContext): Promi
     };
     const requests: PlacedRequest[] = binding.operations.map((op) => ({ folder: '', request: soapRequest(definition, binding, op.name, ctx.newId('r'), ctx.options.baseUrl?.trim() || endpoint) }));
     requestCount += requests.length;
-    // The fetch secret is stored once, under the first API; the others refer to the same entry.
-    const secret = apis.length === 0 && ctx.sourceCredentials ? { name: definitionSecretName(apiId), from: secretFrom(ctx) } : undefined;
+    // Each API keeps its own copy of the fetch secret, so removing one interface never strands another.
+    const secret = ctx.sourceCredentials ? { name: definitionSecretName(apiId), from: secretFrom(ctx) } : undefined;
     apis.push({ api, folders: [], requests, documents: cached, ...(secret ? { secret } : {}) });
   }
-  // Every API's recorded credentials point at the one stored secret.
   const first = apis[0]!.api;
-  for (const { api } of apis.slice(1)) {
-    if (api.definition?.source?.credentials) api.definition.source.credentials.secret = `\${secret:${definitionSecretName(first.id)}}`;
-    if (api.auth.type === 'basic') api.auth.password = `\${secret:${definitionSecretName(first.id)}}`;
-  }
   const unimported: UnimportedItem[] = [];
   const warnings: ReportItem[] = [];
   const errors: ReportItem[] = [];
@@ -184,11 +179,11 @@ function secretFrom(ctx: ImportContext): 'password' | 'token' | 'apikey' {
   return c?.type === 'basic' ? 'password' : c?.type === 'bearer' ? 'token' : 'apikey';
 }
 
-/** With "Use these credentials for requests too", Basic definition credentials become the API's auth. */
+/** The API's auth: none (an API has nothing to inherit from), or with "Use these credentials for requests too" the Basic definition credentials. */
 function requestAuth(ctx: ImportContext, apiId: string): Auth {
   const c = ctx.sourceCredentials;
   if (ctx.options.useCredentialsForRequests && c?.type === 'basic') return { type: 'basic', username: c.username, password: `\${secret:${definitionSecretName(apiId)}}` };
-  return { type: 'inherit' };
+  return { type: 'none' };
 }
 
 function sourceOf(input: ImportInput, ctx: ImportContext): ((apiId: string) => NonNullable<NonNullable<Api['definition']>['source']>) | undefined {

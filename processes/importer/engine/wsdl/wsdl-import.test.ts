@@ -68,6 +68,8 @@ describe('file import', () => {
     const { result } = await importSource({ kind: 'file', path: fixture('soapui-tutorials/sample-service.wsdl') });
     const api = result.apis[0]!;
     expect(api.api.soap).toMatchObject({ soapVersion: '1.1' });
+    // An API has nothing to inherit from: its auth is none, and its requests inherit it.
+    expect(api.api.auth).toEqual({ type: 'none' });
     const req = api.requests[0]!.request;
     expect(req).toMatchObject({ method: 'POST', url: api.api.baseUrl, body: { kind: 'raw', raw: { language: 'xml' } } });
     expect(req.body.raw.text).toContain('<soapenv:Envelope');
