@@ -157,4 +157,21 @@ describe('a running SOAP mock', () => {
     const other = await ask('8');
     expect(other.text).not.toContain('<v1:Property>');
   });
+
+  it('SOAP 1.2: routes by the Content-Type action, answers in 1.2, refuses a 1.1 envelope with a 400 Sender fault, and says the XSD check gave up when the schema does not compile', async () => {
+    const { port, logs } = await start(documents('addPets', 'soap.wsdl'), (m) => (m.contractCheck = 'refuse'), 'Service1Soap12');
+    const body12 = '<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope" xmlns:t="http://tempuri.org/"><env:Body><t:addPets/></env:Body></env:Envelope>';
+    const ok = await post(port, body12, { 'Content-Type': 'application/soap+xml; charset=utf-8; action="http://tempuri.org/addPets"' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toBe('application/soap+xml; charset=utf-8');
+    expect(ok.text).toContain('http://www.w3.org/2003/05/soap-envelope');
+    expect(logs[0]!.notes.join()).toMatch(/gave up .*do not compile/);
+    const wrong = await post(port, '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:t="http://tempuri.org/"><s:Body><t:addPets/></s:Body></s:Envelope>', {
+      'Content-Type': 'text/xml',
+      SOAPAction: 'http://tempuri.org/addPets',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('<env:Value>env:Sender</env:Value>');
+    expect(wrong.text).toMatch(/does not fit SOAP 1.2/);
+  });
 });
