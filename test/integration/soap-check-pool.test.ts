@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockCheckPool } from '../../processes/mock-host/check-pool.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { envelope11, testServiceContract, TEST_NS } from '../../processes/mock-host/engine/soap/test-fixtures.js';
+import { envelope11, testServiceContract, TEST_NS } from '../../processes/mock-host/engine/test-support/soap-fixtures.js';
 import type { ContractRequest } from '../../processes/mock-host/engine/contract.js';
 
 const workerFile = join(repoRoot(), 'dist', 'mock-check-worker.js');

@@ -3,7 +3,7 @@ import { parseSafeXml } from './safe-xml.js';
 import { readEnvelope } from './envelope.js';
 import { soapFaultReply, soapFaultXml } from './fault.js';
 import { contentTypeParameter, contentTypeProblem, requestAction } from './soap-version.js';
-import { envelope11, envelope12 } from './test-fixtures.js';
+import { envelope11, envelope12 } from '../test-support/soap-fixtures.js';
 
 function read(xml: string, expected?: '1.1' | '1.2') {
   const parsed = parseSafeXml(xml);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSafeXml } from './safe-xml.js';
 import { compileWsdlSchemas } from './xsd-schemas.js';
 import { SoapContractCheck } from './soap-checker.js';
-import { envelope11, testServiceContract } from './test-fixtures.js';
+import { envelope11, testServiceContract } from '../test-support/soap-fixtures.js';
 
 const LAUGHS =
   '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' +

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Mock, MockResponse } from '../../../../protocol/model/mock.js';
 import { SoapContractCheck } from './soap-checker.js';
 import { findSoapStubProblems } from './soap-findings.js';
-import { envelope11, envelope12, testServiceContract } from './test-fixtures.js';
+import { envelope11, envelope12, testServiceContract } from '../test-support/soap-fixtures.js';
 import type { SoapContract } from './soap-contract.js';
 
 let ids = 0;

@@ -7,7 +7,7 @@ import { loadSoapContract, type SoapDocuments } from './soap-contract-from-wsdl.
 import { SoapContractCheck } from './soap-checker.js';
 import { soapRouting } from './soap-endpoint.js';
 import { findSoapStubProblems } from './soap-findings.js';
-import { envelope11, envelope12, fixtureDocuments, TEST_NS } from './test-fixtures.js';
+import { envelope11, envelope12, fixtureDocuments, TEST_NS } from '../test-support/soap-fixtures.js';
 
 const running: MockServer[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 /** Test support: the WSDL fixtures of test/fixtures/wsdl/mock read as a definition's documents. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SoapContract } from './soap-contract.js';
+import type { SoapContract } from '../soap/soap-contract.js';
 
 const ROOT = new URL('../../../../test/fixtures/wsdl/mock/', import.meta.url);
 
