@@ -30,7 +30,7 @@ export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'http', label: '.http file', sources: ['file', 'paste'], lands: 'project', built: false },
   { id: 'http-env', label: 'HTTP client environment file', sources: ['file', 'paste'], lands: 'workspace', built: false },
   { id: 'opencollection', label: 'OpenCollection', sources: ['file', 'paste'], lands: 'project', built: false },
-  { id: 'wsdl', label: 'WSDL (SOAP)', sources: ['url', 'file', 'paste'], lands: 'project', built: false },
+  { id: 'wsdl', label: 'WSDL (SOAP)', sources: ['url', 'file', 'paste'], lands: 'project', built: true },
   { id: 'protobuf', label: 'Protocol Buffers (gRPC)', sources: ['url', 'file', 'paste'], lands: 'project', built: false },
   { id: 'soapui', label: 'Legacy SOAP project', sources: ['file'], lands: 'project', built: false },
 ];

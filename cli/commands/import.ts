@@ -1,5 +1,5 @@
 /**
- * `parley import`: an OpenAPI or Swagger document (file, folder, URL or standard input) into a
+ * `parley import`: an OpenAPI or Swagger document or a WSDL (file, folder, URL or standard input) into a
  * project, through the same supervisor import service and importer child as the app's Import
  * dialog, so the two cannot disagree; with --format curl, a curl command into an API
  * (../import/curl.ts). Exit 0 imported; 2 refused or failed (bad usage, unreadable
@@ -29,7 +29,9 @@ Usage:
   parley import <environment or globals export> [options]     (lands in the workspace: no project)
       <file>    an OpenAPI 3.x or Swagger 2.0/1.x document (JSON or YAML); files it references are read too;
                 a Postman collection (v2.0, v2.1), environment export or globals export;
-                or a HAR 1.1/1.2 capture (.har, read as a stream; over 100 MB is refused)
+                a HAR 1.1/1.2 capture (.har, read as a stream; over 100 MB is refused);
+                or a WSDL 1.1 document (.wsdl or .xml: each SOAP 1.1/1.2 binding becomes an API;
+                its wsdl:import, xsd:import and xsd:include documents are read and cached too)
       <folder>  the document at the folder's top level named ${FOLDER_DOCUMENT_NAMES.slice(0, 3).join(', ')},
                 ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet)
       <URL>     an http or https URL (credentials below)

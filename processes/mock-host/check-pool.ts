@@ -14,6 +14,8 @@ import type { MockCheckResult, MockCheckTask, SharedContract, WireRequest } from
 import type { CheckOutcome, Contract, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
 import type { RegexRunner } from './engine/match-conditions.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
+import type { SoapContractCheck } from './engine/soap/soap-checker.js';
+import type { SoapContract } from './engine/soap/soap-contract.js';
 
 export interface MockCheckPoolOptions {
   /** The built worker; default `mock-check-worker.js` beside this module (dist/). */
@@ -31,6 +33,8 @@ export class MockCheckPool {
   private pool: BudgetedPool<MockCheckTask, MockCheckResult> | undefined;
   private readonly contracts = new WeakMap<Contract, SharedContract>();
   private readonly inline = new WeakMap<Contract, EngineContractChecker>();
+  private readonly soapChecks = new WeakMap<SoapContract, SoapContractCheck>();
+  private soapWorkers = false;
   private contractCount = 0;
   private readonly budgetMs: number;
 
@@ -55,6 +59,34 @@ export class MockCheckPool {
     };
   }
 
+  /**
+   * A SOAP mock's checker: bodies up to 64 KiB checked on the spot (libxml2, linear and bounded),
+   * larger ones in the workers on the budget.
+   */
+  async soapChecker(contract: SoapContract): Promise<ContractChecker> {
+    // libxml2 is loaded only here, for a SOAP mock; its workers load it too (check-worker.ts).
+    const { SoapContractCheck } = await import('./engine/soap/soap-checker.js');
+    if (!this.soapWorkers) {
+      this.soapWorkers = true;
+      const started = this.pool;
+      this.pool = undefined;
+      await started?.close();
+    }
+    // Kept per contract: an edit of the mock restarts it with the same contract, and its schemas stay compiled.
+    let check = this.soapChecks.get(contract);
+    if (!check) {
+      this.soapChecks.set(contract, (check = new SoapContractCheck(contract)));
+      // Compiled now, as the mock starts, rather than in the first request's time (about 200 ms).
+      check.schemas();
+    }
+    let shared: SharedContract | undefined;
+    return check.contractChecker(async (ref, request) => {
+      shared ??= this.share(JSON.stringify({ ...contract, documents: [...contract.documents], sources: [...contract.sources] }));
+      const operation = ref.operationId ?? ref.name ?? '';
+      return this.outcome(await this.workers().run({ kind: 'soap-request', contract: shared, operation, request: wire(request) }));
+    });
+  }
+
   /** Runs a match condition's pattern on the backtracking engine, within the budget. */
   readonly testRegex: RegexRunner = async (source, value) => {
     const outcome = await this.workers().run({ kind: 'regex', source, value });
@@ -75,6 +107,7 @@ export class MockCheckPool {
       maxQueue: this.options.maxQueue ?? 256,
       budgetMs: this.budgetMs,
       softMarginMs: 30,
+      workerData: { soap: this.soapWorkers },
     }));
   }
 
@@ -86,13 +119,15 @@ export class MockCheckPool {
 
   private shared(contract: Contract): SharedContract {
     let shared = this.contracts.get(contract);
-    if (!shared) {
-      const json = encoder.encode(JSON.stringify(contract.document));
-      const buffer = new SharedArrayBuffer(json.byteLength);
-      new Uint8Array(buffer).set(json);
-      this.contracts.set(contract, (shared = { key: `contract-${++this.contractCount}`, json: buffer }));
-    }
+    if (!shared) this.contracts.set(contract, (shared = this.share(JSON.stringify(contract.document))));
     return shared;
+  }
+
+  private share(text: string): SharedContract {
+    const json = encoder.encode(text);
+    const buffer = new SharedArrayBuffer(json.byteLength);
+    new Uint8Array(buffer).set(json);
+    return { key: `contract-${++this.contractCount}`, json: buffer };
   }
 
   private outcome(outcome: BudgetedOutcome<MockCheckResult>): CheckOutcome {

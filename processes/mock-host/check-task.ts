@@ -7,6 +7,8 @@
 import type { CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import { compileEcmaPattern } from '../checker/engine/regex.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
+import type { SoapContractCheck } from './engine/soap/soap-checker.js';
+import type { SoapContract } from './engine/soap/soap-contract.js';
 
 /** The bundled contract as JSON in shared memory: it crosses to the worker once, without a copy. */
 export interface SharedContract {
@@ -29,7 +31,9 @@ export interface WireRequest {
 export type MockCheckTask =
   | { kind: 'request'; contract: SharedContract; op: OperationRef; request: WireRequest }
   | { kind: 'response'; contract: SharedContract; op: OperationRef; response: { status: number; contentType: string; body: string } }
-  | { kind: 'regex'; source: string; value: string };
+  | { kind: 'regex'; source: string; value: string }
+  /** A SOAP request too large for the listener's thread: envelope, then XSD validation (libxml2). */
+  | { kind: 'soap-request'; contract: SharedContract; operation: string; request: WireRequest };
 
 export type MockCheckResult = CheckOutcome | { matched: boolean };
 
@@ -47,6 +51,27 @@ function checkerFor(contract: SharedContract): EngineContractChecker {
     if (checkers.size > MAX_CONTRACTS) checkers.delete(checkers.keys().next().value!);
   }
   return checker;
+}
+
+const soapChecks = new Map<string, SoapContractCheck>();
+/** Loaded only in the workers of a SOAP mock's pool (check-worker.ts): libxml2 costs a REST mock's workers nothing. */
+let SoapCheck: typeof SoapContractCheck | undefined;
+
+export function useSoapChecks(module: { SoapContractCheck: typeof SoapContractCheck }): void {
+  SoapCheck = module.SoapContractCheck;
+}
+
+/** A SOAP contract crosses as JSON with its documents as [path, text] pairs. */
+function soapCheckFor(shared: SharedContract): SoapContractCheck {
+  let check = soapChecks.get(shared.key);
+  if (!check) {
+    if (!SoapCheck) throw new Error('this check worker was not started for SOAP checks');
+    const plain = JSON.parse(decoder.decode(new Uint8Array(shared.json))) as Omit<SoapContract, 'documents' | 'sources'> & { documents: Array<[string, string]>; sources: Array<[string, string]> };
+    check = new SoapCheck({ ...plain, documents: new Map(plain.documents), sources: new Map(plain.sources) });
+    soapChecks.set(shared.key, check);
+    if (soapChecks.size > MAX_CONTRACTS) soapChecks.delete(soapChecks.keys().next().value!);
+  }
+  return check;
 }
 
 /** Patterns compiled once per worker; past the cap the memo starts again. */
@@ -69,6 +94,9 @@ export function runMockCheck(task: MockCheckTask, deadline: number): MockCheckRe
     }
     case 'response':
       return checkerFor(task.contract).checkResponseBodyUntil(task.op, task.response, deadline);
+    case 'soap-request':
+      // libxml2 cannot be stopped from inside; the pool stops this worker past the budget.
+      return soapCheckFor(task.contract).checkRequest({ method: 'POST', path: '/', operationId: task.operation }, { contentType: task.request.contentType, body: task.request.body });
     case 'regex': {
       let compiled = patterns.get(task.source);
       if (!compiled) {

@@ -20,11 +20,15 @@ import { MockServer, type LogRecord } from './engine/mock-server.js';
 import { loadContract, type Contract } from './engine/contract.js';
 import { MockCheckPool } from './check-pool.js';
 import { contractWarnings } from './engine/mock-findings.js';
+import type { SoapContract } from './engine/soap/soap-contract.js';
+import type { SoapRoutingFactory } from './engine/soap/soap-endpoint.js';
+import type { ContractChecker } from './engine/contract.js';
 
 type Config = ReqOf<'mock.start'>;
 
 let server: MockServer | null = null;
 let contract: { key: string; value: Contract } | null = null;
+let soapContract: { key: string; value: SoapContract } | null = null;
 let peer: Peer | null = null;
 /** Request checks that could hold the listener, and slow match conditions, run here on a budget (threads start with the first). */
 const checks = new MockCheckPool();
@@ -81,17 +85,40 @@ async function contractFor(config: Config): Promise<Contract> {
   return contract.value;
 }
 
-async function start(config: Config): Promise<ResOf<'mock.start'>> {
+/** A SOAP mock's binding of the cached WSDL, read again only when the definition or binding changed. */
+async function soapContractFor(config: Config): Promise<SoapContract> {
+  const key = `${config.mock.binding ?? ''}\n${JSON.stringify(config.documents)}`;
+  if (soapContract?.key !== key) {
+    const { loadSoapContract } = await import('./engine/soap/soap-contract-from-wsdl.js');
+    soapContract = { key, value: await loadSoapContract(config.documents, config.mock.binding) };
+  }
+  return soapContract.value;
+}
+
+/** The checker, the SOAP contract when the mock is one, and the start's warnings. */
+async function prepare(config: Config): Promise<{ checker: ContractChecker; soap?: SoapRoutingFactory; warnings: string[] }> {
+  if (config.mock.kind === 'soap') {
+    // Loaded only for a SOAP mock: libxml2 takes a few hundred ms to load that a REST mock never pays.
+    const [contract, { soapRouting }, { soapOperationMissing }] = await Promise.all([soapContractFor(config), import('./engine/soap/soap-endpoint.js'), import('./engine/soap/soap-findings.js')]);
+    const names = new Set(contract.operations.map((op) => op.name));
+    const warnings = config.mock.operations.filter((op) => !names.has(op.operationId ?? op.name)).map((op) => soapOperationMissing(op.operationId ?? op.name, op.name, contract.binding));
+    return { checker: await checks.soapChecker(contract), soap: soapRouting(contract), warnings };
+  }
   const value = await contractFor(config);
-  const checker = checks.checker(value);
+  return { checker: checks.checker(value), warnings: contractWarnings(config.mock, value) };
+}
+
+async function start(config: Config): Promise<ResOf<'mock.start'>> {
+  const { checker, soap, warnings } = await prepare(config);
   if (server) {
-    await server.reconfigure({ mock: config.mock, listenAllInterfaces: config.listenAllInterfaces, checker });
+    await server.reconfigure({ mock: config.mock, listenAllInterfaces: config.listenAllInterfaces, checker, ...(soap ? { soap } : {}) });
   } else {
     const make = (keepPort: number | undefined) =>
       new MockServer({
         mock: config.mock,
         listenAllInterfaces: config.listenAllInterfaces,
         checker,
+        ...(soap ? { soap } : {}),
         regexRunner: checks.testRegex,
         ...(keepPort ? { keepPort } : {}),
         onRecord: (record) => batcher.push(record),
@@ -112,7 +139,7 @@ async function start(config: Config): Promise<ResOf<'mock.start'>> {
       });
     }
   }
-  return { ...server.address, warnings: contractWarnings(config.mock, value) };
+  return { ...server.address, warnings };
 }
 
 if (process.argv.includes('--diagnostics')) {

@@ -33,6 +33,20 @@ export const ApiDefinition = T.Object({
 });
 export type ApiDefinition = Static<typeof ApiDefinition>;
 
+/** A SOAP interface: the WSDL binding the API was made from (docs/soap.md). */
+export const SoapInterface = T.Object({
+  binding: T.String(),
+  /** The binding's target namespace. */
+  namespace: T.String(),
+  soapVersion: T.Union([T.Literal('1.1'), T.Literal('1.2')]),
+  /**
+   * Where each cached document was read from (parallel to `definition.cached`, never with a
+   * credential), so an absolute import or include resolves to its cached copy offline.
+   */
+  sources: T.Array(T.String()),
+});
+export type SoapInterface = Static<typeof SoapInterface>;
+
 export const Api = T.Object({
   version: T.Literal(1),
   id: Id,
@@ -42,5 +56,7 @@ export const Api = T.Object({
   definition: T.Optional(ApiDefinition),
   /** What the import generated for API-wide fields; see Definition update rules. */
   generated: T.Optional(T.Object({ baseUrl: T.String(), auth: Auth, apiVersion: T.String() })),
+  /** Set for an API made from a WSDL binding; its definition's format is then `wsdl-1.1`. */
+  soap: T.Optional(SoapInterface),
 });
 export type Api = Static<typeof Api>;

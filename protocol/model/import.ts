@@ -65,6 +65,8 @@ export const ImportOptions = T.Composite([
     includeStaticAssets: T.Optional(T.Boolean()),
     /** HAR: what becomes of recorded responses (default 'none'). */
     recordedResponses: T.Optional(T.Union([T.Literal('none'), T.Literal('history'), T.Literal('examples')])),
+    /** WSDL: "Use these credentials for requests too": Basic definition credentials become the interface's auth (default false). */
+    useCredentialsForRequests: T.Optional(T.Boolean()),
   }),
 ]);
 export type ImportOptions = Static<typeof ImportOptions>;

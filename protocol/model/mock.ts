@@ -106,7 +106,10 @@ export const Mock = T.Object({
   id: Id,
   /** Also the mock's folder name under mocks/. */
   name: T.String({ minLength: 1 }),
-  kind: T.Literal('rest'),
+  /** A REST mock routes by method and path; a SOAP mock by action or Body element (docs/mocks-soap.md). */
+  kind: T.Union([T.Literal('rest'), T.Literal('soap')]),
+  /** SOAP: the WSDL binding the mock answers for (a WSDL may hold several). */
+  binding: T.Optional(T.String({ minLength: 1 })),
   /** Id of the API whose cached definition is the contract. */
   api: T.String(),
   /** 0 picks a free port at start and keeps it while the mock is edited. */
@@ -169,6 +172,10 @@ export const FindingRule = T.Union([
   T.Literal('body-not-json'),
   T.Literal('check-gave-up'),
   T.Literal('operation-not-in-contract'),
+  // SOAP stubs (rule 9): envelope structure, Content-Type against the SOAP version, reply/fault/one-way status.
+  T.Literal('soap-envelope'),
+  T.Literal('soap-content-type'),
+  T.Literal('soap-status'),
 ]);
 export type FindingRule = Static<typeof FindingRule>;
 

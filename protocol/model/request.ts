@@ -83,6 +83,21 @@ export const GeneratedFields = T.Object({
 });
 export type GeneratedFields = Static<typeof GeneratedFields>;
 
+export const SoapVersionField = T.Union([T.Literal('1.1'), T.Literal('1.2')]);
+
+/**
+ * A SOAP request (docs/soap.md): the WSDL operation it was made from, its binding's SOAP version
+ * and the action it sends (SOAPAction header in 1.1, `action=` in the Content-Type in 1.2).
+ * Optional, so every older file reads as before; the request is sent as any other POST.
+ */
+export const SoapRequestLink = T.Object({
+  binding: T.String(),
+  operation: T.String(),
+  soapVersion: SoapVersionField,
+  action: T.String(),
+});
+export type SoapRequestLink = Static<typeof SoapRequestLink>;
+
 export const Request = T.Object({
   /** 1, or 2 when the request has assertions (an older release refuses those rather than drop them): `requestVersionOf`. */
   version: T.Union([T.Literal(1), T.Literal(2)]),
@@ -107,6 +122,8 @@ export const Request = T.Object({
   restored: T.Optional(T.Boolean()),
   /** What a response must satisfy (docs/assertions.md); absent or empty: none. */
   assertions: T.Optional(T.Array(Assertion, { maxItems: 200 })),
+  /** Set for a request made from a WSDL operation. */
+  soap: T.Optional(SoapRequestLink),
 });
 export type Request = Static<typeof Request>;
 

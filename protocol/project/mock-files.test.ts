@@ -263,3 +263,47 @@ describe('file names that work on Windows, macOS and Linux', () => {
     expect((await loadMockFolder(dir)).mock!.operations.find((o) => o.name === 'aux')!.path).toBe('/moved');
   });
 });
+
+describe('SOAP mock files', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'parley-soap-mock-files-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keep kind: soap and the binding through a save and a load; a REST mock.yaml gains neither key', async () => {
+    // A REST folder written before SOAP mocks existed loads and saves back byte for byte.
+    const restDir = join(dir, 'rest');
+    await cp(join(fixtures, 'folders', 'pets'), restDir, { recursive: true });
+    const before = await readFile(join(restDir, 'mock.yaml'), 'utf8');
+    const { mock: rest } = await loadMockFolder(restDir);
+    expect(rest!.kind).toBe('rest');
+    await saveMockFolder(restDir, rest!, writeAll);
+    expect(await readFile(join(restDir, 'mock.yaml'), 'utf8')).toBe(before);
+    expect(before).not.toMatch(/^binding:/m);
+
+    const soap: Mock = { ...rest!, kind: 'soap', binding: 'StockQuoteSoap12', name: 'soap' };
+    const soapDir = join(dir, 'soap');
+    await saveMockFolder(soapDir, soap, writeAll);
+    const soapYaml = await readFile(join(soapDir, 'mock.yaml'), 'utf8');
+    expect(soapYaml).toMatch(/^kind: soap$/m);
+    expect(soapYaml).toMatch(/^binding: StockQuoteSoap12$/m);
+    const loaded = await loadMockFolder(soapDir);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.mock).toMatchObject({ kind: 'soap', binding: 'StockQuoteSoap12' });
+    expect(Value.Check(Mock, loaded.mock)).toBe(true);
+  });
+
+  it('refuses a kind it does not know', async () => {
+    const { mock: rest } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+    const target = join(dir, 'odd');
+    await saveMockFolder(target, rest!, writeAll);
+    const yaml = await readFile(join(target, 'mock.yaml'), 'utf8');
+    await writeFile(join(target, 'mock.yaml'), yaml.replace(/^kind: .*$/m, 'kind: graphql'));
+    const loaded = await loadMockFolder(target);
+    expect(loaded.mock).toBeNull();
+    expect(loaded.problems.map((p) => p.rule)).toContain('schema');
+  });
+});

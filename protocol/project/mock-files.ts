@@ -46,7 +46,9 @@ export const MockYaml = T.Object(
   {
     version: FileVersion,
     id: Id,
-    kind: T.Optional(T.Literal('rest')),
+    kind: T.Optional(T.Union([T.Literal('rest'), T.Literal('soap')])),
+    /** SOAP: the WSDL binding mocked. */
+    binding: T.Optional(T.String({ minLength: 1 })),
     api: T.String(),
     port: T.Optional(T.Integer({ minimum: 0, maximum: 65535 })),
     path: T.Optional(T.String({ pattern: '^/' })),
@@ -264,7 +266,8 @@ export function parseMockFolder(name: string, files: MockFolderFiles): LoadedMoc
     version: 1,
     id: m.id,
     name,
-    kind: 'rest',
+    kind: m.kind ?? 'rest',
+    ...(m.binding === undefined ? {} : { binding: m.binding }),
     api: m.api,
     port: m.port ?? 0,
     path: m.path ?? '/',
@@ -396,7 +399,7 @@ function readResponse(reader: FolderReader, files: MockFolderFiles, dir: string,
 
 /** What each file would say, before defaults are dropped; key order is the order new files get. */
 function mockYamlOf(mock: Mock, version: number): Record<string, unknown> {
-  return { version, id: mock.id, kind: mock.kind, api: mock.api, port: mock.port, path: mock.path, contractCheck: mock.contractCheck };
+  return { version, id: mock.id, kind: mock.kind, binding: mock.binding, api: mock.api, port: mock.port, path: mock.path, contractCheck: mock.contractCheck };
 }
 
 function operationYamlOf(op: MockOperation, version: number): Record<string, unknown> {

@@ -38,8 +38,16 @@ export function preloadQueryEngines(languages: Iterable<string>): void {
   }
 }
 
-/** Parses an XML body for XPath; throws on XML that is not well formed. */
+/**
+ * A document type declaration with an internal subset: where entities are declared. slimdom
+ * expands internal entities without a bound (billion laughs: 300,000 characters from 6 levels
+ * took 0.9 s, 9 levels would not end), so such a body is not read at all.
+ */
+const INTERNAL_SUBSET = /<!DOCTYPE[^>[]*\[/i;
+
+/** Parses an XML body for XPath; throws on XML that is not well formed or declares entities. */
 export function parseXmlBody(text: string): XmlDocument {
+  if (INTERNAL_SUBSET.test(text)) throw new Error('XML with an internal DTD subset (entity declarations) is not read.');
   return xpath().parseXmlDocument(text);
 }
 

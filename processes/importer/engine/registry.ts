@@ -12,6 +12,8 @@ import { POSTMAN_COLLECTION_RULES, POSTMAN_ENVIRONMENT_RULES, POSTMAN_GLOBALS_RU
 import { postmanCollectionImporter, postmanEnvironmentImporter, postmanGlobalsImporter } from './postman/importer.js';
 import { HAR_DETECT_RULES } from './har/detect.js';
 import { harImporter } from './har/importer.js';
+import { WSDL_DETECT_RULES } from './wsdl/detect.js';
+import { wsdlImporter } from './wsdl/importer.js';
 
 export interface RegisteredImporter {
   importer: Importer;
@@ -69,5 +71,6 @@ export function createImporterRegistry(): ImporterRegistry {
     { importer: postmanEnvironmentImporter, rules: POSTMAN_ENVIRONMENT_RULES },
     { importer: postmanGlobalsImporter, rules: POSTMAN_GLOBALS_RULES },
     { importer: harImporter, rules: HAR_DETECT_RULES },
+    { importer: wsdlImporter, rules: WSDL_DETECT_RULES },
   ]);
 }

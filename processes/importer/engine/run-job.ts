@@ -142,6 +142,8 @@ export async function runDefinitionApply(job: DefinitionApplyJob, deps: JobDeps)
 }
 
 async function updateInput(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdateInput> {
+  // Issue 18 item 4 (definition update of a WSDL interface) is not built: refuse rather than read a WSDL as OpenAPI.
+  if (job.api.soap) throw new ParleyError('definition-update-unsupported', `${job.api.name} is a SOAP interface; updating it from its WSDL is not supported yet. Import the WSDL again to get its current operations.`);
   const credentials = job.source.kind === 'url' ? job.source.credentials : undefined;
   const next = await withLoader(job, credentials, deps, (loader) => readSourceDefinition(job.source, loader, deps.onProgress, deps.signal));
   const old = job.cached.length > 0 ? await readCachedDefinition(job.cached) : null;

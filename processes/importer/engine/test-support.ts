@@ -1,5 +1,5 @@
 /** Shared by the importer engine's tests: deterministic ids and a one-call import. */
-import type { ImportResult, ImportSource, OpenApiImportOptions } from '../../../protocol/model/import.js';
+import type { ImportOptions, ImportResult, ImportSource } from '../../../protocol/model/import.js';
 import type { ImportProgress } from '../../../protocol/model/import.js';
 import { createDocumentLoader, type LoaderOptions } from './load/loader.js';
 import { readImportInput } from './load/read-input.js';
@@ -19,7 +19,7 @@ export interface TestImport {
 }
 
 /** Reads and imports a source the way the importer child does, offline unless told otherwise. */
-export async function importSource(source: ImportSource, options: OpenApiImportOptions = {}, loaderOptions: LoaderOptions = { offline: true }, format = 'auto'): Promise<TestImport> {
+export async function importSource(source: ImportSource, options: ImportOptions = {}, loaderOptions: LoaderOptions = { offline: true }, format = 'auto'): Promise<TestImport> {
   const loader = createDocumentLoader(loaderOptions);
   const progress: ImportProgress[] = [];
   try {

@@ -13,6 +13,7 @@ import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { MockState } from './mock-state.js';
 import type { ScriptSandbox } from './script-sandbox.js';
 import type { CheckOutcome, ContractChecker, ContractRequest, OperationRef } from './contract.js';
+import type { SoapRouting, SoapRoutingFactory } from './soap/soap-endpoint.js';
 
 export interface IncomingRequest {
   method: string;
@@ -47,6 +48,8 @@ export interface EngineDeps {
   checkTimeoutMs: number;
   /** Runs match-condition patterns the linear engine cannot, within a budget on another thread. */
   regexRunner?: RegexRunner;
+  /** A SOAP mock's endpoint: routing by action or Body element, `?wsdl`, faults (soap/soap-endpoint.ts). */
+  soap?: SoapRoutingFactory;
 }
 
 /**
@@ -92,12 +95,14 @@ export class MockEngine {
   private readonly prefix: string;
   /** Operations with a response limited to a scenario state: only their candidates need filtering. */
   private readonly gated = new Set<MockOperation>();
+  private readonly soap: SoapRouting | undefined;
 
   constructor(
     readonly mock: Mock,
     private readonly deps: EngineDeps,
   ) {
-    this.router = new Router(mock.operations.map((op) => ({ method: op.method, path: op.path, target: op })));
+    this.router = new Router(mock.kind === 'soap' ? [] : mock.operations.map((op) => ({ method: op.method, path: op.path, target: op })));
+    if (mock.kind === 'soap' && deps.soap) this.soap = deps.soap(mock);
     this.prefix = mock.path.replace(/\/+$/, '');
     for (const op of mock.operations) if (op.responses.some((r) => r.scenario?.onlyInState)) this.gated.add(op);
   }
@@ -111,7 +116,12 @@ export class MockEngine {
     const q = target.indexOf('?');
     const fullPath = q < 0 ? target : target.slice(0, q);
     const path = this.stripPrefix(fullPath);
-    const route = path === undefined ? undefined : this.router.match(incoming.method, path);
+    let route = path === undefined || this.soap ? undefined : this.router.match(incoming.method, path);
+    if (this.soap && path !== undefined) {
+      const routed = this.soap.route(incoming, path, q < 0 ? '' : target.slice(q + 1), this.prefix);
+      if ('status' in routed) return plain(routed);
+      route = { target: routed.operation, params: Object.create(null) as Record<string, string> };
+    }
     if (!route || path === undefined) {
       return plain(
         problemReply(404, 'mock-no-route', 'No such operation', `This mock has no operation for ${incoming.method} ${fullPath}.`, { method: incoming.method, path: fullPath }),
@@ -130,6 +140,7 @@ export class MockEngine {
   private afterCheck(op: MockOperation, values: RequestValues, notes: string[], outcome: CheckOutcome): Maybe<EngineReply> {
     if (outcome.gaveUp) notes.push(`The contract check gave up (${outcome.gaveUp}); the request counts as not checked.`);
     if (this.mock.contractCheck === 'refuse' && outcome.problems.length > 0) {
+      if (this.soap) return { ...this.soap.refusal(op, outcome.problems), operation: op.name, problems: outcome.problems, notes, responseName: '', delayMs: 0 };
       return {
         ...problemReply(400, 'mock-contract-refused', 'Request breaks the contract', `The request does not match operation ${op.method} ${op.path}.`, {
           operation: op.name,

@@ -11,6 +11,7 @@ import { loadContract, type Contract } from './contract.js';
 import { findStubProblems, operationsNotInContract } from './stub-findings.js';
 import type { OpenApiDocuments } from './openapi-documents.js';
 import { contractChecker } from './contract-checker.js';
+import type { SoapContractCheck } from './soap/soap-checker.js';
 
 export interface MockFindings {
   findings: MockFinding[];
@@ -22,7 +23,16 @@ export interface MockFindings {
 const contracts = new Map<string, Promise<Contract>>();
 const MAX_CONTRACTS = 8;
 
+/** SOAP contract checks (their schemas compiled once) by binding and documents. */
+const soapChecks = new Map<string, Promise<SoapContractCheck>>();
+
 export async function mockFindings(mock: Mock, documents: OpenApiDocuments): Promise<MockFindings> {
+  if (mock.kind === 'soap') {
+    // Loaded only for a SOAP mock: libxml2 takes a few hundred ms to load.
+    const { findSoapStubProblems } = await import('./soap/soap-findings.js');
+    const findings = findSoapStubProblems(mock, await cachedSoapCheck(mock.binding, documents));
+    return { findings, warnings: findings.filter((f) => f.rule === 'operation-not-in-contract').map((f) => f.message) };
+  }
   const contract = await cachedContract(documents);
   const findings = await findStubProblems(mock, contract, contractChecker(contract));
   return { findings, warnings: contractWarnings(mock, contract) };
@@ -32,6 +42,18 @@ export function contractWarnings(mock: Mock, contract: Contract): string[] {
   return operationsNotInContract(mock, contract).map(
     (op) => `The contract no longer has ${op.method} ${op.path}: the responses of ${op.name} are not checked.`,
   );
+}
+
+function cachedSoapCheck(binding: string | undefined, documents: OpenApiDocuments): Promise<SoapContractCheck> {
+  const key = createHash('sha256').update(`${binding ?? ''}\n${JSON.stringify(documents)}`).digest('base64url');
+  let check = soapChecks.get(key);
+  if (!check) {
+    check = Promise.all([import('./soap/soap-contract-from-wsdl.js'), import('./soap/soap-checker.js')]).then(async ([{ loadSoapContract }, { SoapContractCheck }]) => new SoapContractCheck(await loadSoapContract(documents, binding)));
+    soapChecks.set(key, check);
+    check.catch(() => soapChecks.delete(key));
+    if (soapChecks.size > MAX_CONTRACTS) soapChecks.delete(soapChecks.keys().next().value!);
+  }
+  return check;
 }
 
 function cachedContract(documents: OpenApiDocuments): Promise<Contract> {

@@ -17,6 +17,7 @@ import type { RenderedResponse } from './render-response.js';
 import { problemReply, type ProblemReply } from './problem-reply.js';
 import type { ContractChecker } from './contract.js';
 import type { RegexRunner } from './match-conditions.js';
+import type { SoapRoutingFactory } from './soap/soap-endpoint.js';
 
 /** Request bodies over this are answered 413 (documented in docs/mock-files.md). */
 export const MAX_REQUEST_BODY = 10 * 1024 * 1024;
@@ -27,6 +28,8 @@ export interface MockServerOptions {
   listenAllInterfaces?: boolean;
   /** The contract checker; without one, a mock whose check is not off logs "not checked". */
   checker?: ContractChecker;
+  /** A SOAP mock's endpoint (routing, `?wsdl`, faults): soap/soap-endpoint.ts's `soapRouting`. */
+  soap?: SoapRoutingFactory;
   /** Listen here when the mock's Port is 0: the port picked by an earlier run, kept across a host restart. */
   keepPort?: number;
   /** Every exchange's log entry, built at once. */
@@ -58,6 +61,7 @@ export interface MockReconfiguration {
   mock: Mock;
   listenAllInterfaces?: boolean;
   checker?: ContractChecker;
+  soap?: SoapRoutingFactory;
 }
 
 /** Bodies up to this many bytes go out as text with the head, in one write; larger ones as bytes. */
@@ -181,6 +185,7 @@ export class MockServer {
       mock: next.mock,
       ...(next.listenAllInterfaces === undefined ? {} : { listenAllInterfaces: next.listenAllInterfaces }),
       ...(next.checker === undefined ? {} : { checker: next.checker }),
+      ...(next.soap === undefined ? {} : { soap: next.soap }),
     };
     preloadBodyQueries(next.mock);
     this.engine = this.makeEngine(next.mock, this.options.checker);
@@ -224,6 +229,7 @@ export class MockServer {
       checkTimeoutMs: this.options.checkTimeoutMs ?? 1000,
       ...(checker ? { checker } : {}),
       ...(this.options.regexRunner ? { regexRunner: this.options.regexRunner } : {}),
+      ...(this.options.soap ? { soap: this.options.soap } : {}),
     });
   }
 

@@ -21,7 +21,8 @@ export class ContractVerdicts {
 
   async verdict(store: ProjectStore, request: Request, result: SendResult, signal?: AbortSignal): Promise<Verdict | undefined> {
     const api = store.apiOf(request.id);
-    if (!api.definition) return undefined; // no chip without an imported definition
+    // No chip without an imported definition; a SOAP interface's responses are not contract-checked on send (docs/soap.md).
+    if (!api.definition || api.soap) return undefined;
     const deadline = AbortSignal.timeout(CHECK_BUDGET_MS);
     const stop = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const contentType = result.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];

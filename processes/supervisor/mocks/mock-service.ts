@@ -18,6 +18,7 @@ import {
   type LoadedMock,
 } from '../../../protocol/project/mock-files.js';
 import { newMockFromDocuments } from '../../mock-host/engine/new-mock.js';
+import { newSoapMockFromDocuments } from '../../mock-host/engine/soap/new-soap-mock.js';
 import { MAX_NAME_BYTES, fileNameKey, isPortableFileName } from '../../../protocol/project/file-names.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import type { ProjectStore } from '../store/project-store.js';
@@ -102,7 +103,10 @@ export class MockService {
     if ((await readMockFolder(dir)).size > 0 || store.tree().items.some((i) => i.kind === 'mock' && fileNameKey(i.name) === fileNameKey(folder))) {
       throw new ParleyError('conflict', `A mock named ${folder} already exists in this project.`);
     }
-    const mock = await newMockFromDocuments(await mockDocuments(store.apiDir(api.id), api), { name: folder, api: api.id, newId: () => newId('m') });
+    const documents = await mockDocuments(store.apiDir(api.id), api);
+    const options = { name: folder, api: api.id, newId: () => newId('m') };
+    // A SOAP interface is one binding of its WSDL: New Mock of it mocks that binding.
+    const mock = api.soap ? await newSoapMockFromDocuments(documents, { ...options, binding: api.soap.binding }) : await newMockFromDocuments(documents, options);
     await saveMockFolder(dir, mock, (files) => store.commit(files));
     for (const event of store.changedEvents([id])) this.host.broadcast('project.changed', event);
     return this.get(store.root, id);

@@ -18,8 +18,8 @@ import { checkDeclarationFile, checkReferencedFile } from './ref-policy.js';
 /** undici's limit until a definition's response headers, and between its body chunks. */
 const FETCH_GAP_MS = 30_000;
 
-/** entry: what the user chose; ref: a `$ref` target; declaration: a Swagger 1.x API declaration. */
-export type LoadPurpose = 'entry' | 'ref' | 'declaration';
+/** entry: what the user chose; ref: a `$ref` target; declaration: a Swagger 1.x API declaration; xml-ref: a WSDL's import or include. */
+export type LoadPurpose = 'entry' | 'ref' | 'declaration' | 'xml-ref';
 
 export interface LoadedDocument {
   /** Where it was read from, without any credential: the base for its relative references. */
@@ -121,7 +121,7 @@ class JobLoader implements DocumentLoader {
     }
     const real = await realpath(path).catch(() => path);
     const anchor = this.entryDir ?? dirname(real);
-    if (purpose === 'ref') checkReferencedFile(real, anchor, shown);
+    if (purpose === 'ref' || purpose === 'xml-ref') checkReferencedFile(real, anchor, shown, purpose === 'xml-ref' ? 'xml' : 'json-yaml');
     else checkDeclarationFile(real, anchor, shown);
     return { url: target.href, bytes: await readRegularFile(real, this.budget, shown) };
   }

@@ -9,11 +9,13 @@ import { dirname, isAbsolute, relative, sep } from 'node:path';
 import { ParleyError } from '../../../../protocol/errors.js';
 
 const DOCUMENT_NAME = /\.(json|ya?ml)$/i;
+/** What a WSDL's wsdl:import, xsd:import and xsd:include may name. */
+const XML_DOCUMENT_NAME = /\.(wsdl|xsd|xml)$/i;
 
-/** `target` and `entryDir` are real paths (symlinks resolved). */
-export function checkReferencedFile(target: string, entryDir: string, shown: string): void {
-  if (!DOCUMENT_NAME.test(target)) {
-    throw refused(shown, 'only .json, .yaml and .yml files may be referenced');
+/** `target` and `entryDir` are real paths (symlinks resolved); `xml` for a WSDL's imports and includes. */
+export function checkReferencedFile(target: string, entryDir: string, shown: string, kind: 'json-yaml' | 'xml' = 'json-yaml'): void {
+  if (kind === 'xml' ? !XML_DOCUMENT_NAME.test(target) : !DOCUMENT_NAME.test(target)) {
+    throw refused(shown, kind === 'xml' ? 'only .wsdl, .xsd and .xml files may be imported or included' : 'only .json, .yaml and .yml files may be referenced');
   }
   for (const segment of segmentsChosenBy(target, entryDir)) {
     if (segment.startsWith('.')) throw refused(shown, 'hidden files and folders are never read');

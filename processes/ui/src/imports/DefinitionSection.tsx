@@ -42,19 +42,33 @@ export function DefinitionSection({ project, api, reload }: { project: string; a
               )}
             </td>
           </tr>
-          <tr>
-            <th scope="row">API version</th>
-            <td>{definition.apiVersion ?? <span class="muted">not stated</span>}</td>
-          </tr>
+          {api.soap ? (
+            <tr>
+              <th scope="row">SOAP binding</th>
+              <td>
+                <code>{api.soap.binding}</code> <span class="badge">SOAP {api.soap.soapVersion}</span>
+              </td>
+            </tr>
+          ) : (
+            <tr>
+              <th scope="row">API version</th>
+              <td>{definition.apiVersion ?? <span class="muted">not stated</span>}</td>
+            </tr>
+          )}
           <tr>
             <th scope="row">Cached</th>
             <td>{cached === 0 ? <span class="muted">not cached with the project</span> : `${cached} document${cached === 1 ? '' : 's'}`}</td>
           </tr>
         </tbody>
       </table>
-      <button class="button" onClick={() => openDefinitionUpdate(project, api.id, api.name)}>
-        Update definition…
-      </button>
+      {api.soap ? (
+        // Issue 18 item 4 (updating a WSDL interface) is not built: say so rather than offer a button that fails.
+        <p class="muted">Updating a SOAP interface from its WSDL is not available yet: import the WSDL again to get its current operations.</p>
+      ) : (
+        <button class="button" onClick={() => openDefinitionUpdate(project, api.id, api.name)}>
+          Update definition…
+        </button>
+      )}
     </section>
   );
 }

@@ -16,7 +16,7 @@ import { call, openProjectTree } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
-import { buildRunRequest, emptyForm, firstProgress, FORMAT_OPTIONS, formatTakes, landsInWorkspace, type ImportForm, type ImportFormat, type RecordedResponses, type SourceTab } from './import-form.js';
+import { buildRunRequest, wsdlCredentialsOffered, emptyForm, firstProgress, FORMAT_OPTIONS, formatTakes, landsInWorkspace, type ImportForm, type ImportFormat, type RecordedResponses, type SourceTab } from './import-form.js';
 import { FetchAuthSection } from './FetchAuthSection.js';
 import { ProgressLine } from './ProgressLine.js';
 import { ImportSummary } from './ImportSummary.js';
@@ -106,6 +106,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
   const workspaceTarget = landsInWorkspace(form.format, detected);
   // The OpenAPI options show for OpenAPI, and for Auto-detect until something else is recognised.
   const openApiOptions = form.format === 'openapi' || (form.format === 'auto' && (detected === undefined || detected === 'openapi'));
+  const wsdlOptions = form.format === 'wsdl' || (form.format === 'auto' && detected === 'wsdl');
   const harOptions = form.format === 'har' || (form.format === 'auto' && detected === 'har');
 
   return (
@@ -143,12 +144,18 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
                 <input ref={firstRef} class="mono" type="url" aria-label="Document URL" placeholder="https://api.example.com/openapi.yaml" value={form.url} onInput={(e) => set({ url: (e.target as HTMLInputElement).value })} />
               </label>
               <FetchAuthSection draft={form.auth} modes={['none', 'basic', 'bearer', 'apikey']} onChange={(auth) => set({ auth })} />
+              {wsdlCredentialsOffered(form) && (
+                <label class="checkbox">
+                  <input type="checkbox" checked={form.useCredentialsForRequests} onChange={(e) => set({ useCredentialsForRequests: (e.target as HTMLInputElement).checked })} />
+                  Use these credentials for requests too (WSDL)
+                </label>
+              )}
             </>
           )}
           {form.tab === 'file' && <FilePathField inputRef={firstRef} value={form.filePath} onChange={(filePath) => set({ filePath })} />}
           {form.tab === 'paste' && (
             <label class="import-field">
-              <span>Text (YAML or JSON)</span>
+              <span>Text (YAML, JSON or XML)</span>
               <textarea
                 ref={firstRef}
                 class="code import-paste"
@@ -230,6 +237,23 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
               Import webhooks &amp; callbacks
             </label>
           </fieldset>
+          )}
+          {wsdlOptions && (
+            <fieldset class="import-column import-options">
+              <legend>Options</legend>
+              <label class="import-field">
+                <span>Name override</span>
+                <input aria-label="Name override" placeholder="Each binding’s name" value={form.name} onInput={(e) => set({ name: (e.target as HTMLInputElement).value })} />
+              </label>
+              <label class="import-field">
+                <span>Endpoint override</span>
+                <input class="mono" aria-label="Endpoint override" placeholder="The port’s soap:address" value={form.baseUrl} onInput={(e) => set({ baseUrl: (e.target as HTMLInputElement).value })} />
+              </label>
+              <label class="checkbox">
+                <input type="checkbox" checked={form.cacheDefinition} onChange={(e) => set({ cacheDefinition: (e.target as HTMLInputElement).checked })} />
+                Cache the WSDL and its imports with the project
+              </label>
+            </fieldset>
           )}
           {harOptions && (
             <fieldset class="import-column import-options">

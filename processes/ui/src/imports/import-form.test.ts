@@ -17,6 +17,19 @@ describe('buildRunRequest', () => {
     });
   });
 
+  it('sends "Use these credentials for requests too" only with Basic credentials on the URL tab', () => {
+    const basic = { ...emptyAuth('basic'), username: 'a', password: 'b' };
+    const options = (patch: Partial<ImportForm>) => {
+      const built = buildRunRequest(form({ url: 'https://x.test/svc?wsdl', useCredentialsForRequests: true, ...patch }), ['/p']);
+      return 'request' in built ? built.request.options : undefined;
+    };
+    expect(options({ auth: basic })).toMatchObject({ useCredentialsForRequests: true });
+    expect(options({ auth: basic, format: 'wsdl' })).toMatchObject({ useCredentialsForRequests: true });
+    expect(options({ auth: emptyAuth('none') })).not.toHaveProperty('useCredentialsForRequests');
+    expect(options({ auth: basic, format: 'openapi' })).not.toHaveProperty('useCredentialsForRequests');
+    expect(options({ auth: basic, useCredentialsForRequests: false })).not.toHaveProperty('useCredentialsForRequests');
+  });
+
   it('says what is missing, one thing at a time', () => {
     expect(buildRunRequest(form({ url: 'ftp://x' }), ['/p'])).toEqual({ problem: expect.stringMatching(/http/) });
     expect(buildRunRequest(form({ url: 'https://x', auth: emptyAuth('bearer') }), ['/p'])).toEqual({ problem: 'Enter the bearer token.' });
@@ -52,6 +65,7 @@ describe('labels and progress', () => {
   it('names declared versions as people write them', () => {
     expect(versionLabel('openapi-3.1')).toBe('OpenAPI 3.1');
     expect(versionLabel('swagger-2.0')).toBe('Swagger 2.0');
+    expect(versionLabel('wsdl-1.1')).toBe('WSDL 1.1');
     expect(versionLabel('har-1.2')).toBe('HAR 1.2');
     expect(versionLabel('other')).toBe('other');
   });
@@ -69,7 +83,7 @@ describe('labels and progress', () => {
 describe('the Format list and workspace formats', () => {
   it('names Auto-detect and every built format, and no format this build lacks', async () => {
     const { FORMAT_OPTIONS } = await import('./import-form.js');
-    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har']);
+    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har', 'wsdl']);
   });
 
   it('an environment or globals export asks for no project; a collection without a URL tab is refused from a URL', async () => {

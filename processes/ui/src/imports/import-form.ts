@@ -45,6 +45,8 @@ export interface ImportForm {
   includeStaticAssets: boolean;
   /** HAR: what becomes of the recorded responses. */
   recordedResponses: RecordedResponses;
+  /** WSDL, URL tab: Basic definition credentials become the interface's auth too. */
+  useCredentialsForRequests: boolean;
 }
 
 export type RecordedResponses = 'none' | 'history' | 'examples';
@@ -67,10 +69,16 @@ export function emptyForm(project: string | undefined): ImportForm {
     importWebhooks: true,
     includeStaticAssets: false,
     recordedResponses: 'none',
+    useCredentialsForRequests: false,
   };
 }
 
 export type RunRequest = ReqOf<'import.run'>;
+
+/** "Use these credentials for requests too" (SPEC "WSDL options"): the URL tab, Basic credentials, a WSDL or Auto-detect. */
+export function wsdlCredentialsOffered(form: ImportForm): boolean {
+  return form.tab === 'url' && form.auth.mode === 'basic' && (form.format === 'wsdl' || form.format === 'auto');
+}
 
 /** The request to send, or the first thing the user still has to fill in. */
 export function buildRunRequest(form: ImportForm, openProjects: readonly string[], detected?: string): { request: RunRequest } | { problem: string } {
@@ -79,6 +87,7 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
   if ('problem' in source) return source;
   const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
   if ((form.format === 'auto' ? detected : form.format) === 'har') Object.assign(options, { includeStaticAssets: form.includeStaticAssets, recordedResponses: form.recordedResponses });
+  if (wsdlCredentialsOffered(form) && form.useCredentialsForRequests) options.useCredentialsForRequests = true;
   if (form.name.trim()) options.name = form.name.trim();
   if (form.baseUrl.trim()) options.baseUrl = form.baseUrl.trim();
   if (landsInWorkspace(form.format, detected)) return { request: { source: source.source, format: form.format, options } };
@@ -139,6 +148,8 @@ export function versionLabel(declared: string): string {
   if (postman) return `Postman ${postman[1]}${postman[2] ? ` v${postman[2]}` : ''}`;
   const har = /^har-(.+)$/.exec(declared);
   if (har) return `HAR ${har[1]}`;
+  const wsdl = /^wsdl-(.+)$/.exec(declared);
+  if (wsdl) return `WSDL ${wsdl[1]}`;
   const match = /^(openapi|swagger)-(.+)$/.exec(declared);
   if (!match) return declared;
   return `${match[1] === 'openapi' ? 'OpenAPI' : 'Swagger'} ${match[2]}`;

@@ -58,7 +58,12 @@ function MockHeader({ state }: { state: MockTabState }) {
           <span class="dot" />
           {running ? 'Running' : 'Stopped'}
         </span>
-        {apiName && <span class="muted mock-api">mocks {apiName}</span>}
+        {apiName && (
+          <span class="muted mock-api" title={view.mock?.kind === 'soap' ? `SOAP binding ${view.mock.binding ?? ''}` : undefined}>
+            mocks {apiName}
+            {view.mock?.kind === 'soap' ? ' · SOAP' : ''}
+          </span>
+        )}
       </div>
       <div class="mock-address">
         {running ? (
@@ -69,6 +74,11 @@ function MockHeader({ state }: { state: MockTabState }) {
             <button class="button small" onClick={() => void copy(running.url)}>
               Copy
             </button>
+            {view.mock?.kind === 'soap' && (
+              <a class="button small" data-testid="mock-wsdl" href={wsdlUrl(running.url)} target="_blank" rel="noopener noreferrer" title="The WSDL, with every address rewritten to this mock">
+                WSDL
+              </a>
+            )}
           </>
         ) : (
           <span class="muted">{view.blocked ?? 'Not serving. Start it to get its address.'}</span>
@@ -90,6 +100,11 @@ function MockHeader({ state }: { state: MockTabState }) {
       </button>
     </header>
   );
+}
+
+/** `<mock url>?wsdl`, with the `/` a mock at the root needs before the query. */
+function wsdlUrl(url: string): string {
+  return /^https?:\/\/[^/]+$/.test(url) ? `${url}/?wsdl` : `${url}?wsdl`;
 }
 
 function apiNameOf(state: MockTabState): string | undefined {

@@ -35,7 +35,8 @@ export function OperationList({ state }: { state: MockTabState }) {
             >
               <MethodBadge method={op.method} small />
               <span class="op-text">
-                <span class="op-path mono">{op.path}</span>
+                {/* A SOAP mock's operations share one endpoint: the WSDL operation names them. */}
+                <span class="op-path mono">{mock.kind === 'soap' ? (op.operationId ?? op.name) : op.path}</span>
                 <span class="op-name muted">
                   {op.name} · {op.responses.length} response{op.responses.length === 1 ? '' : 's'}
                 </span>
@@ -64,8 +65,8 @@ export function OperationPanel({ state }: { state: MockTabState }) {
     <section class="mock-op" aria-label={`Operation ${op.name}`}>
       <header class="mock-op-header">
         <MethodBadge method={op.method} />
-        <code class="mock-op-path">{op.path}</code>
-        <span class="muted">{op.name}</span>
+        <code class="mock-op-path">{mock.kind === 'soap' ? (op.operationId ?? op.name) : op.path}</code>
+        {(mock.kind !== 'soap' || op.name !== op.operationId) && <span class="muted">{op.name}</span>}
         <span class="spacer" />
         <label class="inline-field">
           <span class="muted">Default response</span>

@@ -18,6 +18,7 @@ import { Splitter } from '../../components/Splitter.js';
 import { paneSize } from '../../state/layout.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
 import type { Api } from '../../../../../protocol/model/api.js';
+import { SoapBar } from '../soap/SoapBar.js';
 
 const SECTIONS: [Section, string][] = [
   ['params', 'Params'],
@@ -44,6 +45,7 @@ export function RequestEditor({ tab }: EditorProps) {
       <div class="request-top">
         <Breadcrumb state={state} draft={draft} />
         <UrlBar state={state} draft={draft} />
+        {draft.soap && <SoapBar state={state} draft={draft} />}
         {draft.description && (
           <p class="request-description muted" aria-label="Description" title={draft.description}>
             {draft.description}
@@ -220,8 +222,8 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
       </select>
       <input
         class="url-input mono"
-        aria-label="URL"
-        placeholder="https://api.example.com/items/{id} or /path under the API's base URL"
+        aria-label={draft.soap ? 'Endpoint' : 'URL'}
+        placeholder={draft.soap ? 'The service endpoint, e.g. https://api.example.com/service' : "https://api.example.com/items/{id} or /path under the API's base URL"}
         spellcheck={false}
         value={shown}
         onInput={(e) => {

@@ -24,6 +24,7 @@ import { QueryView } from './QueryView.js';
 import { LiveStream } from '../../state/live-stream.js';
 import { ExampleControls, ExampleView, hasExamples, openExample } from '../../history/Examples.js';
 import { ResponseCookies, setCookieCount } from '../cookies/ResponseCookies.js';
+import { SoapFaultBadge, SoapFaultDetails } from '../soap/SoapFault.js';
 
 export function ResponsePane({ state }: { state: RequestTabState }) {
   const live = state.live.value;
@@ -146,6 +147,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         <span class={`status ${statusClass}`} data-testid="status">
           {r.status} {r.statusText}
         </span>
+        <SoapFaultBadge result={r} />
         <span class="muted">{r.timing.total.toFixed(0)} ms</span>
         {record ? <span class="muted">event stream, {record.state}</span> : <span class="muted">{formatBytes(r.body.size)}</span>}
         <span class="muted">HTTP/{r.httpVersion}</span>
@@ -163,6 +165,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
       </div>
       <ViewTabs views={views} view={view} state={state} />
       <div class={`response-body${view === 'events' ? ' response-events' : ''}`}>
+        {view === 'body' && <SoapFaultDetails result={r} />}
         {view === 'body' && <BodyView result={r} kind={kind} exchange={exchange} mode={state.bodyMode} />}
         {view === 'events' && live && <EventsView live={live} showOthers={state.showStreamOthers} />}
         {view === 'query' && <QueryView query={state.query} exchange={exchange} />}

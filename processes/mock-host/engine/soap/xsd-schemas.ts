@@ -1,0 +1,139 @@
+/**
+ * The XML Schemas of a WSDL, compiled once into one libxml2 XsdValidator, and a body element
+ * validated against them (SPEC Mock HTTP surface rule 8: "the body against the operation's input
+ * as the contract defines it"; rule 9 for the output).
+ *
+ * A WSDL carries its schemas inside <types>, often several, which lean on namespace declarations
+ * of the WSDL around them and may include or import .xsd files cached beside it. Each embedded
+ * schema is written out as a document of its own (with the namespaces it inherited), the schemas
+ * of one target namespace are included by one wrapper, and a root schema imports every wrapper.
+ * Included and imported files are read only from the API's cached documents (safe-xml.ts's input
+ * provider); nothing else can be loaded, so a schemaLocation of file:///etc/passwd is just missing.
+ */
+import { XsdValidator, XmlValidateError, type XmlElement } from 'libxml2-wasm';
+import { definitionUrl, libxmlMessage, parseSafeXml, withDefinitionDocuments } from './safe-xml.js';
+import { elementChildren } from './envelope.js';
+import { escapeXml } from '../render-response.js';
+
+const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
+const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
+/** Where the generated wrappers live among the definition's documents; no cached file can be named so. */
+const WRAPPER_DIR = '.parley-schemas';
+
+export type CompiledSchemas = { ok: true; schemas: XsdSchemas } | { ok: false; reason: string };
+
+export interface ElementCheck {
+  /** Problems with the element against its declaration, at most `max`. */
+  problems: string[];
+}
+
+export class XsdSchemas {
+  constructor(private readonly validator: XsdValidator) {}
+
+  /**
+   * Validates one element (a Body child) and everything inside it against its global
+   * declaration. An element the schemas do not declare is a problem of its own.
+   */
+  validate(element: XmlElement, max = 50): ElementCheck {
+    try {
+      this.validator.validate(element);
+      return { problems: [] };
+    } catch (err) {
+      if (err instanceof XmlValidateError) {
+        return { problems: err.details.slice(0, max).map((d) => `${d.message.trim()}${d.line > 0 ? ` (line ${d.line})` : ''}`) };
+      }
+      throw err;
+    }
+  }
+
+  dispose(): void {
+    this.validator.dispose();
+  }
+}
+
+/**
+ * Compiles the schemas of the WSDL documents in `documents` (paths relative to the definition
+ * folder, each document's text). A schema that does not compile is a reason, never a pass.
+ */
+export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string> = new Map()): CompiledSchemas {
+  const sources = new Map<string, string>(documents);
+  // A document read from an address is known by it, so an absolute schemaLocation finds its cached copy.
+  const urlOf = (path: string): string => {
+    const origin = origins.get(path);
+    if (origin !== undefined) return origin;
+    const of = /^(.*)\.schema-(\d+)\.xsd$/.exec(path);
+    const wsdlOrigin = of ? origins.get(of[1]!) : undefined;
+    return wsdlOrigin !== undefined ? `${wsdlOrigin}.parley-schema-${of![2]}.xsd` : definitionUrl(path);
+  };
+  const byNamespace = new Map<string, string[]>();
+  for (const [path, text] of documents) {
+    const parsed = parseSafeXml(text, { maxBytes: 16 * 1024 * 1024, url: urlOf(path) });
+    if (!parsed.ok) {
+      if (path.endsWith('.xsd')) continue;
+      return { ok: false, reason: `${path}: ${parsed.reason}` };
+    }
+    const doc = parsed.doc;
+    try {
+      const root = doc.root;
+      const embedded: XmlElement[] = [];
+      if (root.namespaceUri === WSDL_NS && root.name === 'definitions') {
+        for (const types of elementChildren(root).filter((e) => e.namespaceUri === WSDL_NS && e.name === 'types')) {
+          embedded.push(...elementChildren(types).filter((e) => e.namespaceUri === XSD_NS && e.name === 'schema'));
+        }
+      }
+      embedded.forEach((schema, i) => {
+        const own = `${path}.schema-${i}.xsd`;
+        sources.set(own, standaloneSchema(schema));
+        const tns = schema.attr('targetNamespace')?.value ?? '';
+        byNamespace.set(tns, [...(byNamespace.get(tns) ?? []), own]);
+      });
+    } finally {
+      doc.dispose();
+    }
+  }
+  if (byNamespace.size === 0) return { ok: false, reason: 'The definition declares no XML Schema (wsdl:types is empty).' };
+
+  let n = 0;
+  const imports: string[] = [];
+  for (const [tns, paths] of byNamespace) {
+    const wrapper = `${WRAPPER_DIR}/ns-${n++}.xsd`;
+    // An include needs the same target namespace; the wrapper takes the group's own.
+    const target = tns ? ` targetNamespace="${escapeXml(tns)}"` : '';
+    const includes = paths.map((p) => `<xs:include schemaLocation="${escapeXml(urlOf(p))}"/>`).join('');
+    sources.set(wrapper, `<xs:schema xmlns:xs="${XSD_NS}"${target}>${includes}</xs:schema>`);
+    imports.push(`<xs:import${tns ? ` namespace="${escapeXml(tns)}"` : ''} schemaLocation="${escapeXml(definitionUrl(wrapper))}"/>`);
+  }
+  const root = `<xs:schema xmlns:xs="${XSD_NS}" targetNamespace="urn:parley:soap-mock:schemas">${imports.join('')}</xs:schema>`;
+
+  return withDefinitionDocuments(
+    sources,
+    () => {
+    const parsed = parseSafeXml(root, { url: definitionUrl(`${WRAPPER_DIR}/root.xsd`) });
+    if (!parsed.ok) return { ok: false, reason: parsed.reason };
+    try {
+      return { ok: true, schemas: new XsdSchemas(XsdValidator.fromDoc(parsed.doc)) };
+    } catch (err) {
+      return { ok: false, reason: `The schemas do not compile: ${libxmlMessage(err)}` };
+    } finally {
+      parsed.doc.dispose();
+    }
+    },
+    urlOf,
+  );
+}
+
+/**
+ * The schema element as a document of its own. libxml2 writes an element with only the namespaces
+ * declared on it, so those it inherited from the WSDL are declared on its start tag.
+ */
+function standaloneSchema(schema: XmlElement): string {
+  const text = schema.toString();
+  const own = schema.nsDeclarations;
+  let declarations = '';
+  for (const [prefix, uri] of Object.entries(schema.namespaces)) {
+    if (Object.hasOwn(own, prefix) || prefix === 'xml') continue;
+    declarations += prefix === '' ? ` xmlns="${escapeXml(uri)}"` : ` xmlns:${prefix}="${escapeXml(uri)}"`;
+  }
+  const nameEnd = text.search(/[\s/>]/);
+  return text.slice(0, nameEnd) + declarations + text.slice(nameEnd);
+}
