@@ -2,7 +2,7 @@
  * Event streams through the real supervisor and sender process against a real SSE server on
  * 127.0.0.1: the head before any row and the stream's cookie in the jar by then; rows with the
  * true count; Stop ends as stopped (never an error), a dropped connection too, with its error and
- * the events received; no idle timeout after the headers; 20,000 events with the response, the
+ * the events received, and a kill -9 of the sender mid-stream with its error and the rows that arrived; no idle timeout after the headers; 20,000 events with the response, the
  * HTTP Log and History each keeping exactly their limits; the 32 MB and 1 MB caps; History and
  * the HTTP Log keeping the stream as a multi-message exchange; HAR export, Copy as cURL with -N,
  * a refused re-send of a streamed row; and the Query tab over the kept events.
@@ -157,6 +157,40 @@ describe('event streams through the supervisor', () => {
     const entry = await call('history.get', { project: projectDir, id: exchange.id });
     expect(entry.response!.stream!.rows.map((r) => r.id)).toEqual(['1', '2', '3']);
     expect(entry.response!.stream!.error?.code).toBe('protocol-error');
+  });
+
+  it('a kill -9 of the sender mid-stream ends the stream as stopped with the error, keeping the rows that arrived; the sender comes back', async () => {
+    const request = await newRequest('/endless?every=10');
+    const s = send(request);
+    await until(() => s.rows.length >= 5);
+    const pid = sup.sender.pid!;
+    process.kill(pid, 'SIGKILL');
+    const exchange = await s.done;
+    const stream = exchange.response.stream!;
+    expect(stream).toMatchObject({ state: 'stopped', error: { code: 'child-died', message: expect.stringMatching(/sender process was stopped by SIGKILL/) } });
+    // The rows the page was sent are kept, numbered from 1 with nothing missing, and counted.
+    expect(stream.rows.map((r) => r.n)).toEqual(Array.from({ length: stream.rows.length }, (_, i) => i + 1));
+    expect(stream.rows.length).toBeGreaterThanOrEqual(s.rows.length);
+    expect(stream.total).toBe(stream.rows.length);
+    const entry = await call('history.get', { project: projectDir, id: exchange.id });
+    expect(entry.response!.stream).toMatchObject({ state: 'stopped', error: { code: 'child-died' }, total: stream.total });
+    await until(() => sup.sender.state === 'running' && sup.sender.pid !== pid, 15_000);
+    const again = await send(await newRequest('/events?count=2')).done;
+    expect(again.response.stream).toMatchObject({ state: 'ended', events: 2 });
+  });
+
+  it('a caller that goes away mid-stream stops it: History gets the rows the sender kept', async () => {
+    const request = await newRequest('/endless?every=10');
+    const caller = new AbortController();
+    const s = send(request, undefined, caller.signal);
+    await until(() => s.rows.length >= 3);
+    caller.abort();
+    const exchange = await s.done;
+    expect(exchange.response.stream).toMatchObject({ state: 'stopped' });
+    expect(exchange.response.stream!.error).toBeUndefined();
+    expect(exchange.response.stream!.total).toBeGreaterThanOrEqual(3);
+    const entry = await call('history.get', { project: projectDir, id: exchange.id });
+    expect(entry.response!.stream!.total).toBe(exchange.response.stream!.total);
   });
 
   it('has no idle timeout once the headers are in: the request timeout governs only until them', async () => {

@@ -1,15 +1,17 @@
 /**
- * An event stream while it runs, in the supervisor: the sender's rows arrive here, are kept by
- * the two retentions that outlive the stream (the finished stream's, which the response, the
- * HTTP Log and HAR export use, and History's), and go on to the UI in batches every FORWARD_MS,
- * each with the true counts. A batch never carries rows the live pane would let go at once: only
- * its newest STREAM_LIMITS.liveRows. Stop (`request.stopStream`) fires the session's signal,
- * which cancels the sender's call.
+ * An event stream while it runs, in the supervisor: the sender keeps the rows (its StreamKeeper)
+ * and sends here only batches of those some holder can keep or the live pane shows, with the true
+ * counts; they go on to the UI every FORWARD_MS at most, never more than the newest
+ * STREAM_LIMITS.liveRows at once, paced by what the page has read. What arrived is also held (the
+ * first rows and the newest), so a sender that dies mid-stream still leaves the stream's rows.
+ * Stop (`request.stopStream`) fires the session's signal; the send then asks the sender to end
+ * its read and answers with the sender's kept rows.
  */
 import { randomUUID } from 'node:crypto';
 import type { ResponseHead, SendProgress, Timing } from '../../../protocol/model/exchange.js';
-import { STREAM_LIMITS, type StreamRow } from '../../../protocol/model/stream.js';
-import { RowRetention } from './stream-retention.js';
+import { STREAM_LIMITS, type StreamRecord, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
+import { FIRST_ROWS, type KeptStream } from '../../sender/engine/stream-keeper.js';
+import { Deque, RowRetention } from '../../sender/engine/stream-retention.js';
 
 /** How often rows go on to the UI: the pane redraws at most this often. */
 export const FORWARD_MS = 30;
@@ -46,8 +48,10 @@ export class StreamSession {
   readonly id = randomUUID();
   readonly head: ResponseHead;
   readonly timing: Timing;
-  readonly finished = new RowRetention(STREAM_LIMITS.finished);
-  readonly history = new RowRetention(STREAM_LIMITS.history);
+  /** The true counts, as the last batch gave them. */
+  total = 0;
+  events = 0;
+  private readonly received = new ReceivedRows();
   private readonly headAt = performance.now();
   private readonly stopper = new AbortController();
   private pending: StreamRow[] = [];
@@ -80,12 +84,12 @@ export class StreamSession {
     this.stopper.abort();
   }
 
-  add(rows: StreamRow[]): void {
+  /** A batch from the sender: its rows (in order) and the true counts so far. */
+  add(rows: StreamRow[], total: number, events: number): void {
     if (this.closed) return;
-    for (const row of rows) {
-      this.finished.add(row);
-      this.history.add(row);
-    }
+    this.total = total;
+    this.events = events;
+    this.received.add(rows);
     if (!this.options.forward) return;
     for (const row of rows) this.pending.push(row);
     if (this.pending.length > 2 * STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
@@ -100,6 +104,14 @@ export class StreamSession {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.flush(), Math.max(0, FORWARD_MS - (now() - this.sentAt)));
     }
+  }
+
+    /**
+   * The holders' records made from what arrived, for a stream whose sender never answered (it
+   * died): the rows the sender sent, kept by the same rules, with the true counts it last gave.
+   */
+  keptSoFar(state: StreamState, error?: { code: string; message: string }): KeptStream {
+    return this.received.records(state, this.total, this.events, error);
   }
 
   /** Timing to now: the sender's phases to the headers, then reading the stream. */
@@ -117,7 +129,7 @@ export class StreamSession {
   private flush(last = false): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const { total, events } = this.finished;
+    const { total, events } = this;
     if (!last && this.pending.length > 0 && ((this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES || this.unread(now()))) {
       // The page is behind: try again later, holding only the rows it would keep.
       if (this.pending.length > STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
@@ -145,6 +157,33 @@ export class StreamSession {
 }
 
 const now = () => performance.now();
+
+/** The rows a stream's batches brought: the first FIRST_ROWS and the newest STREAM_LIMITS.liveRows. */
+class ReceivedRows {
+  private readonly early: StreamRow[] = [];
+  private readonly late = new Deque<StreamRow>();
+
+  add(rows: readonly StreamRow[]): void {
+    for (const row of rows) {
+      if (row.n > FIRST_ROWS) this.late.push(row);
+      else if (this.early.length < FIRST_ROWS) this.early.push(row);
+    }
+    while (this.late.length > STREAM_LIMITS.liveRows) this.late.shift();
+  }
+
+  records(state: StreamState, total: number, events: number, error?: { code: string; message: string }): KeptStream {
+    const make = (limits: (typeof STREAM_LIMITS)['finished' | 'history']): StreamRecord => {
+      const retention = new RowRetention(limits);
+      for (const row of this.early) retention.add(row);
+      for (const row of this.late.values()) retention.add(row);
+      const record = retention.record(state, error);
+      // The counts are the stream's, not the rows that arrived here.
+      const counted = Math.max(total, retention.total);
+      return { ...record, total: counted, events: Math.max(events, retention.events), notKept: counted - record.rows.length };
+    };
+    return { finished: make(STREAM_LIMITS.finished), history: make(STREAM_LIMITS.history) };
+  }
+}
 
 /** The streams running now, by id, for Stop. */
 export class OpenStreams {

@@ -45,10 +45,10 @@ export class RowRetention {
     return this.headBytes + this.tailBytes;
   }
 
-  add(row: StreamRow): void {
+  /** Takes the next row; `size` is its rowBytes when the caller has it already (two holders, one count). */
+  add(row: StreamRow, size = rowBytes(row)): void {
     this.total++;
     if (row.kind === 'event') this.events++;
-    const size = rowBytes(row);
     if (size > this.limits.bytes) {
       this.headClosed = true;
       return;
@@ -88,7 +88,7 @@ export class RowRetention {
 }
 
 /** A queue with O(1) push and shift (the last rows turn over at stream speed). */
-class Deque<T> {
+export class Deque<T> {
   private items: T[] = [];
   private start = 0;
 
@@ -113,5 +113,10 @@ class Deque<T> {
 
   values(): T[] {
     return this.items.slice(this.start);
+  }
+
+  clear(): void {
+    this.items = [];
+    this.start = 0;
   }
 }

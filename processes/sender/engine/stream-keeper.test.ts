@@ -1,0 +1,100 @@
+/**
+ * The sender keeps an event stream's rows and sends on only what some holder can keep or the live
+ * pane shows: the first 400 and the newest 5,000, coalesced into one batch at most every BATCH_MS
+ * with the true counts; its records are the retentions' own. The batch's columns give back the
+ * rows exactly (names, ids, kinds, arrival times, gaps in the numbering).
+ */
+import { describe, expect, it } from 'vitest';
+import { packRows, STREAM_LIMITS, unpackRows, type RowBatch, type StreamRow } from '../../../protocol/model/stream.js';
+import { until } from '../../../test/support/until.js';
+import { BATCH_MS, StreamKeeper } from './stream-keeper.js';
+import { RowRetention } from './stream-retention.js';
+
+const row = (n: number): StreamRow => ({ n, at: 1_700_000_000_000 + n, kind: 'event', data: `d${n}` });
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** Feeds rows from..to in parse-sized batches of 1,000. */
+function feed(keeper: StreamKeeper, from: number, to: number): void {
+  for (let start = from; start <= to; start += 1_000) keeper.add(range(start, Math.min(to, start + 999)).map(row));
+}
+
+describe('the sender\'s keeper of a stream', () => {
+  it('sends the first 400 and the newest 5,000 of what arrived between two batches, with the true counts', async () => {
+    const batches: RowBatch[] = [];
+    const keeper = new StreamKeeper((b) => batches.push(b));
+    feed(keeper, 1, 20_000);
+    await until(() => batches.length === 1);
+    const sent = unpackRows(batches[0]!).map((r) => r.n);
+    expect(sent).toEqual([...range(1, 400), ...range(15_001, 20_000)]);
+    expect(batches[0]).toMatchObject({ total: 20_000, events: 20_000 });
+    // The next rows wait for the next batch, then go with the counts so far.
+    feed(keeper, 20_001, 20_010);
+    await until(() => batches.length === 2);
+    expect(unpackRows(batches[1]!).map((r) => r.n)).toEqual(range(20_001, 20_010));
+    expect(batches[1]!.total).toBe(20_010);
+    keeper.end('ended');
+  });
+
+  it('sends at most one batch every BATCH_MS, and the last one when the stream ends', async () => {
+    const at: number[] = [];
+    const keeper = new StreamKeeper(() => at.push(performance.now()));
+    for (let n = 1; n <= 40; n++) {
+      keeper.add([row(n)]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await until(() => at.length >= 1);
+    const before = at.length;
+    keeper.add([row(41)]);
+    keeper.end('ended');
+    expect(at.length).toBe(before + 1);
+    for (let i = 1; i < at.length - 1; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(BATCH_MS - 2);
+  });
+
+  it('keeps by the retentions\' rules: its records are what the finished stream and History keep of every row', () => {
+    const keeper = new StreamKeeper(() => {});
+    const finished = new RowRetention(STREAM_LIMITS.finished);
+    const history = new RowRetention(STREAM_LIMITS.history);
+    // Rows of growing size, so the byte budgets matter too.
+    const rows = range(1, 12_000).map((n) => ({ ...row(n), data: 'x'.repeat((n % 97) * 40) }));
+    keeper.add(rows);
+    for (const r of rows) {
+      finished.add(r);
+      history.add(r);
+    }
+    const kept = keeper.end('stopped', { code: 'protocol-error', message: 'dropped' });
+    expect(kept.finished).toEqual(finished.record('stopped', { code: 'protocol-error', message: 'dropped' }));
+    expect(kept.history).toEqual(history.record('stopped', { code: 'protocol-error', message: 'dropped' }));
+  });
+
+  it('without a batch callback only keeps', async () => {
+    const keeper = new StreamKeeper();
+    feed(keeper, 1, 3_000);
+    expect(keeper.end('ended').finished.total).toBe(3_000);
+  });
+});
+
+describe('a batch of rows as columns', () => {
+  it('gives back the rows exactly: kinds, names, ids, times and gaps in the numbering', () => {
+    const rows: StreamRow[] = [
+      { n: 1, at: 1_700_000_000_000, kind: 'comment', data: 'hello' },
+      { n: 2, at: 1_700_000_000_003, kind: 'retry', data: '3000' },
+      { n: 3, at: 1_700_000_000_003, kind: 'event', name: 'tick', id: '7', data: 'a\nb' },
+      { n: 9, at: 1_700_000_000_001, kind: 'event', data: '' },
+      { n: 10, at: 1_700_000_000_020, kind: 'event', id: '', data: '{"x":1}' },
+    ];
+    const batch = packRows(rows, 12, 9);
+    expect(batch.runs).toEqual([1, 3, 9, 2]);
+    expect(unpackRows(batch)).toEqual(rows);
+    expect(batch).toMatchObject({ total: 12, events: 9 });
+    expect(unpackRows(packRows([], 0, 0))).toEqual([]);
+  });
+
+  it('refuses a batch whose columns disagree', () => {
+    const batch = packRows([row(1), row(2)], 2, 2);
+    expect(() => unpackRows({ ...batch, data: ['one'] })).toThrow(/columns disagree/);
+    expect(() => unpackRows({ ...batch, runs: [1, 3] })).toThrow(/outrun/);
+    expect(() => unpackRows({ ...batch, runs: [0, 2] })).toThrow(/numbered 0/);
+    expect(() => unpackRows({ ...batch, kinds: 'ex' })).toThrow(/unknown row kind/);
+    expect(() => unpackRows({ ...batch, runs: [1, 1] })).toThrow(/do not cover/);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * An event stream's rows in the sender, where they are parsed: the two holders that outlive the
+ * stream keep theirs here (the finished stream's and History's retentions, SPEC "Limits"), and
+ * only the rows some holder can still keep or the live pane shows go on, coalesced into one batch
+ * at most every BATCH_MS with the true counts: the first STREAM_LIMITS.finished.first rows (each
+ * holder's first rows are among them) and the newest STREAM_LIMITS.liveRows (every holder's last
+ * rows are among them). A row that is let go before its batch leaves never crosses the pipe,
+ * so a fast stream costs the processes after this one at most one batch per BATCH_MS.
+ */
+import { packRows, STREAM_LIMITS, type RowBatch, type StreamRecord, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
+import { Deque, RowRetention, rowBytes } from './stream-retention.js';
+
+/** At most one batch this often: the live pane redraws no faster, and a fast stream coalesces. */
+export const BATCH_MS = 50;
+/** Rows up to this number may be among a holder's first rows: they always go on. */
+export const FIRST_ROWS = Math.max(STREAM_LIMITS.finished.first, STREAM_LIMITS.history.first);
+/**
+ * Characters of data a batch carries at most (the finished stream's byte budget): past it the
+ * oldest of the newest rows wait out, so one batch is never larger than what a holder can keep.
+ */
+const BATCH_CHARS = STREAM_LIMITS.finished.bytes;
+
+export interface KeptStream {
+  /** The finished stream's record (response, HTTP Log, HAR export). */
+  finished: StreamRecord;
+  /** History's record. */
+  history: StreamRecord;
+}
+
+export class StreamKeeper {
+  readonly finished = new RowRetention(STREAM_LIMITS.finished);
+  readonly history = new RowRetention(STREAM_LIMITS.history);
+  /** Rows not sent yet: the first ones, then the newest (at most liveRows of them after a trim). */
+  private early: StreamRow[] = [];
+  private readonly late = new Deque<StreamRow>();
+  private lateChars = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private sentAt = -Infinity;
+  private ended = false;
+
+  /** Without `onBatch` the keeper only keeps (nothing goes on while the stream runs). */
+  constructor(private readonly onBatch?: (batch: RowBatch) => void) {}
+
+  get total(): number {
+    return this.finished.total;
+  }
+
+  get events(): number {
+    return this.finished.events;
+  }
+
+  add(rows: readonly StreamRow[]): void {
+    if (this.ended) return;
+    for (const row of rows) {
+      const size = rowBytes(row);
+      this.finished.add(row, size);
+      this.history.add(row, size);
+      if (!this.onBatch) continue;
+      if (row.n <= FIRST_ROWS) this.early.push(row);
+      else {
+        this.late.push(row);
+        this.lateChars += row.data.length;
+      }
+    }
+    if (!this.onBatch) return;
+    // Only the newest liveRows can be shown or kept as last rows; the rest is let go here.
+    while (this.late.length > STREAM_LIMITS.liveRows || (this.lateChars > BATCH_CHARS && this.late.length > 1)) {
+      this.lateChars -= this.late.shift()!.data.length;
+    }
+    this.timer ??= setTimeout(() => this.flush(), Math.max(0, this.sentAt + BATCH_MS - performance.now()));
+  }
+
+  /** Sends what waits, now; the stream's end calls it so the last rows go before the answer. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.early.length === 0 && this.late.length === 0) return;
+    const rows = this.early.length === 0 ? this.late.values() : [...this.early, ...this.late.values()];
+    this.early = [];
+    this.late.clear();
+    this.lateChars = 0;
+    this.sentAt = performance.now();
+    this.onBatch?.(packRows(rows, this.total, this.events));
+  }
+
+  /** The stream is over: the last batch goes, and each holder's record is made. */
+  end(state: StreamState, error?: { code: string; message: string }): KeptStream {
+    this.flush();
+    this.ended = true;
+    return { finished: this.finished.record(state, error), history: this.history.record(state, error) };
+  }
+}
