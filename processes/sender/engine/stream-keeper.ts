@@ -67,7 +67,11 @@ export class StreamKeeper {
     while (this.late.length > STREAM_LIMITS.liveRows || (this.lateChars > BATCH_CHARS && this.late.length > 1)) {
       this.lateChars -= this.late.shift()!.data.length;
     }
-    this.timer ??= setTimeout(() => this.flush(), Math.max(0, this.sentAt + BATCH_MS - performance.now()));
+    // Checked here as well as by the timer: a body already buffered is read in microtasks alone,
+    // and no timer fires until it is all parsed.
+    const wait = this.sentAt + BATCH_MS - performance.now();
+    if (wait <= 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), wait);
   }
 
   /** Sends what waits, now; the stream's end calls it so the last rows go before the answer. */
