@@ -83,7 +83,7 @@ const busRequest = { ...(await bus.call('request.get', { project: demoRoot, id: 
 async function busRun() {
   const started = performance.now();
   let events = 0;
-  await bus.call('request.send', { project: demoRoot, request: busRequest }, { onChunk: (p) => void (p.kind === 'rows' && (events = p.events)) });
+  await bus.call('request.send', { project: demoRoot, request: busRequest }, { onChunk: (p) => void (p.kind === 'batch' && (events = p.batch.events)) });
   return { ms: performance.now() - started, events };
 }
 

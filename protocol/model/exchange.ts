@@ -1,7 +1,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { HttpVersion } from './request.js';
 import { CookieOutcome } from './cookies.js';
-import { RowBatch, StreamRecord, StreamRow } from './stream.js';
+import { RowBatch, StreamRecord } from './stream.js';
 
 export const Header = T.Tuple([T.String(), T.String()]);
 export type Header = Static<typeof Header>;
@@ -141,11 +141,11 @@ export type SendChunk = Static<typeof SendChunk>;
 /**
  * What `request.send` streams to the UI before its answer when the response is an event stream:
  * the head with the stream's id (`request.stopStream` takes it), then the rows as they come, in
- * batches whose `total` and `events` count every row received so far, including any a batch left
- * out because the live pane would let it go at once.
+ * batches of columns whose `total` and `events` count every row received so far, including any
+ * a batch left out because the live pane would let it go at once.
  */
 export const SendProgress = T.Union([
   T.Object({ kind: T.Literal('head'), stream: T.String(), head: ResponseHead }),
-  T.Object({ kind: T.Literal('rows'), rows: T.Array(StreamRow), total: T.Integer({ minimum: 0 }), events: T.Integer({ minimum: 0 }) }),
+  T.Object({ kind: T.Literal('batch'), batch: RowBatch }),
 ]);
 export type SendProgress = Static<typeof SendProgress>;

@@ -136,3 +136,60 @@ export function unpackRows(batch: RowBatch): StreamRow[] {
   if (i !== count) throw new Error('A stream batch with rows its numbers do not cover was refused.');
   return rows;
 }
+
+/** How many rows a batch carries. */
+export function batchLength(batch: RowBatch): number {
+  return batch.data.length;
+}
+
+/** The number of a batch's last row (0 for an empty batch). */
+export function lastRowNumber(batch: RowBatch): number {
+  const runs = batch.runs;
+  return runs.length === 0 ? 0 : runs[runs.length - 2]! + runs[runs.length - 1]! - 1;
+}
+
+/**
+ * The newest `max` rows of `batches` (in order) as one batch, with the last batch's counts, in
+ * time proportional to the rows kept: what a holder behind its stream sends on without making
+ * an object of every row.
+ */
+export function newestRows(batches: readonly RowBatch[], max: number): RowBatch {
+  const last = batches[batches.length - 1];
+  const out: RowBatch = { total: last?.total ?? 0, events: last?.events ?? 0, runs: [], at: [], kinds: '', names: [], ids: [], data: [] };
+  let skip = batches.reduce((sum, b) => sum + b.data.length, 0) - max;
+  let previousN = -1;
+  let previousAt = 0;
+  for (const batch of batches) {
+    const length = batch.data.length;
+    if (skip >= length) {
+      skip -= length;
+      continue;
+    }
+    const from = Math.max(0, skip);
+    skip = 0;
+    // Row numbers and arrival times up to `from` are only summed, never made into rows.
+    let at = 0;
+    let i = 0;
+    for (let r = 0; r < batch.runs.length; r += 2) {
+      const first = batch.runs[r]!;
+      const count = batch.runs[r + 1]!;
+      for (let k = 0; k < count; k++, i++) {
+        at = i === 0 ? batch.at[0]! : at + batch.at[i]!;
+        if (i < from) continue;
+        const n = first + k;
+        if (n === previousN + 1) out.runs[out.runs.length - 1]!++;
+        else out.runs.push(n, 1);
+        out.at.push(out.at.length === 0 ? at : at - previousAt);
+        previousN = n;
+        previousAt = at;
+      }
+    }
+    out.kinds += from === 0 ? batch.kinds : batch.kinds.slice(from);
+    for (let j = from; j < length; j++) {
+      out.names.push(batch.names[j] ?? null);
+      out.ids.push(batch.ids[j] ?? null);
+      out.data.push(batch.data[j]!);
+    }
+  }
+  return out;
+}

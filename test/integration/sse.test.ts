@@ -17,7 +17,7 @@ import type { Handlers } from '../../protocol/peer.js';
 import type { ReqOf, ResOf } from '../../protocol/messages.js';
 import type { SendProgress } from '../../protocol/model/exchange.js';
 import type { Request } from '../../protocol/model/request.js';
-import type { StreamRow } from '../../protocol/model/stream.js';
+import { unpackRows, type StreamRow } from '../../protocol/model/stream.js';
 import { FORWARD_MS, PACE_TIMEOUT_MS } from '../../processes/supervisor/send/stream-session.js';
 import { handlerCaller, type UiCall } from '../support/ui-calls.js';
 import { startSseServer, STREAM_COOKIE, type SseServer } from '../support/sse-server.js';
@@ -71,7 +71,7 @@ function send(request: Request, onProgress?: (p: SendProgress) => void, signal?:
       signal: signal ?? new AbortController().signal,
       chunk: (p) => {
         progress.push(p);
-        if (p.kind === 'rows') rows.push(...p.rows);
+        if (p.kind === 'batch') rows.push(...unpackRows(p.batch));
         onProgress?.(p);
       },
     }),
@@ -86,7 +86,7 @@ describe('event streams through the supervisor', () => {
     expect(s.progress[0]).toMatchObject({ kind: 'head', head: { status: 200 } });
     expect(s.rows.map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const last = s.progress.at(-1)!;
-    expect(last).toMatchObject({ kind: 'rows', total: 7, events: 5 });
+    expect(last).toMatchObject({ kind: 'batch', batch: { total: 7, events: 5 } });
     expect(exchange.response.stream).toMatchObject({ state: 'ended', total: 7, events: 5, notKept: 0 });
     expect(exchange.response.stream!.rows).toHaveLength(7);
     expect(exchange.verdict).toBeUndefined();
@@ -108,7 +108,7 @@ describe('event streams through the supervisor', () => {
 
   it('a page that says what it read gets each batch only after reading the one before (request.streamRead)', async () => {
     const arrived: number[] = [];
-    const s = send(await newRequest('/endless?every=5'), (p) => void (p.kind === 'rows' && arrived.push(performance.now())));
+    const s = send(await newRequest('/endless?every=5'), (p) => void (p.kind === 'batch' && arrived.push(performance.now())));
     await until(() => arrived.length >= 1);
     await expect(call('request.streamRead', { stream: s.id()!, n: s.rows.at(-1)!.n })).resolves.toEqual({ open: true });
     await until(() => arrived.length >= 2);
@@ -209,9 +209,9 @@ describe('event streams through the supervisor', () => {
     expect(kept.slice(0, 400)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     expect(kept.slice(400)).toEqual(Array.from({ length: 4_600 }, (_, i) => 15_401 + i));
     // The page got the true total, and never more rows at once than its pane holds.
-    const batches = s.progress.filter((p) => p.kind === 'rows');
-    expect(batches.at(-1)).toMatchObject({ total: 20_000, events: 20_000 });
-    expect(Math.max(...batches.map((b) => b.rows.length))).toBeLessThanOrEqual(5_000);
+    const batches = s.progress.filter((p) => p.kind === 'batch');
+    expect(batches.at(-1)).toMatchObject({ batch: { total: 20_000, events: 20_000 } });
+    expect(Math.max(...batches.map((b) => b.batch.data.length))).toBeLessThanOrEqual(5_000);
     expect(s.rows.at(-1)!.n).toBe(20_000);
 
     const entry = await call('history.get', { project: projectDir, id: exchange.id });

@@ -5,7 +5,7 @@
  * rows exactly (names, ids, kinds, arrival times, gaps in the numbering).
  */
 import { describe, expect, it } from 'vitest';
-import { packRows, STREAM_LIMITS, unpackRows, type RowBatch, type StreamRow } from '../../../protocol/model/stream.js';
+import { lastRowNumber, newestRows, packRows, STREAM_LIMITS, unpackRows, type RowBatch, type StreamRow } from '../../../protocol/model/stream.js';
 import { until } from '../../../test/support/until.js';
 import { BATCH_MS, StreamKeeper } from './stream-keeper.js';
 import { RowRetention } from './stream-retention.js';
@@ -101,3 +101,19 @@ describe('a batch of rows as columns', () => {
     expect(() => unpackRows({ ...batch, runs: [1, 1] })).toThrow(/do not cover/);
   });
 });
+
+describe('the newest rows of several batches', () => {
+  it('are one batch of the newest rows, numbers and times exact, with the last batch\'s counts', () => {
+    const rows = range(1, 30).map((n) => ({ ...row(n), at: 1_700_000_000_000 + ((n * 37) % 11) }));
+    const batches = [packRows(rows.slice(0, 10), 10, 10), packRows([...rows.slice(10, 12), ...rows.slice(15, 20)], 20, 19), packRows(rows.slice(20), 30, 28)];
+    const kept = [...rows.slice(0, 12), ...rows.slice(15)];
+    for (const max of [0, 3, 10, 14, 17, 100]) {
+      const newest = newestRows(batches, max);
+      expect(unpackRows(newest)).toEqual(max === 0 ? [] : kept.slice(-max));
+      expect(newest).toMatchObject({ total: 30, events: 28 });
+    }
+    expect(lastRowNumber(batches[1]!)).toBe(20);
+    expect(lastRowNumber(packRows([], 0, 0))).toBe(0);
+  });
+});
+

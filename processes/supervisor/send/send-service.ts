@@ -18,7 +18,6 @@ import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { resolveRequest } from './resolve.js';
 import { literalSecrets } from './secure-auth.js';
 import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
-import { unpackRows } from '../../../protocol/model/stream.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
 
@@ -195,7 +194,7 @@ export async function dispatchSend(
       });
       stream.stopSignal.addEventListener('abort', stopRead, { once: true });
       log.streamOpened(chunk.head.status, chunk.head.statusText);
-    } else stream?.add(unpackRows(chunk.batch), chunk.batch.total, chunk.batch.events);
+    } else stream?.add(chunk.batch);
   };
   let response: SendResult;
   try {

@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ResponseHead, SendProgress, Timing } from '../../../protocol/model/exchange.js';
-import { STREAM_LIMITS, type StreamRecord, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
+import { batchLength, lastRowNumber, newestRows, packRows, STREAM_LIMITS, unpackRows, type RowBatch, type StreamRecord, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
 import { FIRST_ROWS, type KeptStream } from '../../sender/engine/stream-keeper.js';
-import { Deque, RowRetention } from '../../sender/engine/stream-retention.js';
+import { RowRetention } from '../../sender/engine/stream-retention.js';
 
 /** How often rows go on to the UI: the pane redraws at most this often. */
 export const FORWARD_MS = 30;
@@ -54,7 +54,9 @@ export class StreamSession {
   private readonly received = new ReceivedRows();
   private readonly headAt = performance.now();
   private readonly stopper = new AbortController();
-  private pending: StreamRow[] = [];
+  /** Batches not forwarded yet (their rows count up to pendingRows). */
+  private pending: RowBatch[] = [];
+  private pendingRows = 0;
   private timer: NodeJS.Timeout | undefined;
   private countsAt = 0;
   private closed = false;
@@ -84,15 +86,19 @@ export class StreamSession {
     this.stopper.abort();
   }
 
-  /** A batch from the sender: its rows (in order) and the true counts so far. */
-  add(rows: StreamRow[], total: number, events: number): void {
+  /**
+   * A batch from the sender: its rows (in order, as columns, which go on as they are) and the true
+   * counts so far. A batch whose columns disagree is refused with a thrown Error.
+   */
+  add(batch: RowBatch): void {
     if (this.closed) return;
-    this.total = total;
-    this.events = events;
-    this.received.add(rows);
+    this.received.add(batch);
+    this.total = batch.total;
+    this.events = batch.events;
     if (!this.options.forward) return;
-    for (const row of rows) this.pending.push(row);
-    if (this.pending.length > 2 * STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
+    this.pending.push(batch);
+    this.pendingRows += batchLength(batch);
+    if (this.pendingRows > 2 * STREAM_LIMITS.liveRows) this.keepNewestPending();
     this.timer ??= setTimeout(() => this.flush(), FORWARD_MS);
   }
 
@@ -100,7 +106,7 @@ export class StreamSession {
   read(n: number): void {
     this.paced = true;
     if (n > this.readThrough) this.readThrough = n;
-    if (!this.closed && this.pending.length > 0 && this.readThrough >= this.sentThrough) {
+    if (!this.closed && this.pendingRows > 0 && this.readThrough >= this.sentThrough) {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.flush(), Math.max(0, FORWARD_MS - (now() - this.sentAt)));
     }
@@ -130,24 +136,30 @@ export class StreamSession {
     clearTimeout(this.timer);
     this.timer = undefined;
     const { total, events } = this;
-    if (!last && this.pending.length > 0 && ((this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES || this.unread(now()))) {
+    if (!last && this.pendingRows > 0 && ((this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES || this.unread(now()))) {
       // The page is behind: try again later, holding only the rows it would keep.
-      if (this.pending.length > STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
+      if (this.pendingRows > STREAM_LIMITS.liveRows) this.keepNewestPending();
       this.timer = setTimeout(() => this.flush(), FORWARD_MS);
       return;
     }
-    if (this.pending.length > 0) {
-      const rows = this.pending.length > STREAM_LIMITS.liveRows ? this.pending.slice(-STREAM_LIMITS.liveRows) : this.pending;
+    if (this.pendingRows > 0) {
+      const batch = newestRows(this.pending, STREAM_LIMITS.liveRows);
       this.pending = [];
-      this.sentThrough = rows.at(-1)!.n;
+      this.pendingRows = 0;
+      this.sentThrough = lastRowNumber(batch);
       this.sentAt = now();
-      this.options.forward?.({ kind: 'rows', rows, total, events });
+      this.options.forward?.({ kind: 'batch', batch: { ...batch, total, events } });
     }
     const at = now();
     if (this.options.onCounts && at - this.countsAt >= COUNTS_MS) {
       this.countsAt = at;
       this.options.onCounts(total, events);
     }
+  }
+
+  private keepNewestPending(): void {
+    this.pending = [newestRows(this.pending, STREAM_LIMITS.liveRows)];
+    this.pendingRows = batchLength(this.pending[0]!);
   }
 
   /** A paced page has not read the last batch yet (and it went less than PACE_TIMEOUT_MS ago). */
@@ -157,33 +169,6 @@ export class StreamSession {
 }
 
 const now = () => performance.now();
-
-/** The rows a stream's batches brought: the first FIRST_ROWS and the newest STREAM_LIMITS.liveRows. */
-class ReceivedRows {
-  private readonly early: StreamRow[] = [];
-  private readonly late = new Deque<StreamRow>();
-
-  add(rows: readonly StreamRow[]): void {
-    for (const row of rows) {
-      if (row.n > FIRST_ROWS) this.late.push(row);
-      else if (this.early.length < FIRST_ROWS) this.early.push(row);
-    }
-    while (this.late.length > STREAM_LIMITS.liveRows) this.late.shift();
-  }
-
-  records(state: StreamState, total: number, events: number, error?: { code: string; message: string }): KeptStream {
-    const make = (limits: (typeof STREAM_LIMITS)['finished' | 'history']): StreamRecord => {
-      const retention = new RowRetention(limits);
-      for (const row of this.early) retention.add(row);
-      for (const row of this.late.values()) retention.add(row);
-      const record = retention.record(state, error);
-      // The counts are the stream's, not the rows that arrived here.
-      const counted = Math.max(total, retention.total);
-      return { ...record, total: counted, events: Math.max(events, retention.events), notKept: counted - record.rows.length };
-    };
-    return { finished: make(STREAM_LIMITS.finished), history: make(STREAM_LIMITS.history) };
-  }
-}
 
 /** The streams running now, by id, for Stop. */
 export class OpenStreams {
@@ -212,5 +197,46 @@ export class OpenStreams {
   close(session: StreamSession): void {
     session.close();
     this.sessions.delete(session.id);
+  }
+}
+
+/**
+ * The rows a stream's batches brought: the first FIRST_ROWS (made into rows as they come; only the
+ * first batches hold any) and the batches holding the newest STREAM_LIMITS.liveRows, made into
+ * rows only if the sender dies.
+ */
+class ReceivedRows {
+  private readonly early: StreamRow[] = [];
+  private late: RowBatch[] = [];
+  private lateRows = 0;
+
+  add(batch: RowBatch): void {
+    const rows = batch.runs[0] !== undefined && batch.runs[0] <= FIRST_ROWS ? unpackRows(batch) : undefined;
+    if (rows) {
+      const later = rows.filter((row) => row.n > FIRST_ROWS);
+      for (const row of rows) if (row.n <= FIRST_ROWS && this.early.length < FIRST_ROWS) this.early.push(row);
+      if (later.length > 0) this.addLate(packRows(later, batch.total, batch.events));
+    } else this.addLate(batch);
+  }
+
+  records(state: StreamState, total: number, events: number, error?: { code: string; message: string }): KeptStream {
+    const late = unpackRows(newestRows(this.late, STREAM_LIMITS.liveRows));
+    const make = (limits: (typeof STREAM_LIMITS)['finished' | 'history']): StreamRecord => {
+      const retention = new RowRetention(limits);
+      for (const row of this.early) retention.add(row);
+      for (const row of late) retention.add(row);
+      const record = retention.record(state, error);
+      // The counts are the stream's, not the rows that arrived here.
+      const counted = Math.max(total, retention.total);
+      return { ...record, total: counted, events: Math.max(events, retention.events), notKept: counted - record.rows.length };
+    };
+    return { finished: make(STREAM_LIMITS.finished), history: make(STREAM_LIMITS.history) };
+  }
+
+  private addLate(batch: RowBatch): void {
+    this.late.push(batch);
+    this.lateRows += batchLength(batch);
+    // Batches whose rows are all older than the newest liveRows go.
+    while (this.late.length > 1 && this.lateRows - batchLength(this.late[0]!) >= STREAM_LIMITS.liveRows) this.lateRows -= batchLength(this.late.shift()!);
   }
 }
