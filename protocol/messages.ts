@@ -138,6 +138,11 @@ export const methods = {
    * `sender.send` answers with the stream ended as stopped and the rows it kept. False: no such read.
    */
   'sender.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
+  /**
+   * The supervisor has passed on the last batch of a stream the sender reads: the next may go
+   * (batches wait for this, or 1 s, so rows the page is too slow to take never cross). False: no such read.
+   */
+  'sender.streamTaken': { req: T.Object({ stream: T.String() }), res: T.Object({ open: T.Boolean() }) },
   /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
   'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
   /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */

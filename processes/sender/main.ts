@@ -7,8 +7,8 @@ import { connectToSupervisor } from '../runtime/child.js';
 import { closeDispatchers, send, type CookieJarPort } from './engine/index.js';
 
 const spoolDir = join(process.env.PARLEY_SPOOL_DIR ?? tmpdir(), 'parley-spool');
-/** The event streams being read, by the id their head carried: `sender.stopStream` ends one. */
-const reads = new Map<string, AbortController>();
+/** The event streams being read, by the id their head carried: `sender.stopStream` ends one, `sender.streamTaken` paces one. */
+const reads = new Map<string, { stop: AbortController; taken: () => void }>();
 
 /** The workspace's cookie jar, which the supervisor keeps: asked over the bus, hop by hop. */
 function supervisorJar(peer: Peer, signal: AbortSignal): CookieJarPort {
@@ -23,7 +23,7 @@ const peer: Peer = connectToSupervisor({
   handlers: {
     // An event stream's head and row batches go back as chunks of the call, ahead of its result.
     'sender.send': async (spec, { signal, chunk }) => {
-      const stop = new AbortController();
+      const read = { stop: new AbortController(), taken: () => {} };
       const id = randomUUID();
       try {
         return await send(spec, {
@@ -31,9 +31,10 @@ const peer: Peer = connectToSupervisor({
           spoolDir,
           jar: supervisorJar(peer, signal),
           stream: {
-            stop: stop.signal,
+            stop: read.stop.signal,
+            onTaken: (taken) => void (read.taken = taken),
             head: (head, timing) => {
-              reads.set(id, stop);
+              reads.set(id, read);
               chunk({ kind: 'head', head, timing, stream: id });
             },
             batch: (batch) => chunk({ kind: 'batch', batch }),
@@ -45,8 +46,13 @@ const peer: Peer = connectToSupervisor({
     },
     'sender.stopStream': ({ stream }) => {
       const read = reads.get(stream);
-      read?.abort();
+      read?.stop.abort();
       return { stopped: read !== undefined };
+    },
+    'sender.streamTaken': ({ stream }) => {
+      const read = reads.get(stream);
+      read?.taken();
+      return { open: read !== undefined };
     },
   },
   onShutdown: () => closeDispatchers(),

@@ -45,6 +45,8 @@ export interface StreamSink {
   rows?(rows: StreamRow[]): void;
   /** Stop: the read ends as stopped and `send` answers with the rows kept (a cancel drops the answer). */
   stop?: AbortSignal;
+  /** Given the function to call each time the receiver has taken a batch (StreamKeeper.taken): batches then wait for it. */
+  onTaken?(taken: () => void): void;
 }
 
 /**
@@ -197,6 +199,7 @@ async function finishStream(
   const decoders = decodersFor(headerValue(response.headers, 'content-encoding') ?? '') ?? [];
   const host = request.url.host;
   const keeper = new StreamKeeper(sink.batch?.bind(sink));
+  sink.onTaken?.(() => keeper.taken());
   const end = await readEventStream([response.body, countWire, ...decoders.map((d) => d.stream)], {
     signal: sink.stop ? AbortSignal.any([control.signal, sink.stop]) : control.signal,
     onRows: (rows) => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { lastRowNumber, newestRows, packRows, STREAM_LIMITS, unpackRows, type RowBatch, type StreamRow } from '../../../protocol/model/stream.js';
 import { until } from '../../../test/support/until.js';
-import { BATCH_MS, StreamKeeper } from './stream-keeper.js';
+import { BATCH_MS, StreamKeeper, TAKEN_TIMEOUT_MS } from './stream-keeper.js';
 import { RowRetention } from './stream-retention.js';
 
 const row = (n: number): StreamRow => ({ n, at: 1_700_000_000_000 + n, kind: 'event', data: `d${n}` });
@@ -51,6 +51,28 @@ describe('the sender\'s keeper of a stream', () => {
     keeper.end('ended');
     expect(at.length).toBe(before + 1);
     for (let i = 1; i < at.length - 1; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(BATCH_MS - 2);
+  });
+
+  it('once the receiver says it took a batch, waits for that before the next (or TAKEN_TIMEOUT_MS), letting go of rows meanwhile', async () => {
+    const batches: RowBatch[] = [];
+    const sentAt: number[] = [];
+    const keeper = new StreamKeeper((b) => (batches.push(b), sentAt.push(performance.now())));
+    keeper.add([row(1)]);
+    keeper.taken();
+    keeper.add(range(2, 401).map(row));
+    await until(() => batches.length === 2);
+    // Batch 2 is not taken: 12,000 rows wait, and only the newest 5,000 are still there when it is.
+    keeper.add(range(402, 12_401).map(row));
+    await new Promise((resolve) => setTimeout(resolve, BATCH_MS * 3));
+    expect(batches).toHaveLength(2);
+    keeper.taken();
+    await until(() => batches.length === 3);
+    expect(unpackRows(batches[2]!).map((r) => r.n)).toEqual(range(7_402, 12_401));
+    // Not taken again: the next batch goes after TAKEN_TIMEOUT_MS all the same.
+    keeper.add([row(12_402)]);
+    await until(() => batches.length === 4, TAKEN_TIMEOUT_MS * 5);
+    expect(sentAt[3]! - sentAt[2]!).toBeGreaterThanOrEqual(TAKEN_TIMEOUT_MS - 1);
+    keeper.end('ended');
   });
 
   it('keeps by the retentions\' rules: its records are what the finished stream and History keep of every row', () => {

@@ -12,6 +12,12 @@ import { Deque, RowRetention, rowBytes } from './stream-retention.js';
 
 /** At most one batch this often: the live pane redraws no faster, and a fast stream coalesces. */
 export const BATCH_MS = 50;
+/**
+ * Once the receiver says it took a batch (`taken`), each batch waits for that: rows a slower
+ * receiver could not take are let go here, not queued. A `taken` that does not come within this
+ * lets the next batch go all the same.
+ */
+export const TAKEN_TIMEOUT_MS = 1_000;
 /** Rows up to this number may be among a holder's first rows: they always go on. */
 export const FIRST_ROWS = Math.max(STREAM_LIMITS.finished.first, STREAM_LIMITS.history.first);
 /**
@@ -37,6 +43,9 @@ export class StreamKeeper {
   private timer: NodeJS.Timeout | undefined;
   private sentAt = -Infinity;
   private ended = false;
+  /** Set by the first `taken`: a batch waits until the last one was taken. */
+  private paced = false;
+  private waiting = false;
 
   /** Without `onBatch` the keeper only keeps (nothing goes on while the stream runs). */
   constructor(private readonly onBatch?: (batch: RowBatch) => void) {}
@@ -69,7 +78,27 @@ export class StreamKeeper {
     }
     // Checked here as well as by the timer: a body already buffered is read in microtasks alone,
     // and no timer fires until it is all parsed.
-    const wait = this.sentAt + BATCH_MS - performance.now();
+    this.schedule();
+  }
+
+  /** The receiver passed on the last batch: the next may go (BATCH_MS after the last). */
+  taken(): void {
+    this.paced = true;
+    this.waiting = false;
+    if (this.ended) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.early.length === 0 && this.late.length === 0) return;
+    const at = performance.now();
+    if (this.waiting && at - this.sentAt < TAKEN_TIMEOUT_MS) {
+      this.timer ??= setTimeout(() => this.flush(), this.sentAt + TAKEN_TIMEOUT_MS - at);
+      return;
+    }
+    const wait = this.sentAt + BATCH_MS - at;
     if (wait <= 0) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), wait);
   }
@@ -84,6 +113,7 @@ export class StreamKeeper {
     this.late.clear();
     this.lateChars = 0;
     this.sentAt = performance.now();
+    this.waiting = this.paced;
     this.onBatch?.(packRows(rows, this.total, this.events));
   }
 

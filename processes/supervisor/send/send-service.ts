@@ -191,6 +191,7 @@ export async function dispatchSend(
         ...(onProgress ? { forward: onProgress } : {}),
         ...(backlog ? { backlog } : {}),
         onCounts: (total, events) => log.streamCounts(total, events),
+        onTaken: () => void sup.sender.call('sender.streamTaken', { stream: read }).catch(() => undefined),
       });
       stream.stopSignal.addEventListener('abort', stopRead, { once: true });
       log.streamOpened(chunk.head.status, chunk.head.statusText);

@@ -98,6 +98,33 @@ describe('a stream\'s rows on their way to the page', () => {
   });
 });
 
+describe('the sender\'s batches', () => {
+  it('are said to be taken once passed on to the page, and not while the page is behind', async () => {
+    const sent: SendProgress[] = [];
+    let taken = 0;
+    let backlog = 0;
+    const session = new StreamSession({ head, timing, forward: (p) => sent.push(p), backlog: () => backlog, onTaken: () => taken++ });
+    add(session, 1, 10);
+    await until(() => taken === 1);
+    expect(sent.filter((p) => p.kind === 'batch')).toHaveLength(1);
+    backlog = MAX_BACKLOG_BYTES + 1;
+    add(session, 11, 10);
+    await new Promise((resolve) => setTimeout(resolve, FORWARD_MS * 3));
+    expect(taken).toBe(1);
+    backlog = 0;
+    await until(() => taken === 2);
+    session.close();
+  });
+
+  it('are taken at once when nothing goes on to a page', () => {
+    let taken = 0;
+    const session = new StreamSession({ head, timing, onTaken: () => taken++ });
+    add(session, 1, 10);
+    expect(taken).toBe(1);
+    session.close();
+  });
+});
+
 describe('a stream whose sender died', () => {
   it('keeps what arrived by the holders\' rules, with the true counts the last batch gave', () => {
     const session = new StreamSession({ head, timing });

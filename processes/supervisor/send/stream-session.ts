@@ -42,6 +42,12 @@ export interface StreamSessionOptions {
   onCounts?: (total: number, events: number) => void;
   /** Bytes of progress not yet written to the caller; rows wait while it passes MAX_BACKLOG_BYTES. */
   backlog?: () => number;
+  /**
+   * Everything that arrived was passed on (`sender.streamTaken`): the sender's next batch may
+   * come. A page behind its stream so holds the sender's batches too, and the rows it could not
+   * take never cross the pipe.
+   */
+  onTaken?: () => void;
 }
 
 export class StreamSession {
@@ -95,7 +101,10 @@ export class StreamSession {
     this.received.add(batch);
     this.total = batch.total;
     this.events = batch.events;
-    if (!this.options.forward) return;
+    if (!this.options.forward) {
+      this.options.onTaken?.();
+      return;
+    }
     this.pending.push(batch);
     this.pendingRows += batchLength(batch);
     if (this.pendingRows > 2 * STREAM_LIMITS.liveRows) this.keepNewestPending();
@@ -149,6 +158,7 @@ export class StreamSession {
       this.sentThrough = lastRowNumber(batch);
       this.sentAt = now();
       this.options.forward?.({ kind: 'batch', batch: { ...batch, total, events } });
+      if (!last) this.options.onTaken?.();
     }
     const at = now();
     if (this.options.onCounts && at - this.countsAt >= COUNTS_MS) {
