@@ -29,7 +29,9 @@ export class RowRetention {
   private headBytes = 0;
   /** Only rows arriving before any was let go join the first ones. */
   private headClosed = false;
-  private readonly tail = new Deque<{ row: StreamRow; size: number }>();
+  // Rows and their sizes side by side: no wrapper object per row (a stream's rows pass through here at full speed).
+  private readonly tail = new Deque<StreamRow>();
+  private readonly tailSizes = new Deque<number>();
   private tailBytes = 0;
   private readonly headShare: number;
 
@@ -60,7 +62,8 @@ export class RowRetention {
       return;
     }
     this.headClosed = true;
-    this.tail.push({ row, size });
+    this.tail.push(row);
+    this.tailSizes.push(size);
     this.tailBytes += size;
     if (this.tail.length > this.limits.last) this.dropOldestLast();
     while (this.keptBytes > this.limits.bytes) {
@@ -73,7 +76,7 @@ export class RowRetention {
 
   /** The kept rows, oldest first. */
   rows(): StreamRow[] {
-    return [...this.head, ...this.tail.values().map((t) => t.row)];
+    return [...this.head, ...this.tail.values()];
   }
 
   record(state: StreamState, error?: { code: string; message: string }): StreamRecord {
@@ -82,8 +85,9 @@ export class RowRetention {
   }
 
   private dropOldestLast(): void {
-    const dropped = this.tail.shift();
-    if (dropped) this.tailBytes -= dropped.size;
+    this.tail.shift();
+    const size = this.tailSizes.shift();
+    if (size !== undefined) this.tailBytes -= size;
   }
 }
 
