@@ -25,6 +25,11 @@ export const FIRST_ROWS = Math.max(STREAM_LIMITS.finished.first, STREAM_LIMITS.h
  * oldest of the newest rows wait out, so one batch is never larger than what a holder can keep.
  */
 const BATCH_CHARS = STREAM_LIMITS.finished.bytes;
+/**
+ * At the end, rows still waiting go as a last batch only up to this many characters of data: the
+ * answer carries the kept rows anyway, and a stream of large events would cross twice.
+ */
+const LAST_BATCH_CHARS = 1024 * 1024;
 
 export interface KeptStream {
   /** The finished stream's record (response, HTTP Log, HAR export). */
@@ -38,6 +43,7 @@ export class StreamKeeper {
   readonly history = new RowRetention(STREAM_LIMITS.history);
   /** Rows not sent yet: the first ones, then the newest (at most liveRows of them after a trim). */
   private early: StreamRow[] = [];
+  private earlyChars = 0;
   private readonly late = new Deque<StreamRow>();
   private lateChars = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -65,7 +71,10 @@ export class StreamKeeper {
       this.finished.add(row, size);
       this.history.add(row, size);
       if (!this.onBatch) continue;
-      if (row.n <= FIRST_ROWS) this.early.push(row);
+      if (row.n <= FIRST_ROWS) {
+        this.early.push(row);
+        this.earlyChars += row.data.length;
+      }
       else {
         this.late.push(row);
         this.lateChars += row.data.length;
@@ -103,13 +112,14 @@ export class StreamKeeper {
     else this.timer ??= setTimeout(() => this.flush(), wait);
   }
 
-  /** Sends what waits, now; the stream's end calls it so the last rows go before the answer. */
+  /** Sends what waits, now (the stream's end calls it so the last rows go before the answer). */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.early.length === 0 && this.late.length === 0) return;
     const rows = this.early.length === 0 ? this.late.values() : [...this.early, ...this.late.values()];
     this.early = [];
+    this.earlyChars = 0;
     this.late.clear();
     this.lateChars = 0;
     this.sentAt = performance.now();
@@ -117,9 +127,10 @@ export class StreamKeeper {
     this.onBatch?.(packRows(rows, this.total, this.events));
   }
 
-  /** The stream is over: the last batch goes, and each holder's record is made. */
+  /** The stream is over: the last batch goes (unless large: the answer has its rows), and each holder's record is made. */
   end(state: StreamState, error?: { code: string; message: string }): KeptStream {
-    this.flush();
+    if (this.earlyChars + this.lateChars <= LAST_BATCH_CHARS) this.flush();
+    else clearTimeout(this.timer);
     this.ended = true;
     return { finished: this.finished.record(state, error), history: this.history.record(state, error) };
   }
