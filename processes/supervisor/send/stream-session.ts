@@ -14,7 +14,7 @@ import { FIRST_ROWS, type KeptStream } from '../../sender/engine/stream-keeper.j
 import { RowRetention } from '../../sender/engine/stream-retention.js';
 
 /** How often rows go on to the UI: the pane redraws at most this often. */
-export const FORWARD_MS = 30;
+export const FORWARD_MS = 50;
 /**
  * Rows wait while more than this many bytes of earlier progress have not reached the page yet: a
  * page that reads slower than the stream comes gets the newest rows (all it keeps) and the true
