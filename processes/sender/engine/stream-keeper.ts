@@ -21,10 +21,11 @@ export const TAKEN_TIMEOUT_MS = 1_000;
 /** Rows up to this number may be among a holder's first rows: they always go on. */
 export const FIRST_ROWS = Math.max(STREAM_LIMITS.finished.first, STREAM_LIMITS.history.first);
 /**
- * Characters of data a batch carries at most (the finished stream's byte budget): past it the
- * oldest of the newest rows wait out, so one batch is never larger than what a holder can keep.
+ * Characters of data a batch carries at most: past it the oldest of the newest rows are let go
+ * here (the holders' own records, kept above, are whole). A stream of large events then shows the
+ * newest of them live without a message of tens of MB every 50 ms through both processes.
  */
-const BATCH_CHARS = STREAM_LIMITS.finished.bytes;
+const BATCH_CHARS = 4 * 1024 * 1024;
 /**
  * At the end, rows still waiting go as a last batch only up to this many characters of data: the
  * answer carries the kept rows anyway, and a stream of large events would cross twice.
@@ -71,7 +72,9 @@ export class StreamKeeper {
       this.finished.add(row, size);
       this.history.add(row, size);
       if (!this.onBatch) continue;
-      if (row.n <= FIRST_ROWS) {
+      // A first row goes as such only while a holder keeps it among its first rows (large rows that
+      // pass the byte budgets are last rows like any other).
+      if (row.n <= FIRST_ROWS && (this.finished.tookFirst(row) || this.history.tookFirst(row))) {
         this.early.push(row);
         this.earlyChars += row.data.length;
       }

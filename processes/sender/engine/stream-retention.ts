@@ -74,6 +74,11 @@ export class RowRetention {
     }
   }
 
+  /** The row was just taken as one of the first rows (not as one of the last). */
+  tookFirst(row: StreamRow): boolean {
+    return this.head[this.head.length - 1] === row;
+  }
+
   /** The kept rows, oldest first. */
   rows(): StreamRow[] {
     return [...this.head, ...this.tail.values()];
