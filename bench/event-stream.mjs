@@ -14,9 +14,13 @@
 //     (the true total) checked against what the server sent. Meanwhile the page pings the
 //     supervisor every 10 ms over a second bus connection (bench/fixtures/page-pinger.ts), which
 //     shows how long a UI call waits while the stream runs.
+// On Linux it also reads the CPU time the supervisor and the sender child spent (/proc), per
+// event, for the bus and the page contestants: a figure the machine's load moves far less than
+// a rate.
 // Reports medians of the runs and the ratio; asserts nothing.
 // Usage: node bench/event-stream.mjs [events=100000] [runs=3]
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
@@ -80,10 +84,44 @@ const demoTree = await bus.call('project.tree', { project: demoRoot });
 const listPets = demoTree.items.find((i) => i.kind === 'request' && i.name === 'List pets');
 const busRequest = { ...(await bus.call('request.get', { project: demoRoot, id: listPets.id })), url: streamUrl };
 
+/** CPU ms a process has used so far (Linux /proc), or NaN. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The sender child's pid: the supervisor's child whose command line runs sender.js. */
+function senderPid() {
+  try {
+    const pid = app.child.pid;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+    return Number(children.find((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('sender.js')));
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs `run`, adding the supervisor's and the sender's CPU ms to `into`. */
+async function counted(into, run) {
+  const sender = senderPid();
+  const before = [cpuMs(app.child.pid), cpuMs(sender)];
+  const result = await run();
+  into.supervisor += cpuMs(app.child.pid) - before[0];
+  into.sender += cpuMs(sender) - before[1];
+  into.events += result.events;
+  return result;
+}
+const busCpu = { supervisor: 0, sender: 0, events: 0 };
+const parleyCpu = { supervisor: 0, sender: 0, events: 0 };
+
 async function busRun() {
   const started = performance.now();
   let events = 0;
-  await bus.call('request.send', { project: demoRoot, request: busRequest }, { onChunk: (p) => void (p.kind === 'rows' && (events = p.events)) });
+  await bus.call('request.send', { project: demoRoot, request: busRequest }, { onChunk: (p) => void (p.kind === 'batch' && (events = p.batch.events)) });
   return { ms: performance.now() - started, events };
 }
 
@@ -131,8 +169,8 @@ const quiet = await quietPings();
 for (let i = 0; i < RUNS; i++) {
   bareRuns.push(await bare());
   engineRuns.push(await engineRun());
-  busRuns.push(await busRun());
-  parleyRuns.push(await parley());
+  busRuns.push(await counted(busCpu, busRun));
+  parleyRuns.push(await counted(parleyCpu, parley));
 }
 
 const perSecond = (r) => (r.events * 1000) / r.ms;
@@ -158,6 +196,13 @@ console.log(
     `(runs: ${parleyRuns.map((r) => r.pings.p99.toFixed(1)).join(', ')}), slowest ${Math.max(...parleyRuns.map((r) => r.pings.max)).toFixed(1)} ms, ${median(parleyRuns.map((r) => r.pings.n))} pings a run (target p99 under 50 ms: ${median(parleyRuns.map((r) => r.pings.p99)) < 50 ? 'met' : 'MISSED'}); ` +
     `with nothing streaming: p50 ${quiet.p50.toFixed(1)} ms, p99 ${quiet.p99.toFixed(1)} ms`,
 );
+const perEvent = (cpu, who) => ((cpu[who] * 1000) / cpu.events).toFixed(1);
+if (!Number.isNaN(busCpu.supervisor + busCpu.sender)) {
+  console.log(
+    `CPU per event (µs): bus, no browser: supervisor ${perEvent(busCpu, 'supervisor')}, sender ${perEvent(busCpu, 'sender')}; ` +
+      `to the Events tab: supervisor ${perEvent(parleyCpu, 'supervisor')}, sender ${perEvent(parleyCpu, 'sender')}`,
+  );
+}
 
 bus.close();
 await page.close();

@@ -127,8 +127,22 @@ export const methods = {
   'sys.ping': { req: T.Object({ t: T.Number() }), res: T.Object({ t: T.Number(), pid: T.Integer() }) },
   'sys.shutdown': { req: Empty, res: Empty },
 
-  /** An event stream's head, then its rows, come as chunks; cancelling the call stops the stream (its rows so far were sent). */
+  /**
+   * An event stream's head, then batches of its rows, come as chunks; the answer carries the rows
+   * kept (the finished stream's and History's). Cancelling the call drops the read and its answer:
+   * Stop is `sender.stopStream`.
+   */
   'sender.send': { req: SendSpec, res: SendResult, chunk: SendChunk },
+  /**
+   * Stop of an event stream the sender reads (its id came with the head): the read ends and its
+   * `sender.send` answers with the stream ended as stopped and the rows it kept. False: no such read.
+   */
+  'sender.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
+  /**
+   * The supervisor has passed on the last batch of a stream the sender reads: the next may go
+   * (batches wait for this, or 1 s, so rows the page is too slow to take never cross). False: no such read.
+   */
+  'sender.streamTaken': { req: T.Object({ stream: T.String() }), res: T.Object({ open: T.Boolean() }) },
   /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
   'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
   /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */

@@ -1,7 +1,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { HttpVersion } from './request.js';
 import { CookieOutcome } from './cookies.js';
-import { StreamRecord, StreamRow } from './stream.js';
+import { RowBatch, StreamRecord } from './stream.js';
 
 export const Header = T.Tuple([T.String(), T.String()]);
 export type Header = Static<typeof Header>;
@@ -118,28 +118,34 @@ export const SendResult = T.Object({
   timing: Timing,
   /** A response with Content-Type text/event-stream: its rows, kept by the holder's limits. */
   stream: T.Optional(StreamRecord),
+  /**
+   * The same stream as History keeps it (first 400 and last 100 rows within 1 MB): the sender
+   * keeps both, the supervisor records this one and never passes it on.
+   */
+  streamHistory: T.Optional(StreamRecord),
 });
 export type SendResult = Static<typeof SendResult>;
 
 /**
  * What a send streams before its result, when the response is an event stream: the head as
- * soon as the headers arrived (the jar already has its cookies) with the timing up to them,
- * then the rows as they come.
+ * soon as the headers arrived (the jar already has its cookies) with the timing up to them and
+ * the read's id (`sender.stopStream` takes it), then batches of the rows some holder keeps or the
+ * live pane shows, with the true counts, at most one batch every 50 ms.
  */
 export const SendChunk = T.Union([
-  T.Object({ kind: T.Literal('head'), head: ResponseHead, timing: Timing }),
-  T.Object({ kind: T.Literal('rows'), rows: T.Array(StreamRow) }),
+  T.Object({ kind: T.Literal('head'), head: ResponseHead, timing: Timing, stream: T.String() }),
+  T.Object({ kind: T.Literal('batch'), batch: RowBatch }),
 ]);
 export type SendChunk = Static<typeof SendChunk>;
 
 /**
  * What `request.send` streams to the UI before its answer when the response is an event stream:
  * the head with the stream's id (`request.stopStream` takes it), then the rows as they come, in
- * batches whose `total` and `events` count every row received so far, including any a batch left
- * out because the live pane would let it go at once.
+ * batches of columns whose `total` and `events` count every row received so far, including any
+ * a batch left out because the live pane would let it go at once.
  */
 export const SendProgress = T.Union([
   T.Object({ kind: T.Literal('head'), stream: T.String(), head: ResponseHead }),
-  T.Object({ kind: T.Literal('rows'), rows: T.Array(StreamRow), total: T.Integer({ minimum: 0 }), events: T.Integer({ minimum: 0 }) }),
+  T.Object({ kind: T.Literal('batch'), batch: RowBatch }),
 ]);
 export type SendProgress = Static<typeof SendProgress>;

@@ -2,7 +2,7 @@
  * Event streams through the real supervisor and sender process against a real SSE server on
  * 127.0.0.1: the head before any row and the stream's cookie in the jar by then; rows with the
  * true count; Stop ends as stopped (never an error), a dropped connection too, with its error and
- * the events received; no idle timeout after the headers; 20,000 events with the response, the
+ * the events received, and a kill -9 of the sender mid-stream with its error and the rows that arrived; no idle timeout after the headers; 20,000 events with the response, the
  * HTTP Log and History each keeping exactly their limits; the 32 MB and 1 MB caps; History and
  * the HTTP Log keeping the stream as a multi-message exchange; HAR export, Copy as cURL with -N,
  * a refused re-send of a streamed row; and the Query tab over the kept events.
@@ -17,7 +17,7 @@ import type { Handlers } from '../../protocol/peer.js';
 import type { ReqOf, ResOf } from '../../protocol/messages.js';
 import type { SendProgress } from '../../protocol/model/exchange.js';
 import type { Request } from '../../protocol/model/request.js';
-import type { StreamRow } from '../../protocol/model/stream.js';
+import { unpackRows, type StreamRow } from '../../protocol/model/stream.js';
 import { FORWARD_MS, PACE_TIMEOUT_MS } from '../../processes/supervisor/send/stream-session.js';
 import { handlerCaller, type UiCall } from '../support/ui-calls.js';
 import { startSseServer, STREAM_COOKIE, type SseServer } from '../support/sse-server.js';
@@ -71,7 +71,7 @@ function send(request: Request, onProgress?: (p: SendProgress) => void, signal?:
       signal: signal ?? new AbortController().signal,
       chunk: (p) => {
         progress.push(p);
-        if (p.kind === 'rows') rows.push(...p.rows);
+        if (p.kind === 'batch') rows.push(...unpackRows(p.batch));
         onProgress?.(p);
       },
     }),
@@ -86,7 +86,7 @@ describe('event streams through the supervisor', () => {
     expect(s.progress[0]).toMatchObject({ kind: 'head', head: { status: 200 } });
     expect(s.rows.map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const last = s.progress.at(-1)!;
-    expect(last).toMatchObject({ kind: 'rows', total: 7, events: 5 });
+    expect(last).toMatchObject({ kind: 'batch', batch: { total: 7, events: 5 } });
     expect(exchange.response.stream).toMatchObject({ state: 'ended', total: 7, events: 5, notKept: 0 });
     expect(exchange.response.stream!.rows).toHaveLength(7);
     expect(exchange.verdict).toBeUndefined();
@@ -108,7 +108,7 @@ describe('event streams through the supervisor', () => {
 
   it('a page that says what it read gets each batch only after reading the one before (request.streamRead)', async () => {
     const arrived: number[] = [];
-    const s = send(await newRequest('/endless?every=5'), (p) => void (p.kind === 'rows' && arrived.push(performance.now())));
+    const s = send(await newRequest('/endless?every=5'), (p) => void (p.kind === 'batch' && arrived.push(performance.now())));
     await until(() => arrived.length >= 1);
     await expect(call('request.streamRead', { stream: s.id()!, n: s.rows.at(-1)!.n })).resolves.toEqual({ open: true });
     await until(() => arrived.length >= 2);
@@ -159,6 +159,40 @@ describe('event streams through the supervisor', () => {
     expect(entry.response!.stream!.error?.code).toBe('protocol-error');
   });
 
+  it('a kill -9 of the sender mid-stream ends the stream as stopped with the error, keeping the rows that arrived; the sender comes back', async () => {
+    const request = await newRequest('/endless?every=10');
+    const s = send(request);
+    await until(() => s.rows.length >= 5);
+    const pid = sup.sender.pid!;
+    process.kill(pid, 'SIGKILL');
+    const exchange = await s.done;
+    const stream = exchange.response.stream!;
+    expect(stream).toMatchObject({ state: 'stopped', error: { code: 'child-died', message: expect.stringMatching(/sender process was stopped by SIGKILL/) } });
+    // The rows the page was sent are kept, numbered from 1 with nothing missing, and counted.
+    expect(stream.rows.map((r) => r.n)).toEqual(Array.from({ length: stream.rows.length }, (_, i) => i + 1));
+    expect(stream.rows.length).toBeGreaterThanOrEqual(s.rows.length);
+    expect(stream.total).toBe(stream.rows.length);
+    const entry = await call('history.get', { project: projectDir, id: exchange.id });
+    expect(entry.response!.stream).toMatchObject({ state: 'stopped', error: { code: 'child-died' }, total: stream.total });
+    await until(() => sup.sender.state === 'running' && sup.sender.pid !== pid, 15_000);
+    const again = await send(await newRequest('/events?count=2')).done;
+    expect(again.response.stream).toMatchObject({ state: 'ended', events: 2 });
+  });
+
+  it('a caller that goes away mid-stream stops it: History gets the rows the sender kept', async () => {
+    const request = await newRequest('/endless?every=10');
+    const caller = new AbortController();
+    const s = send(request, undefined, caller.signal);
+    await until(() => s.rows.length >= 3);
+    caller.abort();
+    const exchange = await s.done;
+    expect(exchange.response.stream).toMatchObject({ state: 'stopped' });
+    expect(exchange.response.stream!.error).toBeUndefined();
+    expect(exchange.response.stream!.total).toBeGreaterThanOrEqual(3);
+    const entry = await call('history.get', { project: projectDir, id: exchange.id });
+    expect(entry.response!.stream!.total).toBe(exchange.response.stream!.total);
+  });
+
   it('has no idle timeout once the headers are in: the request timeout governs only until them', async () => {
     const request = await newRequest('/keepalive?pings=3&every=400', { settings: { ...(await newRequest('/x')).settings, timeoutMs: 250 } });
     const exchange = await send(request).done;
@@ -175,9 +209,9 @@ describe('event streams through the supervisor', () => {
     expect(kept.slice(0, 400)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
     expect(kept.slice(400)).toEqual(Array.from({ length: 4_600 }, (_, i) => 15_401 + i));
     // The page got the true total, and never more rows at once than its pane holds.
-    const batches = s.progress.filter((p) => p.kind === 'rows');
-    expect(batches.at(-1)).toMatchObject({ total: 20_000, events: 20_000 });
-    expect(Math.max(...batches.map((b) => b.rows.length))).toBeLessThanOrEqual(5_000);
+    const batches = s.progress.filter((p) => p.kind === 'batch');
+    expect(batches.at(-1)).toMatchObject({ batch: { total: 20_000, events: 20_000 } });
+    expect(Math.max(...batches.map((b) => b.batch.data.length))).toBeLessThanOrEqual(5_000);
     expect(s.rows.at(-1)!.n).toBe(20_000);
 
     const entry = await call('history.get', { project: projectDir, id: exchange.id });

@@ -2,11 +2,12 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Header, Hop, ResponseBody, ResponseHead, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
-import type { StreamRow } from '../../../protocol/model/stream.js';
+import type { RowBatch, StreamRow } from '../../../protocol/model/stream.js';
 import { isEventStream } from '../../../protocol/media-type.js';
 import type { CookieOutcome } from '../../../protocol/model/cookies.js';
 import { decodersFor } from './decode-body.js';
 import { readEventStream } from './event-stream.js';
+import { StreamKeeper } from './stream-keeper.js';
 import { dispatcherFor } from './dispatchers.js';
 import { storeHopCookies, withJarCookies, type CookieJarPort } from './hop-cookies.js';
 import { checkBodyFiles } from './outgoing-body.js';
@@ -35,7 +36,17 @@ export interface SendOptions {
 export interface StreamSink {
   /** `timing` runs to the headers (`download` 0). */
   head(head: ResponseHead, timing: Timing): void;
-  rows(rows: StreamRow[]): void;
+  /**
+   * Batches of the rows some holder keeps or the live pane shows, with the true counts, at most
+   * one every BATCH_MS (stream-keeper.ts); the last goes before `send` answers.
+   */
+  batch?(batch: RowBatch): void;
+  /** Every row as it is parsed, in batches of one loop turn (tests, and the bench's engine alone). */
+  rows?(rows: StreamRow[]): void;
+  /** Stop: the read ends as stopped and `send` answers with the rows kept (a cancel drops the answer). */
+  stop?: AbortSignal;
+  /** Given the function to call each time the receiver has taken a batch (StreamKeeper.taken): batches then wait for it. */
+  onTaken?(taken: () => void): void;
 }
 
 /**
@@ -149,8 +160,8 @@ function isStreamResponse(request: HopRequest, response: HopResponse): boolean {
 /**
  * An event stream: the head goes out as soon as the jar has stored the response's cookies (so
  * the supervisor has both before the first event), then the rows as they are parsed, until the
- * stream ends, drops or is stopped. The result carries how it ended and its counts; its holder
- * keeps the rows.
+ * stream ends, drops or is stopped. The rows are kept here (StreamKeeper): the result carries how
+ * it ended, the true counts, and the finished stream's and History's kept rows.
  */
 async function finishStream(
   sink: StreamSink,
@@ -187,17 +198,23 @@ async function finishStream(
   });
   const decoders = decodersFor(headerValue(response.headers, 'content-encoding') ?? '') ?? [];
   const host = request.url.host;
+  const keeper = new StreamKeeper(sink.batch?.bind(sink));
+  sink.onTaken?.(() => keeper.taken());
   const end = await readEventStream([response.body, countWire, ...decoders.map((d) => d.stream)], {
-    signal: control.signal,
-    onRows: (rows) => sink.rows(rows),
+    signal: sink.stop ? AbortSignal.any([control.signal, sink.stop]) : control.signal,
+    onRows: (rows) => {
+      keeper.add(rows);
+      sink.rows?.(rows);
+    },
     describe: (err) => sendFailure(err, { host, proxyHost: '', requestStarted: true }),
   });
-  const { state, error, total, events } = end;
+  const kept = keeper.end(end.state, end.error);
   return {
     ...head,
     body: { bytes: new Uint8Array(0), size: end.bytes, wireSize },
     timing: hopTiming(response, startedAt, headersAt, performance.now()),
-    stream: { state, ...(error ? { error } : {}), total, events, rows: [], notKept: total },
+    stream: kept.finished,
+    streamHistory: kept.history,
   };
 }
 

@@ -15,7 +15,7 @@ import type { Timing } from '../../../protocol/model/exchange.js';
 import type { HistoryEntry, RecordedResponse, SentRequest } from '../../../protocol/model/history.js';
 import type { HttpLogEntry, HttpLogRow } from '../../../protocol/model/http-log.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
-import { rowBytes } from '../send/stream-retention.js';
+import { rowBytes } from '../../sender/engine/stream-retention.js';
 
 export const MAX_ENTRIES = 1_000;
 export const MAX_BYTES = 256 * 1024 * 1024;

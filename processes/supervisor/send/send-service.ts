@@ -22,6 +22,8 @@ import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
 
 const INLINE_LIMIT = 10 * 1024 * 1024;
+/** How long Stop waits for the sender's answer (its kept rows) before the rows that arrived stand. */
+export const STOP_ANSWER_MS = 2_000;
 
 export interface SendDeps {
   /** OAuth 2 tokens, cached per request or API. */
@@ -160,31 +162,50 @@ export async function dispatchSend(
     resend: { project: store.root, send: { request, spec, secrets } },
   });
   let stream: StreamSession | undefined;
-  // Stop of a stream cancels the sender's call as the caller's cancel does.
-  const stopper = new AbortController();
-  const callSignal = signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal;
+  /** The sender's id for its read of the stream (`sender.stopStream`). */
+  let read = '';
+  // Cancels the sender's call: before a stream's head, or when Stop's answer does not come.
+  const cancel = new AbortController();
+  let stopping: NodeJS.Timeout | undefined;
+  // Stop, or the caller going away while a stream runs: the sender ends its read and answers
+  // with the rows it kept; if that answer does not come in time, the call is dropped and the
+  // rows that arrived here stand.
+  const stopRead = () => {
+    if (stopping) return;
+    stopping = setTimeout(() => cancel.abort(), STOP_ANSWER_MS);
+    sup.sender.call('sender.stopStream', { stream: read }).then(
+      ({ stopped }) => void (stopped || cancel.abort()),
+      () => cancel.abort(),
+    );
+  };
+  const onCallerGone = () => (stream ? stopRead() : cancel.abort());
+  if (signal?.aborted) cancel.abort();
+  else signal?.addEventListener('abort', onCallerGone, { once: true });
   const onChunk = (chunk: SendChunk) => {
     if (chunk.kind === 'head') {
       if (stream) return;
+      read = chunk.stream;
       stream = sup.streams.open({
         head: chunk.head,
         timing: chunk.timing,
         ...(onProgress ? { forward: onProgress } : {}),
         ...(backlog ? { backlog } : {}),
         onCounts: (total, events) => log.streamCounts(total, events),
+        onTaken: () => void sup.sender.call('sender.streamTaken', { stream: read }).catch(() => undefined),
       });
-      stream.stopSignal.addEventListener('abort', () => stopper.abort(), { once: true });
+      stream.stopSignal.addEventListener('abort', stopRead, { once: true });
       log.streamOpened(chunk.head.status, chunk.head.statusText);
-    } else stream?.add(chunk.rows);
+    } else stream?.add(chunk.batch);
   };
   let response: SendResult;
   try {
-    response = await sup.sender.call('sender.send', spec, { signal: callSignal, onChunk });
+    response = await sup.sender.call('sender.send', spec, { signal: cancel.signal, onChunk });
   } catch (err) {
     const e = err as ParleyError;
     const message = redactSecrets(e.message, secrets);
     if (stream) {
-      // Once its headers are in, a stream that is stopped or cut off is a response all the same.
+      // Once its headers are in, a stream that is stopped or cut off is a response all the same:
+      // with the rows that arrived, when the sender could not answer (it died, or Stop went unanswered).
       response = stoppedStream(stream, e.code === 'cancelled' ? undefined : { code: e.code, message });
     } else {
       log.failed({ code: e.code, message });
@@ -194,6 +215,8 @@ export async function dispatchSend(
       throw new ParleyError(e.code, message, e.data);
     }
   } finally {
+    clearTimeout(stopping);
+    signal?.removeEventListener('abort', onCallerGone);
     if (stream) sup.streams.close(stream);
   }
   if (stream) return recordStreamSend(sup, { store, request, secrets, sent, at, log, stream, response });
@@ -208,11 +231,12 @@ export async function dispatchSend(
   return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}) };
 }
 
-/** A stream whose sender call ended without its result: what arrived up to Stop or the drop. */
+/** A stream whose sender call ended without its result: the rows that arrived up to Stop or the sender's end. */
 function stoppedStream(stream: StreamSession, error: { code: string; message: string } | undefined): SendResult {
   const head: ResponseHead = stream.head;
   const timing: Timing = stream.timingNow();
-  return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, stream: { state: 'stopped', ...(error ? { error } : {}), total: 0, events: 0, rows: [], notKept: 0 } };
+  const kept = stream.keptSoFar('stopped', error);
+  return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, stream: kept.finished, streamHistory: kept.history };
 }
 
 /**
@@ -224,17 +248,18 @@ async function recordStreamSend(
   sup: Supervisor,
   s: { store: ProjectStore; request: Request; secrets: Map<string, string>; sent: ReturnType<typeof recordSent>; at: string; log: ReturnType<Supervisor['httpLog']['begin']>; stream: StreamSession; response: SendResult },
 ): Promise<Exchange> {
-  const { stream, secrets } = s;
-  const ended = s.response.stream ?? { state: 'stopped' as const };
-  const error = ended.state === 'stopped' && 'error' in ended ? ended.error : undefined;
-  const response: SendResult = { ...s.response, stream: stream.finished.record(ended.state, error) };
-  const recorded = recordResponse(response, secrets);
-  const [forHistory, forLog] = [await recordStream(stream.history.record(ended.state, error), secrets), await recordStream(response.stream!, secrets)];
+  const { secrets } = s;
+  // The sender kept both (History's travels beside the response and goes no further).
+  const { streamHistory, ...response } = s.response;
+  const finished = response.stream ?? s.stream.keptSoFar('stopped').finished;
+  const recorded = recordResponse({ ...response, stream: finished }, secrets);
+  const history = streamHistory ?? s.stream.keptSoFar(finished.state, finished.error).history;
+  const [forHistory, forLog] = [await recordStream(history, secrets), await recordStream(finished, secrets)];
   const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || secrets.size > 0;
   const id = randomUUID();
   await sup.history.add(s.store.root, { id, at: s.at, requestId: s.request.id, request: s.sent.request, response: { ...recorded.response, stream: forHistory.stream }, redacted });
   s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, redacted });
-  return { id, at: s.at, request: s.sent.request, response, redacted };
+  return { id, at: s.at, request: s.sent.request, response: { ...response, stream: finished }, redacted };
 }
 
 /** Like curl and other HTTP clients, a request that names no Accept asks for anything. */

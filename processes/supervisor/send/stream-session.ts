@@ -1,18 +1,20 @@
 /**
- * An event stream while it runs, in the supervisor: the sender's rows arrive here, are kept by
- * the two retentions that outlive the stream (the finished stream's, which the response, the
- * HTTP Log and HAR export use, and History's), and go on to the UI in batches every FORWARD_MS,
- * each with the true counts. A batch never carries rows the live pane would let go at once: only
- * its newest STREAM_LIMITS.liveRows. Stop (`request.stopStream`) fires the session's signal,
- * which cancels the sender's call.
+ * An event stream while it runs, in the supervisor: the sender keeps the rows (its StreamKeeper)
+ * and sends here only batches of those some holder can keep or the live pane shows, with the true
+ * counts; they go on to the UI every FORWARD_MS at most, never more than the newest
+ * STREAM_LIMITS.liveRows at once, paced by what the page has read. What arrived is also held (the
+ * first rows and the newest), so a sender that dies mid-stream still leaves the stream's rows.
+ * Stop (`request.stopStream`) fires the session's signal; the send then asks the sender to end
+ * its read and answers with the sender's kept rows.
  */
 import { randomUUID } from 'node:crypto';
 import type { ResponseHead, SendProgress, Timing } from '../../../protocol/model/exchange.js';
-import { STREAM_LIMITS, type StreamRow } from '../../../protocol/model/stream.js';
-import { RowRetention } from './stream-retention.js';
+import { batchLength, lastRowNumber, newestRows, packRows, STREAM_LIMITS, unpackRows, type RowBatch, type StreamRecord, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
+import { FIRST_ROWS, type KeptStream } from '../../sender/engine/stream-keeper.js';
+import { RowRetention } from '../../sender/engine/stream-retention.js';
 
 /** How often rows go on to the UI: the pane redraws at most this often. */
-export const FORWARD_MS = 30;
+export const FORWARD_MS = 50;
 /**
  * Rows wait while more than this many bytes of earlier progress have not reached the page yet: a
  * page that reads slower than the stream comes gets the newest rows (all it keeps) and the true
@@ -40,17 +42,27 @@ export interface StreamSessionOptions {
   onCounts?: (total: number, events: number) => void;
   /** Bytes of progress not yet written to the caller; rows wait while it passes MAX_BACKLOG_BYTES. */
   backlog?: () => number;
+  /**
+   * Everything that arrived was passed on (`sender.streamTaken`): the sender's next batch may
+   * come. A page behind its stream so holds the sender's batches too, and the rows it could not
+   * take never cross the pipe.
+   */
+  onTaken?: () => void;
 }
 
 export class StreamSession {
   readonly id = randomUUID();
   readonly head: ResponseHead;
   readonly timing: Timing;
-  readonly finished = new RowRetention(STREAM_LIMITS.finished);
-  readonly history = new RowRetention(STREAM_LIMITS.history);
+  /** The true counts, as the last batch gave them. */
+  total = 0;
+  events = 0;
+  private readonly received = new ReceivedRows();
   private readonly headAt = performance.now();
   private readonly stopper = new AbortController();
-  private pending: StreamRow[] = [];
+  /** Batches not forwarded yet (their rows count up to pendingRows). */
+  private pending: RowBatch[] = [];
+  private pendingRows = 0;
   private timer: NodeJS.Timeout | undefined;
   private countsAt = 0;
   private closed = false;
@@ -80,15 +92,22 @@ export class StreamSession {
     this.stopper.abort();
   }
 
-  add(rows: StreamRow[]): void {
+  /**
+   * A batch from the sender: its rows (in order, as columns, which go on as they are) and the true
+   * counts so far. A batch whose columns disagree is refused with a thrown Error.
+   */
+  add(batch: RowBatch): void {
     if (this.closed) return;
-    for (const row of rows) {
-      this.finished.add(row);
-      this.history.add(row);
+    this.received.add(batch);
+    this.total = batch.total;
+    this.events = batch.events;
+    if (!this.options.forward) {
+      this.options.onTaken?.();
+      return;
     }
-    if (!this.options.forward) return;
-    for (const row of rows) this.pending.push(row);
-    if (this.pending.length > 2 * STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
+    this.pending.push(batch);
+    this.pendingRows += batchLength(batch);
+    if (this.pendingRows > 2 * STREAM_LIMITS.liveRows) this.keepNewestPending();
     this.timer ??= setTimeout(() => this.flush(), FORWARD_MS);
   }
 
@@ -96,10 +115,18 @@ export class StreamSession {
   read(n: number): void {
     this.paced = true;
     if (n > this.readThrough) this.readThrough = n;
-    if (!this.closed && this.pending.length > 0 && this.readThrough >= this.sentThrough) {
+    if (!this.closed && this.pendingRows > 0 && this.readThrough >= this.sentThrough) {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.flush(), Math.max(0, FORWARD_MS - (now() - this.sentAt)));
     }
+  }
+
+    /**
+   * The holders' records made from what arrived, for a stream whose sender never answered (it
+   * died): the rows the sender sent, kept by the same rules, with the true counts it last gave.
+   */
+  keptSoFar(state: StreamState, error?: { code: string; message: string }): KeptStream {
+    return this.received.records(state, this.total, this.events, error);
   }
 
   /** Timing to now: the sender's phases to the headers, then reading the stream. */
@@ -117,25 +144,32 @@ export class StreamSession {
   private flush(last = false): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const { total, events } = this.finished;
-    if (!last && this.pending.length > 0 && ((this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES || this.unread(now()))) {
+    const { total, events } = this;
+    if (!last && this.pendingRows > 0 && ((this.options.backlog?.() ?? 0) > MAX_BACKLOG_BYTES || this.unread(now()))) {
       // The page is behind: try again later, holding only the rows it would keep.
-      if (this.pending.length > STREAM_LIMITS.liveRows) this.pending = this.pending.slice(-STREAM_LIMITS.liveRows);
+      if (this.pendingRows > STREAM_LIMITS.liveRows) this.keepNewestPending();
       this.timer = setTimeout(() => this.flush(), FORWARD_MS);
       return;
     }
-    if (this.pending.length > 0) {
-      const rows = this.pending.length > STREAM_LIMITS.liveRows ? this.pending.slice(-STREAM_LIMITS.liveRows) : this.pending;
+    if (this.pendingRows > 0) {
+      const batch = newestRows(this.pending, STREAM_LIMITS.liveRows);
       this.pending = [];
-      this.sentThrough = rows.at(-1)!.n;
+      this.pendingRows = 0;
+      this.sentThrough = lastRowNumber(batch);
       this.sentAt = now();
-      this.options.forward?.({ kind: 'rows', rows, total, events });
+      this.options.forward?.({ kind: 'batch', batch: { ...batch, total, events } });
+      if (!last) this.options.onTaken?.();
     }
     const at = now();
     if (this.options.onCounts && at - this.countsAt >= COUNTS_MS) {
       this.countsAt = at;
       this.options.onCounts(total, events);
     }
+  }
+
+  private keepNewestPending(): void {
+    this.pending = [newestRows(this.pending, STREAM_LIMITS.liveRows)];
+    this.pendingRows = batchLength(this.pending[0]!);
   }
 
   /** A paced page has not read the last batch yet (and it went less than PACE_TIMEOUT_MS ago). */
@@ -173,5 +207,46 @@ export class OpenStreams {
   close(session: StreamSession): void {
     session.close();
     this.sessions.delete(session.id);
+  }
+}
+
+/**
+ * The rows a stream's batches brought: the first FIRST_ROWS (made into rows as they come; only the
+ * first batches hold any) and the batches holding the newest STREAM_LIMITS.liveRows, made into
+ * rows only if the sender dies.
+ */
+class ReceivedRows {
+  private readonly early: StreamRow[] = [];
+  private late: RowBatch[] = [];
+  private lateRows = 0;
+
+  add(batch: RowBatch): void {
+    const rows = batch.runs[0] !== undefined && batch.runs[0] <= FIRST_ROWS ? unpackRows(batch) : undefined;
+    if (rows) {
+      const later = rows.filter((row) => row.n > FIRST_ROWS);
+      for (const row of rows) if (row.n <= FIRST_ROWS && this.early.length < FIRST_ROWS) this.early.push(row);
+      if (later.length > 0) this.addLate(packRows(later, batch.total, batch.events));
+    } else this.addLate(batch);
+  }
+
+  records(state: StreamState, total: number, events: number, error?: { code: string; message: string }): KeptStream {
+    const late = unpackRows(newestRows(this.late, STREAM_LIMITS.liveRows));
+    const make = (limits: (typeof STREAM_LIMITS)['finished' | 'history']): StreamRecord => {
+      const retention = new RowRetention(limits);
+      for (const row of this.early) retention.add(row);
+      for (const row of late) retention.add(row);
+      const record = retention.record(state, error);
+      // The counts are the stream's, not the rows that arrived here.
+      const counted = Math.max(total, retention.total);
+      return { ...record, total: counted, events: Math.max(events, retention.events), notKept: counted - record.rows.length };
+    };
+    return { finished: make(STREAM_LIMITS.finished), history: make(STREAM_LIMITS.history) };
+  }
+
+  private addLate(batch: RowBatch): void {
+    this.late.push(batch);
+    this.lateRows += batchLength(batch);
+    // Batches whose rows are all older than the newest liveRows go.
+    while (this.late.length > 1 && this.lateRows - batchLength(this.late[0]!) >= STREAM_LIMITS.liveRows) this.lateRows -= batchLength(this.late.shift()!);
   }
 }

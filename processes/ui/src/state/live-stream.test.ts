@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResponseHead } from '../../../../protocol/model/exchange.js';
-import { STREAM_LIMITS, type StreamRow } from '../../../../protocol/model/stream.js';
+import { packRows, STREAM_LIMITS, type StreamRow } from '../../../../protocol/model/stream.js';
 import { LiveStream, onStreamProgress, shownRows } from './live-stream.js';
 
 const head: ResponseHead = { status: 200, statusText: 'OK', httpVersion: '1.1', headers: [['content-type', 'text/event-stream']], hops: [], raw: { request: '', response: '' }, url: 'http://127.0.0.1/', remoteAddress: '' };
@@ -36,7 +36,7 @@ describe('the live Events pane', () => {
     onStreamProgress(null, { kind: 'head', stream: 'id-1', head }, (s) => (made = s));
     expect(made!.id).toBe('id-1');
     expect(made!.state.value).toBe('open');
-    onStreamProgress(made, { kind: 'rows', rows: rows(1, 3), total: 3, events: 3 }, () => {});
+    onStreamProgress(made, { kind: 'batch', batch: packRows(rows(1, 3), 3, 3) }, () => {});
     expect(made!.rows.map((r) => r.n)).toEqual([1, 2, 3]);
   });
 
@@ -60,3 +60,32 @@ describe('rows as the Events list shows them', () => {
     expect(shownRows(rows(15_001, 15_002), true)[0]).toEqual({ kind: 'gap', missing: 15_000 });
   });
 });
+
+describe('the Events tab\'s lists of a live stream', () => {
+  const mixed = (from: number, to: number): StreamRow[] => Array.from({ length: to - from + 1 }, (_, i) => (from + i) % 3 === 0 ? { n: from + i, at: 0, kind: 'comment', data: 'c' } : event(from + i));
+  const items = (list: { length: number; slice(a: number, b: number): unknown[] }) => list.slice(0, list.length);
+
+  it('are what shownRows makes of the rows held, batch after batch: marks where rows were let go, before the first row too', () => {
+    const live = new LiveStream('s', head);
+    const batches = [mixed(1, 3_000), mixed(3_001, 4_000), mixed(9_001, 12_000), mixed(12_001, 12_001), mixed(20_000, 26_000)];
+    for (const batch of batches) {
+      live.add(batch, batch.at(-1)!.n, batch.at(-1)!.n);
+      for (const others of [true, false]) expect(items(live.shown(others))).toEqual(shownRows(live.rows, others));
+    }
+    expect(live.heldCount).toBe(STREAM_LIMITS.liveRows);
+    expect(live.rowNumbered(25_000)?.n).toBe(25_000);
+    expect(live.rowNumbered(20_000)).toBeUndefined();
+    // A window of the list: the virtualized view draws only that.
+    expect(live.shown(true).slice(0, 2)).toEqual([{ kind: 'gap', missing: 21_000 }, { kind: 'row', row: live.rows[0] }]);
+  });
+
+  it('are rebuilt from the finished record when the stream ends', () => {
+    const live = new LiveStream('s', head);
+    live.add(mixed(1, 6_000), 6_000, 4_000);
+    const record = { state: 'ended' as const, total: 6_000, events: 4_000, rows: [...mixed(1, 400), ...mixed(1_401, 6_000)], notKept: 1_000 };
+    live.finish(record);
+    expect(live.rows).toBe(record.rows);
+    for (const others of [true, false]) expect(items(live.shown(others))).toEqual(shownRows(record.rows, others));
+  });
+});
+

@@ -14,6 +14,7 @@ import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
 import { onTabClosed, retitleTab, type Tab } from './tabs.js';
 import { onStreamProgress, type LiveStream } from './live-stream.js';
+import { lastRowNumber } from '../../../../protocol/model/stream.js';
 import type { QueryLanguage, QueryResult } from '../../../../protocol/model/query.js';
 
 export type Section = 'params' | 'body' | 'headers' | 'auth' | 'assertions' | 'settings';
@@ -201,7 +202,7 @@ async function runSend<R extends { exchange: Exchange }>(
           state.responseView.value = 'events';
         });
         const live = state.live.peek();
-        if (progress.kind === 'rows' && live) readThrough(live.id, progress.rows.at(-1)?.n ?? 0);
+        if (progress.kind === 'batch' && live) readThrough(live.id, lastRowNumber(progress.batch));
       },
     });
     const live: LiveStream | null = state.live.peek();

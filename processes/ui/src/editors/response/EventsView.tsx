@@ -4,11 +4,11 @@
  * how the stream ended. The list is virtualized (rows of ROW_HEIGHT px, only the visible window
  * drawn) and follows the newest row while scrolled to the bottom; a row opens its whole data.
  */
-import { useComputed, useSignal, type Signal } from '@preact/signals';
+import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { StreamRow } from '../../../../../protocol/model/stream.js';
 import { STREAM_LIMITS } from '../../../../../protocol/model/stream.js';
-import { shownRows, type LiveStream, type ShownRow } from '../../state/live-stream.js';
+import type { LiveStream, ShownRow } from '../../state/live-stream.js';
 import { highlightJson } from './highlight.js';
 
 const ROW_HEIGHT = 26;
@@ -28,11 +28,10 @@ export function EventsView({ live, showOthers }: { live: LiveStream; showOthers:
   const height = useSignal(400);
   const follow = useSignal(true);
   const selected = useSignal<number | null>(null);
-  // Recomputed once per batch (version) or when the toggle changes.
-  const shown = useComputed<ShownRow[]>(() => {
-    void live.version.value;
-    return shownRows(live.rows, showOthers.value);
-  });
+  // Redrawn once per batch (version) or when the toggle changes; the list grows by each batch's
+  // rows alone, and only its visible window is drawn.
+  const version = live.version.value;
+  const rows = live.shown(showOthers.value);
 
   useEffect(() => {
     const el = listRef.current;
@@ -55,17 +54,16 @@ export function EventsView({ live, showOthers }: { live: LiveStream; showOthers:
       scrollTop.value = el.scrollTop;
       pinnedAt.current = el.scrollTop;
     } else pinnedAt.current = null;
-  }, [shown.value]);
+  }, [version, rows]);
 
-  const rows = shown.value;
   const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop.value + height.value) / ROW_HEIGHT) + OVERSCAN);
   const state = live.state.value;
   const total = live.total.value;
   const events = live.events.value;
-  const held = live.rows.length;
+  const held = live.heldCount;
   const error = live.error.value;
-  const picked = selected.value === null ? undefined : live.rows.find((r) => r.n === selected.value);
+  const picked = selected.value === null ? undefined : live.rowNumbered(selected.value);
 
   return (
     <div class="events-view">

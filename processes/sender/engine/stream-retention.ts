@@ -29,7 +29,9 @@ export class RowRetention {
   private headBytes = 0;
   /** Only rows arriving before any was let go join the first ones. */
   private headClosed = false;
-  private readonly tail = new Deque<{ row: StreamRow; size: number }>();
+  // Rows and their sizes side by side: no wrapper object per row (a stream's rows pass through here at full speed).
+  private readonly tail = new Deque<StreamRow>();
+  private readonly tailSizes = new Deque<number>();
   private tailBytes = 0;
   private readonly headShare: number;
 
@@ -45,10 +47,10 @@ export class RowRetention {
     return this.headBytes + this.tailBytes;
   }
 
-  add(row: StreamRow): void {
+  /** Takes the next row; `size` is its rowBytes when the caller has it already (two holders, one count). */
+  add(row: StreamRow, size = rowBytes(row)): void {
     this.total++;
     if (row.kind === 'event') this.events++;
-    const size = rowBytes(row);
     if (size > this.limits.bytes) {
       this.headClosed = true;
       return;
@@ -60,7 +62,8 @@ export class RowRetention {
       return;
     }
     this.headClosed = true;
-    this.tail.push({ row, size });
+    this.tail.push(row);
+    this.tailSizes.push(size);
     this.tailBytes += size;
     if (this.tail.length > this.limits.last) this.dropOldestLast();
     while (this.keptBytes > this.limits.bytes) {
@@ -71,9 +74,14 @@ export class RowRetention {
     }
   }
 
+  /** The row was just taken as one of the first rows (not as one of the last). */
+  tookFirst(row: StreamRow): boolean {
+    return this.head[this.head.length - 1] === row;
+  }
+
   /** The kept rows, oldest first. */
   rows(): StreamRow[] {
-    return [...this.head, ...this.tail.values().map((t) => t.row)];
+    return [...this.head, ...this.tail.values()];
   }
 
   record(state: StreamState, error?: { code: string; message: string }): StreamRecord {
@@ -82,13 +90,14 @@ export class RowRetention {
   }
 
   private dropOldestLast(): void {
-    const dropped = this.tail.shift();
-    if (dropped) this.tailBytes -= dropped.size;
+    this.tail.shift();
+    const size = this.tailSizes.shift();
+    if (size !== undefined) this.tailBytes -= size;
   }
 }
 
 /** A queue with O(1) push and shift (the last rows turn over at stream speed). */
-class Deque<T> {
+export class Deque<T> {
   private items: T[] = [];
   private start = 0;
 
@@ -113,5 +122,10 @@ class Deque<T> {
 
   values(): T[] {
     return this.items.slice(this.start);
+  }
+
+  clear(): void {
+    this.items = [];
+    this.start = 0;
   }
 }
