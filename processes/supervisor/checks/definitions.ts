@@ -4,7 +4,6 @@
  * cached files resolve exactly as they did in the original folder.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ParleyError } from '../../../protocol/errors.js';
@@ -39,7 +38,7 @@ export function loadDefinition(apiDir: string, api: Api): Promise<LoadedDefiniti
 async function readAll(apiDir: string, files: string[], fingerprint: string): Promise<LoadedDefinition> {
   const documents = await Promise.all(
     files.map(async (rel) => {
-      const path = resolveInside(apiDir, rel, 'cached definition');
+      const path = definitionFilePath(apiDir, rel);
       const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
         throw new ParleyError('no-definition', `The cached definition file ${rel} could not be read (${err.code}).`);
       });
@@ -58,5 +57,6 @@ function parseDocument(text: string, name: string): unknown {
 }
 
 export function definitionFilePath(apiDir: string, rel: string): string {
-  return join(apiDir, rel);
+  // `cached` comes from api.yaml, which a cloned project controls: the one safe-path rule applies.
+  return resolveInside(apiDir, rel, 'cached definition');
 }

@@ -36,9 +36,10 @@ export async function mockDocuments(apiDir: string, api: Api): Promise<OpenApiDo
 async function soapDocuments(apiDir: string, api: Api, cached: string[]): Promise<OpenApiDocuments> {
   const documents: Record<string, unknown> = {};
   for (const [i, rel] of cached.entries()) {
+    const path = definitionFilePath(apiDir, rel);
     let text: string;
     try {
-      text = await readFile(definitionFilePath(apiDir, rel), 'utf8');
+      text = await readFile(path, 'utf8');
     } catch {
       throw new ParleyError('no-definition', `${NO_DEFINITION} (${rel.slice(0, 200)} is missing)`, { api: api.id });
     }

@@ -63,6 +63,17 @@ describe('MockService', () => {
     expect((docs.documents['definition/openapi.yaml'] as { openapi: string }).openapi).toBe('3.1.0');
   });
 
+  it('never reads a cached definition named outside the API folder (a cloned api.yaml controls the names)', async () => {
+    const { store, apiId } = await harness();
+    const api = store.getApi(apiId);
+    const soap: NonNullable<typeof api.soap> = { binding: 'B', namespace: 'urn:b', soapVersion: '1.1', sources: [] };
+    for (const rel of ['../../../../../../etc/passwd', '/etc/passwd']) {
+      const hostile = { ...api, soap, definition: { ...api.definition!, cached: [rel] } };
+      await expect(mockDocuments(store.apiDir(apiId), hostile)).rejects.toMatchObject({ code: 'path-escape' });
+      await expect(mockDocuments(store.apiDir(apiId), { ...hostile, soap: undefined })).rejects.toMatchObject({ code: 'path-escape' });
+    }
+  });
+
   it('makes a mock from the API with one operation per contract operation and no findings', async () => {
     const { dir, service, store, apiId, events } = await harness();
     const view = await service.create(store.root, apiId, 'Pets');
