@@ -1,0 +1,64 @@
+/**
+ * New Mock's default responses are ones the contract allows (issue 12): over generated response
+ * schemas, the sample New Mock puts in each operation's Default passes the same stub check the
+ * mock's tab runs (the checker engine's), so a fresh mock never starts with findings.
+ *
+ * The generator leaves out what openapi-sampler does not satisfy today, each found by this test
+ * and listed in docs/mocks.md ("Default responses"): `multipleOf`, `pattern`, `uniqueItems`, the
+ * formats `duration` and `byte`. A default there gets a finding in the mock's tab, as SPEC's
+ * stub check says it should; the user edits it.
+ */
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { mockFindings } from './mock-findings.js';
+import { newMockFromDocuments } from './new-mock.js';
+
+type Schema = Record<string, unknown>;
+
+const scalar: fc.Arbitrary<Schema> = fc.oneof(
+  fc.record({ type: fc.constant('string'), minLength: fc.integer({ min: 0, max: 5 }), maxLength: fc.integer({ min: 5, max: 20 }) }),
+  fc.record({ type: fc.constant('string'), format: fc.constantFrom('date-time', 'date', 'time', 'email', 'uuid', 'uri', 'uri-reference', 'ipv4', 'ipv6', 'hostname', 'password', 'int32') }),
+  fc.record({ type: fc.constant('string'), enum: fc.uniqueArray(fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.constant('__proto__')), { minLength: 1, maxLength: 4 }) }),
+  fc.record({ type: fc.constant('integer'), minimum: fc.integer({ min: -10, max: 10 }), maximum: fc.integer({ min: 11, max: 1000 }) }),
+  fc.record({ type: fc.constant('integer'), exclusiveMinimum: fc.constant(true), minimum: fc.integer({ min: 0, max: 5 }) }),
+  fc.record({ type: fc.constant('number'), minimum: fc.double({ min: -5, max: 5, noNaN: true }), maximum: fc.double({ min: 6, max: 1e6, noNaN: true }) }),
+  fc.constant({ type: 'boolean' }),
+  fc.record({ type: fc.constant('string'), nullable: fc.constant(true) }),
+);
+
+const schema: fc.Arbitrary<Schema> = fc.letrec<{ node: Schema }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.record({ type: fc.constant('array'), items: tie('node'), minItems: fc.integer({ min: 0, max: 3 }) }),
+    fc
+      .dictionary(fc.constantFrom('id', 'name', 'tags', 'owner', 'createdAt', 'constructor', '__proto__', 'a b'), tie('node'), { minKeys: 1, maxKeys: 4 })
+      .chain((properties) =>
+        fc.record({
+          type: fc.constant('object'),
+          properties: fc.constant(properties),
+          required: fc.subarray(Object.keys(properties)),
+          additionalProperties: fc.boolean(),
+        }),
+      ),
+    fc.record({ allOf: fc.tuple(tie('node')).map((one) => one) }),
+  ),
+})).node;
+
+test('every default response of a new mock passes the contract its findings are checked against', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(schema, { minLength: 1, maxLength: 4 }), fc.constantFrom('200', '201', '2XX'), async (schemas, status) => {
+      const paths: Record<string, unknown> = {};
+      schemas.forEach((s, i) => {
+        paths[`/things/${i}`] = { get: { operationId: `get${i}`, responses: { [status]: { description: 'ok', content: { 'application/json': { schema: s } } } } } };
+      });
+      const document = { openapi: '3.0.3', info: { title: 'generated', version: '1' }, paths };
+      const documents = { entry: 'openapi.json', documents: { 'openapi.json': document } };
+      let n = 0;
+      const mock = await newMockFromDocuments(documents, { name: 'Generated', api: 'a', newId: () => `id${++n}` });
+      const { findings } = await mockFindings(mock, documents);
+      expect(findings, JSON.stringify({ schemas, bodies: mock.operations.map((op) => op.responses[0]?.body) })).toEqual([]);
+    }),
+    { numRuns: 300 },
+  );
+}, 120_000);
