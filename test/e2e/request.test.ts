@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startApp, type RunningApp } from '../support/app.js';
+import { expectContractPass } from '../support/contract-chip.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
 import { until } from '../support/until.js';
 
@@ -42,7 +43,7 @@ describe.skipIf(missing !== null)('REST client', () => {
     await page.getByTestId('status').waitFor();
     await expect(page.getByTestId('status').textContent()).resolves.toContain('200');
     await expect(page.locator('.code-lines').textContent()).resolves.toContain('"Biscuit"');
-    await page.locator('[data-verdict="pass"]').waitFor();
+    await expectContractPass(page);
     await screenshot(page, 'request-get-pet');
 
     for (const tab of ['Headers', 'Cookies', 'Redirects', 'Timing', 'Raw']) {
