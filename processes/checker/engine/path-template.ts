@@ -64,13 +64,16 @@ export function matchTemplate(template: readonly TemplateSegment[], parts: reado
   return true;
 }
 
-/** Negative when `a` should be tried before `b` (module comment); 0 when they rank the same. */
+/** Negative when `a` should be tried before `b` (module comment); 0 only when they rank the same segment by segment. */
 export function compareTemplates(a: readonly TemplateSegment[], b: readonly TemplateSegment[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const d = b[i]!.rank - a[i]!.rank;
     if (d !== 0) return d;
   }
-  return 0;
+  // Only templates of one length can match one path; ordering by length keeps this a total order,
+  // which a sort needs (without it `/{q}` "equalled" both `/{p}/{p}` and `/{p}/v{n}` and the
+  // router's sort could put `/{p}/{p}` first, while the checker picked `/{p}/v{n}`).
+  return a.length - b.length;
 }
 
 /** Decoded segments of a request path, or null when one has a broken escape (it fits no template). */
