@@ -122,7 +122,7 @@ export class ImportService {
         const apiChanges: FileChange[] = [];
         for (const change of store.newApiChangeSteps(imported, reserved)) {
           apiChanges.push(change);
-          await slicer.tick();
+          if (slicer.due()) await slicer.turn();
         }
         // The request files are the last changes, in the order of the requests.
         const files = apiChanges.slice(apiChanges.length - imported.requests.length);
@@ -131,7 +131,7 @@ export class ImportService {
       }
       for (const change of exampleChanges(result.examples ?? [], requestFiles)) {
         changes.push(change);
-        await slicer.tick();
+        if (slicer.due()) await slicer.turn();
       }
       if (result.webhooks && result.webhooks.requests.length > 0) {
         const existing = store.listApis().find((a) => a.name === WEBHOOKS_API && !a.definition);

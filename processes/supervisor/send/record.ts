@@ -47,7 +47,7 @@ export async function recordStream(record: StreamRecord, secrets: Map<string, st
   let masked = 0;
   const rows: StreamRow[] = [];
   for (const row of record.rows) {
-    await slicer.tick();
+    if (slicer.due()) await slicer.turn();
     const text = maskText(redactSecrets(row.data, secrets), undefined);
     const id = row.id === undefined ? undefined : redactSecrets(row.id, secrets);
     masked += text.masked + (text.text !== row.data || id !== row.id ? 1 : 0);

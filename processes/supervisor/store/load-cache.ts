@@ -137,7 +137,7 @@ export class LoadCache {
       this.pending.delete(path);
       const value = this.valueOf(path, text);
       if (value !== undefined) this.kept.set(path, { stamp, data: entryPackr.pack({ text, value }) });
-      await slicer.tick();
+      if (slicer.due()) await slicer.turn();
     }
   }
 }
@@ -183,7 +183,7 @@ export async function unpackCache(bytes: Buffer, version: string): Promise<Map<s
         entries.set(path, { stamp, data: bytes.subarray(dataAt, dataAt + dataSize) });
         dataAt += dataSize;
       }
-      await slicer.tick();
+      if (slicer.due()) await slicer.turn();
     }
     return entries;
   } catch {

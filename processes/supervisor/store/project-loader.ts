@@ -77,10 +77,10 @@ export class ProjectLoader {
         const stamp = LoadCache.stamp(path, now?.());
         stamps.push(stamp);
         cached.push(cache.matches(path, stamp));
-        await slicer.tick();
+        if (slicer.due()) await slicer.turn();
       }
     }
-    const texts = readTexts(files.filter((_, i) => !cached[i]));
+    const texts = new TextReader(files.filter((_, i) => !cached[i]));
     for (let i = 0; i < files.length; i++) {
       const path = files[i]!;
       const hit = cached[i] ? cache!.read(path) : undefined;
@@ -89,12 +89,13 @@ export class ProjectLoader {
         request = this.reader.recordParsed(path, this.index.relPath(path), hit.text, { ok: true, value: hit.value as Request });
       } else {
         // A damaged cache entry is read from the file here, outside the read-ahead of the others.
-        const text = cached[i] ? readTextSync(path) : ((await texts.next()).value as string | NodeJS.ErrnoException);
+        const read = cached[i] ? readTextSync(path) : texts.read();
+        const text = read instanceof Promise ? await read : read;
         request = this.reader.parsedText(path, text, requestKind);
         if (request && cache && typeof text === 'string') cache.remember(path, stamps[i]!, text);
       }
       if (request) this.reader.addRequest(path, request, api);
-      await slicer.tick();
+      if (slicer.due()) await slicer.turn();
     }
   }
 }
@@ -125,23 +126,32 @@ const SLOW_READS_TO_SWITCH = 3;
  * the caller's slices bound how long the loop waits. Once reads turn slow (a network or cold
  * disk), the rest go to the thread pool, LOAD_READ_AHEAD at a time, so they overlap.
  */
-async function* readTexts(files: string[]): AsyncGenerator<string | NodeJS.ErrnoException> {
-  let next = 0;
-  let slow = 0;
-  while (next < files.length && slow < SLOW_READS_TO_SWITCH) {
-    const started = performance.now();
-    const text = readTextSync(files[next++]!);
-    if (performance.now() - started > SLOW_READ_MS) slow++;
-    yield text;
+export class TextReader {
+  private next = 0;
+  private slow = 0;
+  private readonly reads: Promise<string | NodeJS.ErrnoException>[] = [];
+
+  /** `slowReadMs` is for tests, which make every read count as slow. */
+  constructor(
+    private readonly files: string[],
+    private readonly slowReadMs = SLOW_READ_MS,
+  ) {}
+
+  /** The next file's text (or the error reading it): at once while reads are quick, else a promise. */
+  read(): string | NodeJS.ErrnoException | Promise<string | NodeJS.ErrnoException> {
+    if (this.slow < SLOW_READS_TO_SWITCH) {
+      const started = performance.now();
+      const text = readTextSync(this.files[this.next++]!);
+      if (performance.now() - started > this.slowReadMs) this.slow++;
+      return text;
+    }
+    this.readAhead();
+    const text = this.reads.shift()!;
+    this.readAhead();
+    return text;
   }
-  const reads: Promise<string | NodeJS.ErrnoException>[] = [];
-  const readAhead = () => {
-    while (next < files.length && reads.length < LOAD_READ_AHEAD) reads.push(readText(files[next++]!));
-  };
-  readAhead();
-  while (reads.length > 0) {
-    const text = await reads.shift()!;
-    readAhead();
-    yield text;
+
+  private readAhead(): void {
+    while (this.next < this.files.length && this.reads.length < LOAD_READ_AHEAD) this.reads.push(readText(this.files[this.next++]!));
   }
 }

@@ -44,13 +44,13 @@ export class ProjectWatch {
       const text = await readText(path);
       const gone = typeof text !== 'string';
       if (!gone && text === this.index.texts.get(path)) {
-        await slicer.tick();
+        if (slicer.due()) await slicer.turn();
         continue; // our own write
       }
       if (gone && !this.index.texts.has(path) && !this.index.isKnownPath(path, API_FILE)) continue;
       // Read again through the reader, which refuses a link out of the project.
       changed.push(...(await this.reader.reloadPath(path)));
-      await slicer.tick();
+      if (slicer.due()) await slicer.turn();
     }
     if (changed.length > 0) onChange(changed);
   }

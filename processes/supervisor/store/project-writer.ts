@@ -81,7 +81,7 @@ export class ProjectWriter {
     for (const change of changes) {
       const known = typeof change.content === 'string' || change.content === null ? change.content : undefined;
       await this.reader.reloadPath(change.path, known, own);
-      await slicer.tick();
+      if (slicer.due()) await slicer.turn();
     }
   }
 }
