@@ -9,7 +9,7 @@ import { Router } from './router.js';
 import { RequestValues, type MockRequest } from './request-values.js';
 import { firstMatching, type RegexRunner } from './match-conditions.js';
 import { isTemplate, renderResponse, type RenderedResponse } from './render-response.js';
-import { problemReply, type ProblemReply } from './problem-reply.js';
+import { problemReply, type MockErrorCode, type ProblemReply } from './problem-reply.js';
 import type { MockState } from './mock-state.js';
 import type { ScriptSandbox } from './script-sandbox.js';
 import type { CheckOutcome, ContractChecker, ContractRequest, OperationRef } from './contract.js';
@@ -172,7 +172,7 @@ export class MockEngine {
     if (!rendered.ok) {
       notes.push(rendered.reason);
       return {
-        ...problemReply(500, 'mock-template-refused', 'Template refused', `Response ${response.name} of ${op.name} would send a header that cannot be valid (${rendered.header}); nothing was sent for it.`, {
+        ...this.ownReply(500, 'mock-template-refused', 'Template refused', `Response ${response.name} of ${op.name} would send a header that cannot be valid (${rendered.header}); nothing was sent for it.`, {
           operation: op.name,
           response: response.name,
           header: rendered.header,
@@ -257,6 +257,15 @@ export class MockEngine {
     }
   }
 
+  /**
+   * An answer the mock makes itself: RFC 9457 problem JSON, or for a SOAP mock a SOAP fault of
+   * its binding's version (a SOAP client reads a fault, not JSON), Parley's code in its detail.
+   */
+  ownReply(status: number, code: MockErrorCode, title: string, detail: string, extra: Record<string, unknown> = {}): ProblemReply {
+    if (this.soap) return this.soap.ownFault(status, code, `${title}: ${detail}`);
+    return problemReply(status, code, title, detail, extra);
+  }
+
   private isCandidate(response: MockResponse): boolean {
     const only = response.scenario?.onlyInState;
     return !only || this.deps.state.scenario(response.scenario!.name) === only;
@@ -265,7 +274,7 @@ export class MockEngine {
   /** The response dispatch chooses, or a problem reply when the script failed or none exists. */
   private pick(op: MockOperation, values: RequestValues, notes: string[]): Maybe<{ response: MockResponse } | ProblemReply> {
     if (op.responses.length === 0) {
-      return problemReply(500, 'mock-no-response', 'No response', `Operation ${op.name} has no responses to send.`, { operation: op.name });
+      return this.ownReply(500, 'mock-no-response', 'No response', `Operation ${op.name} has no responses to send.`, { operation: op.name });
     }
     const candidates = this.gated.has(op) ? op.responses.filter((r) => this.isCandidate(r)) : op.responses;
     let chosen: MockResponse | undefined;
@@ -318,7 +327,7 @@ export class MockEngine {
     if (outcome.error) {
       notes.push(outcome.error.reason);
       const title = outcome.error.code === 'mock-script-timeout' ? 'Dispatch script timed out' : 'Dispatch script failed';
-      return problemReply(500, outcome.error.code, title, `The dispatch script of ${op.name} did not pick a response; the mock log says why.`, { operation: op.name });
+      return this.ownReply(500, outcome.error.code, title, `The dispatch script of ${op.name} did not pick a response; the mock log says why.`, { operation: op.name });
     }
     for (const [name, state] of outcome.scenarioChanges) this.deps.state.setScenario(name, state);
     return { response: candidates.find((c) => c.name === outcome.picked) };

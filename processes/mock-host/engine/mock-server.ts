@@ -14,7 +14,7 @@ import { preloadBodyQueries } from './request-values.js';
 import { ScriptSandbox } from './script-sandbox.js';
 import { LogRing, bodyPreview, headerPairs, maskHeaders, maskTarget } from './mock-log.js';
 import type { RenderedResponse } from './render-response.js';
-import { problemReply, type ProblemReply } from './problem-reply.js';
+import type { ProblemReply } from './problem-reply.js';
 import type { ContractChecker } from './contract.js';
 import type { RegexRunner } from './match-conditions.js';
 import type { SoapRoutingFactory } from './soap/soap-endpoint.js';
@@ -297,7 +297,7 @@ export class MockServer {
     };
     try {
       if (!this.hostAllowed(req.headers.host)) {
-        const refused = problemReply(421, 'mock-host-refused', 'Host refused', 'This mock answers only requests for 127.0.0.1 or localhost.', { host: req.headers.host ?? '' });
+        const refused = exchange.engine.ownReply(421, 'mock-host-refused', 'Host refused', 'This mock answers only requests for 127.0.0.1 or localhost.', { host: req.headers.host ?? '' });
         this.send(res, exchange, bare(refused), true);
         return;
       }
@@ -312,7 +312,7 @@ export class MockServer {
         (read) => {
           try {
             if (read === null) {
-              const tooLarge = problemReply(413, 'mock-body-too-large', 'Request body too large', `This mock reads request bodies up to ${limit} bytes.`, { limit });
+              const tooLarge = exchange.engine.ownReply(413, 'mock-body-too-large', 'Request body too large', `This mock reads request bodies up to ${limit} bytes.`, { limit });
               this.send(res, exchange, bare(tooLarge), true);
               return;
             }
@@ -334,12 +334,12 @@ export class MockServer {
     try {
       reply = exchange.engine.handle({ method: exchange.method, target: exchange.target, rawHeaders: exchange.rawHeaders, body: exchange.body });
     } catch (err) {
-      reply = internal(err);
+      reply = internal(exchange.engine, err);
     }
     if (reply instanceof Promise) {
       reply.then(
         (r) => this.sendSafely(res, exchange, r),
-        (err: unknown) => this.sendSafely(res, exchange, internal(err)),
+        (err: unknown) => this.sendSafely(res, exchange, internal(exchange.engine, err)),
       );
     } else this.send(res, exchange, reply, false);
   }
@@ -429,14 +429,14 @@ function failed(res: ServerResponse): void {
   else if (!res.writableEnded) res.destroy();
 }
 
-function internal(err: unknown): EngineReply {
+function internal(engine: MockEngine, err: unknown): EngineReply {
   // The mock keeps serving whatever one request did; the log keeps the reason.
-  const reply = bare(problemReply(500, 'mock-internal', 'Mock failed', 'The mock could not answer this request; the mock log says why.'));
+  const reply = bare(engine.ownReply(500, 'mock-internal', 'Mock failed', 'The mock could not answer this request; the mock log says why.'));
   reply.notes.push(err instanceof Error ? err.message : String(err));
   return reply;
 }
 
-function bare(reply: ReturnType<typeof problemReply>): EngineReply {
+function bare(reply: ProblemReply): EngineReply {
   return { ...reply, delayMs: 0, operation: '', responseName: '', problems: [], notes: [] };
 }
 

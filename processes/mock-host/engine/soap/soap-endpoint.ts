@@ -5,7 +5,7 @@
  * whose input element the Body holds; refusals and a request for no operation are SOAP faults.
  */
 import type { Mock, MockOperation, MockProblem } from '../../../../protocol/model/mock.js';
-import type { ProblemReply } from '../problem-reply.js';
+import type { MockErrorCode, ProblemReply } from '../problem-reply.js';
 import { headerPairs } from '../mock-log.js';
 import { SoapRouter, type SoapContract } from './soap-contract.js';
 import { soapFaultReply } from './fault.js';
@@ -25,6 +25,8 @@ export interface SoapIncoming {
 export interface SoapRouting {
   route(incoming: SoapIncoming, path: string, search: string, prefix: string): { operation: MockOperation } | ProblemReply;
   refusal(op: MockOperation, problems: readonly MockProblem[]): ProblemReply;
+  /** An answer the mock makes itself (body too large, a template or script that failed) as a fault of the binding's version, with the status given. */
+  ownFault(status: number, code: MockErrorCode, reason: string): ProblemReply;
 }
 
 /** Makes the endpoint of a mock (again after each edit of it). */
@@ -84,6 +86,10 @@ export class SoapEndpoint implements SoapRouting {
       reason: `The request does not match operation ${op.operationId ?? op.name}.`,
       problems: problems.map((p) => p.message),
     });
+  }
+
+  ownFault(status: number, code: MockErrorCode, reason: string): ProblemReply {
+    return this.fault(status < 500 ? 'client' : 'server', code, reason, status);
   }
 
   private fault(party: 'client' | 'server', code: string, reason: string, status?: number): ProblemReply {

@@ -21,12 +21,12 @@ function documents(folder: string, entry: string): SoapDocuments {
   return { entry, documents: Object.fromEntries(fixtureDocuments(folder)) };
 }
 
-async function start(docs: SoapDocuments, edit: (mock: Mock) => void = () => {}, binding?: string) {
+async function start(docs: SoapDocuments, edit: (mock: Mock) => void = () => {}, binding?: string, maxBodyBytes?: number) {
   const mock = await newSoapMockFromDocuments(docs, { name: 'soap', api: 'api-soap', newId, ...(binding ? { binding } : {}) });
   edit(mock);
   const soap = await loadSoapContract(docs, mock.binding);
   const logs: MockLogEntry[] = [];
-  const server = new MockServer({ mock, soap: soapRouting(soap), checker: new SoapContractCheck(soap).contractChecker(), onLog: (e) => logs.push(e) });
+  const server = new MockServer({ mock, soap: soapRouting(soap), checker: new SoapContractCheck(soap).contractChecker(), onLog: (e) => logs.push(e), ...(maxBodyBytes ? { maxBodyBytes } : {}) });
   running.push(server);
   const { port } = await server.start();
   return { mock, port, logs, server };
@@ -98,6 +98,34 @@ describe('a running SOAP mock', () => {
     expect(answer.status).toBe(500);
     expect(answer.text).toContain('<faultcode>soap:Client</faultcode>');
     expect(answer.text).toContain('mock-no-route');
+  });
+
+  it("answers its own errors as SOAP faults, not JSON: a body over the limit, an operation with no response, a dispatch script that fails", async () => {
+    const { port } = await start(
+      documents('test1', 'TestService.wsdl'),
+      (m) => {
+        const ping = m.operations.find((op) => op.name === 'Ping')!;
+        ping.responses = [];
+        const getPage = m.operations.find((op) => op.name === 'GetPage')!;
+        getPage.dispatch = 'script';
+        getPage.script = 'export default function dispatch() { throw new Error("no"); }';
+      },
+      undefined,
+      4096,
+    );
+    const tooLarge = await post(port, envelope11(`<v1:Ping>${'x'.repeat(5000)}</v1:Ping>`), { 'Content-Type': 'text/xml', SOAPAction: `${TEST_NS}Ping` });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers['content-type']).toMatch(/^text\/xml/);
+    expect(tooLarge.text).toContain('<faultcode>soap:Client</faultcode>');
+    expect(tooLarge.text).toContain('<p:code>mock-body-too-large</p:code>');
+    const none = await post(port, envelope11('<v1:Ping/>'), { 'Content-Type': 'text/xml', SOAPAction: `${TEST_NS}Ping` });
+    expect(none.status).toBe(500);
+    expect(none.text).toContain('<faultcode>soap:Server</faultcode>');
+    expect(none.text).toContain('<p:code>mock-no-response</p:code>');
+    const script = await post(port, envelope11(GET_PAGE), { 'Content-Type': 'text/xml', SOAPAction: `${TEST_NS}GetPage` });
+    expect(script.status).toBe(500);
+    expect(script.text).toContain('<faultcode>soap:Server</faultcode>');
+    expect(script.text).toContain('<p:code>mock-script-failed</p:code>');
   });
 
   it('refuse mode answers a broken request with a SOAP fault naming the XSD problem', async () => {
