@@ -45,7 +45,8 @@ export class SoapContractCheck {
 
   /** The schemas, compiled on first use and kept. */
   schemas(): CompiledSchemas {
-    return (this.compiled ??= compileWsdlSchemas(this.contract.documents, this.contract.sources));
+    const rpc = this.contract.operations.flatMap((op) => [op.rpcInput, op.rpcOutput].filter((w) => w !== undefined));
+    return (this.compiled ??= compileWsdlSchemas(this.contract.documents, this.contract.sources, rpc));
   }
 
   /** A request against the operation's input. */
@@ -91,11 +92,17 @@ export class SoapContractCheck {
         problems.push({ in: 'body', pointer: '/Envelope/Body', message: `The Body holds ${actual}, but operation ${op.name} expects ${expected}.` });
         return cap(outcome);
       }
-      // rpc bodies wrap typed parts in an element the schemas do not declare: their structure is checked, not their parts.
-      if (op.style === 'rpc') return cap(outcome);
+      // An rpc body wraps typed parts in an element the definition does not declare: the schemas
+      // declare it from the parts (rpc/literal); rpc/encoded gets the structure checks only.
+      const wrapper = op.style === 'rpc' ? (direction === 'input' ? op.rpcInput : op.rpcOutput) : undefined;
+      if (op.style === 'rpc' && !wrapper) return cap(outcome);
       const schemas = this.schemas();
       if (!schemas.ok) {
         outcome.gaveUp = schemas.reason;
+        return cap(outcome);
+      }
+      if (wrapper && !schemas.rpc.has(`{${wrapper.ns}}${wrapper.name}`)) {
+        outcome.gaveUp = `the parts of ${wrapper.name} use a type the definition's schemas do not declare, so only the envelope was checked`;
         return cap(outcome);
       }
       for (const message of schemas.schemas.validate(element, MAX_PROBLEMS).problems) problems.push({ in: 'body', pointer: `/Envelope/Body/${element.name}`, message });

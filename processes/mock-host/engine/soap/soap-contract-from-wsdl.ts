@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import { ParleyError } from '../../../../protocol/errors.js';
 import { cachedWsdlReader, qkey, readWsdl, type WsdlBinding, type WsdlDefinition, type WsdlOperation, type WsdlReader } from '../../../../protocol/wsdl/index.js';
 import { resolveRefLocation } from '../../../../protocol/ref-location.js';
-import type { SoapContract, SoapOperationContract } from './soap-contract.js';
+import type { RpcWrapper, SoapContract, SoapOperationContract } from './soap-contract.js';
 
 /**
  * An API's cached definition as the mock host receives it: documents by path, entry first. A
@@ -121,7 +121,23 @@ function operationContract(op: WsdlOperation): SoapOperationContract {
   const output = bodyElement(op, 'output');
   if (input) contract.inputElement = input;
   if (output && !op.oneWay) contract.outputElement = output;
+  const rpcInput = rpcWrapper(op, 'input');
+  const rpcOutput = op.oneWay ? undefined : rpcWrapper(op, 'output');
+  if (rpcInput) contract.rpcInput = rpcInput;
+  if (rpcOutput) contract.rpcOutput = rpcOutput;
   return contract;
+}
+
+/**
+ * The wrapper an rpc/literal message's parts go in (WSDL 1.1 3.5, WS-I BP R2729): named after
+ * the operation (its output with Response) in soap:body's namespace, each part an unqualified
+ * child. rpc/encoded is left out: its SOAP-encoding types are not in the definition's schemas.
+ */
+function rpcWrapper(op: WsdlOperation, direction: 'input' | 'output'): RpcWrapper | undefined {
+  const use = direction === 'input' ? op.input : op.output;
+  if (op.style !== 'rpc' || !use || use.use !== 'literal' || !use.namespace) return undefined;
+  const parts = use.parts.map((p) => ({ name: p.name, ...(p.type ? { type: { ...p.type } } : {}), ...(p.element ? { element: { ...p.element } } : {}) }));
+  return { ns: use.namespace, name: direction === 'input' ? op.name : `${op.name}Response`, parts };
 }
 
 /** Document style: the single Body part's element; rpc: the wrapper named after the operation (its output with Response). */

@@ -6,6 +6,20 @@
  */
 import type { SoapVersion } from './soap-version.js';
 
+/** An rpc/literal part: an unqualified accessor element in the operation's wrapper, of an XSD type (or a global element). */
+export interface RpcPart {
+  name: string;
+  type?: { ns: string; local: string };
+  element?: { ns: string; local: string };
+}
+
+/** The wrapper element of an rpc/literal message: the XSD check declares it from the parts. */
+export interface RpcWrapper {
+  ns: string;
+  name: string;
+  parts: RpcPart[];
+}
+
 export interface SoapOperationContract {
   /** The WSDL operation's name; a mock operation's `operationId`. */
   name: string;
@@ -17,6 +31,9 @@ export interface SoapOperationContract {
   /** The same for the output; absent for a one-way operation. */
   outputElement?: string;
   oneWay: boolean;
+  /** rpc/literal with a wrapper namespace: the wrappers the XSD check declares (rpc/encoded: structure only). */
+  rpcInput?: RpcWrapper;
+  rpcOutput?: RpcWrapper;
 }
 
 export interface SoapContract {

@@ -140,6 +140,31 @@ describe('a running SOAP mock', () => {
     expect(fine.status).toBe(200);
   });
 
+  it('rpc/literal: the parts inside the wrapper are checked against their types; rpc/encoded gets the envelope checks only', async () => {
+    const CALC = 'urn:parley:calc';
+    const { port, logs } = await start(documents('rpc', 'calc-rpc.wsdl'), (m) => (m.contractCheck = 'refuse'));
+    const rpc = (op: string, parts: string) => post(port, envelope11(`<c:${op} xmlns:c="${CALC}">${parts}</c:${op}>`), { 'Content-Type': 'text/xml', SOAPAction: `${CALC}#${op}` });
+    expect((await rpc('Multiply', '<x>6</x><y>7</y>')).status).toBe(200);
+    const notInt = await rpc('Multiply', '<x>six</x><y>7</y>');
+    expect(notInt.status).toBe(500);
+    expect(notInt.text).toContain('mock-contract-refused');
+    expect(notInt.text).toMatch(/x.*not a valid value.*int/);
+    const missing = await rpc('Multiply', '<x>6</x>');
+    expect(missing.status).toBe(500);
+    expect(missing.text).toMatch(/Missing child element.*y/);
+    // A part typed by the definition's own schema (another namespace) is checked by that type.
+    expect((await rpc('Round', '<value>2.5</value><mode>up</mode>')).status).toBe(200);
+    const badMode = await rpc('Round', '<value>2.5</value><mode>sideways</mode>');
+    expect(badMode.status).toBe(500);
+    expect(badMode.text).toMatch(/mode.*not an element of the set/);
+    // rpc/encoded: soapenc:Array is in no schema the definition carries.
+    expect((await rpc('Sum', '<values>anything</values>')).status).toBe(200);
+    expect(logs.at(-1)!.problems).toEqual([]);
+    const check = new SoapContractCheck(await loadSoapContract(documents('rpc', 'calc-rpc.wsdl'), undefined));
+    const stub = check.checkMessage(check.operation({ name: 'Multiply' } as never)!, { contentType: 'text/xml', body: envelope11(`<c:MultiplyResponse xmlns:c="${CALC}"><product>x</product></c:MultiplyResponse>`) }, 'output');
+    expect(stub.problems.map((p) => p.message).join('\n')).toMatch(/product.*not a valid value/);
+  });
+
   it('log mode dispatches a broken request and logs its problems (wrong Content-Type, wrong version)', async () => {
     const { port, logs } = await start(documents('test1', 'TestService.wsdl'));
     const answer = await post(port, envelope12('<v1:Ping/>'), { 'Content-Type': 'application/soap+xml', SOAPAction: `${TEST_NS}Ping` });

@@ -14,13 +14,18 @@ import { XsdValidator, XmlValidateError, type XmlElement } from 'libxml2-wasm';
 import { definitionUrl, libxmlMessage, parseSafeXml, withDefinitionDocuments } from './safe-xml.js';
 import { elementChildren } from './envelope.js';
 import { escapeXml } from '../render-response.js';
+import type { RpcWrapper } from './soap-contract.js';
 
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
 /** Where the generated wrappers live among the definition's documents; no cached file can be named so. */
 const WRAPPER_DIR = '.parley-schemas';
 
-export type CompiledSchemas = { ok: true; schemas: XsdSchemas } | { ok: false; reason: string };
+/**
+ * `rpc` holds `{namespace}name` of each rpc/literal wrapper declared from its parts (see
+ * `rpcSchema`); an rpc message whose wrapper is not there gets the structure checks only.
+ */
+export type CompiledSchemas = { ok: true; schemas: XsdSchemas; rpc: ReadonlySet<string> } | { ok: false; reason: string };
 
 export interface ElementCheck {
   /** Problems with the element against its declaration, at most `max`. */
@@ -55,7 +60,14 @@ export class XsdSchemas {
  * Compiles the schemas of the WSDL documents in `documents` (paths relative to the definition
  * folder, each document's text). A schema that does not compile is a reason, never a pass.
  */
-export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string> = new Map()): CompiledSchemas {
+export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string> = new Map(), rpc: readonly RpcWrapper[] = []): CompiledSchemas {
+  const compiled = compileSchemas(documents, origins, rpc);
+  // A wrapper that clashes with a declaration of the definition's own must not cost the document
+  // checks: the schemas are compiled again without the rpc wrappers.
+  return compiled.ok || rpc.length === 0 ? compiled : compileSchemas(documents, origins, []);
+}
+
+function compileSchemas(documents: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string>, rpc: readonly RpcWrapper[]): CompiledSchemas {
   const sources = new Map<string, string>(documents);
   // A document read from an address is known by it, so an absolute schemaLocation finds its cached copy.
   const urlOf = (path: string): string => {
@@ -91,12 +103,25 @@ export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origi
       doc.dispose();
     }
   }
+  if (byNamespace.size === 0 && rpc.length === 0) return { ok: false, reason: 'The definition declares no XML Schema (wsdl:types is empty).' };
+
+  const wrapperOf = new Map<string, string>();
+  for (const tns of byNamespace.keys()) wrapperOf.set(tns, `${WRAPPER_DIR}/ns-${wrapperOf.size}.xsd`);
+  const declared = new Set<string>();
+  for (const [ns, group] of groupBy(rpc, (w) => w.ns)) {
+    const own = `${WRAPPER_DIR}/rpc-${declared.size}-${wrapperOf.size}.xsd`;
+    const schema = rpcSchema(ns, group, (typeNs) => (typeNs === ns ? undefined : wrapperOf.get(typeNs)), byNamespace.has(ns));
+    if (!schema) continue;
+    sources.set(own, schema.text);
+    for (const name of schema.names) declared.add(`{${ns}}${name}`);
+    if (!wrapperOf.has(ns)) wrapperOf.set(ns, `${WRAPPER_DIR}/ns-${wrapperOf.size}.xsd`);
+    byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), own]);
+  }
   if (byNamespace.size === 0) return { ok: false, reason: 'The definition declares no XML Schema (wsdl:types is empty).' };
 
-  let n = 0;
   const imports: string[] = [];
   for (const [tns, paths] of byNamespace) {
-    const wrapper = `${WRAPPER_DIR}/ns-${n++}.xsd`;
+    const wrapper = wrapperOf.get(tns)!;
     // An include needs the same target namespace; the wrapper takes the group's own.
     const target = tns ? ` targetNamespace="${escapeXml(tns)}"` : '';
     const includes = paths.map((p) => `<xs:include schemaLocation="${escapeXml(urlOf(p))}"/>`).join('');
@@ -111,7 +136,7 @@ export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origi
     const parsed = parseSafeXml(root, { url: definitionUrl(`${WRAPPER_DIR}/root.xsd`) });
     if (!parsed.ok) return { ok: false, reason: parsed.reason };
     try {
-      return { ok: true, schemas: new XsdSchemas(XsdValidator.fromDoc(parsed.doc)) };
+      return { ok: true, schemas: new XsdSchemas(XsdValidator.fromDoc(parsed.doc)), rpc: declared };
     } catch (err) {
       return { ok: false, reason: `The schemas do not compile: ${libxmlMessage(err)}` };
     } finally {
@@ -120,6 +145,55 @@ export function compileWsdlSchemas(documents: ReadonlyMap<string, string>, origi
     },
     urlOf,
   );
+}
+
+/**
+ * A schema declaring rpc/literal wrappers of one namespace: each a global element whose sequence
+ * holds its parts as unqualified elements of their types (or references to their elements), in
+ * message order. A part whose type lives in a namespace the definition has no schema for (SOAP
+ * encoding's, say) leaves its wrapper out; `sameGroup` says the namespace has schemas of its own,
+ * which this one is included beside, so its types need no import.
+ */
+function rpcSchema(ns: string, wrappers: readonly RpcWrapper[], importOf: (typeNs: string) => string | undefined, sameGroup: boolean): { text: string; names: string[] } | undefined {
+  const prefixes = new Map<string, string>();
+  const names: string[] = [];
+  let elements = '';
+  const nameOf = (q: { ns: string; local: string }): string | undefined => {
+    if (q.ns === XSD_NS) return `xs:${q.local}`;
+    if (q.ns === ns && sameGroup) return `t:${q.local}`;
+    if (q.ns !== ns && importOf(q.ns) === undefined) return undefined;
+    if (q.ns === ns) return undefined;
+    let prefix = prefixes.get(q.ns);
+    if (!prefix) prefixes.set(q.ns, (prefix = `p${prefixes.size}`));
+    return `${prefix}:${q.local}`;
+  };
+  for (const wrapper of wrappers) {
+    if (names.includes(wrapper.name)) continue;
+    let parts = '';
+    let complete = true;
+    for (const part of wrapper.parts) {
+      const ref = part.element ? nameOf(part.element) : part.type ? nameOf(part.type) : 'xs:anyType';
+      if (!ref) {
+        complete = false;
+        break;
+      }
+      parts += part.element ? `<xs:element ref="${escapeXml(ref)}"/>` : `<xs:element name="${escapeXml(part.name)}" type="${escapeXml(ref)}"/>`;
+    }
+    if (!complete) continue;
+    names.push(wrapper.name);
+    elements += `<xs:element name="${escapeXml(wrapper.name)}"><xs:complexType><xs:sequence>${parts}</xs:sequence></xs:complexType></xs:element>`;
+  }
+  if (names.length === 0) return undefined;
+  const declarations = [...prefixes].map(([uri, prefix]) => ` xmlns:${prefix}="${escapeXml(uri)}"`).join('');
+  const imports = [...prefixes.keys()].map((uri) => `<xs:import namespace="${escapeXml(uri)}" schemaLocation="${escapeXml(definitionUrl(importOf(uri)!))}"/>`).join('');
+  const text = `<xs:schema xmlns:xs="${XSD_NS}" xmlns:t="${escapeXml(ns)}"${declarations} targetNamespace="${escapeXml(ns)}">${imports}${elements}</xs:schema>`;
+  return { text, names };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }
 
 /**
