@@ -157,7 +157,7 @@ async function wsdlUpdateInput(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'ne
   const credentials = job.source.kind === 'url' ? job.source.credentials : undefined;
   const next = await withLoader(job, credentials, deps, (loader) => readSourceWsdl(job.source, loader, deps.onProgress, deps.signal));
   const old = await readCachedWsdl(job.api, job.cached);
-  return { api: job.api, requests: job.requests, old, next };
+  return { api: job.api, requests: job.requests, old: old.definition, next: old.warning ? { ...next, warnings: [old.warning, ...next.warnings] } : next };
 }
 
 async function withLoader<T>(job: { network: FetchNetwork; deadlines?: ImportDeadlines }, credentials: FetchCredentials | undefined, deps: Omit<JobDeps, 'newId'>, run: (loader: DocumentLoader) => Promise<T>): Promise<T> {

@@ -40,10 +40,12 @@ export const soapKey = (operation: string): OperationKey => ({ method: 'SOAP', p
 export function bindingNamed(definition: WsdlDefinition, name: string, api: Api): WsdlBinding {
   const binding = definition.bindings.find((b) => b.name === name);
   if (binding) return binding;
-  const names = definition.bindings.map((b) => b.name);
+  // Names from the WSDL: a few in the message, a bounded list in the data.
+  const names = definition.bindings.map((b) => b.name).slice(0, 50);
+  const shown = names.slice(0, 10).join(', ') + (definition.bindings.length > 10 ? ` and ${definition.bindings.length - 10} more` : '');
   throw new ParleyError(
     'definition-binding-missing',
-    `The WSDL has no SOAP binding named ${name}, which ${api.name} was imported from; it has ${names.length === 0 ? 'no SOAP binding' : names.join(', ')}. Import it again to add another binding.`,
+    `The WSDL has no SOAP binding named ${name}, which ${api.name} was imported from; it has ${names.length === 0 ? 'no SOAP binding' : shown}. Import it again to add another binding.`,
     { binding: name, bindings: names },
   );
 }

@@ -7,7 +7,7 @@
 import type { Api } from '../../../../protocol/model/api.js';
 import type { CachedFile, ImportProgress, ImportSource, ReportItem } from '../../../../protocol/model/import.js';
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
-import { cachedWsdlReader, readWsdl, type WsdlDefinition } from '../../../../protocol/wsdl/index.js';
+import { WsdlError, cachedWsdlReader, readWsdl, type WsdlDefinition } from '../../../../protocol/wsdl/index.js';
 import type { DocumentLoader } from '../load/loader.js';
 import { decodeText } from '../load/parse-text.js';
 import { readImportInput } from '../load/read-input.js';
@@ -28,23 +28,39 @@ export async function readSourceWsdl(source: ImportSource, loader: DocumentLoade
 /** Where a cached file stands when the API recorded no source for it: relative references still resolve inside the cache. */
 const CACHE_BASE = 'cache:/definition/';
 
+export interface CachedWsdl {
+  /** Null when the API kept no cache (imported with caching off), its entry is gone, or it cannot be read. */
+  definition: WsdlDefinition | null;
+  /** Why a cache the API has could not be read: the update then treats nothing as generated. */
+  warning?: ReportItem;
+}
+
 /**
- * The cached WSDL of `api`, or null when it kept none (imported with caching off) or its entry
- * is gone from disk. `files` are relative to definition/, the entry first. A problem in the
- * cached copy is not the user's to fix now, so it is not reported; unsafe XML still throws.
+ * The cached WSDL of `api`. `files` are relative to definition/, the entry first. A problem in
+ * the cached copy (an unreadable import) is not the user's to fix now, so it is not reported;
+ * a cache that cannot be read at all (unsafe or malformed XML in a cloned project, say) is a
+ * warning, and the update goes on without it, which keeps every envelope as the user has it.
  */
-export async function readCachedWsdl(api: Api, files: readonly CachedFile[]): Promise<WsdlDefinition | null> {
+export async function readCachedWsdl(api: Api, files: readonly CachedFile[]): Promise<CachedWsdl> {
   const cached = api.definition?.cached ?? [];
-  const entryPath = cached[0]?.startsWith(`${DEFINITION_DIR}/`) ? cached[0].slice(DEFINITION_DIR.length + 1) : cached[0];
+  const inCache = (path: string) => (path.startsWith(`${DEFINITION_DIR}/`) ? path.slice(DEFINITION_DIR.length + 1) : path);
   const entry = files[0];
-  if (!entry || entry.path !== entryPath) return null;
+  if (!entry || cached[0] === undefined || entry.path !== inCache(cached[0])) return { definition: null };
   const sourceOf = new Map<string, string>();
   cached.forEach((path, i) => {
     const source = api.soap?.sources[i];
-    if (source !== undefined) sourceOf.set(path.startsWith(`${DEFINITION_DIR}/`) ? path.slice(DEFINITION_DIR.length + 1) : path, source);
+    if (source !== undefined) sourceOf.set(inCache(path), source);
   });
   const located = files.map((f) => ({ path: f.path, source: sourceOf.get(f.path) ?? new URL(f.path, CACHE_BASE).href }));
   const texts = new Map(files.map((f) => [f.path, decodeText(f.bytes)] as const));
   const reader = cachedWsdlReader(located, async (path) => texts.get(path) ?? '');
-  return readWsdl({ location: located[0]!.source, text: texts.get(entry.path) ?? '' }, reader);
+  try {
+    return { definition: await readWsdl({ location: located[0]!.source, text: texts.get(entry.path) ?? '' }, reader) };
+  } catch (err) {
+    if (!(err instanceof WsdlError)) throw err;
+    return {
+      definition: null,
+      warning: { message: `The cached WSDL could not be read (${err.message}), so nothing is taken as generated: every envelope, header and endpoint you have is kept.`, file: `${DEFINITION_DIR}/${entry.path}` },
+    };
+  }
 }

@@ -197,6 +197,21 @@ describe('WSDL definition update: Apply', () => {
     expect(again.apiWide).toBeUndefined();
   });
 
+  it('an orphan whose operation comes back is restored and counted; the unedited one takes the old envelope again', async () => {
+    const { result } = await applied();
+    writeFileSync(wsdlPath, V1);
+    const all = [...result.requests, ...result.added.map((p) => p.request)];
+    const job = jobOf({ api: result.api, documents: result.documents }, all);
+    const back = await runDefinitionApply({ ...job, expectedFingerprint: (await runDefinitionPreview(job, deps)).fingerprint }, { newId: counterIds(), now: FIXED_CLOCK });
+    const subtract = named(back.requests, 'Subtract');
+    expect(subtract.orphaned).toBeUndefined();
+    expect(subtract.restored).toBe(true);
+    expect(back.counts.restored).toBe(1);
+    expect(named(back.requests, 'Modulo').orphaned).toBe(true);
+    expect(envelope(named(back.requests, 'Divide'))).not.toContain('<c:scale>');
+    expect(back.api.definition?.cached).toEqual(['definition/service.wsdl']);
+  });
+
   it('an endpoint the user changed is kept', async () => {
     const { job } = await scenario();
     job.api = { ...job.api, baseUrl: 'http://localhost:9999/mock' };
@@ -212,6 +227,23 @@ describe('WSDL definition update: Apply', () => {
     const preview = await runDefinitionPreview(job, deps);
     writeFileSync(join(dir, 'calc-v2-types.xsd'), V2_TYPES.replace('name="scale"', 'name="precision"'));
     await expect(runDefinitionApply({ ...job, expectedFingerprint: preview.fingerprint }, { newId: counterIds(), now: FIXED_CLOCK })).rejects.toMatchObject({ code: 'definition-changed' });
+  });
+});
+
+describe('WSDL definition update with an unreadable cache', () => {
+  it('a cached WSDL with a DTD is not read: a warning, and every envelope is kept', async () => {
+    const imported = await importV1();
+    const requests = imported.requests.map((p) => p.request);
+    const poisoned = { ...imported, documents: imported.documents.map((d) => ({ ...d, bytes: new TextEncoder().encode(V1.replace('<wsdl:definitions', '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n<wsdl:definitions')) })) };
+    const job = jobOf(poisoned, requests);
+    publishV2();
+    const preview = await runDefinitionPreview(job, deps);
+    expect(preview.warnings[0]?.message).toMatch(/cached WSDL could not be read .*every envelope, header and endpoint you have is kept/);
+    expect(preview.warnings[0]?.file).toBe('definition/service.wsdl');
+    expect(preview.changed).toEqual([]);
+    const result = await runDefinitionApply({ ...job, expectedFingerprint: preview.fingerprint }, { newId: counterIds(), now: FIXED_CLOCK });
+    expect(envelope(named(result.requests, 'Divide'))).toBe(envelope(named(requests, 'Divide')));
+    expect(named(result.requests, 'Divide').url).toBe('http://127.0.0.1:8080/calc');
   });
 });
 
