@@ -230,6 +230,29 @@ describe('WSDL definition update: Apply', () => {
   });
 });
 
+describe('WSDL definition update of one binding of several (SOAP 1.2)', () => {
+  it('updates the action inside the SOAP 1.2 Content-Type, and compares only its own binding', async () => {
+    const calc = readFileSync(resolve(FIXTURES, '../calc.wsdl'), 'utf8');
+    writeFileSync(wsdlPath, calc);
+    const { result } = await runImportJob({ source: { kind: 'file', path: wsdlPath }, format: 'auto', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK });
+    const soap12 = result.apis.find((a) => a.api.soap?.binding === 'CalcSoap12')!;
+    const requests = soap12.requests.map((p) => p.request);
+    expect(header(named(requests, 'Add'), 'Content-Type')).toBe('application/soap+xml; charset=utf-8; action="urn:parley:calc#Add"');
+    const job = jobOf(soap12, requests);
+    // Add's action changes in both document bindings; the rpc binding loses Multiply (not this API's).
+    const v2 = calc.replaceAll('urn:parley:calc#Add', 'urn:parley:calc:v2#Add').replace(/<wsdl:binding name="CalcRpc"[^]*?<\/wsdl:binding>/, '<wsdl:binding name="CalcRpc" type="tns:CalcRpcPortType"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/></wsdl:binding>');
+    writeFileSync(wsdlPath, v2);
+    const preview = await runDefinitionPreview(job, deps);
+    expect(preview).toMatchObject({ added: [], removed: [], changed: [{ method: 'SOAP', path: 'Add', reasons: ['action'] }] });
+    const applied = await runDefinitionApply({ ...job, expectedFingerprint: preview.fingerprint }, { newId: counterIds(), now: FIXED_CLOCK });
+    const add = named(applied.requests, 'Add');
+    expect(header(add, 'Content-Type')).toBe('application/soap+xml; charset=utf-8; action="urn:parley:calc:v2#Add"');
+    expect(add.headers.map((h) => h.name)).toEqual(['Content-Type']);
+    expect(add.soap).toMatchObject({ soapVersion: '1.2', action: 'urn:parley:calc:v2#Add' });
+    expect(applied.api.soap).toMatchObject({ binding: 'CalcSoap12', soapVersion: '1.2' });
+  });
+});
+
 describe('WSDL definition update with an unreadable cache', () => {
   it('a cached WSDL with a DTD is not read: a warning, and every envelope is kept', async () => {
     const imported = await importV1();
