@@ -4,7 +4,8 @@
  * added, one removed, an input element and an action changed, the endpoint moved), then the
  * preview (added, removed, changed with reasons, the endpoint, the kept edit) and Apply: the
  * new operation's request in the tree, the removed one badged orphaned, the edited envelope
- * kept, an unedited request's action updated. Fixtures: test/fixtures/wsdl/parley/update.
+ * kept, an unedited request's action updated; then a WSDL without the API's binding is refused
+ * with a message naming it. Fixtures: test/fixtures/wsdl/parley/update.
  * Screenshots: test-results/screenshots/update-wsdl-*.
  */
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -114,5 +115,16 @@ describe.skipIf(missing !== null)('Update definition of a WSDL interface', { tim
     await expect.poll(() => bar.getByLabel('SOAPAction').inputValue()).toBe('urn:parley:calc:v2#Add');
     await expect(page.getByLabel('Endpoint').inputValue()).resolves.toBe('http://127.0.0.1:8080/v2/calc');
     await screenshot(page, 'update-wsdl-applied');
+
+    // A WSDL that no longer has the API's binding: the dialog says which, and what the WSDL has.
+    await writeFile(wsdl, (await readFile(join(FIXTURES, 'calc-v2.wsdl'), 'utf8')).replaceAll('CalcSoap11', 'CalcV3'));
+    await page.getByLabel('Filter requests').fill('Calc service');
+    await page.getByRole('treeitem', { name: 'Calc service', exact: true }).and(page.locator('.kind-api')).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Update definition…' }).click();
+    const again = page.getByRole('dialog', { name: 'Update definition of Calc service' });
+    await again.getByRole('alert').getByText(/no SOAP binding named CalcSoap11, which Calc service was imported from; it has CalcV3/).waitFor();
+    await screenshot(page, 'update-wsdl-binding-gone');
+    await again.getByRole('button', { name: 'Cancel' }).click();
+    await again.waitFor({ state: 'detached' });
   });
 });
