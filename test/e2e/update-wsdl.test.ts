@@ -92,7 +92,7 @@ describe.skipIf(missing !== null)('Update definition of a WSDL interface', { tim
     const changed = changes.getByRole('list', { name: 'Changed operations' });
     await expect(changed.getByRole('listitem').nth(0).textContent()).resolves.toMatch(/SOAP Add\s*SOAP action/);
     await expect(changed.getByRole('listitem').nth(1).textContent()).resolves.toMatch(/SOAP Divide\s*input message/);
-    await expect(changes.getByRole('list', { name: 'Kept edits' }).textContent()).resolves.toMatch(/Divide\s*SOAP Divide/);
+    await expect(changes.getByRole('list', { name: 'Kept edits' }).textContent()).resolves.toMatch(/Divide\s*of\s*SOAP Divide/);
     await expect(changes.getByLabel('API-wide changes').textContent()).resolves.toContain('endpoint http://127.0.0.1:8080/calc → http://127.0.0.1:8080/v2/calc');
     await expect(changes.textContent()).resolves.toContain('WSDL 1.1');
     await screenshot(page, 'update-wsdl-preview');

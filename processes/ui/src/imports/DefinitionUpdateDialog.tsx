@@ -193,8 +193,7 @@ function PreviewView({ result, dimmed }: { result: ResOf<'api.definitionPreview'
           <ul class="update-ops" aria-label="Kept edits">
             {preview.keptEdits.map((r) => (
               <li key={r.id} class="change">
-                <span class="update-op">{r.name}</span>
-                <Operation op={r} />
+                <strong>{r.name}</strong> <span class="muted">of</span> <Operation op={r} />
               </li>
             ))}
           </ul>
