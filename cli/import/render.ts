@@ -76,6 +76,7 @@ export function renderPreview(view: UpdateView): string {
   section(lines, 'Added', preview.added, operation);
   section(lines, 'Removed', preview.removed, operation);
   section(lines, 'Changed', preview.changed, (c) => `${operation(c)}: ${c.reasons.map((r) => r.replace('-', ' ')).join(', ')}`);
+  section(lines, 'Kept edits (envelope kept; action and headers updated)', preview.keptEdits ?? [], (r) => `${r.name} (${operation(r)})`);
   const wide = apiWide(preview);
   if (wide) lines.push(`API-wide: ${wide}`);
   if (preview.added.length + preview.removed.length + preview.changed.length === 0 && !wide) lines.push('No operation was added, removed or changed.');
@@ -84,14 +85,15 @@ export function renderPreview(view: UpdateView): string {
 }
 
 export function renderCounts(counts: DefinitionUpdateCounts): string {
-  return `Applied: ${plural(counts.added, 'request')} added, ${counts.rewritten} rewritten, ${counts.orphaned} orphaned, ${counts.restored} restored.\n`;
+  return `Applied: ${plural(counts.added, 'request')} added, ${counts.rewritten} rewritten, ${counts.orphaned} orphaned, ${counts.restored} restored${counts.kept ? `, ${counts.kept} edited kept` : ''}.\n`;
 }
 
 function apiWide(preview: DefinitionUpdatePreview): string | undefined {
   const wide = preview.apiWide;
   if (!wide) return undefined;
   const parts: string[] = [];
-  if (wide.servers) parts.push('servers changed');
+  if (wide.endpoint) parts.push(`endpoint ${wide.endpoint.from || '(none)'} → ${wide.endpoint.to || '(none)'}`);
+  else if (wide.servers) parts.push('servers changed');
   if (wide.security) parts.push('security changed');
   if (wide.version) parts.push(`version ${wide.version.from || '(none)'} → ${wide.version.to || '(none)'}`);
   return parts.length > 0 ? parts.join('; ') : undefined;

@@ -247,6 +247,10 @@ export const ChangeReason = T.Union([
   T.Literal('responses'),
   T.Literal('security'),
   T.Literal('servers'),
+  // A WSDL operation (docs/soap.md): its input or output message, or its SOAP action.
+  T.Literal('input'),
+  T.Literal('output'),
+  T.Literal('action'),
 ]);
 export type ChangeReason = Static<typeof ChangeReason>;
 
@@ -258,6 +262,8 @@ export const ApiWideChange = T.Object({
   security: T.Boolean(),
   /** Set when info.version changed. */
   version: T.Optional(T.Object({ from: T.String(), to: T.String() })),
+  /** A WSDL interface: its binding's endpoint address changed. */
+  endpoint: T.Optional(T.Object({ from: T.String(), to: T.String() })),
 });
 export type ApiWideChange = Static<typeof ApiWideChange>;
 
@@ -271,6 +277,11 @@ export const DefinitionUpdatePreview = T.Object({
   /** Of every document read for this preview; Apply is refused when a fresh read differs. */
   fingerprint: T.String(),
   warnings: T.Array(ReportItem),
+  /**
+   * A WSDL interface: requests of changed operations whose envelope the user edited; Apply
+   * keeps their envelope (and updates their action and headers).
+   */
+  keptEdits: T.Optional(T.Array(T.Composite([OperationKey, T.Object({ id: T.String(), name: T.String() })]))),
 });
 export type DefinitionUpdatePreview = Static<typeof DefinitionUpdatePreview>;
 
@@ -279,6 +290,8 @@ export const DefinitionUpdateCounts = T.Object({
   rewritten: T.Integer({ minimum: 0 }),
   orphaned: T.Integer({ minimum: 0 }),
   restored: T.Integer({ minimum: 0 }),
+  /** A WSDL interface: requests of changed operations whose edited envelope was kept. */
+  kept: T.Optional(T.Integer({ minimum: 0 })),
 });
 export type DefinitionUpdateCounts = Static<typeof DefinitionUpdateCounts>;
 

@@ -472,6 +472,56 @@ describe('parley update-definition', SLOW, () => {
     });
   });
 
+  it('a WSDL interface: previews by operation, applies, replaces the cached WSDL and its imports, keeps an edited envelope', async () => {
+    const wsdlFixtures = join(root, 'test', 'fixtures', 'wsdl', 'parley', 'update');
+    const folder = freshPath('calc-source');
+    await mkdir(folder, { recursive: true });
+    const source = join(folder, 'calc.wsdl');
+    await copyFile(join(wsdlFixtures, 'calc-v1.wsdl'), source);
+    const project = freshPath('calc');
+    expect((await parley(['import', source, '--new-project', project])).code).toBe(0);
+    const api = join(project, 'apis', 'CalcSoap11');
+    // The user edits Divide's envelope on disk.
+    const divideFile = join(api, 'requests', 'Divide.request.yaml');
+    const divide = await readFile(divideFile, 'utf8');
+    expect(divide).toContain('<c:dividend>0</c:dividend>');
+    await writeFile(divideFile, divide.replace('<c:dividend>0</c:dividend>', '<c:dividend>84</c:dividend>'));
+    await copyFile(join(wsdlFixtures, 'calc-v2-types.xsd'), join(folder, 'calc-v2-types.xsd'));
+    await copyFile(join(wsdlFixtures, 'calc-v2.wsdl'), source);
+
+    const apply = await parley(['update-definition', project, '--api', 'CalcSoap11']);
+    expect(apply.stderr).toBe('');
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toBe(
+      [
+        `Definition update of CalcSoap11 from ${source} (wsdl-1.1)`,
+        'Added (1)',
+        '  SOAP Modulo',
+        'Removed (1)',
+        '  SOAP Subtract',
+        'Changed (2)',
+        '  SOAP Add: action',
+        '  SOAP Divide: input',
+        'Kept edits (envelope kept; action and headers updated) (1)',
+        '  Divide (SOAP Divide)',
+        'API-wide: endpoint http://127.0.0.1:8080/calc → http://127.0.0.1:8080/v2/calc',
+        'Applied: 1 request added, 3 rewritten, 1 orphaned, 0 restored, 1 edited kept.',
+        '',
+      ].join('\n'),
+    );
+    expect(await readdir(join(api, 'definition'))).toEqual(['calc-v2-types.xsd', 'calc.wsdl']);
+    expect(await readFile(join(api, 'definition', 'calc.wsdl'))).toEqual(await readFile(join(wsdlFixtures, 'calc-v2.wsdl')));
+    expect(await readFile(divideFile, 'utf8')).toContain('<c:dividend>84</c:dividend>');
+    const modulo = parseYaml(await readFile(join(api, 'requests', 'Modulo.request.yaml'), 'utf8')) as { soap: unknown; url: string };
+    expect(modulo).toMatchObject({ url: 'http://127.0.0.1:8080/v2/calc', soap: { binding: 'CalcSoap11', operation: 'Modulo' } });
+    expect(parseYaml(await readFile(join(api, 'requests', 'Subtract.request.yaml'), 'utf8'))).toMatchObject({ orphaned: true });
+
+    // The new cache is what the next update compares with: nothing left to change.
+    const again = await parley(['update-definition', project, '--api', 'CalcSoap11', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ preview: { added: [], removed: [], changed: [], keptEdits: [] }, counts: { added: 0, rewritten: 0, orphaned: 0, restored: 0, kept: 0 } });
+  });
+
   it('--preview compares by content: an identical copy at another path changes nothing, one changed parameter exactly its operation', async () => {
     const project = freshPath('shop-located');
     expect((await parley(['import', join(shop, 'spec', 'shop.yaml'), '--new-project', project])).code).toBe(0);

@@ -20,6 +20,8 @@ import { applyDefinitionUpdate } from './definition-update/apply.js';
 import { readCachedDefinition } from './definition-update/definitions.js';
 import { previewDefinitionUpdate, type DefinitionUpdateInput } from './definition-update/preview.js';
 import { readSourceDefinition } from './definition-update/read-source.js';
+import { readCachedWsdl, readSourceWsdl } from './definition-update/wsdl-read.js';
+import { applyWsdlUpdate, previewWsdlUpdate, type WsdlUpdateInput } from './definition-update/wsdl-update.js';
 import { basename, resolve } from 'node:path';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Detection, ImportInput, Importer } from './importer.js';
@@ -128,26 +130,34 @@ function formatBytes(n: number): string {
 }
 
 export async function runDefinitionPreview(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdatePreview> {
+  if (job.api.soap) return previewWsdlUpdate(await wsdlUpdateInput(job, deps));
   return previewDefinitionUpdate(await updateInput(job, deps));
 }
 
 /** Reads the sources again; throws `definition-changed` when they differ from the preview's. */
 export async function runDefinitionApply(job: DefinitionApplyJob, deps: JobDeps): Promise<DefinitionUpdateResult> {
-  const input = await updateInput(job, deps);
-  return applyDefinitionUpdate(input, {
+  const options = {
     newId: deps.newId,
     expectedFingerprint: job.expectedFingerprint,
     ...(job.recordSource !== undefined ? { source: job.recordSource } : {}),
-  });
+  };
+  if (job.api.soap) return applyWsdlUpdate(await wsdlUpdateInput(job, deps), options);
+  return applyDefinitionUpdate(await updateInput(job, deps), options);
 }
 
 async function updateInput(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdateInput> {
-  // Issue 18 item 4 (definition update of a WSDL interface) is not built: refuse rather than read a WSDL as OpenAPI.
-  if (job.api.soap) throw new ParleyError('definition-update-unsupported', `${job.api.name} is a SOAP interface; updating it from its WSDL is not supported yet. Import the WSDL again to get its current operations.`);
   const credentials = job.source.kind === 'url' ? job.source.credentials : undefined;
   const next = await withLoader(job, credentials, deps, (loader) => readSourceDefinition(job.source, loader, deps.onProgress, deps.signal));
   const old = job.cached.length > 0 ? await readCachedDefinition(job.cached) : null;
   return { api: job.api, requests: job.requests, old, next };
+}
+
+/** A SOAP interface: its WSDL read now, and the copy cached at import (docs/soap.md). */
+async function wsdlUpdateInput(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<WsdlUpdateInput> {
+  const credentials = job.source.kind === 'url' ? job.source.credentials : undefined;
+  const next = await withLoader(job, credentials, deps, (loader) => readSourceWsdl(job.source, loader, deps.onProgress, deps.signal));
+  const old = await readCachedWsdl(job.api, job.cached);
+  return { api: job.api, requests: job.requests, old: old.definition, next: old.warning ? { ...next, warnings: [old.warning, ...next.warnings] } : next };
 }
 
 async function withLoader<T>(job: { network: FetchNetwork; deadlines?: ImportDeadlines }, credentials: FetchCredentials | undefined, deps: Omit<JobDeps, 'newId'>, run: (loader: DocumentLoader) => Promise<T>): Promise<T> {

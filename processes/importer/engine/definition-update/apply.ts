@@ -9,7 +9,6 @@
  * The caller refuses an Apply whose sources changed since the preview by passing the
  * preview's fingerprint as `expectedFingerprint` with a fresh read as `next`.
  */
-import { ParleyError } from '../../../../protocol/errors.js';
 import type { Api, DefinitionSource } from '../../../../protocol/model/api.js';
 import type { DefinitionUpdateResult, PlacedRequest } from '../../../../protocol/model/import.js';
 import type { GeneratedFields, Request } from '../../../../protocol/model/request.js';
@@ -20,6 +19,7 @@ import { buildDefinition, type BuiltDefinition } from '../openapi/definition.js'
 import { requestFromGenerated } from '../openapi/generate/request.js';
 import { mergeRequest, sameValue, visiblyChanged } from './merge-request.js';
 import { keyOf, type DefinitionUpdateInput } from './preview.js';
+import { refuseIfChanged } from './unchanged-since-preview.js';
 
 export interface ApplyOptions {
   newId: (prefix: string) => string;
@@ -34,12 +34,7 @@ export interface ApplyOptions {
 
 export function applyDefinitionUpdate(input: DefinitionUpdateInput, options: ApplyOptions): DefinitionUpdateResult {
   const fingerprint = fingerprintDocuments(input.next.set.documents);
-  if (options.expectedFingerprint !== undefined && options.expectedFingerprint !== fingerprint) {
-    throw new ParleyError('definition-changed', 'A source document changed since the preview, so nothing was applied. Preview again to see the changes.', {
-      expected: options.expectedFingerprint,
-      actual: fingerprint,
-    });
-  }
+  refuseIfChanged(options.expectedFingerprint, fingerprint);
   const next = buildDefinition(input.next.set, input.next.version);
   const old = input.old ? buildDefinition(input.old.set, input.old.version) : null;
   const nextOps = new Map(next.operations.map((g) => [keyOf(g.key), g] as const));

@@ -4,22 +4,16 @@
  * SOAP binding becomes an API with one request per operation whose body is a first request
  * envelope (docs/soap.md). Problems in the documents are reported, not fatal.
  */
-import { ParleyError, isWireError } from '../../../../protocol/errors.js';
+import { ParleyError } from '../../../../protocol/errors.js';
 import type { Api } from '../../../../protocol/model/api.js';
 import type { Auth } from '../../../../protocol/model/auth.js';
 import type { CachedDocument, ImportResult, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
 import { defaultSettings, emptyBody, type Request } from '../../../../protocol/model/request.js';
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
-import { resolveRefLocation } from '../../../../protocol/ref-location.js';
-import { WsdlError, readWsdl, sampleEnvelope, type WsdlBinding, type WsdlDefinition, type WsdlReader } from '../../../../protocol/wsdl/index.js';
+import { sampleEnvelope, type WsdlBinding, type WsdlDefinition } from '../../../../protocol/wsdl/index.js';
 import type { ImportContext, ImportInput } from '../importer.js';
-import { assignCachePaths } from '../load/cache-paths.js';
-import { fingerprintDocuments, shownDocument } from '../load/document-set.js';
-import { decodeText } from '../load/parse-text.js';
-import { definitionSecretName, entryUrlOf } from '../openapi/convert.js';
-
-/** Loader failures that cost one imported document, not the import (as for OpenAPI `$ref`s). */
-const SOFT_FAILURES = new Set(['import-fetch-failed', 'import-fetch-deadline', 'import-file-unreadable', 'import-ref-refused', 'import-not-a-file', 'import-offline', 'auth-required', 'auth-refused', 'import-too-large']);
+import { definitionSecretName } from '../openapi/convert.js';
+import { readWsdlDocuments, shownIn } from './read-documents.js';
 
 export interface SoapHeaders {
   contentType: string;
@@ -32,53 +26,17 @@ export function soapHeaders(version: '1.1' | '1.2', action: string): SoapHeaders
   return { contentType: 'text/xml; charset=utf-8', soapAction: `"${action.replace(/["\\]/g, '\\$&')}"` };
 }
 
-interface ReadDocument {
-  url: string;
-  bytes: Uint8Array;
-}
-
 export async function convertWsdl(input: ImportInput, ctx: ImportContext): Promise<ImportResult> {
   const redactor = ctx.loader.redactor;
-  const entryUrl = entryUrlOf(input);
   const name = input.name ?? 'pasted text';
-  ctx.onProgress?.({ phase: 'read', message: `Reading ${redactor.text(name)}` });
-  const documents: ReadDocument[] = [{ url: entryUrl, bytes: input.bytes ?? new TextEncoder().encode(input.text) }];
-  const scope = ctx.loader.within ? { within: ctx.loader.within } : {};
-  const reader: WsdlReader = async (ref, base) => {
-    if (ctx.signal?.aborted) throw new ParleyError('cancelled', 'The import was cancelled.');
-    const location = resolveRefLocation(ref, base, { ...scope, documentName: shownDocument(base, ctx.loader.within) });
-    if (!location.ok) throw new ParleyError('wsdl-unreadable', location.error.message);
-    if (location.url.startsWith('paste:')) throw new ParleyError('wsdl-unreadable', `${JSON.stringify(ref)} is relative to the pasted text, which has no address; import the WSDL from a file or URL instead.`);
-    ctx.onProgress?.({ phase: 'resolve', message: `Reading ${redactor.url(location.url)}`, done: documents.length });
-    try {
-      const read = await ctx.loader.load(new URL(location.url), 'xml-ref', base);
-      if (!documents.some((d) => d.url === read.url)) documents.push({ url: read.url, bytes: read.bytes });
-      return { location: read.url, text: decodeText(read.bytes) };
-    } catch (err) {
-      if (isWireError(err) && SOFT_FAILURES.has(err.code)) throw new ParleyError('wsdl-unreadable', err.message);
-      throw err;
-    }
-  };
-  let definition: WsdlDefinition;
-  try {
-    definition = await readWsdl({ location: entryUrl, text: input.text }, reader);
-  } catch (err) {
-    if (err instanceof WsdlError && err.code === 'wsdl-not-wsdl') throw new ParleyError('import-malformed', redactor.text(err.message));
-    if (err instanceof WsdlError) throw new ParleyError(err.code, redactor.text(err.message), { file: shownFor(String((err.data as { location?: string }).location ?? ''), ctx) });
-    throw err;
-  }
+  const { definition, documents, fingerprint } = await readWsdlDocuments(input, ctx);
   if (definition.bindings.length === 0) {
     throw new ParleyError('import-refused', `${redactor.text(name)} has no SOAP 1.1 or 1.2 binding, so there is nothing to import.`);
   }
   ctx.onProgress?.({ phase: 'convert', message: `Converting ${definition.bindings.length} binding${definition.bindings.length === 1 ? '' : 's'}` });
 
-  // Only documents the WSDL read are cached (a document read twice under two names is one file).
-  const kept = documents.filter((d) => definition.documents.includes(d.url));
-  const paths = assignCachePaths(kept.map((d) => d.url), 'json');
-  if (kept[0] && kept[0].url.startsWith('paste:')) paths[0] = 'service.wsdl';
   const cache = ctx.options.cacheDefinition !== false;
-  const cached: CachedDocument[] = cache ? kept.map((d, i) => ({ path: paths[i] ?? `document-${i}.xml`, bytes: d.bytes, source: redactor.url(d.url) })) : [];
-  const fingerprint = fingerprintDocuments(kept);
+  const cached: CachedDocument[] = cache ? documents : [];
   const source = sourceOf(input, ctx);
   const apis: ImportResult['apis'] = [];
   let requestCount = 0;
@@ -171,7 +129,7 @@ export function soapRequest(definition: WsdlDefinition, binding: WsdlBinding, op
 }
 
 function shownFor(location: string, ctx: ImportContext): string {
-  return ctx.loader.redactor.text(shownDocument(location, ctx.loader.within));
+  return shownIn(ctx.loader, location);
 }
 
 function secretFrom(ctx: ImportContext): 'password' | 'token' | 'apikey' {

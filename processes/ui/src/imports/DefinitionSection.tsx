@@ -61,14 +61,9 @@ export function DefinitionSection({ project, api, reload }: { project: string; a
           </tr>
         </tbody>
       </table>
-      {api.soap ? (
-        // Issue 18 item 4 (updating a WSDL interface) is not built: say so rather than offer a button that fails.
-        <p class="muted">Updating a SOAP interface from its WSDL is not available yet: import the WSDL again to get its current operations.</p>
-      ) : (
-        <button class="button" onClick={() => openDefinitionUpdate(project, api.id, api.name)}>
-          Update definition…
-        </button>
-      )}
+      <button class="button" onClick={() => openDefinitionUpdate(project, api.id, api.name)}>
+        Update definition…
+      </button>
     </section>
   );
 }

@@ -134,6 +134,9 @@ const REASONS: Record<ChangeReason, string> = {
   responses: 'responses',
   security: 'security',
   servers: 'servers',
+  input: 'input message',
+  output: 'output message',
+  action: 'SOAP action',
 };
 
 function PreviewView({ result, dimmed }: { result: ResOf<'api.definitionPreview'>; dimmed?: boolean }) {
@@ -152,7 +155,7 @@ function PreviewView({ result, dimmed }: { result: ResOf<'api.definitionPreview'
         <span class="update-count remove">{preview.removed.length} removed</span>
         <span class="update-count change">{preview.changed.length} changed</span>
       </p>
-      {none && <p class="muted">The document declares the same operations as before: applying only refreshes the cached definition.</p>}
+      {none && !preview.keptEdits?.length && <p class="muted">The document declares the same operations as before: applying only refreshes the cached definition.</p>}
       {wide && (
         <p class="update-apiwide" aria-label="API-wide changes">
           <strong>API-wide:</strong> {apiWideText(wide)}
@@ -176,6 +179,21 @@ function PreviewView({ result, dimmed }: { result: ResOf<'api.definitionPreview'
                     </span>
                   ))}
                 </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {preview.keptEdits && preview.keptEdits.length > 0 && (
+        <section class="update-section">
+          <h4>
+            Kept edits <span class="count">{preview.keptEdits.length}</span>
+            <span class="muted update-note">You edited these envelopes: they are kept; the action and headers are updated.</span>
+          </h4>
+          <ul class="update-ops" aria-label="Kept edits">
+            {preview.keptEdits.map((r) => (
+              <li key={r.id} class="change">
+                <strong>{r.name}</strong> <span class="muted">of</span> <Operation op={r} />
               </li>
             ))}
           </ul>
@@ -230,7 +248,8 @@ function Operation({ op }: { op: OperationKey }) {
 
 function apiWideText(wide: NonNullable<ResOf<'api.definitionPreview'>['preview']['apiWide']>): string {
   const parts: string[] = [];
-  if (wide.servers) parts.push('servers changed');
+  if (wide.endpoint) parts.push(`endpoint ${wide.endpoint.from || '(none)'} → ${wide.endpoint.to || '(none)'}`);
+  else if (wide.servers) parts.push('servers changed');
   if (wide.security) parts.push('security changed');
   if (wide.version) parts.push(`version ${wide.version.from || '(none)'} → ${wide.version.to || '(none)'}`);
   return parts.join('; ');

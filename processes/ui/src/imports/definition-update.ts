@@ -112,7 +112,7 @@ export async function runApply(session: UpdateSession): Promise<boolean> {
       { project: session.project, api: session.apiId, fingerprint: preview.preview.fingerprint, ...sourceFields(chosen) },
       { signal: controller.signal, onChunk: (c) => (session.progress.value = c) },
     );
-    toast('success', `Definition updated: ${counts.added} added, ${counts.rewritten} rewritten, ${counts.orphaned} orphaned, ${counts.restored} restored`);
+    toast('success', `Definition updated: ${counts.added} added, ${counts.rewritten} rewritten, ${counts.orphaned} orphaned, ${counts.restored} restored${counts.kept ? `, ${counts.kept} edited kept` : ''}`);
     definitionApplied.value = { project: session.project, api: session.apiId, n: definitionApplied.peek().n + 1 };
     await refreshTree(session);
     return true;
