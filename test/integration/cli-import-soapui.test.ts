@@ -5,19 +5,16 @@
  * clash rules on a second import, no password anywhere, and unsafe XML refused with nothing
  * written. dist/ must be built first.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { finished, type Run } from '../support/processes.js';
+import { filesUnder, runParley, type Run } from '../support/processes.js';
 
-const root = repoRoot();
-const cli = join(root, 'dist', 'cli.js');
-const FIXTURES = join(root, 'test', 'fixtures', 'soapui');
+const FIXTURES = join(repoRoot(), 'test', 'fixtures', 'soapui');
 const SLOW = { timeout: 120_000 };
 const SECRET = 'pw-CLI-SECRET-9931';
 
@@ -30,17 +27,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function parley(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: 'pipe', env: { ...process.env, PARLEY_HOME: join(work, 'home') } });
-  const done = finished(child);
-  child.stdin.end('');
-  return done;
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(relative(dir, join(e.parentPath, e.name)));
-  return out.sort();
+function parley(args: string[], stdin?: string): Promise<Run> {
+  return runParley(args, { home: join(work, 'home'), ...(stdin !== undefined ? { stdin } : {}) });
 }
 
 const WSDL = `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:s="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:tns="urn:calc" targetNamespace="urn:calc">
@@ -137,10 +125,7 @@ describe('parley import <soapui project>', SLOW, () => {
   });
 
   it('standard input (a pasted copy) is refused with exit 2; --project-name needs --new-project', async () => {
-    const child = spawn(process.execPath, [cli, 'import', '-', '--new-project', join(work, 'stdin'), '--format', 'soapui'], { cwd: root, stdio: 'pipe', env: { ...process.env, PARLEY_HOME: join(work, 'home') } });
-    const done = finished(child);
-    child.stdin.end(calcProject());
-    const run = await done;
+    const run = await parley(['import', '-', '--new-project', join(work, 'stdin'), '--format', 'soapui'], calcProject());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/file only/);
     const usage = await parley(['import', join(work, 'calc-soapui-project.xml'), '--project', join(work, 'calc'), '--project-name', 'x']);
