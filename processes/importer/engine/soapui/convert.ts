@@ -204,10 +204,14 @@ async function convertInterface(iface: SoapuiInterface, projectParts: readonly S
 async function readCarriedWsdl(iface: SoapuiInterface, projectParts: readonly SoapuiPart[], projectUrl: string, ctx: ImportContext, sink: Sink): Promise<{ definition: WsdlDefinition; documents: ReadDocument[] } | null> {
   const redactor = ctx.loader.redactor;
   // Its own parts first; then a copy another interface of the project carries for the same address (SoapUI caches a WSDL once per binding).
+  // A relative address (SoapUI's own tutorial writes `WSDL-WADL/x.wsdl`) is relative to the project file, as in SoapUI;
+  // resolved, the cache keeps its layout. Such a file: address is only ever looked up among the carried copies.
+  const absolute = (url: string) => (URL.canParse(url, projectUrl) ? new URL(url, projectUrl).href : url);
   const carried = new Map<string, string>();
-  for (const part of [...iface.parts, ...projectParts]) if (!carried.has(part.url)) carried.set(part.url, part.content);
-  const entry = iface.rootPart && carried.has(iface.rootPart) ? iface.rootPart : iface.definition || iface.parts[0]?.url || '';
-  if (!entry) {
+  for (const part of [...iface.parts, ...projectParts]) if (!carried.has(absolute(part.url))) carried.set(absolute(part.url), part.content);
+  const root = iface.rootPart ? absolute(iface.rootPart) : '';
+  const entry = root && carried.has(root) ? root : absolute(iface.definition || iface.parts[0]?.url || '');
+  if (!iface.definition && !iface.parts[0]) {
     sink.errors.push({ message: `Interface ${iface.name} names no WSDL and carries none; its saved requests were imported without the definition.` });
     return null;
   }

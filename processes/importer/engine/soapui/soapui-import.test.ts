@@ -125,6 +125,9 @@ describe('the corpus', () => {
     const api = result.apis[0]!;
     expect(api.api).toMatchObject({ name: 'ServiceSoapBinding', soap: { binding: 'ServiceSoapBinding', soapVersion: '1.1' }, definition: { format: 'wsdl-1.1' } });
     expect(api.requests.map((r) => r.request.soap!.operation).sort()).toEqual(['login', 'logout', 'search', 'buy'].sort());
+    // Its part's relative address is relative to the project file, as in SoapUI: the cache keeps the WSDL's name.
+    expect(api.documents.map((d) => d.path)).toEqual(['sample-service.wsdl']);
+    expect(api.documents[0]!.source).toMatch(/^file:\/\/.*\/Tutorials\/WSDL-WADL\/sample-service\.wsdl$/);
     expect(result.scripts!.length).toBe(13);
     expect(result.report.unimported.map((u) => u.item)).toEqual(['3 test suites (9 test cases)', '1 mock service']);
     for (const u of result.report.unimported) expect(u.reason.length).toBeGreaterThan(20);
