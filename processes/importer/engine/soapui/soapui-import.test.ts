@@ -200,6 +200,12 @@ describe('SPEC rules', () => {
     expect(result.report.unimported[0]!.reason).toMatch(/could not be decoded/);
   });
 
+  test('a compressed envelope that would inflate past 10 MB is skipped, not inflated', async () => {
+    const bomb = gzipSync(Buffer.alloc(11 * 1024 * 1024, 0x20)).toString('base64');
+    const result = await importText('bomb-soapui-project.xml', project({ calls: `<con:call name="Bomb"><con:request compression="gzip">${bomb}</con:request></con:call>` }));
+    expect(result.report.unimported).toEqual([{ item: 'Request CalcBinding / Add / Bomb', reason: expect.stringMatching(/more than 10 MB/) }]);
+  });
+
   test('expansions: #Project# and #Global# become ${name}; the others are kept as written and warned once', async () => {
     const env = ENVELOPE.replace('${#Project#first}', '${#Global#g} ${#TestCase#tc} ${=1+1} ${#Env#HOME} ${plain}');
     const result = await importText('exp-soapui-project.xml', project({ calls: `<con:call name="E"><con:request><![CDATA[${env}]]></con:request></con:call>` }));
@@ -258,6 +264,7 @@ describe('SPEC rules', () => {
     ['billion laughs in the project', project({ head: '<!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>' }), 'wsdl-dtd-refused'],
     ['a DTD in a carried WSDL part', project({ cache: `<con:definitionCache rootPart="http://x/a?wsdl"><con:part><con:url>http://x/a?wsdl</con:url><con:content><![CDATA[<!DOCTYPE d [<!ENTITY e SYSTEM "file:///etc/passwd">]>${SIMPLE_WSDL()}]]></con:content></con:part></con:definitionCache>`, definition: 'http://x/a?wsdl' }), 'wsdl-dtd-refused'],
     ['too deep nesting', project({ extra: `${'<con:x>'.repeat(300)}${'</con:x>'.repeat(300)}` }), 'wsdl-too-deep'],
+    ['more than the XML size limit (10 MiB)', project({ extra: `<!--${' '.repeat(10 * 1024 * 1024)}-->` }), 'wsdl-too-large'],
   ])('%s is refused with a clear error', async (_what, text, code) => {
     const err = await importText('evil-soapui-project.xml', text).catch((e: unknown) => e);
     expect(err).toMatchObject({ code });
