@@ -52,7 +52,7 @@ describe.skipIf(missing !== null)('SoapUI project import', { timeout: 180_000 },
     await dialog.getByRole('radio', { name: 'A new project' }).check();
     await dialog.getByLabel('New project folder').fill(join(work, 'pasted'));
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(dialog.getByRole('alert').textContent()).resolves.toMatch(/Legacy SOAP project is imported from its file only: use the File tab/);
+    await expect(dialog.getByRole('alert').textContent()).resolves.toMatch(/Legacy SOAP project cannot be imported from pasted text: use the File tab/);
     await screenshot(page, 'import-soapui-paste-refused');
     await dialog.getByLabel('Format', { exact: true }).selectOption('soapui');
     await expect(dialog.getByRole('tab', { name: 'Paste' }).count()).resolves.toBe(0);

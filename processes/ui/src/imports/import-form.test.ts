@@ -31,7 +31,7 @@ describe('buildRunRequest', () => {
   });
 
   it('a SoapUI project is taken from the File tab only: pasted with Auto-detect or chosen by hand, it is refused naming the File tab', () => {
-    expect(buildRunRequest(form({ tab: 'paste', text: '<con:soapui-project/>' }), ['/p'], 'soapui')).toEqual({ problem: 'Legacy SOAP project is imported from its file only: use the File tab.' });
+    expect(buildRunRequest(form({ tab: 'paste', text: '<con:soapui-project/>' }), ['/p'], 'soapui')).toEqual({ problem: 'Legacy SOAP project cannot be imported from pasted text: use the File tab.' });
     expect(buildRunRequest(form({ tab: 'paste', text: 'x', format: 'soapui' }), ['/p'])).toEqual({ problem: expect.stringMatching(/use the File tab/) });
     expect(buildRunRequest(form({ tab: 'file', filePath: '/a-soapui-project.xml', target: 'new', newPath: '/n', newName: ' Mine ' }), [], 'soapui')).toEqual({
       request: { source: { kind: 'file', path: '/a-soapui-project.xml' }, format: 'auto', options: { cacheDefinition: true, importWebhooks: true }, into: { kind: 'new', path: '/n', name: 'Mine' } },

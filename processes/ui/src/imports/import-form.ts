@@ -82,9 +82,9 @@ export function wsdlCredentialsOffered(form: ImportForm): boolean {
 
 /** The request to send, or the first thing the user still has to fill in. */
 export function buildRunRequest(form: ImportForm, openProjects: readonly string[], detected?: string): { request: RunRequest } | { problem: string } {
-  if (!formatTakes(form.format, form.tab)) return { problem: `${builtFormat(form.format)?.label ?? 'This format'} cannot be imported from a ${form.tab === 'url' ? 'URL' : form.tab}: use the ${builtFormat(form.format)?.sources.map((s) => (s === 'url' ? 'URL' : s === 'file' ? 'File' : 'Paste')).join(' or ')} tab.` };
+  if (!formatTakes(form.format, form.tab)) return { problem: tabProblem(form.format, form.tab) };
   // Auto-detect found a format this tab cannot take (a SoapUI project pasted): say which tab can.
-  if (form.format === 'auto' && detected !== undefined && builtFormat(detected) && !formatTakes(detected, form.tab)) return { problem: `${builtFormat(detected)!.label} is imported from its file only: use the File tab.` };
+  if (form.format === 'auto' && detected !== undefined && builtFormat(detected) && !formatTakes(detected, form.tab)) return { problem: tabProblem(detected, form.tab) };
   const source = sourceOf(form);
   if ('problem' in source) return source;
   const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
@@ -103,6 +103,13 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
     into = { kind: 'new', path, ...(form.newName.trim() ? { name: form.newName.trim() } : {}) };
   }
   return { request: { source: source.source, format: form.format, options, into } };
+}
+
+/** Why a format cannot come from this tab, naming the tabs it takes. */
+function tabProblem(format: string, tab: SourceTab): string {
+  const info = builtFormat(format);
+  const tabs = info?.sources.map((s) => (s === 'url' ? 'URL' : s === 'file' ? 'File' : 'Paste')).join(' or ');
+  return `${info?.label ?? 'This format'} cannot be imported from ${tab === 'url' ? 'a URL' : tab === 'file' ? 'a file' : 'pasted text'}: use the ${tabs} tab.`;
 }
 
 function sourceOf(form: ImportForm): { source: ImportSource } | { problem: string } {
