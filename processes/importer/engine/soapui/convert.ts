@@ -7,7 +7,7 @@
  * Parley does not map is counted in the report with the reason.
  */
 import { ParleyError, isWireError } from '../../../../protocol/errors.js';
-import { isCredentialName } from '../../../../protocol/credentials/index.js';
+import { isCredentialName, maskBody, maskHeaderValue, maskUrl } from '../../../../protocol/credentials/index.js';
 import type { Auth } from '../../../../protocol/model/auth.js';
 import type { CachedDocument, ImportResult, ImportedApi, ImportedEnvironment, ImportedScript, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
 import type { Row } from '../../../../protocol/model/common.js';
@@ -148,7 +148,9 @@ async function convertInterface(iface: SoapuiInterface, projectParts: readonly S
   const paths = assignCachePaths(documents.map((d) => d.url), 'json');
   const cached: CachedDocument[] = ctx.options.cacheDefinition !== false ? documents.map((d, i) => ({ path: paths[i] ?? `document-${i}.xml`, bytes: d.bytes, source: redactor.url(d.url) })) : [];
   const soapVersion = binding?.soapVersion ?? iface.soapVersion;
-  const endpoints = iface.endpoints.map((e) => sink.expand(e));
+  const cut: string[] = [];
+  const endpoints = iface.endpoints.map((e) => withoutCredentials(sink.expand(e), cut));
+  if (cut.length > 0) sink.warnings.push({ message: `Interface ${iface.name}: a user name and password or a credential query value in its endpoints was not imported.` });
   const baseUrl = endpoints[0] ?? binding?.ports[0]?.address ?? '';
   if (endpoints.length > 1) sink.notes.push({ message: `Interface ${iface.name} lists ${endpoints.length} endpoints; the first is the base URL, the others were: ${endpoints.slice(1).map((e) => redactor.url(e)).join(', ')}.` });
   const apiId = ctx.newId('a');
@@ -176,8 +178,10 @@ async function convertInterface(iface: SoapuiInterface, projectParts: readonly S
         sink.unimported.push({ item: `Request ${where}`, reason: `Its compressed envelope could not be decoded (${call.undecodable ?? 'unreadable'}), so it was skipped.` });
         continue;
       }
-      if (call.hadPassword) sink.warnings.push({ message: `Request ${where} had a password, which was not imported${call.username ? ` (its user name ${call.username} was kept as Basic auth)` : ''}: set it on the request in Parley.` });
-      requests.push({ folder: op.name, request: callRequest(call, { binding: binding?.name ?? iface.binding.local, operation: op.name, soapVersion, action }, ctx.newId('r'), baseUrl, sink.expand) });
+      const made = callRequest(call, { binding: binding?.name ?? iface.binding.local, operation: op.name, soapVersion, action }, ctx.newId('r'), baseUrl, sink.expand);
+      const blanked = [...(call.hadPassword ? [`a password${call.username ? ` (its user name ${call.username} was kept as Basic auth)` : ''}`] : []), ...made.blanked];
+      if (blanked.length > 0) sink.warnings.push({ message: `Request ${where} had ${blanked.join(', ')}, which ${blanked.length === 1 ? 'was' : 'were'} not imported: set ${blanked.length === 1 ? 'it' : 'them'} on the request in Parley.` });
+      requests.push({ folder: op.name, request: made.request });
       folders.add(op.name);
     }
   }
@@ -273,20 +277,36 @@ async function readCarriedWsdl(iface: SoapuiInterface, projectParts: readonly So
   return { definition, documents: documents.filter((d) => definition.documents.includes(d.url)) };
 }
 
-/** A saved call as a request: the envelope as written, the version's headers plus the call's own, the user name without its password. */
-function callRequest(call: SoapuiCall, soap: { binding: string; operation: string; soapVersion: '1.1' | '1.2'; action: string }, id: string, baseUrl: string, expand: (text: string) => string): Request {
+/**
+ * A saved call as a request: the envelope as written, the version's headers plus the call's own,
+ * the user name without its password. Credentials written into the call (a password in the
+ * endpoint, a credential header, a credential element of the envelope such as wsse:Password,
+ * a credential query parameter) are blanked as every import blanks them; `blanked` says which.
+ */
+function callRequest(call: SoapuiCall, soap: { binding: string; operation: string; soapVersion: '1.1' | '1.2'; action: string }, id: string, baseUrl: string, expand: (text: string) => string): { request: Request; blanked: string[] } {
+  const blanked: string[] = [];
   const headers = soapHeaders(soap.soapVersion, soap.action);
   const body = emptyBody();
   body.kind = 'raw';
-  body.raw = { language: 'xml', text: expand(call.request ?? '') };
-  const own = call.headers.filter((h) => !/^(content-type|soapaction)$/i.test(h.name)).map((h) => ({ name: h.name, value: expand(h.value), enabled: true }));
+  const envelope = maskBody(expand(call.request ?? ''), 'xml', { replacement: '' });
+  if (envelope.masked > 0) blanked.push(`${envelope.masked} credential value${envelope.masked === 1 ? '' : 's'} in its envelope`);
+  body.raw = { language: 'xml', text: envelope.text };
+  const own = call.headers
+    .filter((h) => !/^(content-type|soapaction)$/i.test(h.name))
+    .map((h) => {
+      const value = expand(h.value);
+      const kept = maskHeaderValue(h.name, value, { replacement: '' });
+      if (kept !== value) blanked.push(`the value of its ${h.name} header`);
+      return { name: h.name, value: kept, enabled: true };
+    });
   const auth: Auth = call.username ? { type: 'basic', username: call.username, password: '' } : { type: 'inherit' };
-  return {
+  const url = call.endpoint ? withoutCredentials(expand(call.endpoint), blanked) : baseUrl;
+  const request: Request = {
     version: 1,
     id,
     name: call.name,
     method: 'POST',
-    url: call.endpoint ? expand(call.endpoint) : baseUrl,
+    url,
     pathParams: [],
     query: [],
     headers: [
@@ -299,6 +319,20 @@ function callRequest(call: SoapuiCall, soap: { binding: string; operation: strin
     settings: defaultSettings(),
     soap,
   };
+  return { request, blanked };
+}
+
+/** A URL without a user name and password in it, and with credential query values blanked. */
+function withoutCredentials(url: string, blanked: string[]): string {
+  let out = url;
+  const userInfo = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i.exec(out);
+  if (userInfo) {
+    out = `${userInfo[1]}${out.slice(userInfo[0].length)}`;
+    blanked.push('a user name and password in its endpoint');
+  }
+  const query = maskUrl(out, { replacement: '' });
+  if (query.masked > 0) blanked.push(`${query.masked} credential value${query.masked === 1 ? '' : 's'} in its endpoint's query`);
+  return query.text;
 }
 
 /** Each script as `<where it sits>.groovy`, portable and unique (case-insensitively) within the import. */

@@ -155,7 +155,9 @@ describe('SPEC rules', () => {
 
   test('passwords are never imported: not in any result part or report; each request that had one is listed; the user name stays as Basic auth', async () => {
     const secret = 'pw-SECRET-4711';
-    const calls = `<con:call name="Add secured"><con:settings/><con:endpoint>http://127.0.0.1:9/calc</con:endpoint><con:request><![CDATA[${ENVELOPE}]]></con:request><con:credentials><con:username>alice</con:username><con:password>${secret}</con:password><con:authType>Global HTTP Settings</con:authType></con:credentials></con:call><con:call name="Add open"><con:settings/><con:request/><con:credentials><con:username/><con:password/></con:credentials></con:call>`;
+    const wsse = ENVELOPE.replace('<soapenv:Header/>', `<soapenv:Header><wsse:Security xmlns:wsse="urn:wsse"><wsse:UsernameToken><wsse:Username>alice</wsse:Username><wsse:Password>${secret}</wsse:Password></wsse:UsernameToken></wsse:Security></soapenv:Header>`);
+    const headers = `<con:settings><con:setting id="x@request-headers">&lt;xml-fragment xmlns:con="http://eviware.com/soapui/config">&lt;con:entry key="Authorization" value="Basic ${secret}"/>&lt;con:entry key="X-Api-Key" value="\${#Project#key}"/>&lt;/xml-fragment></con:setting></con:settings>`;
+    const calls = `<con:call name="Add secured"><con:settings/><con:endpoint>http://127.0.0.1:9/calc</con:endpoint><con:request><![CDATA[${ENVELOPE}]]></con:request><con:credentials><con:username>alice</con:username><con:password>${secret}</con:password><con:authType>Global HTTP Settings</con:authType></con:credentials></con:call><con:call name="Add open"><con:settings/><con:request/><con:credentials><con:username/><con:password/></con:credentials></con:call><con:call name="Add written in">${headers}<con:endpoint>http://alice:${secret}@127.0.0.1:9/calc?token=${secret}</con:endpoint><con:request><![CDATA[${wsse}]]></con:request></con:call>`;
     const extra = `<con:environment name="Staging"><con:property><con:name>apiPassword</con:name><con:value>${secret}</con:value></con:property><con:property><con:name>host</con:name><con:value>stage.example</con:value></con:property></con:environment>`;
     const result = await importText('pw-soapui-project.xml', project({ calls, extra }));
     expect(JSON.stringify(result)).not.toContain(secret);
@@ -163,7 +165,17 @@ describe('SPEC rules', () => {
     expect(secured.request.auth).toEqual({ type: 'basic', username: 'alice', password: '' });
     expect(result.apis[0]!.requests.find((r) => r.request.name === 'Add open')!.request.auth).toEqual({ type: 'inherit' });
     const warnings = result.report.warnings.map((w) => w.message);
-    expect(warnings.filter((w) => /had a password/.test(w))).toEqual([expect.stringContaining('CalcBinding / Add / Add secured')]);
+    expect(warnings.filter((w) => /had a password/.test(w))).toEqual([expect.stringContaining('CalcBinding / Add / Add secured had a password (its user name alice was kept as Basic auth), which was not imported')]);
+    // Credentials written into a call: the endpoint's user info and query, a credential header, wsse:Password in the envelope.
+    expect(warnings).toContain('Request CalcBinding / Add / Add written in had 1 credential value in its envelope, the value of its Authorization header, a user name and password in its endpoint, 1 credential value in its endpoint\'s query, which were not imported: set them on the request in Parley.');
+    const written = result.apis[0]!.requests.find((r) => r.request.name === 'Add written in')!.request;
+    expect(written.url).toBe('http://127.0.0.1:9/calc?token=');
+    expect(written.headers.slice(2)).toEqual([
+      { name: 'Authorization', value: 'Basic ', enabled: true },
+      { name: 'X-Api-Key', value: '${key}', enabled: true },
+    ]);
+    // The shared credential rule blanks a UsernameToken element whole (its name says token).
+    expect(written.body.raw.text).toContain('<wsse:Security xmlns:wsse="urn:wsse"><wsse:UsernameToken></wsse:UsernameToken></wsse:Security>');
     expect(warnings.some((w) => /apiPassword in environment Staging/.test(w))).toBe(true);
     expect(result.environments).toEqual([
       {
