@@ -93,7 +93,7 @@ export async function convertSoapui(input: ImportInput, ctx: ImportContext): Pro
   if (environments.length > 0) notes.push({ message: `${environments.length} SoapUI environment${environments.length === 1 ? '' : 's'} became workspace environments (none is made active).` });
 
   const scripts = scriptFiles(project);
-  if (scripts.length > 0) notes.push({ message: `${scripts.length} script${scripts.length === 1 ? ' was' : 's were'} saved as text in imported-scripts/ and will never be run: ${scripts.map((s) => s.name).join(', ')}.` });
+  if (scripts.length > 0) notes.push({ message: `${scripts.length} script${scripts.length === 1 ? ' was' : 's were'} saved as text in imported-scripts/ and will never be run: ${scripts.slice(0, 20).map((s) => s.name).join(', ')}${scripts.length > 20 ? ` and ${scripts.length - 20} more` : ''}.` });
   if (keptExpansions.size > 0) {
     const list = [...keptExpansions];
     warnings.push({ message: `${list.length} SoapUI property expansion${list.length === 1 ? '' : 's'} with no Parley meaning ${list.length === 1 ? 'was' : 'were'} kept as written: ${list.slice(0, 10).join(', ')}${list.length > 10 ? ` and ${list.length - 10} more` : ''}. \${#Project#name} and \${#Global#name} became \${name}.` });
