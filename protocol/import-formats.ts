@@ -32,7 +32,7 @@ export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'opencollection', label: 'OpenCollection', sources: ['file', 'paste'], lands: 'project', built: false },
   { id: 'wsdl', label: 'WSDL (SOAP)', sources: ['url', 'file', 'paste'], lands: 'project', built: true },
   { id: 'protobuf', label: 'Protocol Buffers (gRPC)', sources: ['url', 'file', 'paste'], lands: 'project', built: false },
-  { id: 'soapui', label: 'Legacy SOAP project', sources: ['file'], lands: 'project', built: false },
+  { id: 'soapui', label: 'Legacy SOAP project', sources: ['file'], lands: 'project', built: true },
 ];
 
 /** The formats this build imports, in the dialog's order. */

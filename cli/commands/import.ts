@@ -31,7 +31,9 @@ Usage:
                 a Postman collection (v2.0, v2.1), environment export or globals export;
                 a HAR 1.1/1.2 capture (.har, read as a stream; over 100 MB is refused);
                 or a WSDL 1.1 document (.wsdl or .xml: each SOAP 1.1/1.2 binding becomes an API;
-                its wsdl:import, xsd:import and xsd:include documents are read and cached too)
+                its wsdl:import, xsd:import and xsd:include documents are read and cached too);
+                or a SoapUI project (*-soapui-project.xml, a file only: its WSDL interfaces, saved
+                requests, properties and environments; scripts kept as text in imported-scripts/)
       <folder>  the document at the folder's top level named ${FOLDER_DOCUMENT_NAMES.slice(0, 3).join(', ')},
                 ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet)
       <URL>     an http or https URL (credentials below)
@@ -46,6 +48,8 @@ ${builtFormats()
   .join('\n')}
                               curl                a curl command (below)
   --name <name>             the API's name (default: the document's title)
+  --project-name <name>     with --new-project: the new project's name (default: the source's own
+                            name, e.g. a SoapUI project's, else the folder's name)
   --base-url <url>          the API's base URL (default: the document's first server)
   --no-cache                do not keep a copy of the definition documents in the project
   --no-webhooks             do not import webhooks and callbacks into the Webhooks collection
@@ -73,6 +77,7 @@ interface Options extends CommonFlags {
   'new-project'?: string;
   format?: string;
   name?: string;
+  'project-name'?: string;
   'base-url'?: string;
   'no-cache': boolean;
   'no-webhooks': boolean;
@@ -91,6 +96,7 @@ const COMMAND: CommandLine<Options> = {
     folder: { type: 'string' },
     format: { type: 'string' },
     name: { type: 'string' },
+    'project-name': { type: 'string' },
     'base-url': { type: 'string' },
     'no-cache': { type: 'boolean', default: false },
     'no-webhooks': { type: 'boolean', default: false },
@@ -119,7 +125,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
       const store = await sup.openProject(resolve(options.project));
       into = { kind: 'project', project: store.root };
     } else if (options['new-project'] !== undefined) {
-      into = { kind: 'new', path: resolve(options['new-project']) };
+      into = { kind: 'new', path: resolve(options['new-project']), ...(options['project-name'] ? { name: options['project-name'] } : {}) };
     }
     const result = await sup.imports.run(
       {
@@ -168,6 +174,7 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   if (targets > 0 && workspaceOnly) return `--format ${options.format} imports into the workspace: leave out --project and --new-project.`;
   if (targets > 1) return 'choose one of --project <folder> and --new-project <folder>.';
   if (options.project === '' || options['new-project'] === '') return 'the project folder must not be empty.';
+  if (options['project-name'] !== undefined && options['new-project'] === undefined) return '--project-name names a new project: use it with --new-project.';
   if (options['recorded-responses'] !== undefined && !RECORDED_RESPONSES.includes(options['recorded-responses'] as RecordedResponses)) return `--recorded-responses must be none, history or examples, not ${options['recorded-responses']}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
   return undefined;

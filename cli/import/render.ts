@@ -27,6 +27,7 @@ export function importJson(result: ImportRun): Record<string, unknown> {
     warnings: report.warnings,
     errors: report.errors,
     notes: report.notes ?? [],
+    counts: Object.fromEntries((report.counts ?? []).map((c) => [c.label, c.count])),
   };
 }
 
@@ -45,6 +46,7 @@ export function renderImport(result: ImportRun): string {
   }
   if (result.webhooks) field('Webhooks', `${plural(result.webhooks.requests, 'request')} in the Webhooks collection, folder ${result.webhooks.folder}`);
   if (result.properties !== undefined) field('Project properties', `${result.properties} added`);
+  for (const c of report.counts ?? []) field(c.label, String(c.count));
   for (const env of result.workspace?.environments ?? []) field('Environment', `${env.name}: ${plural(env.variables, 'variable')}${env.secrets > 0 ? `, ${env.secrets} secret` : ''} (not active)`);
   const globals = result.workspace?.globals;
   if (globals) field('Globals', `${globals.added} added, ${globals.kept} kept as they were${globals.secrets > 0 ? `, ${globals.secrets} secret` : ''}`);

@@ -146,6 +146,8 @@ export const ImportReport = T.Object({
   errors: T.Array(ReportItem),
   /** Things worth knowing that need no action (the report's Notes): what was carried across how. */
   notes: T.Optional(T.Array(ReportItem)),
+  /** Further counts the summary shows, in order (a SoapUI project's interfaces, operations, scripts...). */
+  counts: T.Optional(T.Array(T.Object({ label: T.String(), count: T.Integer({ minimum: 0 }) }))),
   /** ISO time from the injected clock. */
   importedAt: T.String(),
 });
@@ -212,6 +214,14 @@ export type ImportedVariable = Static<typeof ImportedVariable>;
 export const ImportedEnvironment = T.Object({ name: T.String({ minLength: 1 }), variables: T.Array(ImportedVariable) });
 export type ImportedEnvironment = Static<typeof ImportedEnvironment>;
 
+/**
+ * A script kept as text under the project's imported-scripts/ folder, never run. `name` is a
+ * file name the importer made portable (unique within the import); the supervisor numbers it
+ * when the folder already holds one of that name.
+ */
+export const ImportedScript = T.Object({ name: T.String({ minLength: 1 }), text: T.String() });
+export type ImportedScript = Static<typeof ImportedScript>;
+
 /** A recorded response to keep as an example of an imported request (by the request's id). */
 export const ImportedExample = T.Object({ request: T.String(), example: Example });
 export type ImportedExample = Static<typeof ImportedExample>;
@@ -231,6 +241,10 @@ export const ImportResult = T.Object({
   history: T.Optional(T.Array(HistoryEntry)),
   environments: T.Optional(T.Array(ImportedEnvironment)),
   globals: T.Optional(T.Array(ImportedVariable)),
+  /** Scripts to keep as text under imported-scripts/ (never run). */
+  scripts: T.Optional(T.Array(ImportedScript)),
+  /** The source's own name for a new project (a SoapUI project's name), when the user gave none. */
+  projectName: T.Optional(T.String()),
   report: ImportReport,
 });
 export type ImportResult = Static<typeof ImportResult>;

@@ -22,6 +22,8 @@ export const DEFINITION_DIR = 'definition';
 export const MOCKS_DIR = 'mocks';
 /** Body files: a request names one by its path in the project, and Send reads nothing outside (docs/project-files.md). */
 export const FILES_DIR = 'files';
+/** Scripts importers keep as text (SoapUI Groovy, .http handlers), never run. */
+export const IMPORTED_SCRIPTS_DIR = 'imported-scripts';
 export const REQUEST_SUFFIX = '.request.yaml';
 
 export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: ProjectFile, version: 1 };

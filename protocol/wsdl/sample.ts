@@ -17,7 +17,7 @@ import {
   SOAP12_ENCODING_NS,
   envelopeNamespace,
 } from './model.js';
-import { type QName, type XmlElement, firstChild, qkey, resolveQName } from './xml.js';
+import { type QName, type XmlElement, escapeAttr, escapeText, firstChild, qkey, resolveQName } from './xml.js';
 import { type SchemaInfo, XSD_NAMESPACES, XSD_NS } from './xsd.js';
 
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -371,14 +371,6 @@ class Writer {
     for (const c of node.children) this.writeNode(c, indent + 1, lines);
     lines.push(`${pad}</${name}>`);
   }
-}
-
-function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function escapeAttr(s: string): string {
-  return escapeText(s).replace(/"/g, '&quot;');
 }
 
 function findBinding(definition: WsdlDefinition, binding: WsdlBinding | string): WsdlBinding {

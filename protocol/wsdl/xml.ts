@@ -93,7 +93,7 @@ function scanXml(text: string, location: string, limits: XmlLimits): void {
   }
 }
 
-const parser = new XMLParser({
+const parserOptions = {
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '',
@@ -105,7 +105,15 @@ const parser = new XMLParser({
   htmlEntities: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
-});
+};
+const parser = new XMLParser(parserOptions);
+/** For documents whose text is content kept as written (a SoapUI project's envelopes and scripts). */
+const keepingParser = new XMLParser({ ...parserOptions, trimValues: false });
+
+export interface ParseOptions {
+  /** Keep white space in text as written (default: trimmed, as WSDL and XSD want). */
+  keepWhitespace?: boolean;
+}
 
 type RawNode = Record<string, unknown>;
 
@@ -160,7 +168,7 @@ function toElement(raw: RawNode, parentScope: Map<string, string>): XmlElement |
 }
 
 /** Parses one document, refusing DTDs, oversized and too-deep input, and malformed XML. */
-export function parseXml(text: string, location: string, limits: XmlLimits = DEFAULT_XML_LIMITS): XmlElement {
+export function parseXml(text: string, location: string, limits: XmlLimits = DEFAULT_XML_LIMITS, options: ParseOptions = {}): XmlElement {
   if (text.length > limits.maxChars) {
     throw new WsdlError('wsdl-too-large', `${quote(location)} is ${text.length.toLocaleString('en')} characters, over the limit of ${limits.maxChars.toLocaleString('en')}: refused.`, location);
   }
@@ -169,7 +177,7 @@ export function parseXml(text: string, location: string, limits: XmlLimits = DEF
   if (valid !== true) {
     throw new WsdlError('wsdl-xml-invalid', `${quote(location)} is not well-formed XML (line ${valid.err.line}): ${valid.err.msg}`, location);
   }
-  const nodes = parser.parse(text) as RawNode[];
+  const nodes = (options.keepWhitespace ? keepingParser : parser).parse(text) as RawNode[];
   const base = new Map<string, string>([['xml', 'http://www.w3.org/XML/1998/namespace']]);
   for (const node of nodes) {
     const el = toElement(node, base);
@@ -195,4 +203,51 @@ export function resolveQName(el: XmlElement, value: string | undefined): QName |
   const ns = el.scope.get(prefix);
   if (ns === undefined) return prefix === '' ? { ns: '', local } : { ns: UNDECLARED_PREFIXES.get(prefix) ?? `urn:unbound-prefix:${prefix}`, local };
   return { ns, local };
+}
+
+export function escapeText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function escapeAttr(s: string): string {
+  return escapeText(s).replace(/"/g, '&quot;');
+}
+
+/**
+ * An element written back as a document of its own: every namespace in scope is declared on it
+ * (so prefixes in QName attribute values still resolve), attributes as written, comments gone.
+ * For XML carried inside another document (a SoapUI project's inline WSDL parts).
+ */
+export function serializeXml(el: XmlElement): string {
+  const out: string[] = [];
+  const write = (e: XmlElement, root: boolean) => {
+    const prefix = prefixFor(e);
+    const name = prefix ? `${prefix}:${e.local}` : e.local;
+    let attrs = '';
+    if (root) {
+      for (const [p, ns] of e.scope) {
+        if (p === 'xml' || e.attrs.has(p === '' ? 'xmlns' : `xmlns:${p}`)) continue;
+        attrs += ` ${p === '' ? 'xmlns' : `xmlns:${p}`}="${escapeAttr(ns)}"`;
+      }
+    }
+    for (const [k, v] of e.attrs) attrs += ` ${k}="${escapeAttr(v)}"`;
+    if (e.children.length === 0 && e.text === '') {
+      out.push(`<${name}${attrs}/>`);
+      return;
+    }
+    out.push(`<${name}${attrs}>`);
+    if (e.children.length === 0 || e.text.trim() !== '') out.push(escapeText(e.text));
+    for (const c of e.children) write(c, false);
+    out.push(`</${name}>`);
+  };
+  write(el, true);
+  return out.join('');
+}
+
+/** A prefix bound to the element's namespace in its scope ('' for the default namespace). */
+function prefixFor(e: XmlElement): string {
+  if ((e.scope.get('') ?? '') === e.ns) return '';
+  for (const [p, ns] of e.scope) if (p !== '' && ns === e.ns) return p;
+  for (const [p, ns] of UNDECLARED_PREFIXES) if (ns === e.ns) return p;
+  return '';
 }

@@ -5,22 +5,20 @@
  * and its interface reads back from the cached documents alone. Unsafe XML is refused with exit
  * code 2 and an error naming what was wrong. dist/ must be built first.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import type { Api } from '../../protocol/model/api.js';
 import type { Request } from '../../protocol/model/request.js';
 import { cachedWsdlReader, listOperations, readWsdl } from '../../protocol/wsdl/index.js';
-import { finished, type Run } from '../support/processes.js';
+import { filesUnder, runParley, type Run } from '../support/processes.js';
 
 const root = repoRoot();
-const cli = join(root, 'dist', 'cli.js');
 const FIXTURES = join(root, 'test', 'fixtures', 'wsdl');
 const SLOW = { timeout: 120_000 };
 
@@ -34,16 +32,7 @@ afterAll(async () => {
 });
 
 function parley(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: 'pipe', env: { ...process.env, PARLEY_HOME: join(work, 'home') } });
-  const done = finished(child);
-  child.stdin.end('');
-  return done;
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) out.push(relative(dir, join(e.parentPath, e.name)));
-  return out.sort();
+  return runParley(args, { home: join(work, 'home') });
 }
 
 /** Reads every API folder of the project from disk and the WSDL back from its cached copies only. */

@@ -35,3 +35,23 @@ export function baseName(name: string): string {
   const parts = noQuery.split(/[\\/]/);
   return parts[parts.length - 1] ?? noQuery;
 }
+
+/** The XML declaration, comments and processing instructions that may come before the root. */
+const XML_PROLOG = /^\uFEFF?\s*(?:<\?[^]*?\?>\s*|<!--[^]*?-->\s*)*/;
+
+/**
+ * True when the text's root element (after the XML declaration and comments) is `local` in the
+ * namespace `ns`, declared on the root tag itself, as WSDL and SoapUI files write it. Looks at the first 64 KB.
+ */
+export function xmlRootIs(text: string, local: string, ns: string): boolean {
+  const head = text.slice(0, 64 * 1024);
+  const rest = head.slice(XML_PROLOG.exec(head)?.[0].length ?? 0);
+  const root = new RegExp(`^<(?:([A-Za-z_][\\w.-]*):)?${local}[\\s>/]`).exec(rest);
+  if (!root) return false;
+  const end = rest.indexOf('>');
+  const tag = end === -1 ? rest : rest.slice(0, end);
+  const prefix = root[1];
+  const nsPattern = ns.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const decl = prefix ? new RegExp(`xmlns:${prefix.replace(/[.-]/g, '\\$&')}\\s*=\\s*["']${nsPattern}["']`) : new RegExp(`xmlns\\s*=\\s*["']${nsPattern}["']`);
+  return decl.test(tag);
+}

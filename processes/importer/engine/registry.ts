@@ -14,6 +14,8 @@ import { HAR_DETECT_RULES } from './har/detect.js';
 import { harImporter } from './har/importer.js';
 import { WSDL_DETECT_RULES } from './wsdl/detect.js';
 import { wsdlImporter } from './wsdl/importer.js';
+import { SOAPUI_DETECT_RULES } from './soapui/detect.js';
+import { soapuiImporter } from './soapui/importer.js';
 
 export interface RegisteredImporter {
   importer: Importer;
@@ -72,5 +74,6 @@ export function createImporterRegistry(): ImporterRegistry {
     { importer: postmanGlobalsImporter, rules: POSTMAN_GLOBALS_RULES },
     { importer: harImporter, rules: HAR_DETECT_RULES },
     { importer: wsdlImporter, rules: WSDL_DETECT_RULES },
+    { importer: soapuiImporter, rules: SOAPUI_DETECT_RULES },
   ]);
 }

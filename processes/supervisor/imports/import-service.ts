@@ -7,18 +7,19 @@
 import { open as openFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
-import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedExample, ImportedVariable } from '../../../protocol/model/import.js';
+import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedExample, ImportedScript, ImportedVariable } from '../../../protocol/model/import.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../../protocol/model/workspace.js';
 import { exampleFileName, exampleFiles, examplesDirOf } from '../../../protocol/project/examples.js';
 import { writeYaml } from '../../../protocol/project/yaml-file.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Environment } from '../../../protocol/model/workspace.js';
 import { environmentSecretName, globalSecretName } from '../../../protocol/secret-names.js';
-import { DEFINITION_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
+import { DEFINITION_DIR, IMPORTED_SCRIPTS_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
+import { fileNameKey, numberedFileName, portableFileName } from '../../../protocol/project/file-names.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
 import { DEFAULT_DEADLINES, importOutOfMemoryError, jobDeadlineError } from '../../importer/engine/load/limits.js';
@@ -86,7 +87,7 @@ export class ImportService {
       (child) => child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
       memoryMb,
     );
-    const forProject = result.apis.length > 0 || (result.webhooks?.requests.length ?? 0) > 0 || (result.properties?.length ?? 0) > 0;
+    const forProject = result.apis.length > 0 || (result.webhooks?.requests.length ?? 0) > 0 || (result.properties?.length ?? 0) > 0 || (result.scripts?.length ?? 0) > 0;
     const forWorkspace = (result.environments?.length ?? 0) > 0 || (result.globals?.length ?? 0) > 0;
     if (!forProject && !forWorkspace) throw new ParleyError('import-empty', `${sourceName(req.source)} holds nothing to import.`);
     if (forProject && !into) throw new ParleyError('import-needs-project', `${sourceName(req.source)} brings APIs and requests: choose the project to import them into.`);
@@ -107,7 +108,9 @@ export class ImportService {
     let created = false;
     try {
       if (into.kind === 'new') {
-        store = await this.sup.openProject(into.path, { create: true, ...(into.name ? { name: into.name } : {}) });
+        // The user's name wins; else the source's own (a SoapUI project's), else the folder's.
+        const name = into.name || result.projectName;
+        store = await this.sup.openProject(into.path, { create: true, ...(name ? { name } : {}) });
         created = true;
       } else {
         store = this.sup.project(into.project);
@@ -146,7 +149,9 @@ export class ImportService {
         const merged = mergeRows(store.properties, result.properties);
         properties = merged.added;
         if (merged.added > 0) changes.push(store.propertiesChange(merged.rows));
+        if (merged.kept.length > 0) result.report.notes = [...(result.report.notes ?? []), { message: `The project already has ${merged.kept.length === 1 ? 'a property' : 'properties'} named ${merged.kept.join(', ')}: ${merged.kept.length === 1 ? 'it keeps its' : 'they keep their'} value${merged.kept.length === 1 ? '' : 's'}.` }];
       }
+      if (result.scripts && result.scripts.length > 0) changes.push(...(await scriptChanges(store.root, result.scripts)));
       ctx.chunk({ phase: 'done', message: `Saving ${changes.length} file${changes.length === 1 ? '' : 's'}` });
       await store.commit(changes);
     } catch (err) {
@@ -450,16 +455,38 @@ function* exampleChanges(examples: readonly ImportedExample[], requestFiles: Rea
   }
 }
 
-/** `existing` plus each row of `incoming` whose name it lacks; a name it has keeps its value. */
-function mergeRows(existing: Row[], incoming: Row[]): { rows: Row[]; added: number } {
-  const names = new Set(existing.map((r) => r.name));
+/** `existing` plus each row of `incoming` whose name it lacks; a name it has keeps its value (`kept` names them). */
+function mergeRows(existing: Row[], incoming: Row[]): { rows: Row[]; added: number; kept: string[] } {
+  const had = new Set(existing.map((r) => r.name));
+  const names = new Set(had);
   const rows = [...existing];
+  const kept = new Set<string>();
   for (const row of incoming) {
+    if (had.has(row.name)) kept.add(row.name);
     if (names.has(row.name)) continue;
     names.add(row.name);
     rows.push(row);
   }
-  return { rows, added: rows.length - existing.length };
+  return { rows, added: rows.length - existing.length, kept: [...kept] };
+}
+
+/**
+ * Imported scripts as text files in imported-scripts/ (never run): the importer made each name
+ * portable; one the folder already holds gets a number ('x 2.groovy'), so nothing is overwritten.
+ */
+async function scriptChanges(root: string, scripts: readonly ImportedScript[]): Promise<FileChange[]> {
+  const dir = join(root, IMPORTED_SCRIPTS_DIR);
+  const taken = new Set<string>();
+  for (const name of await readdir(dir).catch(() => [] as string[])) taken.add(fileNameKey(name));
+  return scripts.map((script) => {
+    const dot = script.name.lastIndexOf('.');
+    const stem = dot > 0 ? script.name.slice(0, dot) : script.name;
+    const ext = dot > 0 ? script.name.slice(dot) : '';
+    let name = portableFileName(script.name, { fallback: 'script' });
+    for (let n = 2; taken.has(fileNameKey(name)); n++) name = `${numberedFileName(portableFileName(stem, { fallback: 'script' }), n)}${ext}`;
+    taken.add(fileNameKey(name));
+    return { path: resolveInside(dir, name, 'imported script'), content: script.text };
+  });
 }
 
 /** `name`, or `name 2`, `name 3`... the first not taken, case-insensitively (SPEC: 'Staging 2'). */

@@ -46,20 +46,7 @@ export async function convertWsdl(input: ImportInput, ctx: ImportContext): Promi
     const endpoint = binding.ports[0]?.address ?? '';
     const apiName = baseName ? (definition.bindings.length === 1 ? baseName : `${baseName} ${binding.name}`) : binding.name || definition.name || 'SOAP interface';
     const auth = requestAuth(ctx, apiId);
-    const api: Api = {
-      version: 1,
-      id: apiId,
-      name: apiName,
-      baseUrl: ctx.options.baseUrl?.trim() || endpoint,
-      auth,
-      definition: {
-        format: 'wsdl-1.1',
-        ...(source ? { source: source(apiId) } : {}),
-        cached: cached.map((d) => `${DEFINITION_DIR}/${d.path}`),
-        fingerprint,
-      },
-      soap: { binding: binding.name, namespace: binding.namespace, soapVersion: binding.soapVersion, sources: cached.map((d) => d.source) },
-    };
+    const api = soapApi({ id: apiId, name: apiName, baseUrl: ctx.options.baseUrl?.trim() || endpoint, auth, binding, cached, fingerprint, ...(source ? { source: source(apiId) } : {}) });
     const requests: PlacedRequest[] = binding.operations.map((op) => ({ folder: '', request: soapRequest(definition, binding, op.name, ctx.newId('r'), ctx.options.baseUrl?.trim() || endpoint) }));
     requestCount += requests.length;
     // Each API keeps its own copy of the fetch secret, so removing one interface never strands another.
@@ -96,6 +83,20 @@ export async function convertWsdl(input: ImportInput, ctx: ImportContext): Promi
       notes,
       importedAt: ctx.now().toISOString(),
     },
+  };
+}
+
+/** The API of one SOAP binding, its cached definition recorded with where each file came from (docs/soap.md). */
+export function soapApi(a: { id: string; name: string; baseUrl: string; auth: Auth; binding: Pick<WsdlBinding, 'name' | 'namespace' | 'soapVersion'>; cached: readonly CachedDocument[]; fingerprint?: string; source?: NonNullable<Api['definition']>['source'] }): Api {
+  // Without a fingerprint nothing was read: the API has no definition record (a SoapUI interface whose WSDL could not be read).
+  return {
+    version: 1,
+    id: a.id,
+    name: a.name,
+    baseUrl: a.baseUrl,
+    auth: a.auth,
+    ...(a.fingerprint !== undefined ? { definition: { format: 'wsdl-1.1', ...(a.source ? { source: a.source } : {}), cached: a.cached.map((d) => `${DEFINITION_DIR}/${d.path}`), fingerprint: a.fingerprint } } : {}),
+    soap: { binding: a.binding.name, namespace: a.binding.namespace, soapVersion: a.binding.soapVersion, sources: a.cached.map((d) => d.source) },
   };
 }
 

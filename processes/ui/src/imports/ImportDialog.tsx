@@ -108,6 +108,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
   const openApiOptions = form.format === 'openapi' || (form.format === 'auto' && (detected === undefined || detected === 'openapi'));
   const wsdlOptions = form.format === 'wsdl' || (form.format === 'auto' && detected === 'wsdl');
   const harOptions = form.format === 'har' || (form.format === 'auto' && detected === 'har');
+  const soapuiSource = form.format === 'soapui' || (form.format === 'auto' && detected === 'soapui');
 
   return (
     <form
@@ -210,7 +211,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
               {form.target === 'new' && (
                 <div class="import-indent import-new-project">
                   <input class="mono" aria-label="New project folder" placeholder="/path/to/new-project" value={form.newPath} onInput={(e) => set({ newPath: (e.target as HTMLInputElement).value })} />
-                  <input aria-label="New project name" placeholder="Name (optional)" value={form.newName} onInput={(e) => set({ newName: (e.target as HTMLInputElement).value })} />
+                  <input aria-label="New project name" placeholder={soapuiSource ? 'Name (optional; default: the SoapUI project’s name)' : 'Name (optional)'} value={form.newName} onInput={(e) => set({ newName: (e.target as HTMLInputElement).value })} />
                 </div>
               )}
             </fieldset>
@@ -271,6 +272,13 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
                 </select>
               </label>
               <p class="muted import-hint">{RECORDED_HINTS[form.recordedResponses]}</p>
+            </fieldset>
+          )}
+          {soapuiSource && (
+            <fieldset class="import-column import-options" aria-label="SoapUI project">
+              <legend>SoapUI project</legend>
+              <p class="muted import-hint">WSDL interfaces (from the copy the file carries), saved requests, endpoints, properties and environments. Scripts are saved as text in imported-scripts/ and never run; passwords are never imported.</p>
+              <p class="muted import-hint">A new project takes the SoapUI project’s name unless you give one in New project name.</p>
             </fieldset>
           )}
         </div>

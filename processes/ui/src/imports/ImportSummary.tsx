@@ -54,6 +54,7 @@ export function ImportSummary({ result, createdProject, close }: { result: RunRe
           {api && <Fact label="Requests" value={String(report.requestCount)} />}
           {api && <Fact label="Folders" value={String(report.folderCount)} />}
           {result.properties !== undefined && <Fact label="Project properties added" value={String(result.properties)} />}
+          {report.counts?.map((c) => <Fact key={c.label} label={c.label} value={String(c.count)} />)}
           {result.workspace?.environments.map((env) => (
             <Fact key={env.id} label="Environment" value={`${env.name}: ${env.variables} variable${env.variables === 1 ? '' : 's'}${env.secrets > 0 ? `, ${env.secrets} secret` : ''} (not active)`} />
           ))}

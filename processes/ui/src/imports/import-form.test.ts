@@ -30,6 +30,16 @@ describe('buildRunRequest', () => {
     expect(options({ auth: basic, useCredentialsForRequests: false })).not.toHaveProperty('useCredentialsForRequests');
   });
 
+  it('a SoapUI project is taken from the File tab only: pasted with Auto-detect or chosen by hand, it is refused naming the File tab', () => {
+    expect(buildRunRequest(form({ tab: 'paste', text: '<con:soapui-project/>' }), ['/p'], 'soapui')).toEqual({ problem: 'Legacy SOAP project cannot be imported from pasted text: use the File tab.' });
+    expect(buildRunRequest(form({ tab: 'paste', text: 'x', format: 'soapui' }), ['/p'])).toEqual({ problem: expect.stringMatching(/use the File tab/) });
+    expect(buildRunRequest(form({ tab: 'file', filePath: '/a-soapui-project.xml', target: 'new', newPath: '/n', newName: ' Mine ' }), [], 'soapui')).toEqual({
+      request: { source: { kind: 'file', path: '/a-soapui-project.xml' }, format: 'auto', options: { cacheDefinition: true, importWebhooks: true }, into: { kind: 'new', path: '/n', name: 'Mine' } },
+    });
+    expect(versionLabel('soapui-5.7.0')).toBe('SoapUI project (SoapUI 5.7.0)');
+    expect(versionLabel('soapui')).toBe('SoapUI project');
+  });
+
   it('says what is missing, one thing at a time', () => {
     expect(buildRunRequest(form({ url: 'ftp://x' }), ['/p'])).toEqual({ problem: expect.stringMatching(/http/) });
     expect(buildRunRequest(form({ url: 'https://x', auth: emptyAuth('bearer') }), ['/p'])).toEqual({ problem: 'Enter the bearer token.' });
@@ -83,7 +93,7 @@ describe('labels and progress', () => {
 describe('the Format list and workspace formats', () => {
   it('names Auto-detect and every built format, and no format this build lacks', async () => {
     const { FORMAT_OPTIONS } = await import('./import-form.js');
-    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har', 'wsdl']);
+    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har', 'wsdl', 'soapui']);
   });
 
   it('an environment or globals export asks for no project; a collection without a URL tab is refused from a URL', async () => {

@@ -82,7 +82,9 @@ export function wsdlCredentialsOffered(form: ImportForm): boolean {
 
 /** The request to send, or the first thing the user still has to fill in. */
 export function buildRunRequest(form: ImportForm, openProjects: readonly string[], detected?: string): { request: RunRequest } | { problem: string } {
-  if (!formatTakes(form.format, form.tab)) return { problem: `${builtFormat(form.format)?.label ?? 'This format'} cannot be imported from a ${form.tab === 'url' ? 'URL' : form.tab}: use the ${builtFormat(form.format)?.sources.map((s) => (s === 'url' ? 'URL' : s === 'file' ? 'File' : 'Paste')).join(' or ')} tab.` };
+  if (!formatTakes(form.format, form.tab)) return { problem: tabProblem(form.format, form.tab) };
+  // Auto-detect found a format this tab cannot take (a SoapUI project pasted): say which tab can.
+  if (form.format === 'auto' && detected !== undefined && builtFormat(detected) && !formatTakes(detected, form.tab)) return { problem: tabProblem(detected, form.tab) };
   const source = sourceOf(form);
   if ('problem' in source) return source;
   const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
@@ -101,6 +103,13 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
     into = { kind: 'new', path, ...(form.newName.trim() ? { name: form.newName.trim() } : {}) };
   }
   return { request: { source: source.source, format: form.format, options, into } };
+}
+
+/** Why a format cannot come from this tab, naming the tabs it takes. */
+function tabProblem(format: string, tab: SourceTab): string {
+  const info = builtFormat(format);
+  const tabs = info?.sources.map((s) => (s === 'url' ? 'URL' : s === 'file' ? 'File' : 'Paste')).join(' or ');
+  return `${info?.label ?? 'This format'} cannot be imported from ${tab === 'url' ? 'a URL' : tab === 'file' ? 'a file' : 'pasted text'}: use the ${tabs} tab.`;
 }
 
 function sourceOf(form: ImportForm): { source: ImportSource } | { problem: string } {
@@ -148,6 +157,8 @@ export function versionLabel(declared: string): string {
   if (postman) return `Postman ${postman[1]}${postman[2] ? ` v${postman[2]}` : ''}`;
   const har = /^har-(.+)$/.exec(declared);
   if (har) return `HAR ${har[1]}`;
+  const soapui = /^soapui(?:-(.+))?$/.exec(declared);
+  if (soapui) return `SoapUI project${soapui[1] ? ` (SoapUI ${soapui[1]})` : ''}`;
   const wsdl = /^wsdl-(.+)$/.exec(declared);
   if (wsdl) return `WSDL ${wsdl[1]}`;
   const match = /^(openapi|swagger)-(.+)$/.exec(declared);
@@ -177,6 +188,7 @@ export function reportText(result: RunResult): string {
   const lines: string[] = [`Import (${versionLabel(report.declaredVersion)})${result.project ? ` into ${result.project}` : ' into the workspace'}`];
   for (const api of result.apis) lines.push(`API ${api.name}: ${api.requests} request${api.requests === 1 ? '' : 's'} in ${api.folders} folder${api.folders === 1 ? '' : 's'}`);
   if (result.properties !== undefined) lines.push(`Project properties added: ${result.properties}`);
+  for (const c of report.counts ?? []) lines.push(`${c.label}: ${c.count}`);
   for (const env of result.workspace?.environments ?? []) lines.push(`Environment ${env.name}: ${env.variables} variable${env.variables === 1 ? '' : 's'}, ${env.secrets} secret (not active)`);
   const globals = result.workspace?.globals;
   if (globals) lines.push(`Globals: ${globals.added} added, ${globals.kept} kept`);
