@@ -16,7 +16,7 @@ import type { ImportContext, ImportInput } from '../importer.js';
 import { assignCachePaths } from '../load/cache-paths.js';
 import { fingerprintDocuments, shownDocument } from '../load/document-set.js';
 import { decodeText } from '../load/parse-text.js';
-import { definitionSecretName, entryUrlOf } from '../openapi/convert.js';
+import { definitionSecretName, entryUrlOf, kerberosRecord } from '../openapi/convert.js';
 
 /** Loader failures that cost one imported document, not the import (as for OpenAPI `$ref`s). */
 const SOFT_FAILURES = new Set(['import-fetch-failed', 'import-fetch-deadline', 'import-file-unreadable', 'import-ref-refused', 'import-not-a-file', 'import-offline', 'auth-required', 'auth-refused', 'import-too-large']);
@@ -105,7 +105,7 @@ export async function convertWsdl(input: ImportInput, ctx: ImportContext): Promi
     const requests: PlacedRequest[] = binding.operations.map((op) => ({ folder: '', request: soapRequest(definition, binding, op.name, ctx.newId('r'), ctx.options.baseUrl?.trim() || endpoint) }));
     requestCount += requests.length;
     // Each API keeps its own copy of the fetch secret, so removing one interface never strands another.
-    const secret = ctx.sourceCredentials ? { name: definitionSecretName(apiId), from: secretFrom(ctx) } : undefined;
+    const secret = ctx.sourceCredentials && ctx.sourceCredentials.type !== 'kerberos' ? { name: definitionSecretName(apiId), from: secretFrom(ctx) } : undefined;
     apis.push({ api, folders: [], requests, documents: cached, ...(secret ? { secret } : {}) });
   }
   const first = apis[0]!.api;
@@ -193,6 +193,7 @@ function sourceOf(input: ImportInput, ctx: ImportContext): ((apiId: string) => N
   const credentials = ctx.sourceCredentials;
   return (apiId) => {
     if (!credentials) return { kind: 'url', location: location.url };
+    if (credentials.type === 'kerberos') return { kind: 'url', location: location.url, credentials: kerberosRecord(credentials) };
     const secret = `\${secret:${definitionSecretName(apiId)}}`;
     const recorded =
       credentials.type === 'basic'
