@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../../../protocol/errors.js';
 import { createDocumentLoader } from './loader.js';
-import { serviceName } from './spnego.js';
+import { kerberosModule, serviceName } from './spnego.js';
 
 const TOKEN = 'c3BuZWdvLXRva2Vu';
 
@@ -154,5 +154,22 @@ describe('Kerberos definition authentication', () => {
     const { err } = await pending;
     expect(err).toMatchObject({ code: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('without the kerberos module', () => {
+  it('says Kerberos needs the system library and what to install', () => {
+    const missing = () => {
+      throw new Error("Cannot find module 'kerberos'\nRequire stack: ...");
+    };
+    expect(() => kerberosModule(missing)).toThrow(ParleyError);
+    try {
+      kerberosModule(missing);
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'kerberos-unavailable' });
+      expect((err as Error).message).toBe(
+        "Kerberos sign-in is not available here: Parley's kerberos module could not be loaded (Cannot find module 'kerberos'). It needs the system Kerberos library: install libkrb5-dev (Debian/Ubuntu) or krb5-devel (Fedora), then reinstall Parley's dependencies (npm install).",
+      );
+    }
   });
 });

@@ -17,12 +17,16 @@ interface KerberosModule {
 
 let loaded: KerberosModule | undefined;
 
-function kerberosModule(): KerberosModule {
-  if (loaded) return loaded;
+// createRequire: the package is CommonJS with a native addon, kept out of the bundle.
+const requireKerberos = (): KerberosModule => createRequire(import.meta.url)('kerberos') as KerberosModule;
+
+/** The `kerberos` package, or `kerberos-unavailable` naming what to install. `load` is a seam for tests. */
+export function kerberosModule(load: () => KerberosModule = requireKerberos): KerberosModule {
+  if (loaded && load === requireKerberos) return loaded;
   try {
-    // createRequire: the package is CommonJS with a native addon, kept out of the bundle.
-    loaded = createRequire(import.meta.url)('kerberos') as KerberosModule;
-    return loaded;
+    const module = load();
+    if (load === requireKerberos) loaded = module;
+    return module;
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new ParleyError(
