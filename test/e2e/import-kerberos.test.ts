@@ -79,7 +79,7 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     await page.getByRole('treeitem', { name: /CalcSoap11/ }).first().click();
     const definition = page.getByRole('region', { name: 'Definition' });
     await definition.waitFor();
-    await expect(definition.textContent()).resolves.toMatch(/with the signed-in ticket: Kerberos/);
+    await expect(definition.textContent()).resolves.toMatch(/fetched with Kerberos \(your signed-in ticket\)/);
     await screenshot(page, 'import-kerberos-api');
   });
 });

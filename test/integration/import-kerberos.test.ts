@@ -45,7 +45,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-  server = await startNegotiateServer(kdc, { '/calc.wsdl': { file: wsdlPath }, '/moved.wsdl': { redirect: `${otherOrigin}/calc.wsdl` } });
+  const openapiPath = join(work, 'openapi.yaml');
+  await writeFile(openapiPath, "openapi: 3.0.3\ninfo: {title: Kerb Board, version: '1'}\npaths:\n  /cards:\n    get:\n      responses: {'200': {description: ok}}\n");
+  server = await startNegotiateServer(kdc, {
+    '/calc.wsdl': { file: wsdlPath },
+    '/moved.wsdl': { redirect: `${otherOrigin}/calc.wsdl` },
+    '/openapi.yaml': { file: openapiPath, contentType: 'application/yaml' },
+  });
 });
 
 afterAll(async () => {
@@ -105,6 +111,18 @@ describe.skipIf(missing !== null)(`parley import --kerberos${missing ? ` (skippe
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout).error).toMatchObject({ code: 'definition-auth-bad-spn' });
     expect(run.stderr).toContain('the Kerberos KDC does not know the service HTTP@nosuch.parley.test');
+  });
+
+  it('an OpenAPI definition imported with Kerberos is updated from its recorded source with Kerberos again (nothing from the keychain)', async () => {
+    const project = join(work, 'openapi');
+    const imported = await parley(['import', '--kerberos', `${server.origin}/openapi.yaml`, '--new-project', project, '--json'], kdc.env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect((await apiOf(project)).definition!.source!.credentials).toEqual({ type: 'kerberos' });
+    const before = server.seen.length;
+    const update = await parley(['update-definition', project, '--api', 'Kerb Board', '--json'], kdc.env);
+    expect(update.code, update.stderr).toBe(0);
+    expect(server.seen.slice(before).filter((s) => s.path === '/openapi.yaml').map((s) => s.user)).toContain(kdc.user);
+    expect((await apiOf(project)).definition!.source!.credentials).toEqual({ type: 'kerberos' });
   });
 
   it('with nobody signed in, the error says to sign in', async () => {

@@ -38,7 +38,7 @@ export function DefinitionSection({ project, api, reload }: { project: string; a
                   {source.credentials &&
                     (source.credentials.type === 'kerberos' ? (
                       // Nothing is stored for Kerberos: each fetch uses whoever is signed in then.
-                      <span class="muted"> with the signed-in ticket: {describeRecordedCredentials(source.credentials)}</span>
+                      <span class="muted"> fetched with {describeRecordedCredentials(source.credentials)}</span>
                     ) : (
                       <span class="muted"> with stored credentials: {describeRecordedCredentials(source.credentials)}</span>
                     ))}

@@ -6,7 +6,20 @@
  */
 import { AUTH_MODE_LABELS, type AuthDraft, type AuthMode } from './fetch-credentials.js';
 
-export function FetchAuthSection({ draft, onChange, modes, storedLabel }: { draft: AuthDraft; onChange(draft: AuthDraft): void; modes: AuthMode[]; storedLabel?: string }) {
+export function FetchAuthSection({
+  draft,
+  onChange,
+  modes,
+  storedLabel,
+  storedKerberos,
+}: {
+  draft: AuthDraft;
+  onChange(draft: AuthDraft): void;
+  modes: AuthMode[];
+  storedLabel?: string;
+  /** The recorded credentials are Kerberos: nothing is in the keychain. */
+  storedKerberos?: boolean;
+}) {
   const set = (patch: Partial<AuthDraft>) => onChange({ ...draft, ...patch });
   return (
     <fieldset class="import-auth">
@@ -18,7 +31,12 @@ export function FetchAuthSection({ draft, onChange, modes, storedLabel }: { draf
           </button>
         ))}
       </div>
-      {draft.mode === 'stored' && <p class="muted import-hint">Fetched with the credentials kept in the system keychain{storedLabel ? `: ${storedLabel}` : ''}.</p>}
+      {draft.mode === 'stored' && (
+        <p class="muted import-hint">
+          {storedKerberos ? 'Fetched with Kerberos as recorded with the API' : 'Fetched with the credentials kept in the system keychain'}
+          {storedLabel ? `: ${storedLabel}` : ''}.
+        </p>
+      )}
       {draft.mode === 'none' && <p class="muted import-hint">The document is fetched without credentials.</p>}
       {draft.mode === 'basic' && (
         <div class="import-auth-fields">

@@ -75,6 +75,6 @@ export function storedCredentialsFor(url: string, recorded: DefinitionSource | u
 export function describeRecordedCredentials(credentials: NonNullable<DefinitionSource['credentials']>): string {
   if (credentials.type === 'basic') return `Basic${credentials.username ? ` (${credentials.username})` : ''}`;
   if (credentials.type === 'bearer') return 'Bearer token';
-  if (credentials.type === 'kerberos') return `Kerberos${credentials.spn ? ` (SPN ${credentials.spn})` : ''}`;
+  if (credentials.type === 'kerberos') return `Kerberos (your signed-in ticket${credentials.spn ? `, SPN ${credentials.spn}` : ''})`;
   return `API key ${credentials.name ?? ''} in the ${credentials.in === 'query' ? 'query' : 'header'}`.replace('  ', ' ');
 }
