@@ -29,6 +29,9 @@ export interface Kdc {
   /** The service keytab (HTTP/127.0.0.1, HTTP/localhost), for a server's KRB5_KTNAME. */
   serviceKeytab: string;
   user: string;
+  /** Stops the KDC and leaves its files (an unreachable KDC). */
+  stopKdc(): Promise<void>;
+  /** Stops the KDC and removes its files. */
   stop(): Promise<void>;
 }
 
@@ -139,6 +142,13 @@ export async function startKdc(): Promise<Kdc> {
     run('kinit', ['-k', '-t', userKeytab, user], env);
     const noTicketEnv = { ...base, KRB5CCNAME: `FILE:${join(dir, 'empty-ccache')}` };
     const child = kdc;
+    const stopKdc = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
     return {
       dir,
       port,
@@ -146,13 +156,9 @@ export async function startKdc(): Promise<Kdc> {
       noTicketEnv,
       serviceKeytab,
       user,
+      stopKdc,
       async stop() {
-        if (child.exitCode === null) {
-          const gone = new Promise((r) => child.once('exit', r));
-          child.kill('SIGTERM');
-          await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
-          if (child.exitCode === null) child.kill('SIGKILL');
-        }
+        await stopKdc();
         await rm(dir, { recursive: true, force: true });
       },
     };
