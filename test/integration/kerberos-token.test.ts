@@ -1,7 +1,7 @@
 /**
  * The SPNEGO token path against a real MIT KDC alone (test/support/kdc.ts), without an HTTP
- * server: a token for HTTP@127.0.0.1 from the signed-in ticket is a SPNEGO NegTokenInit; an SPN
- * the KDC does not know, and a KDC that is gone, become the errors Parley words. The KDC's
+ * server: a token for HTTP@127.0.0.1 from the signed-in ticket is a SPNEGO NegTokenInit; nobody
+ * signed in, an SPN the KDC does not know, and a KDC that is gone become the errors Parley words. The KDC's
  * krb5.conf and ticket cache are this test process's environment (vitest runs each file in its
  * own process). Under CI=true missing krb5 tools fail; elsewhere they skip.
  */
@@ -30,6 +30,17 @@ afterAll(async () => {
 });
 
 describe.skipIf(missing !== null)(`a SPNEGO token from a real KDC${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('with nobody signed in is definition-auth-no-ticket', async () => {
+    process.env.KRB5CCNAME = kdc.noTicketEnv.KRB5CCNAME;
+    try {
+      const { err } = await tokenOrError('HTTP@127.0.0.1');
+      expect(err).toMatchObject({ code: 'definition-auth-no-ticket' });
+      expect(err!.message).toMatch(/there is no valid signed-in Kerberos ticket\. Sign in \(kinit/);
+    } finally {
+      process.env.KRB5CCNAME = kdc.env.KRB5CCNAME;
+    }
+  });
+
   it('is a SPNEGO NegTokenInit for HTTP@127.0.0.1', async () => {
     const { token, err } = await tokenOrError('HTTP@127.0.0.1');
     expect(err).toBeUndefined();
