@@ -4,7 +4,9 @@
  * on 127.0.0.1. The app's process tree gets the KDC's krb5.conf and the signed-in ticket through
  * its environment. The Import dialog's URL tab: Kerberos with a wrong SPN is refused with a
  * message naming the service; with no SPN the WSDL imports and the API records Kerberos as how
- * its definition was fetched. Screenshots: test-results/screenshots/import-kerberos-*.
+ * its definition was fetched; Update definition… of an OpenAPI document imported so fetches it
+ * again with the recorded Kerberos choice, and offers Kerberos for another URL.
+ * Screenshots: test-results/screenshots/import-kerberos-*.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,7 +35,9 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     kdc = await startKdc();
     const wsdlPath = join(work, 'calc.wsdl');
     await writeFile(wsdlPath, (await readFile(CALC_WSDL, 'utf8')).replaceAll('ENDPOINT', 'http://127.0.0.1:9'));
-    server = await startNegotiateServer(kdc, { '/calc.wsdl': { file: wsdlPath } });
+    const openapiPath = join(work, 'openapi.yaml');
+    await writeFile(openapiPath, "openapi: 3.0.3\ninfo: {title: Kerb Board, version: '1'}\npaths:\n  /cards:\n    get:\n      responses: {'200': {description: ok}}\n");
+    server = await startNegotiateServer(kdc, { '/calc.wsdl': { file: wsdlPath }, '/openapi.yaml': { file: openapiPath, contentType: 'application/yaml' } });
     app = await startApp(['--demo'], kdc.env);
     browser = await launchBrowser();
     page = await browser.newPage();
@@ -81,5 +85,34 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     await definition.waitFor();
     await expect(definition.textContent()).resolves.toMatch(/fetched with Kerberos \(your signed-in ticket\)/);
     await screenshot(page, 'import-kerberos-api');
+  });
+
+  it('Update definition… fetches an OpenAPI document again with the recorded Kerberos choice, and offers Kerberos for another URL', async () => {
+    await page.keyboard.press('Control+I');
+    const dialog = page.getByRole('dialog', { name: 'Import' });
+    await dialog.getByLabel('Document URL').fill(`${server.origin}/openapi.yaml`);
+    await dialog.getByRole('radio', { name: 'Kerberos' }).click();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.getByRole('region', { name: 'Import summary' }).getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const before = server.seen.length;
+    await page.getByRole('treeitem', { name: /Kerb Board/ }).first().click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Update definition…' }).click();
+    const update = page.getByRole('dialog', { name: 'Update definition of Kerb Board' });
+    const changes = update.getByRole('region', { name: 'Definition changes' });
+    await changes.getByText(/0 added.*0 removed.*0 changed/).waitFor();
+    expect(server.seen.slice(before).filter((s) => s.path === '/openapi.yaml').map((s) => s.user)).toContain(kdc.user);
+
+    await update.getByRole('button', { name: 'Choose another file or URL…' }).click();
+    await update.getByRole('tab', { name: 'URL' }).click();
+    await expect(update.getByRole('radio', { name: 'Use stored credentials' }).getAttribute('aria-checked')).resolves.toBe('true');
+    await update.getByText('Fetched with Kerberos as recorded with the API: Kerberos (your signed-in ticket).').waitFor();
+    await update.getByLabel('Document URL').fill('https://elsewhere.example.test/openapi.yaml');
+    await update.getByRole('radio', { name: 'Kerberos' }).click();
+    await update.getByLabel('SPN').waitFor();
+    await screenshot(page, 'import-kerberos-update');
+    await update.getByRole('button', { name: 'Cancel' }).click();
+    await update.waitFor({ state: 'detached' });
   });
 });
