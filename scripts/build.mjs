@@ -16,7 +16,7 @@ const watch = process.argv.includes('--watch');
 // esbuild (it runs its own binary), the TypeScript compiler (large, and loaded only for
 // dispatch.ts diagnostics), Electron, and tree-sitter with its bash grammar (native; curlconverter
 // parses curl commands with them, loaded on first use).
-const EXTERNAL = ['isolated-vm', '@napi-rs/keyring', 'msgpackr-extract', 'esbuild', 'typescript', 'electron', 'tree-sitter', 'tree-sitter-bash'];
+const EXTERNAL = ['isolated-vm', '@napi-rs/keyring', 'msgpackr-extract', 'kerberos', 'esbuild', 'typescript', 'electron', 'tree-sitter', 'tree-sitter-bash'];
 
 const nodeEntries = {
   cli: 'cli/main.ts',

@@ -119,7 +119,8 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
     const sourceArg = await sourceArgOf(arg, { allowStdin: true });
     const source = await importSourceOf(sourceArg, credentials, io.stdin, session.signal);
     const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
-    if (credentials) await requireKeychain(sup);
+    // Kerberos keeps nothing in the keychain: the ticket is the user's sign-in.
+    if (credentials && credentials.type !== 'kerberos') await requireKeychain(sup);
     let into: ReqOf<'import.run'>['into'];
     if (options.project !== undefined) {
       const store = await sup.openProject(resolve(options.project));

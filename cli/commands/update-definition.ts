@@ -70,7 +70,7 @@ export async function runUpdateDefinition(args: string[], io: CommandIo = proces
     let source: ImportSource | undefined;
     if (options.source !== undefined) source = await importSourceOf(await sourceArgOf(options.source, { allowStdin: false }), credentials, io.stdin, session.signal);
     const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
-    if (credentials && !options.preview) await requireKeychain(sup);
+    if (credentials && credentials.type !== 'kerberos' && !options.preview) await requireKeychain(sup);
     const store = await sup.openProject(resolve(positionals[0]!));
     const api = apiNamed(store.listApis(), options.api!, store.root);
     const request = {

@@ -16,6 +16,8 @@ export const CREDENTIAL_OPTIONS = {
   'auth-bearer': { type: 'boolean', default: false },
   'auth-apikey': { type: 'string' },
   'apikey-in': { type: 'string' },
+  kerberos: { type: 'boolean', default: false },
+  spn: { type: 'string' },
 } as const;
 
 export interface CredentialFlags {
@@ -23,6 +25,8 @@ export interface CredentialFlags {
   'auth-bearer'?: boolean;
   'auth-apikey'?: string;
   'apikey-in'?: string;
+  kerberos?: boolean;
+  spn?: string;
 }
 
 export const CREDENTIAL_HELP = `Credentials for a URL (the secret comes from the environment, never from a flag):
@@ -30,11 +34,13 @@ export const CREDENTIAL_HELP = `Credentials for a URL (the secret comes from the
   --auth-bearer             a Bearer token from $${TOKEN_ENV}
   --auth-apikey <name>      an API key named <name>; the key is $${APIKEY_ENV}
   --apikey-in header|query  where the API key goes (default: header)
+  --kerberos                Kerberos (SPNEGO) with the signed-in ticket (kinit); no secret
+  --spn <spn>               the service principal for --kerberos (default: HTTP@<host of the URL>)
 `;
 
 /** Whether any credential flag was given (they only make sense with a URL). */
 export function credentialFlagGiven(flags: CredentialFlags): boolean {
-  return flags['auth-basic'] !== undefined || flags['auth-bearer'] === true || flags['auth-apikey'] !== undefined || flags['apikey-in'] !== undefined;
+  return flags['auth-basic'] !== undefined || flags['auth-bearer'] === true || flags['auth-apikey'] !== undefined || flags['apikey-in'] !== undefined || flags.kerberos === true || flags.spn !== undefined;
 }
 
 /**
@@ -45,9 +51,15 @@ export function credentialsFrom(flags: CredentialFlags, env: NodeJS.ProcessEnv =
   const secrets = { password: env[PASSWORD_ENV], token: env[TOKEN_ENV], apikey: env[APIKEY_ENV] };
   // All three go, used or not: children inherit this environment.
   for (const name of [PASSWORD_ENV, TOKEN_ENV, APIKEY_ENV]) delete env[name];
-  const chosen = [flags['auth-basic'] !== undefined, flags['auth-bearer'] === true, flags['auth-apikey'] !== undefined].filter(Boolean).length;
-  if (chosen > 1) throw new Error('choose one of --auth-basic, --auth-bearer and --auth-apikey.');
+  const chosen = [flags['auth-basic'] !== undefined, flags['auth-bearer'] === true, flags['auth-apikey'] !== undefined, flags.kerberos === true].filter(Boolean).length;
+  if (chosen > 1) throw new Error('choose one of --auth-basic, --auth-bearer, --auth-apikey and --kerberos.');
   if (flags['apikey-in'] !== undefined && flags['auth-apikey'] === undefined) throw new Error('--apikey-in goes with --auth-apikey <name>.');
+  if (flags.spn !== undefined && flags.kerberos !== true) throw new Error('--spn goes with --kerberos.');
+  if (flags.kerberos) {
+    const spn = flags.spn?.trim() ?? '';
+    if (flags.spn !== undefined && spn === '') throw new Error('--spn needs the service principal name (HTTP@host).');
+    return spn ? { type: 'kerberos', spn } : { type: 'kerberos' };
+  }
   if (flags['auth-basic'] !== undefined) {
     if (flags['auth-basic'] === '') throw new Error('--auth-basic needs the user name.');
     // An empty password is a real Basic setup (a key sent as the user name), so only unset is refused.

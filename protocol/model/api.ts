@@ -6,15 +6,21 @@ import { Auth } from './auth.js';
 export const DefinitionSource = T.Object({
   kind: T.Union([T.Literal('url'), T.Literal('file')]),
   location: T.String(),
-  /** Name of the keychain reference holding the credentials used to fetch it. */
+  /**
+   * How it was fetched: the type, and for a secret the keychain reference holding it. Kerberos
+   * has no secret (the signed-in ticket), only an optional SPN.
+   */
   credentials: T.Optional(
-    T.Object({
-      type: T.Union([T.Literal('basic'), T.Literal('bearer'), T.Literal('apikey')]),
-      username: T.Optional(T.String()),
-      name: T.Optional(T.String()),
-      in: T.Optional(T.Union([T.Literal('header'), T.Literal('query')])),
-      secret: T.String(),
-    }),
+    T.Union([
+      T.Object({
+        type: T.Union([T.Literal('basic'), T.Literal('bearer'), T.Literal('apikey')]),
+        username: T.Optional(T.String()),
+        name: T.Optional(T.String()),
+        in: T.Optional(T.Union([T.Literal('header'), T.Literal('query')])),
+        secret: T.String(),
+      }),
+      T.Object({ type: T.Literal('kerberos'), spn: T.Optional(T.String()) }),
+    ]),
   ),
 });
 export type DefinitionSource = Static<typeof DefinitionSource>;

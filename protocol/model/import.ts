@@ -16,6 +16,8 @@ export const FetchCredentials = T.Union([
   T.Object({ type: T.Literal('basic'), username: T.String(), password: T.String() }),
   T.Object({ type: T.Literal('bearer'), token: T.String() }),
   T.Object({ type: T.Literal('apikey'), name: T.String({ minLength: 1 }), value: T.String(), in: T.Union([T.Literal('header'), T.Literal('query')]) }),
+  /** SPNEGO with the signed-in ticket: no secret; `spn` defaults to HTTP@<the document's host>. */
+  T.Object({ type: T.Literal('kerberos'), spn: T.Optional(T.String({ maxLength: 255 })) }),
 ]);
 export type FetchCredentials = Static<typeof FetchCredentials>;
 

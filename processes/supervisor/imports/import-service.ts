@@ -21,7 +21,7 @@ import { environmentSecretName, globalSecretName } from '../../../protocol/secre
 import { DEFINITION_DIR, IMPORTED_SCRIPTS_DIR, PROJECT_FILE } from '../../../protocol/project/layout.js';
 import { fileNameKey, numberedFileName, portableFileName } from '../../../protocol/project/file-names.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
-import { definitionSecretName } from '../../importer/engine/openapi/convert.js';
+import { definitionSecretName, kerberosRecord } from '../../importer/engine/openapi/convert.js';
 import { DEFAULT_DEADLINES, importOutOfMemoryError, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import { openEntryFile } from '../../importer/engine/load/entry-file.js';
 import type { FileChange } from '../store/atomic.js';
@@ -278,7 +278,7 @@ export class ImportService {
     }
 
     // Rule 6: a URL source records its credentials; the secret goes in before the files say so.
-    const newSecret = req.source?.kind === 'url' && req.source.credentials ? definitionSecretName(api.id) : null;
+    const newSecret = req.source?.kind === 'url' && req.source.credentials && req.source.credentials.type !== 'kerberos' ? definitionSecretName(api.id) : null;
     const previousSecret = newSecret ? await this.sup.secrets.get(newSecret).catch(() => null) : null;
     if (newSecret && req.source?.kind === 'url' && req.source.credentials) await this.sup.secrets.set(newSecret, secretValue(req.source.credentials));
     try {
@@ -367,6 +367,7 @@ export class ImportService {
   private async storedCredentials(source: DefinitionSource): Promise<FetchCredentials | null> {
     const recorded = source.credentials;
     if (!recorded) return null;
+    if (recorded.type === 'kerberos') return recorded.spn ? { type: 'kerberos', spn: recorded.spn } : { type: 'kerberos' };
     const name = /^\$\{secret:([^}]+)\}$/.exec(recorded.secret)?.[1];
     const value = name ? await this.sup.secrets.get(name) : null;
     if (value === null) throw new ParleyError('secret-missing', `The stored credentials for ${source.location} are not in the system keychain any more; choose the source again with its credentials.`);
@@ -382,6 +383,7 @@ export class ImportService {
     const location = redactUrl(source.url, source.credentials);
     const c = source.credentials;
     if (!c) return { kind: 'url', location };
+    if (c.type === 'kerberos') return { kind: 'url', location, credentials: kerberosRecord(c) };
     const secret = `\${secret:${definitionSecretName(api.id)}}`;
     const credentials: NonNullable<DefinitionSource['credentials']> =
       c.type === 'basic' ? { type: 'basic', username: c.username, secret } : c.type === 'bearer' ? { type: 'bearer', secret } : { type: 'apikey', name: c.name, in: c.in, secret };
@@ -505,8 +507,9 @@ function sourceName(source: ImportSource): string {
   return 'The pasted text';
 }
 
+/** The keychain value of credentials; Kerberos has none (never called for it: its APIs carry no `secret`). */
 function secretValue(c: FetchCredentials): string {
-  return c.type === 'basic' ? c.password : c.type === 'bearer' ? c.token : c.value;
+  return c.type === 'basic' ? c.password : c.type === 'bearer' ? c.token : c.type === 'apikey' ? c.value : '';
 }
 
 /** The URL as it may be shown or recorded: no user info, no query key of an API key credential. */

@@ -2,6 +2,9 @@
  * GET of one definition document over HTTP(S). Redirects are followed here, hop by hop, so the
  * credentials go only to the document's own origin (scheme, host, port): once a hop leaves that
  * origin they are not sent again. Every URL and message that leaves this module is redacted.
+ * Kerberos is answered, not sent ahead: a 401 offering Negotiate from a hop that may have the
+ * credentials is asked again once with a SPNEGO token (the server's answer token is not checked:
+ * no mutual authentication).
  */
 import { request, type Dispatcher } from 'undici';
 import { ParleyError } from '../../../../protocol/errors.js';
@@ -9,6 +12,7 @@ import type { FetchCredentials, ImportDeadlines } from '../../../../protocol/mod
 import type { ReadBudget } from './limits.js';
 import { DEFAULT_DEADLINES, fetchDeadlineError, jobDeadlineError, tooLarge } from './limits.js';
 import type { Redactor } from './redact.js';
+import { kerberosError, kerberosToken, serviceName, type NegotiateToken } from './spnego.js';
 
 export interface FetchOptions {
   dispatcher: Dispatcher;
@@ -22,6 +26,8 @@ export interface FetchOptions {
   deadlines?: ImportDeadlines;
   /** Fires when the whole job's deadline (`deadlines.jobMs`) has passed. */
   jobDeadline?: AbortSignal;
+  /** Makes a Kerberos token; the `kerberos` package unless a test gives another. */
+  negotiate?: NegotiateToken;
 }
 
 export interface FetchedDocument {
@@ -49,6 +55,8 @@ export async function fetchDocument(url: URL, options: FetchOptions): Promise<Fe
   let current = url;
   // Once a hop leaves the credentials' origin, no later hop gets them, even back on that origin.
   let neverLeftOrigin = true;
+  // The Negotiate token for the current hop, once its server asked for one.
+  let negotiate: string | undefined;
   for (let hop = 0; ; hop++) {
     const onOrigin = options.credentials !== undefined && current.origin === options.credentials.origin;
     if (!onOrigin) neverLeftOrigin = false;
@@ -56,6 +64,7 @@ export async function fetchDocument(url: URL, options: FetchOptions): Promise<Fe
     const target = new URL(current);
     const headers: Record<string, string> = { accept: 'application/json, application/yaml, text/yaml, */*;q=0.8' };
     if (sendCredentials && options.credentials) applyCredentials(options.credentials.value, target, headers);
+    if (sendCredentials && negotiate !== undefined) headers['authorization'] = `Negotiate ${negotiate}`;
     const shown = redactor.url(current);
     let response: Dispatcher.ResponseData;
     try {
@@ -82,10 +91,21 @@ export async function fetchDocument(url: URL, options: FetchOptions): Promise<Fe
       }
       // A server may echo the key back in the Location: never carry it to the next hop.
       current = new URL(redactor.url(next));
+      negotiate = undefined;
+      continue;
+    }
+    const kerberos = sendCredentials && options.credentials?.value.type === 'kerberos' ? options.credentials.value : undefined;
+    const offersNegotiate = status === 401 && /(^|[\s,])Negotiate(\s|,|$)/i.test([response.headers['www-authenticate'] ?? []].flat().join(', '));
+    if (kerberos && offersNegotiate && negotiate === undefined) {
+      await response.body.dump().catch(() => undefined);
+      negotiate = await tokenFor(current, kerberos.spn, options.negotiate ?? kerberosToken, signal, shown, stopped);
+      // The same hop again, now with the token: not a redirect.
+      hop--;
       continue;
     }
     if (status === 401 || status === 403) {
       await response.body.dump().catch(() => undefined);
+      if (kerberos) throw kerberosAuthError(status, shown, negotiate !== undefined);
       throw authError(status, shown, sendCredentials);
     }
     if (status < 200 || status > 299) {
@@ -114,6 +134,31 @@ function authError(status: number, shown: string, sentCredentials: boolean): Par
   return new ParleyError('auth-required', `${shown} needs authentication (HTTP ${status}).`, { url: shown, status });
 }
 
+function kerberosAuthError(status: number, shown: string, sentToken: boolean): ParleyError {
+  if (sentToken) return new ParleyError('auth-refused', `${shown} refused the signed-in Kerberos ticket (HTTP ${status}).`, { url: shown, status });
+  if (status === 401) return new ParleyError('auth-required', `${shown} needs authentication (HTTP 401), but does not offer Kerberos (Negotiate).`, { url: shown, status });
+  return new ParleyError('auth-required', `${shown} needs authentication (HTTP 403).`, { url: shown, status });
+}
+
+/** The Negotiate token for `url`'s service; the fetch's cancel and deadlines stop the wait (GSSAPI's own call runs on). */
+async function tokenFor(url: URL, spn: string | undefined, make: NegotiateToken, signal: AbortSignal, shown: string, stopped: (shown: string) => ParleyError | undefined): Promise<string> {
+  const service = serviceName(spn, url.hostname);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Error('aborted'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([make(service), aborted]);
+  } catch (err) {
+    throw stopped(shown) ?? kerberosError(err, shown, service);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => undefined);
+  }
+}
+
 function applyCredentials(credentials: FetchCredentials, target: URL, headers: Record<string, string>): void {
   switch (credentials.type) {
     case 'basic':
@@ -125,6 +170,9 @@ function applyCredentials(credentials: FetchCredentials, target: URL, headers: R
     case 'apikey':
       if (credentials.in === 'header') headers[credentials.name.toLowerCase()] = credentials.value;
       else target.searchParams.set(credentials.name, credentials.value);
+      return;
+    case 'kerberos':
+      // Sent only when the server asks (see fetchDocument): a token is made per request.
       return;
   }
 }

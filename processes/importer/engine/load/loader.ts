@@ -48,6 +48,8 @@ export interface LoaderOptions {
   offline?: boolean;
   /** For tests: a dispatcher to use instead of one built from `network`. */
   dispatcher?: Dispatcher;
+  /** For tests: how a Kerberos token is made, instead of the `kerberos` package. */
+  negotiate?: (service: string) => Promise<string>;
 }
 
 export function createDocumentLoader(options: LoaderOptions = {}): DocumentLoader {
@@ -59,6 +61,7 @@ export function credentialSecrets(credentials: FetchCredentials | undefined): st
   if (!credentials) return [];
   if (credentials.type === 'basic') return [credentials.password];
   if (credentials.type === 'bearer') return [credentials.token];
+  if (credentials.type === 'kerberos') return [];
   return [credentials.value];
 }
 
@@ -146,6 +149,7 @@ class JobLoader implements DocumentLoader {
       ...(this.options.signal ? { signal: this.options.signal } : {}),
       deadlines: this.deadlines,
       jobDeadline: this.jobDeadline,
+      ...(this.options.negotiate ? { negotiate: this.options.negotiate } : {}),
     });
     return { url: this.redactor.url(fetched.finalUrl), bytes: fetched.bytes };
   }

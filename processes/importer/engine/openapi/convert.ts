@@ -19,6 +19,12 @@ export function definitionSecretName(apiId: string): string {
   return `api.${apiId}.definition`;
 }
 
+/** What a source fetched with Kerberos records: the choice and its SPN, no secret (the ticket is the user's sign-in). */
+export function kerberosRecord(credentials: Extract<FetchCredentials, { type: 'kerberos' }>): { type: 'kerberos'; spn?: string } {
+  const spn = credentials.spn?.trim();
+  return spn ? { type: 'kerberos', spn } : { type: 'kerberos' };
+}
+
 export async function convertOpenApi(input: ImportInput, ctx: ImportContext): Promise<ImportResult> {
   const redactor = ctx.loader.redactor;
   const entryUrl = entryUrlOf(input);
@@ -93,6 +99,7 @@ function sourceOf(input: ImportInput, credentials: FetchCredentials | undefined,
   if (location?.kind === 'file') return { kind: 'file', location: location.path };
   if (location?.kind !== 'url') return undefined;
   if (!credentials) return { kind: 'url', location: location.url };
+  if (credentials.type === 'kerberos') return { kind: 'url', location: location.url, credentials: kerberosRecord(credentials) };
   const secret = `\${secret:${definitionSecretName(apiId)}}`;
   const recorded: NonNullable<DefinitionSource['credentials']> =
     credentials.type === 'basic'
@@ -104,7 +111,7 @@ function sourceOf(input: ImportInput, credentials: FetchCredentials | undefined,
 }
 
 function secretOf(credentials: FetchCredentials | undefined, apiId: string): SecretToStore | undefined {
-  if (!credentials) return undefined;
+  if (!credentials || credentials.type === 'kerberos') return undefined;
   const from = credentials.type === 'basic' ? 'password' : credentials.type === 'bearer' ? 'token' : 'apikey';
   return { name: definitionSecretName(apiId), from };
 }

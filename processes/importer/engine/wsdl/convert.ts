@@ -12,7 +12,7 @@ import { defaultSettings, emptyBody, type Request } from '../../../../protocol/m
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
 import { sampleEnvelope, type WsdlBinding, type WsdlDefinition } from '../../../../protocol/wsdl/index.js';
 import type { ImportContext, ImportInput } from '../importer.js';
-import { definitionSecretName } from '../openapi/convert.js';
+import { definitionSecretName, kerberosRecord } from '../openapi/convert.js';
 import { readWsdlDocuments, shownIn } from './read-documents.js';
 
 export interface SoapHeaders {
@@ -50,7 +50,7 @@ export async function convertWsdl(input: ImportInput, ctx: ImportContext): Promi
     const requests: PlacedRequest[] = binding.operations.map((op) => ({ folder: '', request: soapRequest(definition, binding, op.name, ctx.newId('r'), ctx.options.baseUrl?.trim() || endpoint) }));
     requestCount += requests.length;
     // Each API keeps its own copy of the fetch secret, so removing one interface never strands another.
-    const secret = ctx.sourceCredentials ? { name: definitionSecretName(apiId), from: secretFrom(ctx) } : undefined;
+    const secret = ctx.sourceCredentials && ctx.sourceCredentials.type !== 'kerberos' ? { name: definitionSecretName(apiId), from: secretFrom(ctx) } : undefined;
     apis.push({ api, folders: [], requests, documents: cached, ...(secret ? { secret } : {}) });
   }
   const first = apis[0]!.api;
@@ -152,6 +152,7 @@ function sourceOf(input: ImportInput, ctx: ImportContext): ((apiId: string) => N
   const credentials = ctx.sourceCredentials;
   return (apiId) => {
     if (!credentials) return { kind: 'url', location: location.url };
+    if (credentials.type === 'kerberos') return { kind: 'url', location: location.url, credentials: kerberosRecord(credentials) };
     const secret = `\${secret:${definitionSecretName(apiId)}}`;
     const recorded =
       credentials.type === 'basic'

@@ -35,7 +35,13 @@ export function DefinitionSection({ project, api, reload }: { project: string; a
               {source ? (
                 <>
                   <span class="badge">{source.kind === 'url' ? 'URL' : 'File'}</span> <code class="break">{source.location}</code>
-                  {source.credentials && <span class="muted"> with stored credentials: {describeRecordedCredentials(source.credentials)}</span>}
+                  {source.credentials &&
+                    (source.credentials.type === 'kerberos' ? (
+                      // Nothing is stored for Kerberos: each fetch uses whoever is signed in then.
+                      <span class="muted"> fetched with {describeRecordedCredentials(source.credentials)}</span>
+                    ) : (
+                      <span class="muted"> with stored credentials: {describeRecordedCredentials(source.credentials)}</span>
+                    ))}
                 </>
               ) : (
                 <span class="muted">Pasted text, so none is recorded: updating asks for a file or URL.</span>

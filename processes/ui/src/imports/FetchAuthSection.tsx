@@ -1,11 +1,25 @@
 /**
- * The Authentication section of a URL source: None, Basic, Bearer token or API key (header or
- * query), plus "Use stored credentials" where the definition update offers it. Secrets are typed
- * into masked fields and go to the keychain with the import, never into a project file.
+ * The Authentication section of a URL source: None, Basic, Bearer token, API key (header or
+ * query) or Kerberos (the signed-in ticket, optional SPN), plus "Use stored credentials" where
+ * the definition update offers it. Secrets are typed into masked fields and go to the keychain
+ * with the import, never into a project file; Kerberos has none.
  */
 import { AUTH_MODE_LABELS, type AuthDraft, type AuthMode } from './fetch-credentials.js';
 
-export function FetchAuthSection({ draft, onChange, modes, storedLabel }: { draft: AuthDraft; onChange(draft: AuthDraft): void; modes: AuthMode[]; storedLabel?: string }) {
+export function FetchAuthSection({
+  draft,
+  onChange,
+  modes,
+  storedLabel,
+  storedKerberos,
+}: {
+  draft: AuthDraft;
+  onChange(draft: AuthDraft): void;
+  modes: AuthMode[];
+  storedLabel?: string;
+  /** The recorded credentials are Kerberos: nothing is in the keychain. */
+  storedKerberos?: boolean;
+}) {
   const set = (patch: Partial<AuthDraft>) => onChange({ ...draft, ...patch });
   return (
     <fieldset class="import-auth">
@@ -17,7 +31,12 @@ export function FetchAuthSection({ draft, onChange, modes, storedLabel }: { draf
           </button>
         ))}
       </div>
-      {draft.mode === 'stored' && <p class="muted import-hint">Fetched with the credentials kept in the system keychain{storedLabel ? `: ${storedLabel}` : ''}.</p>}
+      {draft.mode === 'stored' && (
+        <p class="muted import-hint">
+          {storedKerberos ? 'Fetched with Kerberos as recorded with the API' : 'Fetched with the credentials kept in the system keychain'}
+          {storedLabel ? `: ${storedLabel}` : ''}.
+        </p>
+      )}
       {draft.mode === 'none' && <p class="muted import-hint">The document is fetched without credentials.</p>}
       {draft.mode === 'basic' && (
         <div class="import-auth-fields">
@@ -42,6 +61,17 @@ export function FetchAuthSection({ draft, onChange, modes, storedLabel }: { draf
             </select>
           </label>
         </div>
+      )}
+      {draft.mode === 'kerberos' && (
+        <>
+          <div class="import-auth-fields">
+            <label>
+              <span>SPN (optional)</span>
+              <input aria-label="SPN" type="text" autoComplete="off" spellcheck={false} placeholder="HTTP@<the document's host>" value={draft.spn} onInput={(e) => set({ spn: (e.target as HTMLInputElement).value })} />
+            </label>
+          </div>
+          <p class="muted import-hint">Uses your signed-in Kerberos ticket (kinit or your system sign-in): no password is asked for or stored. The token goes only to the document’s own origin.</p>
+        </>
       )}
       {(draft.mode === 'basic' || draft.mode === 'bearer' || draft.mode === 'apikey') && (
         <p class="muted import-hint">Sent only to the document’s own origin, and kept in the system keychain so the definition can be read again.</p>

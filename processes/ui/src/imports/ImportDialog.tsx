@@ -144,7 +144,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
                 <span>URL</span>
                 <input ref={firstRef} class="mono" type="url" aria-label="Document URL" placeholder="https://api.example.com/openapi.yaml" value={form.url} onInput={(e) => set({ url: (e.target as HTMLInputElement).value })} />
               </label>
-              <FetchAuthSection draft={form.auth} modes={['none', 'basic', 'bearer', 'apikey']} onChange={(auth) => set({ auth })} />
+              <FetchAuthSection draft={form.auth} modes={['none', 'basic', 'bearer', 'apikey', 'kerberos']} onChange={(auth) => set({ auth })} />
               {wsdlCredentialsOffered(form) && (
                 <label class="checkbox">
                   <input type="checkbox" checked={form.useCredentialsForRequests} onChange={(e) => set({ useCredentialsForRequests: (e.target as HTMLInputElement).checked })} />

@@ -40,6 +40,7 @@ export function SourceChooser({ session }: { session: UpdateSession }) {
               draft={draft}
               modes={modes}
               storedLabel={recorded?.credentials ? describeRecordedCredentials(recorded.credentials) : undefined}
+              storedKerberos={recorded?.credentials?.type === 'kerberos'}
               onChange={(auth) => set({ auth, authTouched: true })}
             />
           </>

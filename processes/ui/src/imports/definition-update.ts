@@ -153,7 +153,7 @@ export function openChooser(session: UpdateSession, message = '', url?: string):
 /** The Authentication choice in effect: it follows the origin until the user picks one. */
 export function effectiveAuth(session: UpdateSession, chooser: ChooserState): { draft: AuthDraft; modes: AuthMode[] } {
   const stored = storedCredentialsFor(chooser.url.trim(), session.api.value?.definition?.source);
-  const modes: AuthMode[] = stored ? ['stored', 'none', 'basic', 'bearer', 'apikey'] : ['none', 'basic', 'bearer', 'apikey'];
+  const modes: AuthMode[] = stored ? ['stored', 'none', 'basic', 'bearer', 'apikey', 'kerberos'] : ['none', 'basic', 'bearer', 'apikey', 'kerberos'];
   let mode = chooser.auth.mode;
   if (!chooser.authTouched) mode = stored ? 'stored' : 'none';
   else if (mode === 'stored' && !stored) mode = 'none';

@@ -6,7 +6,7 @@ import type { DefinitionSource } from '../../../../protocol/model/api.js';
 import type { FetchCredentials } from '../../../../protocol/model/import.js';
 
 /** `stored` re-uses the keychain credentials recorded with the API (definition update only). */
-export type AuthMode = 'stored' | 'none' | 'basic' | 'bearer' | 'apikey';
+export type AuthMode = 'stored' | 'none' | 'basic' | 'bearer' | 'apikey' | 'kerberos';
 
 export interface AuthDraft {
   mode: AuthMode;
@@ -16,6 +16,8 @@ export interface AuthDraft {
   keyName: string;
   keyValue: string;
   keyIn: 'header' | 'query';
+  /** Kerberos: the service principal; empty means HTTP@<the document's host>. */
+  spn: string;
 }
 
 export const AUTH_MODE_LABELS: Record<AuthMode, string> = {
@@ -24,10 +26,11 @@ export const AUTH_MODE_LABELS: Record<AuthMode, string> = {
   basic: 'Basic',
   bearer: 'Bearer token',
   apikey: 'API key',
+  kerberos: 'Kerberos',
 };
 
 export function emptyAuth(mode: AuthMode = 'none'): AuthDraft {
-  return { mode, username: '', password: '', token: '', keyName: 'X-API-Key', keyValue: '', keyIn: 'header' };
+  return { mode, username: '', password: '', token: '', keyName: 'X-API-Key', keyValue: '', keyIn: 'header', spn: '' };
 }
 
 /** What goes on the wire; undefined for None and for stored credentials (the supervisor adds those). */
@@ -39,6 +42,8 @@ export function toCredentials(draft: AuthDraft): FetchCredentials | undefined {
       return { type: 'bearer', token: draft.token };
     case 'apikey':
       return { type: 'apikey', name: draft.keyName.trim(), value: draft.keyValue, in: draft.keyIn };
+    case 'kerberos':
+      return draft.spn.trim() ? { type: 'kerberos', spn: draft.spn.trim() } : { type: 'kerberos' };
     default:
       return undefined;
   }
@@ -70,5 +75,6 @@ export function storedCredentialsFor(url: string, recorded: DefinitionSource | u
 export function describeRecordedCredentials(credentials: NonNullable<DefinitionSource['credentials']>): string {
   if (credentials.type === 'basic') return `Basic${credentials.username ? ` (${credentials.username})` : ''}`;
   if (credentials.type === 'bearer') return 'Bearer token';
+  if (credentials.type === 'kerberos') return `Kerberos (your signed-in ticket${credentials.spn ? `, SPN ${credentials.spn}` : ''})`;
   return `API key ${credentials.name ?? ''} in the ${credentials.in === 'query' ? 'query' : 'header'}`.replace('  ', ' ');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRunRequest, emptyForm, progressFraction, versionLabel, type ImportForm } from './import-form.js';
-import { emptyAuth, storedCredentialsFor, toCredentials } from './fetch-credentials.js';
+import { credentialsProblem, describeRecordedCredentials, emptyAuth, storedCredentialsFor, toCredentials } from './fetch-credentials.js';
 
 const form = (patch: Partial<ImportForm>): ImportForm => ({ ...emptyForm('/p'), ...patch });
 
@@ -61,6 +61,14 @@ describe('credentials', () => {
     expect(toCredentials(emptyAuth('none'))).toBeUndefined();
     expect(toCredentials(emptyAuth('stored'))).toBeUndefined();
     expect(toCredentials({ ...emptyAuth('apikey'), keyName: ' k ', keyValue: 'v', keyIn: 'query' })).toEqual({ type: 'apikey', name: 'k', value: 'v', in: 'query' });
+  });
+
+  it('sends Kerberos with the SPN only when one is typed, never asks for a secret, and names it without a keychain', () => {
+    expect(toCredentials(emptyAuth('kerberos'))).toEqual({ type: 'kerberos' });
+    expect(toCredentials({ ...emptyAuth('kerberos'), spn: ' HTTP@wsdl.test ' })).toEqual({ type: 'kerberos', spn: 'HTTP@wsdl.test' });
+    expect(credentialsProblem(emptyAuth('kerberos'))).toBeNull();
+    expect(describeRecordedCredentials({ type: 'kerberos' })).toBe('Kerberos (your signed-in ticket)');
+    expect(describeRecordedCredentials({ type: 'kerberos', spn: 'HTTP@wsdl.test' })).toBe('Kerberos (your signed-in ticket, SPN HTTP@wsdl.test)');
   });
 
   it('offers stored credentials only on the recorded source’s origin', () => {
