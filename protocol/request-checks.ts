@@ -14,6 +14,7 @@ export function emptyAuthFields(auth: Auth, value: (text: string) => string = (t
   switch (auth.type) {
     case 'inherit':
     case 'none':
+    case 'kerberos': // the signed-in ticket; an empty SPN means HTTP@<host>
       break;
     case 'basic':
       // A password may be empty (some services take a key as the user name); the user name may not.
@@ -41,6 +42,7 @@ const AUTH_NAMES: Record<Auth['type'], string> = {
   basic: 'Basic',
   bearer: 'Bearer',
   apikey: 'API key',
+  kerberos: 'Kerberos',
   oauth2: 'OAuth 2',
 };
 

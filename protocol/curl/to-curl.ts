@@ -14,6 +14,8 @@ export interface CurlSource {
   body: { type: 'none' } | { type: 'text'; text: string } | { type: 'file'; path: string } | { type: 'multipart'; parts: CurlPart[] };
   /** Written as `-u user:password` (the headers then hold no Authorization). */
   basic?: { username: string; password: string };
+  /** Kerberos: `--negotiate -u :` (curl makes the token from the signed-in ticket, for HTTP@<host>). */
+  negotiate?: boolean;
   /** The response was an event stream: `-N` even when no Accept header asked for one. */
   stream?: boolean;
 }
@@ -30,6 +32,7 @@ export function toCurl(source: CurlSource): string {
   args.push(quote(source.url));
   const head = args.length;
   if (source.basic) args.push(`-u ${quote(`${source.basic.username}:${source.basic.password}`)}`);
+  else if (source.negotiate) args.push('--negotiate -u :');
   for (const [name, value] of source.headers) args.push(`-H ${quote(value === '' ? `${name};` : `${name}: ${value}`)}`);
   const accept = headerValues(source.headers, 'accept');
   const encodings = headerValues(source.headers, 'accept-encoding');

@@ -15,6 +15,9 @@ export const Auth = T.Union([
     value: T.String(),
     in: T.Union([T.Literal('header'), T.Literal('query')]),
   }),
+  // Kerberos (SPNEGO) from the signed-in ticket: nothing secret is stored. `spn` empty or absent
+  // is HTTP@<host of the request>.
+  T.Object({ type: T.Literal('kerberos'), spn: T.Optional(T.String({ maxLength: 255 })) }),
   T.Object({
     type: T.Literal('oauth2'),
     grant: T.Union([T.Literal('client_credentials'), T.Literal('authorization_code')]),

@@ -46,6 +46,11 @@ export const SendSpec = T.Object({
   cookies: T.Optional(T.Object({ send: T.Boolean() })),
   /** Skip TLS certificate verification (`parley run --insecure` only; the app never sets it). */
   insecure: T.Optional(T.Boolean()),
+  /**
+   * Kerberos auth: a 401 offering Negotiate from the request's own origin is asked again once
+   * with a SPNEGO token for `spn` (empty: HTTP@<host of the hop>). Absent: no Kerberos.
+   */
+  negotiate: T.Optional(T.Object({ spn: T.String({ maxLength: 255 }) })),
 });
 export type SendSpec = Static<typeof SendSpec>;
 

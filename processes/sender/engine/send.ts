@@ -5,6 +5,7 @@ import type { Header, Hop, ResponseBody, ResponseHead, SendResult, SendSpec, Tim
 import type { RowBatch, StreamRow } from '../../../protocol/model/stream.js';
 import { isEventStream } from '../../../protocol/media-type.js';
 import type { CookieOutcome } from '../../../protocol/model/cookies.js';
+import type { NegotiateToken } from '../../../protocol/spnego.js';
 import { decodersFor } from './decode-body.js';
 import { readEventStream } from './event-stream.js';
 import { StreamKeeper } from './stream-keeper.js';
@@ -14,6 +15,7 @@ import { checkBodyFiles } from './outgoing-body.js';
 import { rawRequestText, rawResponseText } from './raw-text.js';
 import { isRedirectStatus, redirectedRequest, resolveLocation, type HopRequest } from './redirects.js';
 import { moveUrlCredentials, requestHeaders } from './request-headers.js';
+import { asksForNegotiate, negotiateHeader } from './negotiate.js';
 import { SendControl } from './send-control.js';
 import { sendFailure } from './send-errors.js';
 import { HopFailure, sendHop, type HopResponse } from './send-hop.js';
@@ -31,6 +33,8 @@ export interface SendOptions {
    * cookies, then its rows. Without it a text/event-stream response is read as a body.
    */
   stream?: StreamSink;
+  /** Makes the Kerberos token for `spec.negotiate` (protocol/spnego.ts's unless a test gives another). */
+  negotiate?: NegotiateToken;
 }
 
 export interface StreamSink {
@@ -68,14 +72,25 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
     let request: HopRequest = { method: spec.method, url: firstUrl, headers, body: spec.body };
     const hops: Hop[] = [];
     const jar = spec.cookies === undefined ? undefined : options.jar;
+    // Kerberos goes only to the request's own origin, and never again once a hop has left it.
+    let neverLeftOrigin = true;
 
     for (;;) {
       control.host = request.url.host;
       control.throwIfStopped();
+      neverLeftOrigin &&= request.url.origin === firstUrl.origin;
       // The jar's cookies are added per hop and never carried into the next hop's request:
       // each hop gets those matching its own URL, the last hop's Set-Cookie included.
-      const jarHeader = jar !== undefined && spec.cookies?.send ? await jar.cookieHeader(request.url.href) : '';
-      const response = await sendHopExplained(dispatcher, { ...request, headers: withJarCookies(request.headers, jarHeader) }, control, proxyHost);
+      const jarHeader = async () => (jar !== undefined && spec.cookies?.send ? await jar.cookieHeader(request.url.href) : '');
+      let response = await sendHopExplained(dispatcher, { ...request, headers: withJarCookies(request.headers, await jarHeader()) }, control, proxyHost);
+      if (spec.negotiate !== undefined && neverLeftOrigin && asksForNegotiate(response.status, response.headers)) {
+        // The same hop once more with a token for its host; the token is not carried to the next hop.
+        await storeHopCookies(jar, request.url, response.headers);
+        await response.body.dump({ limit: 128 * 1024, signal: control.signal }).catch(() => undefined);
+        const authorization = await negotiateHeader(request.url, spec.negotiate.spn, control.signal, options.negotiate);
+        const signedIn = [...request.headers.filter(([name]) => name.toLowerCase() !== 'authorization'), authorization];
+        response = await sendHopExplained(dispatcher, { ...request, headers: withJarCookies(signedIn, await jarHeader()) }, control, proxyHost);
+      }
       const cookies = storeHopCookies(jar, request.url, response.headers);
       const next = spec.followRedirects ? redirectTarget(response, request.url) : undefined;
       if (next === undefined) {

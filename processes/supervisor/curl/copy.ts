@@ -50,7 +50,7 @@ function sourceOfSpec(spec: SendSpec, projectRoot: string): CurlSource {
       body = { type: 'multipart', parts: spec.body.parts.map((p): CurlPart => (p.kind === 'text' ? p : { kind: 'file', name: p.name, path: path(p.path), contentType: p.contentType })) };
       break;
   }
-  return { method: spec.method, url: spec.url, headers, body, ...(basic ? { basic } : {}) };
+  return { method: spec.method, url: spec.url, headers, body, ...(basic ? { basic } : {}), ...(spec.negotiate ? { negotiate: true } : {}) };
 }
 
 /** A History entry as recorded: its masks stay; with show-secrets, its `${secret:name}` references are filled from `secrets`. */
@@ -106,6 +106,7 @@ function maskSource(source: CurlSource, secrets: Masking): CurlSource {
     url: maskUrl(redact(source.url)).text,
     headers: source.headers.map(([n, v]) => [n, maskHeaderValue(n, redact(v))] as const),
     body,
+    ...(source.negotiate ? { negotiate: true } : {}),
     ...(source.basic ? { basic: { username: redact(source.basic.username), password: password === '' || isReferenceOnly(password) ? password : MASK } } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request
 import { pathParamNames } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
+import { serviceName } from '../../../protocol/spnego.js';
 import { redactSecrets, type Expander } from './expand.js';
 
 export interface ResolveContext {
@@ -94,7 +95,19 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     proxy: ctx.proxy,
     caPem: ctx.caPem,
     inlineLimit: ctx.inlineLimit,
+    ...negotiateFor(auth, headers, x),
   };
+}
+
+/**
+ * Kerberos auth as the sender's `negotiate`: the SPN expanded and checked here, so a malformed one
+ * refuses the send before the network. A hand-set Authorization header wins, as for Basic.
+ */
+function negotiateFor(auth: Auth, headers: Header[], x: (s: string) => string): Pick<SendSpec, 'negotiate'> {
+  if (auth.type !== 'kerberos' || headers.some(([n]) => n.toLowerCase() === 'authorization')) return {};
+  const spn = x(auth.spn ?? '').trim();
+  if (spn !== '') serviceName(spn, '', 'request');
+  return { negotiate: { spn } };
 }
 
 /** "${secret:apiToken} names no secret in the keychain", and the stored name it may have meant. */
@@ -172,6 +185,7 @@ async function applyAuth(
   switch (auth.type) {
     case 'inherit':
     case 'none':
+    case 'kerberos': // the token is made by the sender, per hop, when the server asks (negotiateFor)
       return null;
     case 'basic':
       if (!has('authorization')) headers.push(['Authorization', `Basic ${Buffer.from(`${x(auth.username)}:${x(auth.password)}`).toString('base64')}`]);

@@ -18,7 +18,7 @@ import { parseCommand, wordText, type ParsedCommand } from './parse-command.js';
 
 /** The options whose meaning the request keeps (curl's long names). */
 const MAPPED = new Set([
-  'url', 'request', 'get', 'head', 'header', 'user-agent', 'referer', 'range', 'time-cond', 'oauth2-bearer', 'user', 'basic', 'globoff',
+  'url', 'request', 'get', 'head', 'header', 'user-agent', 'referer', 'range', 'time-cond', 'oauth2-bearer', 'user', 'basic', 'negotiate', 'globoff',
   'data', 'data-raw', 'data-ascii', 'data-binary', 'data-urlencode', 'json', 'url-query', 'form', 'form-string', 'compressed',
 ]);
 
@@ -202,7 +202,9 @@ function languageOf(contentType: string, text: string): RawLanguage {
 
 function authOf(cc: ParsedCommand['request'], headers: [string, string][], notes: Set<string>, ignore: (flag: string, why?: string) => void): Auth {
   const userPass = cc.urls[0]!.auth;
-  if (cc.authType !== 'basic' && cc.authType !== 'none' && cc.authType !== 'bearer') ignore(`--${cc.authType}`, 'only Basic auth is imported from -u');
+  // `--negotiate -u :` (what Copy as cURL writes for Kerberos): the signed-in ticket, no user.
+  if (cc.authType === 'negotiate') return { type: 'kerberos' };
+  if (cc.authType !== 'basic' && cc.authType !== 'none' && cc.authType !== 'bearer') ignore(`--${cc.authType}`, 'only Basic and Negotiate auth are imported from -u');
   if (userPass && (cc.authType === 'basic' || cc.authType === 'none')) {
     const password = wordText(userPass[1], notes);
     if (!userPass[1] || userPass[1].toString() === '') notes.add('curl would ask for the password (-u without one): set it on the Auth tab.');
@@ -263,7 +265,7 @@ function previewOf(request: Request): CurlPreview {
     headerNames: names,
     bodyKind: bodyLabel(request.body),
     ...(auth.type === 'basic' ? { basicUser: auth.username } : {}),
-    auth: auth.type === 'basic' ? 'Basic' : auth.type === 'bearer' ? 'Bearer token' : auth.type === 'apikey' ? `API key in the ${auth.name} header` : 'Inherit from the API',
+    auth: auth.type === 'basic' ? 'Basic' : auth.type === 'bearer' ? 'Bearer token' : auth.type === 'apikey' ? `API key in the ${auth.name} header` : auth.type === 'kerberos' ? 'Kerberos (your signed-in ticket)' : 'Inherit from the API',
   };
 }
 

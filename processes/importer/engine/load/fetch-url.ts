@@ -12,7 +12,7 @@ import type { FetchCredentials, ImportDeadlines } from '../../../../protocol/mod
 import type { ReadBudget } from './limits.js';
 import { DEFAULT_DEADLINES, fetchDeadlineError, jobDeadlineError, tooLarge } from './limits.js';
 import type { Redactor } from './redact.js';
-import { kerberosError, kerberosToken, serviceName, type NegotiateToken } from './spnego.js';
+import { kerberosError, kerberosToken, serviceName, type NegotiateToken } from '../../../../protocol/spnego.js';
 
 export interface FetchOptions {
   dispatcher: Dispatcher;

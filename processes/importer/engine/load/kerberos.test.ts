@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../../../protocol/errors.js';
 import { createDocumentLoader } from './loader.js';
-import { kerberosModule, serviceName } from './spnego.js';
+import { kerberosModule, serviceName } from '../../../../protocol/spnego.js';
 
 const TOKEN = 'c3BuZWdvLXRva2Vu';
 

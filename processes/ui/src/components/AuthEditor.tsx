@@ -13,6 +13,7 @@ const LABELS: Record<Auth['type'], string> = {
   basic: 'Basic',
   bearer: 'Bearer token',
   apikey: 'API key',
+  kerberos: 'Kerberos',
   oauth2: 'OAuth 2',
 };
 
@@ -27,6 +28,8 @@ export function defaultAuth(type: Auth['type']): Auth {
       return { type, token: '' };
     case 'apikey':
       return { type, name: 'X-API-Key', value: '', in: 'header' };
+    case 'kerberos':
+      return { type, spn: '' };
     case 'oauth2':
       return { type, grant: 'client_credentials', tokenUrl: '', authorizationUrl: '', clientId: '', clientSecret: '', scope: '', usePkce: true };
   }
@@ -89,6 +92,15 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
           </label>
           <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} />
           <SecretField label="Key" value={auth.value} onInput={(value) => set({ value })} />
+        </>
+      )}
+      {auth.type === 'kerberos' && (
+        <>
+          <label>
+            <span>SPN</span>
+            <input aria-label="SPN" value={auth.spn ?? ''} placeholder="HTTP@<host of the request>" onInput={(e) => set({ spn: (e.target as HTMLInputElement).value })} />
+          </label>
+          <p class="muted">Uses your signed-in Kerberos ticket (kinit or your system's sign-in): nothing is stored. Sent only to the request's own host, when it asks (401 Negotiate).</p>
         </>
       )}
       {auth.type === 'oauth2' && (
