@@ -6,7 +6,7 @@
  * own process). Under CI=true missing krb5 tools fail; elsewhere they skip.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kerberosError, kerberosToken } from '../../processes/importer/engine/load/spnego.js';
+import { kerberosError, kerberosToken } from '../../protocol/spnego.js';
 import { kerberosMissing, startKdc, type Kdc } from '../support/kdc.js';
 
 const missing = kerberosMissing();
