@@ -54,6 +54,9 @@ ${builtFormats()
   --no-cache                do not keep a copy of the definition documents in the project
   --no-webhooks             do not import webhooks and callbacks into the Webhooks collection
   --include-static-assets   HAR: import requests for images, scripts, styles and fonts too
+  --use-credentials-for-requests
+                            WSDL by URL with --auth-basic or --kerberos: the interfaces' requests
+                            use them too (Basic: the password's keychain copy; Kerberos: the ticket)
   --recorded-responses none|history|examples
                             HAR: what becomes of the recorded responses (default none; history
                             writes each exchange into History at its recorded time, redacted;
@@ -82,6 +85,7 @@ interface Options extends CommonFlags {
   'no-cache': boolean;
   'no-webhooks': boolean;
   'include-static-assets': boolean;
+  'use-credentials-for-requests': boolean;
   'recorded-responses'?: string;
 }
 
@@ -101,6 +105,7 @@ const COMMAND: CommandLine<Options> = {
     'no-cache': { type: 'boolean', default: false },
     'no-webhooks': { type: 'boolean', default: false },
     'include-static-assets': { type: 'boolean', default: false },
+    'use-credentials-for-requests': { type: 'boolean', default: false },
     'recorded-responses': { type: 'string' },
   },
   usageProblem,
@@ -138,6 +143,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
           cacheDefinition: !options['no-cache'],
           importWebhooks: !options['no-webhooks'],
           ...(options['include-static-assets'] ? { includeStaticAssets: true } : {}),
+          ...(options['use-credentials-for-requests'] ? { useCredentialsForRequests: true } : {}),
           ...(options['recorded-responses'] !== undefined ? { recordedResponses: options['recorded-responses'] as RecordedResponses } : {}),
         },
         ...(into ? { into } : {}),
@@ -178,5 +184,6 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   if (options['project-name'] !== undefined && options['new-project'] === undefined) return '--project-name names a new project: use it with --new-project.';
   if (options['recorded-responses'] !== undefined && !RECORDED_RESPONSES.includes(options['recorded-responses'] as RecordedResponses)) return `--recorded-responses must be none, history or examples, not ${options['recorded-responses']}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
+  if (options['use-credentials-for-requests'] && options['auth-basic'] === undefined && !options.kerberos) return '--use-credentials-for-requests goes with --auth-basic <user> or --kerberos.';
   return undefined;
 }

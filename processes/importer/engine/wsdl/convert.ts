@@ -142,6 +142,8 @@ function secretFrom(ctx: ImportContext): 'password' | 'token' | 'apikey' {
 function requestAuth(ctx: ImportContext, apiId: string): Auth {
   const c = ctx.sourceCredentials;
   if (ctx.options.useCredentialsForRequests && c?.type === 'basic') return { type: 'basic', username: c.username, password: `\${secret:${definitionSecretName(apiId)}}` };
+  // Kerberos stores nothing: the requests use the signed-in ticket, for the same SPN if one was given.
+  if (ctx.options.useCredentialsForRequests && c?.type === 'kerberos') return { type: 'kerberos', ...(c.spn?.trim() ? { spn: c.spn.trim() } : {}) };
   return { type: 'none' };
 }
 

@@ -17,7 +17,7 @@ describe('buildRunRequest', () => {
     });
   });
 
-  it('sends "Use these credentials for requests too" only with Basic credentials on the URL tab', () => {
+  it('sends "Use these credentials for requests too" only with Basic or Kerberos credentials on the URL tab', () => {
     const basic = { ...emptyAuth('basic'), username: 'a', password: 'b' };
     const options = (patch: Partial<ImportForm>) => {
       const built = buildRunRequest(form({ url: 'https://x.test/svc?wsdl', useCredentialsForRequests: true, ...patch }), ['/p']);
@@ -25,7 +25,9 @@ describe('buildRunRequest', () => {
     };
     expect(options({ auth: basic })).toMatchObject({ useCredentialsForRequests: true });
     expect(options({ auth: basic, format: 'wsdl' })).toMatchObject({ useCredentialsForRequests: true });
+    expect(options({ auth: emptyAuth('kerberos') })).toMatchObject({ useCredentialsForRequests: true });
     expect(options({ auth: emptyAuth('none') })).not.toHaveProperty('useCredentialsForRequests');
+    expect(options({ auth: { ...emptyAuth('bearer'), token: 't' } })).not.toHaveProperty('useCredentialsForRequests');
     expect(options({ auth: basic, format: 'openapi' })).not.toHaveProperty('useCredentialsForRequests');
     expect(options({ auth: basic, useCredentialsForRequests: false })).not.toHaveProperty('useCredentialsForRequests');
   });

@@ -75,9 +75,9 @@ export function emptyForm(project: string | undefined): ImportForm {
 
 export type RunRequest = ReqOf<'import.run'>;
 
-/** "Use these credentials for requests too" (SPEC "WSDL options"): the URL tab, Basic credentials, a WSDL or Auto-detect. */
+/** "Use these credentials for requests too" (SPEC "WSDL options"): the URL tab, Basic or Kerberos, a WSDL or Auto-detect. */
 export function wsdlCredentialsOffered(form: ImportForm): boolean {
-  return form.tab === 'url' && form.auth.mode === 'basic' && (form.format === 'wsdl' || form.format === 'auto');
+  return form.tab === 'url' && (form.auth.mode === 'basic' || form.auth.mode === 'kerberos') && (form.format === 'wsdl' || form.format === 'auto');
 }
 
 /** The request to send, or the first thing the user still has to fill in. */
