@@ -45,6 +45,7 @@ export const ROUND_TRIP_COMMANDS = [
   `curl -u 'alice:p@ss word:with colon' https://api.example.com/private -X POST -d 'x=1'`,
   `curl https://api.example.com/me -H 'Authorization: Bearer eyJhbGciOi.eyJzdWIi.sig'`,
   `curl https://api.example.com/me --oauth2-bearer abc123`,
+  `curl --negotiate -u : https://api.example.com/intranet`,
   `curl https://api.example.com/data -H 'X-Api-Key: k-123' -H 'Accept: application/json'`,
   `curl https://api.example.com/pets --compressed`,
   `curl https://api.example.com/pets -H 'Accept-Encoding: gzip' --compressed`,

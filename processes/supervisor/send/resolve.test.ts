@@ -26,6 +26,28 @@ function resolve(req: Request, onApi: Api = api, secrets = new Map<string, strin
   });
 }
 
+describe('resolveRequest with Kerberos auth', () => {
+  it('needs no values: the sender is asked to answer Negotiate, for HTTP@<host> when no SPN is given', async () => {
+    const spec = await resolve(request({ auth: { type: 'kerberos' } }));
+    expect(spec.negotiate).toEqual({ spn: '' });
+    expect(spec.headers.some(([n]) => n.toLowerCase() === 'authorization')).toBe(false);
+  });
+
+  it('carries the SPN as typed, inherited from the API too', async () => {
+    const spec = await resolve(request({ auth: { type: 'inherit' } }), { ...api, auth: { type: 'kerberos', spn: ' HTTP/svc.example.test@EXAMPLE.TEST ' } });
+    expect(spec.negotiate).toEqual({ spn: 'HTTP/svc.example.test@EXAMPLE.TEST' });
+  });
+
+  it('refuses an SPN that is not one before the network', async () => {
+    await expect(resolve(request({ auth: { type: 'kerberos', spn: 'a/b/c' } }))).rejects.toMatchObject({ code: 'auth-kerberos-bad-spn', message: expect.stringMatching(/HTTP@host or HTTP\/host@REALM/) });
+  });
+
+  it('leaves a hand-set Authorization header alone', async () => {
+    const spec = await resolve(request({ auth: { type: 'kerberos' }, headers: [{ name: 'Authorization', value: 'Negotiate abc', enabled: true }] }));
+    expect(spec.negotiate).toBeUndefined();
+  });
+});
+
 describe('resolveRequest refuses an auth whose required values are empty', () => {
   const cases: [string, Auth, RegExp][] = [
     ['Basic without a user name', { type: 'basic', username: '', password: '' }, /Basic auth has no Username/],
