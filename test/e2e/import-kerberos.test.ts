@@ -4,7 +4,9 @@
  * on 127.0.0.1. The app's process tree gets the KDC's krb5.conf and the signed-in ticket through
  * its environment. The Import dialog's URL tab: Kerberos with a wrong SPN is refused with a
  * message naming the service; with no SPN the WSDL imports and the API records Kerberos as how
- * its definition was fetched; Update definition… of an OpenAPI document imported so fetches it
+ * its definition was fetched; with "Use these credentials for requests too" ticked its interfaces' requests
+ * inherit Kerberos auth, and Send of an operation to the same Negotiate server answers its 401 with a
+ * token and shows 200; Update definition… of an OpenAPI document imported so fetches it
  * again with the recorded Kerberos choice, and offers Kerberos for another URL.
  * Screenshots: test-results/screenshots/import-kerberos-*.
  */
@@ -34,10 +36,13 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     work = await mkdtemp(join(tmpdir(), 'parley-kerberos-e2e-'));
     kdc = await startKdc();
     const wsdlPath = join(work, 'calc.wsdl');
-    await writeFile(wsdlPath, (await readFile(CALC_WSDL, 'utf8')).replaceAll('ENDPOINT', 'http://127.0.0.1:9'));
+    const addResponse = join(work, 'add-response.xml');
+    await writeFile(addResponse, '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><AddResponse xmlns="urn:parley:calc"><AddResult>5</AddResult></AddResponse></soap:Body></soap:Envelope>');
     const openapiPath = join(work, 'openapi.yaml');
     await writeFile(openapiPath, "openapi: 3.0.3\ninfo: {title: Kerb Board, version: '1'}\npaths:\n  /cards:\n    get:\n      responses: {'200': {description: ok}}\n");
-    server = await startNegotiateServer(kdc, { '/calc.wsdl': { file: wsdlPath }, '/openapi.yaml': { file: openapiPath, contentType: 'application/yaml' } });
+    server = await startNegotiateServer(kdc, { '/calc.wsdl': { file: wsdlPath }, '/calc11': { file: addResponse }, '/openapi.yaml': { file: openapiPath, contentType: 'application/yaml' } });
+    // The server reads its files per request: the WSDL's endpoints are the server itself.
+    await writeFile(wsdlPath, (await readFile(CALC_WSDL, 'utf8')).replaceAll('ENDPOINT', server.origin));
     app = await startApp(['--demo'], kdc.env);
     browser = await launchBrowser();
     page = await browser.newPage();
@@ -53,15 +58,15 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('imports a WSDL from a Negotiate server with the signed-in ticket, after a wrong SPN is refused', async () => {
+  it('imports a WSDL from a Negotiate server with the signed-in ticket, after a wrong SPN is refused, and its requests send with Kerberos', async () => {
     await page.keyboard.press('Control+I');
     const dialog = page.getByRole('dialog', { name: 'Import' });
     await dialog.getByLabel('Document URL').fill(`${server.origin}/calc.wsdl`);
     await dialog.getByRole('radio', { name: 'Kerberos' }).click();
     await dialog.getByText('Uses your signed-in Kerberos ticket').waitFor();
-    // No password field for Kerberos, and the Basic-only "for requests too" is not offered.
+    // No password field for Kerberos; "for requests too" is offered for it as for Basic.
     await expect(dialog.getByLabel('Password').count()).resolves.toBe(0);
-    await expect(dialog.getByLabel('Use these credentials for requests too (WSDL)').count()).resolves.toBe(0);
+    await dialog.getByLabel('Use these credentials for requests too (WSDL)').check();
 
     await dialog.getByLabel('SPN').fill('HTTP@nosuch.parley.test');
     await screenshot(page, 'import-kerberos-options');
@@ -84,7 +89,34 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     const definition = page.getByRole('region', { name: 'Definition' });
     await definition.waitFor();
     await expect(definition.textContent()).resolves.toMatch(/fetched with Kerberos \(your signed-in ticket\)/);
+    // Its requests' auth: Kerberos, with the SPN left to its default (HTTP@<host>).
+    await expect(page.getByLabel('Auth type').inputValue()).resolves.toBe('kerberos');
+    await expect(page.getByLabel('SPN').inputValue()).resolves.toBe('');
     await screenshot(page, 'import-kerberos-api');
+
+    // An operation inherits the API's Kerberos auth; Send answers the server's 401 Negotiate.
+    await page.getByLabel('Filter requests').fill('Add');
+    await page.getByRole('treeitem', { name: /Add/ }).first().click();
+    await page.getByLabel('SOAP operation').waitFor();
+    await page.getByRole('tab', { name: /^Auth/ }).click();
+    await page.getByText("Uses the API's authentication: Kerberos").waitFor();
+    // Kerberos can be chosen on a request too: an optional SPN and the ticket it uses.
+    await page.getByLabel('Auth type').selectOption('kerberos');
+    await page.getByText('Uses your signed-in Kerberos ticket').waitFor();
+    await expect(page.getByLabel('SPN').getAttribute('placeholder')).resolves.toBe('HTTP@<host of the request>');
+    await screenshot(page, 'import-kerberos-request-auth');
+    await page.getByLabel('Auth type').selectOption('inherit');
+    const before = server.seen.length;
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/^200/);
+    await page.getByText('AddResult').first().waitFor();
+    const calls = server.seen.slice(before).filter((s) => s.path === '/calc11');
+    expect(calls.map((s) => [s.authorization, s.user])).toEqual([
+      [null, null],
+      ['Negotiate', kdc.user],
+    ]);
+    await screenshot(page, 'import-kerberos-send');
+    await page.getByLabel('Filter requests').fill('');
   });
 
   it('Update definition… fetches an OpenAPI document again with the recorded Kerberos choice, and offers Kerberos for another URL', async () => {

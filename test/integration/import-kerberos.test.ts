@@ -87,6 +87,25 @@ describe.skipIf(missing !== null)(`parley import --kerberos${missing ? ` (skippe
     expect(api.definition!.source).toEqual({ kind: 'url', location: `${server.origin}/calc.wsdl`, credentials: { type: 'kerberos' } });
   });
 
+  it('with --use-credentials-for-requests every interface of the WSDL gets Kerberos request auth (the SPN kept); without it, none', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const authsOf = async (project: string) =>
+      Promise.all((await readdir(join(project, 'apis'))).map(async (name) => (parseYaml(await readFile(join(project, 'apis', name, 'api.yaml'), 'utf8')) as Api).auth));
+    const project = join(work, 'for-requests');
+    const run = await parley(['import', '--format', 'wsdl', '--kerberos', '--spn', 'HTTP/127.0.0.1@PARLEY.TEST', '--use-credentials-for-requests', `${server.origin}/calc.wsdl`, '--new-project', project, '--json'], kdc.env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await authsOf(project)).toEqual([0, 1, 2].map(() => ({ type: 'kerberos', spn: 'HTTP/127.0.0.1@PARLEY.TEST' })));
+    const without = join(work, 'not-for-requests');
+    expect((await parley(['import', '--format', 'wsdl', '--kerberos', `${server.origin}/calc.wsdl`, '--new-project', without, '--json'], kdc.env)).code).toBe(0);
+    expect(await authsOf(without)).toEqual([0, 1, 2].map(() => ({ type: 'none' })));
+  });
+
+  it('--use-credentials-for-requests without --auth-basic or --kerberos is a usage error', async () => {
+    const run = await parley(['import', '--format', 'wsdl', '--use-credentials-for-requests', `${server.origin}/calc.wsdl`, '--new-project', join(work, 'usage'), '--json'], kdc.env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--use-credentials-for-requests goes with --auth-basic <user> or --kerberos.');
+  });
+
   it('without --kerberos the server is reported as needing authentication', async () => {
     const run = await parley(['import', '--format', 'wsdl', `${server.origin}/calc.wsdl`, '--new-project', join(work, 'none'), '--json'], kdc.env);
     expect(run.code).toBe(2);
