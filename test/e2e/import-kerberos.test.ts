@@ -6,7 +6,8 @@
  * message naming the service; with no SPN the WSDL imports and the API records Kerberos as how
  * its definition was fetched; with "Use these credentials for requests too" ticked its interfaces' requests
  * inherit Kerberos auth, and Send of an operation to the same Negotiate server answers its 401 with a
- * token and shows 200; Update definition… of an OpenAPI document imported so fetches it
+ * token and shows 200 (a wrong SPN on the request is shown as auth-kerberos-bad-spn in the response
+ * pane); Update definition… of an OpenAPI document imported so fetches it
  * again with the recorded Kerberos choice, and offers Kerberos for another URL.
  * Screenshots: test-results/screenshots/import-kerberos-*.
  */
@@ -105,6 +106,13 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     await page.getByText('Uses your signed-in Kerberos ticket').waitFor();
     await expect(page.getByLabel('SPN').getAttribute('placeholder')).resolves.toBe('HTTP@<host of the request>');
     await screenshot(page, 'import-kerberos-request-auth');
+    // A Kerberos failure is shown in the response pane, in a request's words.
+    await page.getByLabel('SPN').fill('HTTP@nosuch.parley.test');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const failure = page.locator('.response-error');
+    await failure.waitFor();
+    await expect(failure.textContent()).resolves.toMatch(/could not sign in with Kerberos: the Kerberos KDC does not know the service HTTP@nosuch\.parley\.test/);
+    await screenshot(page, 'import-kerberos-request-error');
     await page.getByLabel('Auth type').selectOption('inherit');
     const before = server.seen.length;
     await page.getByRole('button', { name: 'Send' }).click();
