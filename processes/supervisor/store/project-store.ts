@@ -87,7 +87,8 @@ export class ProjectStore {
       const project: ProjectFile = { version: 1, name: options.name ?? basename(root), properties: [] };
       await store.commit([{ path: file, content: writeYaml(project) }]);
     }
-    const cache = await store.loader.loadAll();
+    // What the load puts in the index is in the tree a page opens with, not in a delta.
+    const cache = await store.index.loading(() => store.loader.loadAll());
     if (cache) {
       const timer = setTimeout(() => {
         store.cacheSave = null;
@@ -96,8 +97,6 @@ export class ProjectStore {
       timer.unref();
       store.cacheSave = { timer, cache };
     }
-    // What the load put in the index is in the tree a page opens with, not in a delta.
-    store.index.forgetChanges();
     return store;
   }
 
