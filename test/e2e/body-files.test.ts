@@ -51,6 +51,8 @@ describe.skipIf(missing !== null)('body files', () => {
     app = await startApp([project]);
     browser = await launchBrowser();
     page = await browser.newPage();
+    // Under the test's 30 s, so a step that never happens is named (it timed out once, in one full run).
+    page.setDefaultTimeout(10_000);
     await page.goto(app.url);
     await page.waitForSelector('body[data-ready="true"]');
     await page.getByRole('treeitem', { name: /Uploads/ }).click();
@@ -81,7 +83,14 @@ describe.skipIf(missing !== null)('body files', () => {
     await chooser.getByRole('button', { name: 'Go' }).click();
     await chooser.getByText('avatar.png').click();
 
-    await until(async () => (await page.getByLabel('Binary file').inputValue()) === 'files/avatar.png');
+    await until(
+      async () => (await page.getByLabel('Binary file').inputValue()) === 'files/avatar.png',
+      10_000,
+      () => 'the Binary file field never named files/avatar.png (see the toasts in the screenshot body-file-not-copied)',
+    ).catch(async (err: unknown) => {
+      await screenshot(page, 'body-file-not-copied');
+      throw err;
+    });
     await page.getByText('From the project folder: files/avatar.png').waitFor();
     await page.getByText('Copied avatar.png into the project as files/avatar.png').waitFor();
     await screenshot(page, 'body-file-copied');
