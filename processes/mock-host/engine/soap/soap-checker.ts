@@ -45,8 +45,9 @@ export class SoapContractCheck {
 
   /** The schemas, compiled on first use and kept. */
   schemas(): CompiledSchemas {
+    if (this.compiled) return this.compiled;
     const rpc = this.contract.operations.flatMap((op) => [op.rpcInput, op.rpcOutput].filter((w) => w !== undefined));
-    return (this.compiled ??= compileWsdlSchemas(this.contract.documents, this.contract.sources, rpc));
+    return (this.compiled = compileWsdlSchemas(this.contract.documents, this.contract.sources, rpc));
   }
 
   /** A request against the operation's input. */

@@ -108,9 +108,10 @@ function compileSchemas(documents: ReadonlyMap<string, string>, origins: Readonl
   const wrapperOf = new Map<string, string>();
   for (const tns of byNamespace.keys()) wrapperOf.set(tns, `${WRAPPER_DIR}/ns-${wrapperOf.size}.xsd`);
   const declared = new Set<string>();
+  let rpcFiles = 0;
   for (const [ns, group] of groupBy(rpc, (w) => w.ns)) {
-    const own = `${WRAPPER_DIR}/rpc-${declared.size}-${wrapperOf.size}.xsd`;
-    const schema = rpcSchema(ns, group, (typeNs) => (typeNs === ns ? undefined : wrapperOf.get(typeNs)), byNamespace.has(ns));
+    const own = `${WRAPPER_DIR}/rpc-${rpcFiles++}.xsd`;
+    const schema = rpcSchema(ns, group, (typeNs) => wrapperOf.get(typeNs), byNamespace.has(ns));
     if (!schema) continue;
     sources.set(own, schema.text);
     for (const name of schema.names) declared.add(`{${ns}}${name}`);
@@ -160,9 +161,8 @@ function rpcSchema(ns: string, wrappers: readonly RpcWrapper[], importOf: (typeN
   let elements = '';
   const nameOf = (q: { ns: string; local: string }): string | undefined => {
     if (q.ns === XSD_NS) return `xs:${q.local}`;
-    if (q.ns === ns && sameGroup) return `t:${q.local}`;
-    if (q.ns !== ns && importOf(q.ns) === undefined) return undefined;
-    if (q.ns === ns) return undefined;
+    if (q.ns === ns) return sameGroup ? `t:${q.local}` : undefined;
+    if (importOf(q.ns) === undefined) return undefined;
     let prefix = prefixes.get(q.ns);
     if (!prefix) prefixes.set(q.ns, (prefix = `p${prefixes.size}`));
     return `${prefix}:${q.local}`;
@@ -192,7 +192,11 @@ function rpcSchema(ns: string, wrappers: readonly RpcWrapper[], importOf: (typeN
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
   return groups;
 }
 
