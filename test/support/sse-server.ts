@@ -8,6 +8,7 @@
  *   /keepalive?pings=N&every=MS  N keep-alive comments MS ms apart, then one event and the end
  *   /drop?after=N                N events, then the socket is destroyed (no end of the chunked body)
  *   /many?count=N                N small events written as fast as the client reads them
+ *   /many?count=N&rate=R         the same events offered at R a second (in 10 ms steps), never faster
  *   /big?count=N&bytes=B         N events whose data is B bytes each
  *   /endless?every=MS&cookie=1   an event every MS ms until the client goes (with Set-Cookie when asked)
  *   /gzip?count=N                N events, gzip-encoded
@@ -86,7 +87,7 @@ export async function startSseServer(): Promise<SseServer> {
       }
       case '/many': {
         head();
-        writeMany(res, num('count', 20_000));
+        writeMany(res, num('count', 20_000), num('rate', 0));
         return;
       }
       case '/big': {
@@ -157,15 +158,24 @@ export async function startSseServer(): Promise<SseServer> {
 }
 
 /** `count` events as fast as the socket takes them (respecting back-pressure), then the end. */
-function writeMany(res: ServerResponse, count: number): void {
+/**
+ * `/many`: `count` events, as fast as the client reads them or, with a `rate`, offered at that many
+ * a second: each 10 ms step writes the events due by then (a slow reader still holds the writer
+ * back, so the rate is an upper bound the client can meet, never exceed).
+ */
+function writeMany(res: ServerResponse, count: number, rate: number): void {
   let i = 0;
+  const started = performance.now();
+  const due = () => (rate > 0 ? Math.min(count, Math.floor(((performance.now() - started) * rate) / 1000)) : count);
   const write = () => {
-    while (i < count) {
+    if (res.destroyed) return;
+    while (i < due()) {
       let chunk = '';
-      for (let k = 0; k < 200 && i < count; k++) chunk += eventText(++i);
+      for (let k = 0; k < 200 && i < due(); k++) chunk += eventText(++i);
       if (!res.write(chunk)) return void res.once('drain', write);
     }
-    res.end();
+    if (i >= count) return void res.end();
+    setTimeout(write, 10);
   };
   write();
 }
