@@ -12,8 +12,9 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi, loadApp } from '../support/ui-app.js';
 
 const missing = chromiumMissing();
 
@@ -34,12 +35,9 @@ describe.skipIf(missing !== null)('request assertions', () => {
     const api = await store.createApi({ name: 'Pets API', baseUrl: base });
     await store.createRequest({ parent: api.id, name: 'Get pet', method: 'GET', url: '/pets/7' });
     await store.close();
-    app = await startApp([projectDir], { PARLEY_HOME: home });
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    ({ app, browser, page } = await openUi([projectDir], { env: { PARLEY_HOME: home }, load: false }));
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    await loadApp(page, app.url);
     await page.getByRole('treeitem', { name: /Pets API/ }).click();
   });
   afterAll(async () => {

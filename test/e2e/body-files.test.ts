@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { blankRequest, emptyBody } from '../../protocol/model/request.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
@@ -48,13 +49,8 @@ describe.skipIf(missing !== null)('body files', () => {
     await store.commit([store.newRequestChange(api.id, '', { ...request, body: { ...emptyBody(), kind: 'binary', binary: { file: join(work, 'private-key.pem'), contentType: 'image/png' } } })]);
     await store.close();
 
-    app = await startApp([project]);
-    browser = await launchBrowser();
-    page = await browser.newPage();
     // Under the test's 30 s, so a step that never happens is named (it timed out once, in one full run).
-    page.setDefaultTimeout(10_000);
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi([project], { stepMs: 10_000 }));
     await page.getByRole('treeitem', { name: /Uploads/ }).click();
     await page.getByRole('treeitem', { name: /Upload avatar/ }).click();
     await page.getByRole('tab', { name: /^Body/ }).click();

@@ -1,9 +1,10 @@
 /** The contract chip in Chromium: a passing response, then one that breaks its schema. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
+import type { RunningApp } from '../support/app.js';
 import { expectContractPass } from '../support/contract-chip.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 
 const missing = chromiumMissing();
 
@@ -13,11 +14,7 @@ describe.skipIf(missing !== null)('contract chip', () => {
   let page: Page;
 
   beforeAll(async () => {
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo']));
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
   });
   afterAll(async () => {

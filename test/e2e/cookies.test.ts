@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi, loadApp } from '../support/ui-app.js';
 
 const missing = chromiumMissing();
 
@@ -49,11 +50,7 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await store.createRequest({ parent: api.id, name: 'Log in', method: 'GET', url: '/login' });
     await store.createRequest({ parent: api.id, name: 'Echo cookies', method: 'GET', url: '/echo' });
     await store.close();
-    app = await startApp([projectDir], { PARLEY_HOME: home });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi([projectDir], { env: { PARLEY_HOME: home } }));
     await page.getByRole('treeitem', { name: /Shop API/ }).click();
   });
   afterAll(async () => {
@@ -183,8 +180,7 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     const bare = await startApp([], { PARLEY_HOME: home, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/parley-e2e-bus' });
     const other = await browser.newPage();
     try {
-      await other.goto(bare.url);
-      await other.waitForSelector('body[data-ready="true"]');
+      await loadApp(other, bare.url);
       await other.keyboard.press('Control+Shift+P');
       await other.getByRole('dialog', { name: 'Command palette' }).getByRole('textbox').fill('Show Cookies');
       await other.getByRole('option', { name: /View: Show Cookies/ }).click();

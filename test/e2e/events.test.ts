@@ -7,8 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { startSseServer, type SseServer } from '../support/sse-server.js';
 import { until } from '../support/until.js';
 
@@ -81,12 +82,7 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     });
     await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
     htmlOrigin = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: 10_000 }));
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
     await page.getByRole('treeitem', { name: 'pets' }).click();
     await page.getByRole('treeitem', { name: /List pets/ }).dblclick();

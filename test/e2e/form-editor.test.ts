@@ -13,8 +13,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { defaultSettings, emptyBody } from '../../protocol/model/request.js';
 import { DEFINITION_DIR } from '../../protocol/project/layout.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 
 const missing = chromiumMissing();
 
@@ -106,12 +107,8 @@ describe.skipIf(missing !== null)('Form editor', () => {
   const bodyTab = () => page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Body/ });
 
   beforeAll(async () => {
-    app = await startApp(['--demo', await shopProject()]);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(10_000); // a missing element fails with its locator, well inside the test's time
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    // a missing element fails with its locator, well inside the test's time
+    ({ app, browser, page } = await openUi(['--demo', await shopProject()], { stepMs: 10_000 }));
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
     await page.getByRole('treeitem', { name: 'pets' }).click();
   });

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { keyringMissing } from '../support/keyring.js';
 
 const missing = chromiumMissing();
@@ -19,14 +20,8 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
   let page: Page;
 
   beforeAll(async () => {
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.url).origin });
-    page = await browser.newPage();
     // Deleting an example or clearing History asks first: the tests say yes.
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo'], { permissions: ['clipboard-read', 'clipboard-write'], acceptDialogs: true }));
   });
   afterAll(async () => {
     await browser?.close();

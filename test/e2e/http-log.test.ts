@@ -7,8 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { startSseServer, type SseServer } from '../support/sse-server.js';
 import { until } from '../support/until.js';
 
@@ -29,14 +30,7 @@ describe.skipIf(missing !== null)('the HTTP Log', () => {
 
   beforeAll(async () => {
     sse = await startSseServer();
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.url).origin });
-    page = await browser.newPage();
-    page.setDefaultTimeout(10_000);
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: 10_000, permissions: ['clipboard-read', 'clipboard-write'], acceptDialogs: true }));
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
     await page.getByRole('treeitem', { name: 'pets' }).click();
     await page.getByRole('treeitem', { name: /List pets/ }).dblclick();

@@ -16,8 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { kerberosMissing, startKdc, type Kdc } from '../support/kdc.js';
 import { startNegotiateServer, type NegotiateServer } from '../support/negotiate-server.js';
 import { CALC_WSDL } from '../support/soap-server.js';
@@ -44,12 +45,7 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     server = await startNegotiateServer(kdc, { '/calc.wsdl': { file: wsdlPath }, '/calc11': { file: addResponse }, '/openapi.yaml': { file: openapiPath, contentType: 'application/yaml' } });
     // The server reads its files per request: the WSDL's endpoints are the server itself.
     await writeFile(wsdlPath, (await readFile(CALC_WSDL, 'utf8')).replaceAll('ENDPOINT', server.origin));
-    app = await startApp(['--demo'], kdc.env);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(STEP_MS);
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo'], { env: kdc.env, stepMs: STEP_MS }));
   });
   afterAll(async () => {
     await browser?.close();

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi, loadApp } from '../support/ui-app.js';
 import { childrenOf } from '../support/processes.js';
 import { until } from '../support/until.js';
 
@@ -24,16 +25,9 @@ describe.skipIf(missing !== null)('import dialog with Postman exports', { timeou
   let page: Page;
 
   beforeAll(async () => {
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    await browser.grantPermissions(['clipboard-read', 'clipboard-write']);
-    page = await browser.newPage();
-    page.setDefaultTimeout(STEP_MS);
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: STEP_MS, permissions: ['clipboard-read', 'clipboard-write'], load: false }));
   });
-  beforeEach(async () => {
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
-  });
+  beforeEach(() => loadApp(page, app.url));
   afterAll(async () => {
     await browser?.close();
     await app?.stop();

@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 
 const missing = chromiumMissing();
 const STEP_MS = 30_000;
@@ -30,12 +31,7 @@ describe.skipIf(missing !== null)('SoapUI project import', { timeout: 180_000 },
     work = await mkdtemp(join(tmpdir(), 'parley-soapui-e2e-'));
     file = join(work, 'maven-plugin-test-soapui-project.xml');
     await copyFile(FIXTURE, file);
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(STEP_MS);
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: STEP_MS }));
   });
   afterAll(async () => {
     await browser?.close();

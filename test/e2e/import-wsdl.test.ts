@@ -8,8 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { startCalcServer, type CalcServer } from '../support/soap-server.js';
 
 const missing = chromiumMissing();
@@ -23,12 +24,7 @@ describe.skipIf(missing !== null)('WSDL import, send and fault', { timeout: 180_
 
   beforeAll(async () => {
     calc = await startCalcServer();
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(STEP_MS);
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: STEP_MS }));
   });
   afterAll(async () => {
     await browser?.close();

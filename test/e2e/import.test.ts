@@ -15,8 +15,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi, loadApp } from '../support/ui-app.js';
 
 const missing = chromiumMissing();
 const FIXTURES = join(repoRoot(), 'test', 'fixtures', 'importers', 'openapi');
@@ -35,18 +36,12 @@ describe.skipIf(missing !== null)('import dialog and definition update', { timeo
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'parley-import-e2e-'));
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
     // A stuck step fails naming its locator, inside the test's own time limit.
-    page.setDefaultTimeout(STEP_MS);
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: STEP_MS, load: false }));
   });
   // Every test starts from a freshly loaded page: no dialog, palette, menu, toast or filter left
   // by another test (one that failed midway would otherwise block the clicks of the next).
-  beforeEach(async () => {
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
-  });
+  beforeEach(() => loadApp(page, app.url));
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
@@ -397,8 +392,7 @@ describe.skipIf(missing !== null)('import dialog and definition update', { timeo
         await importDialog().waitFor({ state: 'detached' });
       } finally {
         // The theme is a workspace preference: put it back even when a step failed.
-        await page.goto(app.url);
-        await page.waitForSelector('body[data-ready="true"]');
+        await loadApp(page, app.url);
         const light = page.getByRole('button', { name: 'Switch to light theme' });
         if ((await light.count()) > 0) await light.click();
       }

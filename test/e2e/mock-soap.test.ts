@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { finished } from '../support/processes.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import * as soap from 'soap';
@@ -32,11 +33,7 @@ describe.skipIf(missing !== null)('SOAP mock', () => {
       spawn(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'import', wsdl, '--new-project', project], { env: { ...process.env, PARLEY_HOME: join(home, 'data') }, stdio: ['ignore', 'pipe', 'pipe'] }),
     );
     expect(imported.code, imported.stderr).toBe(0);
-    app = await startApp([project], { PARLEY_HOME: join(home, 'data') });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi([project], { env: { PARLEY_HOME: join(home, 'data') } }));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -6,9 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
+import type { RunningApp } from '../support/app.js';
 import { expectContractPass } from '../support/contract-chip.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
@@ -21,11 +22,7 @@ describe.skipIf(missing !== null)('REST client', () => {
   let page: Page;
 
   beforeAll(async () => {
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo']));
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
     await page.getByRole('treeitem', { name: 'pets' }).click();
   });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { loadApp } from '../support/ui-app.js';
 import { keyringMissing } from '../support/keyring.js';
 import { until } from '../support/until.js';
 
@@ -17,8 +18,7 @@ const noKeyring = process.env.PARLEY_TEST_KEYRING ? null : await keyringMissing(
 
 async function openPage(browser: BrowserContext, app: RunningApp): Promise<Page> {
   const page = await browser.newPage();
-  await page.goto(app.url);
-  await page.waitForSelector('body[data-ready="true"]');
+  await loadApp(page, app.url);
   return page;
 }
 

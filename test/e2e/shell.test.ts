@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, recordTexts, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, recordTexts, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { writeBigProject } from '../support/big-project.js';
 import { TREE_PAGE_ITEMS } from '../../processes/supervisor/ui-api.js';
 import { until } from '../support/until.js';
@@ -21,11 +22,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
   let page: Page;
 
   beforeAll(async () => {
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo']));
   });
   afterAll(async () => {
     await browser?.close();

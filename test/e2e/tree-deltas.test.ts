@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import { loadApp } from '../support/ui-app.js';
 import { writeBigProject } from '../support/big-project.js';
 
 const missing = chromiumMissing();
@@ -19,8 +20,7 @@ async function openWindow(browser: BrowserContext, url: string): Promise<{ page:
   const page = await browser.newPage();
   let largest = 0;
   page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => (largest = Math.max(largest, payload.length))));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
+  await loadApp(page, url);
   return { page, mark: () => (largest = 0), largest: () => largest };
 }
 

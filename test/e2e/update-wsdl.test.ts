@@ -14,8 +14,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { repoRoot } from '../../processes/supervisor/paths.js';
-import { startApp, type RunningApp } from '../support/app.js';
-import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
@@ -30,12 +31,7 @@ describe.skipIf(missing !== null)('Update definition of a WSDL interface', { tim
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'parley-update-wsdl-e2e-'));
-    app = await startApp(['--demo']);
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.setDefaultTimeout(STEP_MS);
-    await page.goto(app.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: STEP_MS }));
   });
   afterAll(async () => {
     await browser?.close();
