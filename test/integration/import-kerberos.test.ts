@@ -7,8 +7,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -16,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import type { Api } from '../../protocol/model/api.js';
 import { kerberosMissing, startKdc, type Kdc } from '../support/kdc.js';
-import { startNegotiateServer, type NegotiateServer } from '../support/negotiate-server.js';
+import { startNegotiateServer, startRecordingOrigin, type NegotiateServer, type RecordingOrigin } from '../support/negotiate-server.js';
 import { finished, type Run } from '../support/processes.js';
 import { CALC_WSDL } from '../support/soap-server.js';
 
@@ -29,9 +27,7 @@ let work: string;
 let kdc: Kdc;
 let server: NegotiateServer;
 /** Another origin (another port) that the Negotiate server redirects to; it records what it got. */
-let other: Server;
-let otherOrigin: string;
-const otherSaw: IncomingHttpHeaders[] = [];
+let other: RecordingOrigin;
 
 beforeAll(async () => {
   if (missing) return;
@@ -39,17 +35,12 @@ beforeAll(async () => {
   kdc = await startKdc();
   const wsdlPath = join(work, 'calc.wsdl');
   await writeFile(wsdlPath, (await readFile(CALC_WSDL, 'utf8')).replaceAll('ENDPOINT', 'http://127.0.0.1:9'));
-  other = createServer((req, res) => {
-    otherSaw.push(req.headers);
-    void readFile(wsdlPath).then((body) => res.writeHead(200, { 'content-type': 'text/xml' }).end(body));
-  });
-  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
-  otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  other = await startRecordingOrigin((res) => void readFile(wsdlPath).then((body) => res.writeHead(200, { 'content-type': 'text/xml' }).end(body)));
   const openapiPath = join(work, 'openapi.yaml');
   await writeFile(openapiPath, "openapi: 3.0.3\ninfo: {title: Kerb Board, version: '1'}\npaths:\n  /cards:\n    get:\n      responses: {'200': {description: ok}}\n");
   server = await startNegotiateServer(kdc, {
     '/calc.wsdl': { file: wsdlPath },
-    '/moved.wsdl': { redirect: `${otherOrigin}/calc.wsdl` },
+    '/moved.wsdl': { redirect: `${other.origin}/calc.wsdl` },
     '/openapi.yaml': { file: openapiPath, contentType: 'application/yaml' },
   });
 });
@@ -57,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (missing) return;
   await server?.close();
-  await new Promise((r) => other?.close(r));
+  await other?.close();
   await kdc?.stop();
   await rm(work, { recursive: true, force: true });
 });
@@ -114,15 +105,15 @@ describe.skipIf(missing !== null)(`parley import --kerberos${missing ? ` (skippe
   });
 
   it('a redirect to another origin does not get the token', async () => {
-    otherSaw.length = 0;
+    other.saw.length = 0;
     const before = server.seen.length;
     const run = await parley(['import', '--format', 'wsdl', '--kerberos', `${server.origin}/moved.wsdl`, '--new-project', join(work, 'moved'), '--json'], kdc.env);
     expect(run.code, run.stderr).toBe(0);
     // The WSDL's own origin got the token and answered with the redirect...
     expect(server.seen.slice(before).filter((s) => s.path === '/moved.wsdl').map((s) => s.authorization)).toEqual([null, 'Negotiate']);
     // ...and the other origin got no Authorization at all.
-    expect(otherSaw.length).toBeGreaterThan(0);
-    expect(otherSaw.map((h) => h.authorization)).toEqual(otherSaw.map(() => undefined));
+    expect(other.saw.length).toBeGreaterThan(0);
+    expect(other.saw.map((h) => h.authorization)).toEqual(other.saw.map(() => undefined));
   });
 
   it('a wrong SPN is a clear error naming the service', async () => {

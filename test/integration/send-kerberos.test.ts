@@ -9,8 +9,6 @@
  * tools fail; elsewhere they skip.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +19,7 @@ import { closeDispatchers, send } from '../../processes/sender/engine/index.js';
 import { sendSpec } from '../../processes/sender/engine/test-support/spec.js';
 import { resolveRequest, type ResolveContext } from '../../processes/supervisor/send/resolve.js';
 import { kerberosMissing, startKdc, type Kdc } from '../support/kdc.js';
-import { startNegotiateServer, type NegotiateServer } from '../support/negotiate-server.js';
+import { startNegotiateServer, startRecordingOrigin, type NegotiateServer, type RecordingOrigin } from '../support/negotiate-server.js';
 
 const missing = kerberosMissing();
 
@@ -32,9 +30,7 @@ let server: NegotiateServer;
  * Another origin (another port) the Negotiate server redirects to; it records what it got, and asks
  * for Negotiate too, so a sender that wrongly answered it would show a second request with a token.
  */
-let other: Server;
-let otherOrigin: string;
-const otherSaw: IncomingHttpHeaders[] = [];
+let other: RecordingOrigin;
 
 beforeAll(async () => {
   if (missing) return;
@@ -43,15 +39,10 @@ beforeAll(async () => {
   Object.assign(process.env, kdc.env);
   const hello = join(work, 'hello.txt');
   await writeFile(hello, 'hello, alice');
-  other = createServer((req, res) => {
-    otherSaw.push(req.headers);
-    res.writeHead(401, { 'www-authenticate': 'Negotiate', 'content-type': 'text/plain' }).end('elsewhere');
-  });
-  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
-  otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  other = await startRecordingOrigin((res) => res.writeHead(401, { 'www-authenticate': 'Negotiate', 'content-type': 'text/plain' }).end('elsewhere'));
   server = await startNegotiateServer(kdc, {
     '/hello': { file: hello, contentType: 'text/plain' },
-    '/away': { redirect: `${otherOrigin}/landing` },
+    '/away': { redirect: `${other.origin}/landing` },
   });
 });
 
@@ -59,7 +50,7 @@ afterAll(async () => {
   if (missing) return;
   await closeDispatchers();
   await server?.close();
-  await new Promise((r) => other?.close(r));
+  await other?.close();
   await kdc?.stop();
   await rm(work, { recursive: true, force: true });
 });
@@ -139,7 +130,7 @@ describe.skipIf(missing !== null)(`a request with Kerberos auth${missing ? ` (sk
     expect(result.hops.map((h) => h.status)).toEqual([302]);
       // The redirect itself came after the token was accepted on the request's own origin.
     expect(server.seen.slice(before).map((s) => s.user)).toEqual([null, kdc.user]);
-    expect(otherSaw).toHaveLength(1);
-    expect(otherSaw[0]!.authorization).toBeUndefined();
+    expect(other.saw).toHaveLength(1);
+    expect(other.saw[0]!.authorization).toBeUndefined();
   });
 });

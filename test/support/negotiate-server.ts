@@ -4,6 +4,8 @@
  * carried.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Kdc } from './kdc.js';
 import { until } from './until.js';
@@ -57,5 +59,26 @@ export async function startNegotiateServer(kdc: Kdc, routes: Record<string, Nego
       await Promise.race([gone, new Promise((r) => setTimeout(r, 3000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
+  };
+}
+
+/** Another origin (another port) a Negotiate server can redirect to: it answers with `respond` and records each request's headers. */
+export interface RecordingOrigin {
+  origin: string;
+  saw: IncomingHttpHeaders[];
+  close(): Promise<void>;
+}
+
+export async function startRecordingOrigin(respond: (res: ServerResponse) => void): Promise<RecordingOrigin> {
+  const saw: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    saw.push(req.headers);
+    respond(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    saw,
+    close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
