@@ -26,6 +26,7 @@ import { Example, ExampleSource } from './model/example.js';
 import { Environment } from './model/workspace.js';
 import { CheckJob, DefinitionRef, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
+import { ImportResultPart } from './model/import-parts.js';
 import { CookieInput, CookieKey, CookieOutcome, JarCookie, JarStatus } from './model/cookies.js';
 import { Problem as LoadProblem } from './model/common.js';
 import {
@@ -163,7 +164,8 @@ export const methods = {
   'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
-  'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: ImportProgress },
+  /** Progress, and the result's long lists in parts ahead of the answer (protocol/model/import-parts.ts). */
+  'importer.run': { req: ImportJob, res: T.Object({ detection: T.Union([Detection(), T.Null()]), result: ImportResult }), chunk: T.Union([ImportProgress, ImportResultPart]) },
   'importer.preview': { req: DefinitionUpdateJob, res: DefinitionUpdatePreview, chunk: ImportProgress },
   'importer.apply': { req: DefinitionApplyJob, res: DefinitionUpdateResult, chunk: ImportProgress },
   /** Reads a curl command as a request (with this id and name) and the report of what was kept. */

@@ -5,6 +5,8 @@
  * never touches the UI or the rest of the app. One more is kept running while curl commands are
  * read (Import cURL previews as the user types), killed when a read passes its deadline.
  */
+import type { ResOf } from '../../protocol/messages.js';
+import { sendInParts } from '../../protocol/model/import-parts.js';
 import { connectToSupervisor } from '../runtime/child.js';
 import { convertCurlCommand } from './engine/curl/convert-command.js';
 import { runInThread } from './job-thread.js';
@@ -12,7 +14,10 @@ import { runInThread } from './job-thread.js';
 connectToSupervisor({
   role: 'importer',
   handlers: {
-    'importer.run': (job, ctx) => runInThread({ kind: 'run', job }, ctx),
+    'importer.run': async (job, ctx) => {
+      const { detection, result } = await runInThread<ResOf<'importer.run'>>({ kind: 'run', job }, ctx);
+      return { detection, result: sendInParts(result, ctx.chunk) };
+    },
     'importer.preview': (job, ctx) => runInThread({ kind: 'preview', job }, ctx),
     'importer.apply': (job, ctx) => runInThread({ kind: 'apply', job }, ctx),
     'importer.readCurl': ({ command, id, name }) => convertCurlCommand(command, { id, ...(name !== undefined ? { name } : {}) }),

@@ -30,6 +30,7 @@ import type { ProjectStore } from '../store/project-store.js';
 import { distEntry } from '../paths.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import { newId } from '../../../protocol/ids.js';
+import { ResultParts } from '../../../protocol/model/import-parts.js';
 import type { Supervisor } from '../supervisor.js';
 
 /** The project's Webhooks collection is an API of this name (SPEC: "the project's Webhooks collection"). */
@@ -83,10 +84,18 @@ export class ImportService {
     else if (into) this.sup.project(into.project);
     const network = await this.network();
     const memoryMb = this.memoryMb ?? (await importerMemoryMb(req.source));
-    const { detection, result } = await this.inChild(
-      (child) => child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
+    const parts = new ResultParts();
+    const reply = await this.inChild(
+      (child) =>
+        child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, {
+          signal: ctx.signal,
+          onChunk: (chunk) => ('part' in chunk ? parts.add(chunk) : ctx.chunk(chunk)),
+          budgetMs: this.budgetMs,
+        }),
       memoryMb,
     );
+    const { detection } = reply;
+    const result = parts.join(reply.result);
     const forProject = result.apis.length > 0 || (result.webhooks?.requests.length ?? 0) > 0 || (result.properties?.length ?? 0) > 0 || (result.scripts?.length ?? 0) > 0;
     const forWorkspace = (result.environments?.length ?? 0) > 0 || (result.globals?.length ?? 0) > 0;
     if (!forProject && !forWorkspace) throw new ParleyError('import-empty', `${sourceName(req.source)} holds nothing to import.`);
