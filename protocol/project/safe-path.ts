@@ -77,6 +77,11 @@ function exists(path: string): boolean {
   }
 }
 
+/** Whether the absolute `path` is `root` or inside it, by its text (the one test of every "is it inside" question). */
+export function isInsideFolder(root: string, path: string): boolean {
+  return isInside(resolve(root), resolve(path));
+}
+
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));

@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type as T } from '@sinclair/typebox';
-import { parseDocument } from 'yaml';
+import { parseDocument, type Document } from 'yaml';
 import type { Auth } from '../model/auth.js';
 import type { Api } from '../model/api.js';
 import type { ProjectFile } from '../model/project.js';
@@ -392,7 +392,7 @@ describe('the one writer (every kind, mock files included)', () => {
     const text = writeYaml({ version: 1, tags: ['x', 'y'] }, previous);
     expect(text).toMatch(/^version: 1\n# the list\ntags:\n {2}- x\n {2}- y\n/);
     expect(text).toContain('# one for now');
-    const flow = (doc: import('yaml').Document) => {
+    const flow = (doc: Document) => {
       const tags = doc.get('tags', true) as { flow?: boolean } | undefined;
       if (tags) tags.flow = true;
     };
