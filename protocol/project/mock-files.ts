@@ -30,8 +30,7 @@ import {
   type MockOperation,
   type MockResponse,
 } from '../model/mock.js';
-import type { Document } from 'yaml';
-import { isMap, isSeq } from 'yaml';
+import { isMap, isSeq, type Document } from 'yaml';
 
 export { MockYaml, OperationYaml, ResponseYaml } from './mock-file-schemas.js';
 
@@ -504,7 +503,9 @@ export async function readMockFolder(mockDir: string): Promise<MockFolderFiles> 
   };
   await readIfFile(MOCK_FILE);
   const opsDir = join(mockDir, 'operations');
-  const opEntries = await readdir(opsDir, { withFileTypes: true }).catch(() => []);
+  // A linked operations folder is not even listed (lstat does not follow the link).
+  const opsInfo = await lstat(opsDir).catch(() => null);
+  const opEntries = opsInfo?.isDirectory() ? await readdir(opsDir, { withFileTypes: true }).catch(() => []) : [];
   for (const op of opEntries) {
     if (!op.isDirectory()) continue;
     const inner = await readdir(join(opsDir, op.name), { withFileTypes: true });
