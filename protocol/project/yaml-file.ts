@@ -1,7 +1,8 @@
 /**
- * Reading and writing Parley's YAML files: parse with line numbers, validate against the file's
- * schema naming file, line and rule, refuse files newer than this release, and rewrite a
- * user's file in place so comments and key order survive.
+ * Reading and writing Parley's YAML files, every kind (project, API, request, workspace, example,
+ * mock files; the kinds are in layout.ts): parse with line numbers, validate against the file's
+ * schema naming file, line and rule, refuse files newer than this release, migrate older ones,
+ * and rewrite a user's file in place so comments and key order survive.
  *
  * Reading has two paths. The fast one (js-yaml with a schema that resolves plain scalars exactly
  * as YAML 1.2's core schema does, about 8x faster than `yaml`'s documents) reads what Parley
