@@ -19,7 +19,7 @@ import { checkAll } from '../validate-node.js';
 import { fileNameKey, isPortableFileName, isSafeFileName, numberedFileName, portableFileName } from './file-names.js';
 import { MOCKS_DIR, mockKind, mockOperationKind, mockResponseKind } from './layout.js';
 import { assertInsideByText, resolveInside } from './safe-path.js';
-import { lineInYaml, parseYamlFile, writeYaml, type FileKind } from './yaml-file.js';
+import { parseYamlFile, writeYaml, yamlLines, type FileKind } from './yaml-file.js';
 import type { Problem } from '../model/common.js';
 import {
   DEFAULT_RESPONSE,
@@ -105,7 +105,8 @@ class FolderReader {
       return null;
     }
     // Lines are looked up only for a problem found later, so a good file is parsed once, on the fast path.
-    return { value: result.value, line: (...path) => lineInYaml(text, path) };
+    let lines: ((path: (string | number)[]) => number) | undefined;
+    return { value: result.value, line: (...path) => (lines ??= yamlLines(text))(path) };
   }
 }
 

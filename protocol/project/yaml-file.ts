@@ -313,10 +313,11 @@ function sameValue(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
 }
 
-/** The line of the node at `path` in `text` (or of the nearest node along it), for problems found after a file was read. */
-export function lineInYaml(text: string, path: (string | number)[]): number {
+/** The line of the node at a path in `text` (or of the nearest node along it), for problems found after a file was read: parses once. */
+export function yamlLines(text: string): (path: (string | number)[]) => number {
   const lineCounter = new LineCounter();
-  return lineOf(parseDocument(text, { lineCounter }), lineCounter, path);
+  const doc = parseDocument(text, { lineCounter });
+  return (path) => lineOf(doc, lineCounter, path);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
