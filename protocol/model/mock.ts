@@ -6,7 +6,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Id } from './common.js';
 
-/** Mock files newer than this are refused rather than half-loaded. */
+/** Mock files newer than this are refused rather than half-loaded (the mock file kinds in protocol/project/layout.ts). */
 export const MOCK_FILES_VERSION = 2;
 
 export const MockBodyKind = T.Union([T.Literal('json'), T.Literal('xml'), T.Literal('text'), T.Literal('none')]);

@@ -12,6 +12,8 @@
 import { ProjectFile } from '../model/project.js';
 import { Api } from '../model/api.js';
 import { Request } from '../model/request.js';
+import { MOCK_FILES_VERSION } from '../model/mock.js';
+import { MockYaml, OperationYaml, ResponseYaml } from './mock-file-schemas.js';
 import type { FileKind } from './yaml-file.js';
 
 export const PROJECT_FILE = 'parley.yaml';
@@ -30,3 +32,11 @@ export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: Pr
 export const apiKind: FileKind<Api> = { label: 'API', schema: Api, version: 1 };
 /** Version 2 adds assertions; a version 1 file reads as it is (requestForFile writes each request's own version back). */
 export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 2, migrations: { 1: (value) => value } };
+/**
+ * The YAML files of a mock folder (docs/mock-files.md). Version 2 adds template `values`; a
+ * version 1 file reads as it is (a save writes the version the mock needs, `mockVersionOf`).
+ */
+const mockMigrations = { 1: (value: Record<string, unknown>) => value };
+export const mockKind: FileKind<MockYaml> = { label: 'mock', schema: MockYaml, version: MOCK_FILES_VERSION, migrations: mockMigrations };
+export const mockOperationKind: FileKind<OperationYaml> = { label: 'mock operation', schema: OperationYaml, version: MOCK_FILES_VERSION, migrations: mockMigrations };
+export const mockResponseKind: FileKind<ResponseYaml> = { label: 'mock response', schema: ResponseYaml, version: MOCK_FILES_VERSION, migrations: mockMigrations };

@@ -1,13 +1,15 @@
 import { describe, expect, it, beforeEach, afterEach } from 'vitest';
-import { cp, mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasCode } from '../errors.js';
 import { Mock } from '../model/mock.js';
 import { Value } from '@sinclair/typebox/value';
+import { NameClaims } from '../../processes/supervisor/store/name-claims.js';
 import {
   loadMockFolder,
+  mockFolderOf,
   parseMockFolder,
   readMockFolder,
   renderYaml,
@@ -50,7 +52,7 @@ describe('loading refused mock folders', async () => {
 
   it('says plainly that a newer file was left alone', async () => {
     const loaded = await loadMockFolder(join(fixtures, 'refused', 'version-too-new'));
-    expect(loaded.problems[0]!.message).toMatch(/version 3, newer than this release reads \(up to 2\)/);
+    expect(loaded.problems[0]!.message).toMatch(/^mocks\/version-too-new\/mock\.yaml is a version 3 mock file; this release of Parley reads up to version 2\./);
   });
 });
 
@@ -218,7 +220,8 @@ describe('paths stay inside the mock folder', () => {
     mock!.operations[0]!.responses[0]!.name = '../../etc/passwd';
     const changes: FileChange[] = serializeMockFolder(mock!, new Map());
     const paths = changes.map((c) => c.path);
-    expect(paths.filter((p) => p.endsWith('etc_passwd.response.yaml'))).toEqual([`operations/${mock!.operations[0]!.name}/_.._etc_passwd.response.yaml`]);
+    // The request files' rule (file-names.ts): separators become `-`, leading dots go.
+    expect(paths.filter((p) => p.endsWith('etc-passwd.response.yaml'))).toEqual([`operations/${mock!.operations[0]!.name}/-..-etc-passwd.response.yaml`]);
     for (const p of paths) expect(p.split('/')).not.toContain('..');
   });
 });
@@ -305,5 +308,164 @@ describe('SOAP mock files', () => {
     const loaded = await loadMockFolder(target);
     expect(loaded.mock).toBeNull();
     expect(loaded.problems.map((p) => p.rule)).toContain('schema');
+  });
+});
+
+// Mock files are project files (issue 12 item 4): one reader, one writer, one path rule, one name rule.
+describe('mock files read and written like the other project files', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'parley-mock-kinds-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const operation = (version: number) => `version: ${version}\nid: op\nmethod: GET\npath: /x\n`;
+  const response = (version: number, extra = '') => `version: ${version}\nid: r\nname: Default\nbody: none\n${extra}`;
+  const folder = (mockV: number, opV: number, responseV: number, extra = '') =>
+    new Map([
+      ['mock.yaml', `version: ${mockV}\nid: m\napi: a\n`],
+      ['operations/op/operation.yaml', operation(opV)],
+      ['operations/op/Default.response.yaml', response(responseV, extra)],
+    ]);
+
+  it('keeps a hand-written mock.yaml (comments, blank lines, key order, quoting) byte for byte but for the changed value', async () => {
+    const handWritten = [
+      '# Hand-written: keys in my order.',
+      'api: "api-pets" # the contract',
+      '',
+      '# where it listens',
+      'port: 0 # any free port',
+      'id: mock-pets',
+      'version: 1',
+      "path: '/api'",
+      '',
+    ].join('\n');
+    const mockDir = join(dir, 'pets');
+    await mkdir(mockDir);
+    await writeFile(join(mockDir, 'mock.yaml'), handWritten);
+    const { mock, problems } = await loadMockFolder(mockDir);
+    expect(problems).toEqual([]);
+    mock!.port = 4010;
+    await saveMockFolder(mockDir, mock!, writeAll);
+    expect(await readFile(join(mockDir, 'mock.yaml'), 'utf8')).toBe(handWritten.replace('port: 0 #', 'port: 4010 #'));
+  });
+
+  it('leaves a file it does not change untouched, even spaced in a way the writer would not write', async () => {
+    const mockDir = join(dir, 'spaced');
+    await mkdir(join(mockDir, 'operations', 'op'), { recursive: true });
+    const mockYaml = 'version:   1\nid:    m      # odd spacing\napi: a\n';
+    await writeFile(join(mockDir, 'mock.yaml'), mockYaml);
+    await writeFile(join(mockDir, 'operations/op/operation.yaml'), `${operation(1)}responses: [Default]\n`);
+    await writeFile(join(mockDir, 'operations/op/Default.response.yaml'), response(1));
+    const { mock } = await loadMockFolder(mockDir);
+    mock!.operations[0]!.responses[0]!.status = 201;
+    const changes = await saveMockFolder(mockDir, mock!, writeAll);
+    expect(changes.map((c) => c.path)).toEqual(['operations/op/Default.response.yaml']);
+    expect(await readFile(join(mockDir, 'mock.yaml'), 'utf8')).toBe(mockYaml);
+  });
+
+  it.each([
+    ['mock.yaml', folder(3, 2, 2), 'mocks/m/mock.yaml', 'mock'],
+    ['operation.yaml', folder(2, 3, 2), 'mocks/m/operations/op/operation.yaml', 'mock operation'],
+    ['a response file', folder(1, 1, 9), 'mocks/m/operations/op/Default.response.yaml', 'mock response'],
+  ])('refuses %s of a newer version with version-too-new naming the file', (_what, files, file, label) => {
+    const loaded = parseMockFolder('m', files);
+    expect(loaded.mock).toBeNull();
+    expect(loaded.problems).toEqual([{ file, line: 1, rule: 'version-too-new', message: expect.stringMatching(new RegExp(`^${file} is a version \\d ${label} file; this release of Parley reads up to version 2\\.`)) }]);
+  });
+
+  it.each([
+    ['all files version 1', folder(1, 1, 1), 1],
+    ['a version 1 operation beside a version 2 template', folder(2, 1, 2, 'values:\n  q: { from: query, name: q }\n'), 2],
+    ['version 1 files with a template (migrated, saved as 2)', folder(1, 1, 1, 'values:\n  q: { from: query, name: q }\n'), 2],
+  ])('migrates older files: %s', (_what, files, saved) => {
+    const loaded = parseMockFolder('m', files);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.mock!.version).toBe(saved);
+    const written = new Map(files);
+    for (const c of serializeMockFolder(loaded.mock!, files)) written.set(c.path, c.content as string);
+    for (const [rel, text] of written) expect(text, rel).toMatch(new RegExp(`^version: ${saved}$`, 'm'));
+  });
+
+  it('reports a missing or broken version with the project files\' rules and lines', () => {
+    const files = folder(1, 1, 1);
+    files.set('operations/op/operation.yaml', 'id: op\nmethod: GET\npath: /x\n');
+    files.set('operations/op/Default.response.yaml', 'version: 1\nid: r\nname: Default\nbody: none\nstatus: "200"\n');
+    const loaded = parseMockFolder('m', files);
+    expect(loaded.problems.map((p) => [p.file, p.line, p.rule])).toEqual([
+      ['mocks/m/operations/op/operation.yaml', 1, 'version'],
+      ['mocks/m/operations/op/Default.response.yaml', 5, 'schema'],
+    ]);
+  });
+
+  it.each([
+    ['a body file path in the folder list', () => parseMockFolder('m', new Map([...folder(1, 1, 1), ['operations/op/../../../x.body.json', '{}']]))],
+    ['a mock folder name', () => mockFolderOf(dir, '../../x')],
+    ['an operation folder name', async () => {
+      const { mock } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+      mock!.operations[0]!.name = '../../x';
+      return serializeMockFolder(mock!, new Map());
+    }],
+  ])('refuses ../../x as %s with path-escape', async (_what, act) => {
+    let result: unknown;
+    try {
+      result = await act();
+    } catch (err) {
+      expect(hasCode(err, 'path-escape'), String(err)).toBe(true);
+      return;
+    }
+    expect(result).toMatchObject({ mock: null, problems: [{ rule: 'path-escape', file: 'mocks/m/operations/op/../../../x.body.json' }] });
+  });
+
+  it('reads nothing and writes nothing through an operations folder linked out of the mock folder', async () => {
+    const outside = join(dir, 'outside');
+    await mkdir(join(outside, 'op'), { recursive: true });
+    await writeFile(join(outside, 'op', 'operation.yaml'), operation(1));
+    const mockDir = join(dir, 'project', 'mocks', 'm');
+    await mkdir(mockDir, { recursive: true });
+    await writeFile(join(mockDir, 'mock.yaml'), 'version: 1\nid: m\napi: a\n');
+    await symlink(outside, join(mockDir, 'operations'));
+    expect([...(await readMockFolder(mockDir)).keys()]).toEqual(['mock.yaml']);
+    const { mock } = await loadMockFolder(mockDir);
+    const op = parseMockFolder('m', folder(1, 1, 1)).mock!.operations[0]!;
+    await expect(saveMockFolder(mockDir, { ...mock!, operations: [op] }, writeAll)).rejects.toMatchObject({ code: 'path-escape' });
+    expect(await readdir(join(outside, 'op'))).toEqual(['operation.yaml']);
+    // A mock folder that is itself a link out of the project is refused by its name's path.
+    await symlink(outside, join(dir, 'project', 'mocks', 'linked'));
+    expect(() => mockFolderOf(join(dir, 'project'), 'linked')).toThrow(expect.objectContaining({ code: 'path-escape' }));
+  });
+
+  it('names response files as request files are named: __proto__, CON, a/b and names differing only in case', async () => {
+    const names = ['__proto__', 'CON', 'a/b', 'Ok', 'OK', 'con.txt', '  spaced  out. ', '...'];
+    const { mock } = await loadMockFolder(join(fixtures, 'folders', 'pets'));
+    const op = mock!.operations[0]!;
+    const first = op.responses[0]!;
+    op.responses = names.map((name, i) => ({ ...first, id: `r${i}`, name }));
+    op.defaultResponse = names[0]!;
+    const prefix = `operations/${op.name}/`;
+    const bases = serializeMockFolder(mock!, new Map())
+      .map((c) => c.path)
+      .filter((p) => p.startsWith(prefix) && p.endsWith('.response.yaml'))
+      .map((p) => p.slice(prefix.length, -'.response.yaml'.length));
+    const claims = new NameClaims();
+    const requestNames = names.map((name) => claims.claim(join(dir, 'requests'), name, '.request.yaml', 'request'));
+    expect(bases).toEqual(requestNames.map((n) => (n === 'request' ? 'response' : n)));
+    expect(bases).toEqual(['__proto__', 'CON_', 'a-b', 'Ok', 'OK 2', 'con_.txt', 'spaced out', 'response']);
+    // And they load back under their names.
+    const files = new Map<string, string>();
+    for (const c of serializeMockFolder(mock!, new Map())) files.set(c.path, c.content as string);
+    const again = parseMockFolder('pets', files);
+    expect(again.problems).toEqual([]);
+    expect(again.mock!.operations.find((o) => o.name === op.name)!.responses.map((r) => r.name).sort()).toEqual([...names].sort());
+  });
+
+  it('counts a {{constructor}} placeholder as undeclared: values are own keys only', () => {
+    const files = folder(1, 1, 1);
+    files.set('operations/op/Default.response.yaml', 'version: 1\nid: r\nname: Default\nbody: text\n');
+    files.set('operations/op/Default.body.txt', 'hello {{constructor}} {{__proto__}}\n');
+    const loaded = parseMockFolder('m', files);
+    expect(loaded.problems.map((p) => p.rule)).toEqual(['undeclared-value', 'undeclared-value']);
   });
 });

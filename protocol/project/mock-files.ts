@@ -8,27 +8,21 @@
  *
  * Parsing and serializing are pure (a map of relative paths to text in, a model or a list of file
  * changes out); the fs helpers at the end only read a folder and hand changes to the atomic writer.
- * Saving rewrites a user's YAML through the `yaml` Document API, so comments and key order survive.
+ * The YAML files are project files like the others: read by yaml-file.ts's reader (the kinds,
+ * versions and migrations are in layout.ts), rewritten by its writer so comments and key order
+ * survive; paths go through safe-path.ts and names through file-names.ts.
  */
-import { pointerSegments } from '../json-pointer.js';
 import { readdir, readFile, lstat } from 'node:fs/promises';
-import { basename, join, resolve, sep } from 'node:path';
-import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { Document, LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import { ParleyError } from '../errors.js';
+import { basename, join } from 'node:path';
+import { ParleyError, hasCode } from '../errors.js';
+import { checkAll } from '../validate-node.js';
 import { fileNameKey, isPortableFileName, isSafeFileName, numberedFileName, portableFileName } from './file-names.js';
-import { Id, type Problem } from '../model/common.js';
+import { MOCKS_DIR, mockKind, mockOperationKind, mockResponseKind } from './layout.js';
+import { assertInsideByText, resolveInside } from './safe-path.js';
+import { parseYamlFile, writeYaml, yamlLines, type FileKind } from './yaml-file.js';
+import type { Problem } from '../model/common.js';
 import {
-  ContractCheckMode,
   DEFAULT_RESPONSE,
-  DispatchMode,
-  MOCK_FILES_VERSION,
-  MatchCondition,
-  MockBodyKind,
-  MockHeader,
-  ScenarioSettings,
-  ValueSource,
   findPlaceholders,
   mockVersionOf,
   placeholdersOutsideJsonStrings,
@@ -36,59 +30,9 @@ import {
   type MockOperation,
   type MockResponse,
 } from '../model/mock.js';
+import { isMap, isSeq, type Document } from 'yaml';
 
-// ---------------------------------------------------------------------------------------------
-// File schemas: the keys each file may hold. Unknown keys are refused so a typo is reported.
-
-const FileVersion = T.Integer({ minimum: 1 });
-
-export const MockYaml = T.Object(
-  {
-    version: FileVersion,
-    id: Id,
-    kind: T.Optional(T.Union([T.Literal('rest'), T.Literal('soap')])),
-    /** SOAP: the WSDL binding mocked. */
-    binding: T.Optional(T.String({ minLength: 1 })),
-    api: T.String(),
-    port: T.Optional(T.Integer({ minimum: 0, maximum: 65535 })),
-    path: T.Optional(T.String({ pattern: '^/' })),
-    contractCheck: T.Optional(ContractCheckMode),
-  },
-  { additionalProperties: false },
-);
-export type MockYaml = Static<typeof MockYaml>;
-
-export const OperationYaml = T.Object(
-  {
-    version: FileVersion,
-    id: Id,
-    method: T.String({ minLength: 1 }),
-    path: T.String({ minLength: 1 }),
-    operationId: T.Optional(T.String()),
-    dispatch: T.Optional(DispatchMode),
-    default: T.Optional(T.String({ minLength: 1 })),
-    responses: T.Optional(T.Array(T.String({ minLength: 1 }))),
-  },
-  { additionalProperties: false },
-);
-export type OperationYaml = Static<typeof OperationYaml>;
-
-export const ResponseYaml = T.Object(
-  {
-    version: FileVersion,
-    id: Id,
-    name: T.String({ minLength: 1 }),
-    status: T.Optional(T.Integer({ minimum: 100, maximum: 599 })),
-    delay: T.Optional(T.Integer({ minimum: 0, maximum: 600_000 })),
-    body: MockBodyKind,
-    headers: T.Optional(T.Array(MockHeader)),
-    values: T.Optional(T.Record(T.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$' }), ValueSource)),
-    scenario: T.Optional(ScenarioSettings),
-    match: T.Optional(T.Array(MatchCondition)),
-  },
-  { additionalProperties: false },
-);
-export type ResponseYaml = Static<typeof ResponseYaml>;
+export { MockYaml, OperationYaml, ResponseYaml } from './mock-file-schemas.js';
 
 export const MOCK_FILE = 'mock.yaml';
 export const OPERATION_FILE = 'operation.yaml';
@@ -117,27 +61,18 @@ export interface LoadedMock {
 
 export { isSafeFileName };
 
-/** A file name for a response name, portable to every OS: characters no OS allows become `_`. */
+/**
+ * The file name for a new response file (and, in `parley mock new`, a mock folder): the one rule
+ * request files follow (`portableFileName`, file-names.ts).
+ */
 export function responseFileBase(name: string): string {
-  return portableFileName(name, { fill: '_', fallback: '_' });
-}
-
-/** Refuses a relative path that is absolute or climbs out of its folder. */
-export function assertInsideFolder(relative: string): void {
-  const parts = relative.split(/[/\\]/);
-  if (relative.startsWith('/') || /^[A-Za-z]:/.test(relative) || parts.some((p) => p === '..' || p === '')) {
-    throw new ParleyError('path-escape', `The path ${JSON.stringify(relative)} leaves the mock folder.`, { path: relative });
-  }
+  return portableFileName(name, { fallback: 'response' });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-interface ParsedYaml {
-  doc: Document.Parsed;
-  lines: LineCounter;
-  value: unknown;
-}
+const check = (schema: Parameters<typeof checkAll>[0], value: unknown) => checkAll(schema, value);
 
 class FolderReader {
   readonly problems: Problem[] = [];
@@ -156,67 +91,23 @@ class FolderReader {
     this.problems.push(line === undefined ? { file: this.display(rel), rule, message } : { file: this.display(rel), line, rule, message });
   }
 
-  /** Parses a YAML file and checks its version and schema; null when it cannot be used. */
-  readYaml<S extends TSchema>(rel: string, schema: S): { value: Static<S>; parsed: ParsedYaml } | null {
+  /** Reads a YAML file through the project files' reader (version, migrations, schema); null when it cannot be used. */
+  readYaml<V>(rel: string, kind: FileKind<V>): { value: V; line: (...path: (string | number)[]) => number } | null {
     const text = this.files.get(rel);
     if (text === undefined) {
       this.problem(rel, 'missing-file', `${rel} is missing.`);
       return null;
     }
-    const lines = new LineCounter();
-    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-    if (doc.errors.length > 0) {
-      const err = doc.errors[0]!;
-      this.problem(rel, 'yaml-syntax', `Not valid YAML: ${err.message.split('\n')[0]}`, err.linePos?.[0].line);
+    const result = parseYamlFile(text, this.display(rel), kind, check);
+    if (!result.ok) {
+      this.problems.push(...result.problems);
+      if (result.problems.some((p) => p.rule === 'version-too-new')) this.tooNew = true;
       return null;
     }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 100 });
-    } catch {
-      this.problem(rel, 'yaml-syntax', 'The file uses too many aliases to be read.');
-      return null;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      this.problem(rel, 'not-a-map', `${rel} must be a YAML map of keys.`, 1);
-      return null;
-    }
-    const parsed = { doc, lines, value };
-    const version = (value as { version?: unknown } | null)?.version;
-    if (typeof version === 'number' && Number.isInteger(version) && version > MOCK_FILES_VERSION) {
-      this.tooNew = true;
-      this.problem(
-        rel,
-        'version-too-new',
-        `${rel} has version ${version}, newer than this release reads (up to ${MOCK_FILES_VERSION}). Update Parley to open this mock; it was left alone.`,
-        lineOf(parsed, ['version']),
-      );
-      return null;
-    }
-    let ok = true;
-    const seen = new Set<string>();
-    for (const error of Value.Errors(schema, value)) {
-      const path = pointerSegments(error.path);
-      const key = error.path || '/';
-      // A union reports once per branch; the first message for a place is enough.
-      if (seen.has(key) || [...seen].some((s) => key.startsWith(`${s}/`))) continue;
-      seen.add(key);
-      ok = false;
-      this.problem(rel, 'schema', `${error.path || 'The file'}: ${error.message}`, lineOf(parsed, path));
-      if (seen.size >= 10) break;
-    }
-    return ok ? { value: value as Static<S>, parsed } : null;
+    // Lines are looked up only for a problem found later, so a good file is parsed once, on the fast path.
+    let lines: ((path: (string | number)[]) => number) | undefined;
+    return { value: result.value, line: (...path) => (lines ??= yamlLines(text))(path) };
   }
-}
-
-/** The 1-based line of the deepest node found along `path`. */
-function lineOf(parsed: ParsedYaml, path: string[]): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const keys = path.slice(0, n).map((k) => (/^\d+$/.test(k) ? Number(k) : k));
-    const node = n === 0 ? parsed.doc.contents : parsed.doc.getIn(keys, true);
-    if (isNode(node) && node.range) return parsed.lines.linePos(node.range[0]).line;
-  }
-  return undefined;
 }
 
 /** Line of a character offset in plain text (body files). */
@@ -238,14 +129,15 @@ export function parseMockFolder(name: string, files: MockFolderFiles): LoadedMoc
   const reader = new FolderReader(files, `mocks/${name}`);
   for (const rel of files.keys()) {
     try {
-      assertInsideFolder(rel);
-    } catch {
-      reader.problem(rel, 'path-escape', `The path ${JSON.stringify(rel)} leaves the mock folder and was not read.`);
+      assertInsideByText(rel, 'mock file path');
+    } catch (err) {
+      if (!hasCode(err, 'path-escape')) throw err;
+      reader.problem(rel, 'path-escape', `${(err as Error).message} It was not read.`);
     }
   }
   if (reader.problems.length > 0) return { mock: null, problems: reader.problems };
 
-  const mockFile = reader.readYaml(MOCK_FILE, MockYaml);
+  const mockFile = reader.readYaml(MOCK_FILE, mockKind);
   const operations: MockOperation[] = [];
   const opFolders = [...new Set([...files.keys()].map((rel) => /^operations\/([^/]+)\//.exec(rel)?.[1]).filter((f): f is string => !!f))].sort();
   const opIds = new Set<string>();
@@ -282,7 +174,7 @@ function readOperation(reader: FolderReader, files: MockFolderFiles, folder: str
   const dir = `operations/${folder}`;
   const opRel = `${dir}/${OPERATION_FILE}`;
   if (!isSafeFileName(folder)) reader.problem(opRel, 'unsafe-name', `The operation folder name ${JSON.stringify(folder)} is not a portable file name.`);
-  const opFile = reader.readYaml(opRel, OperationYaml);
+  const opFile = reader.readYaml(opRel, mockOperationKind);
   const responses: MockResponse[] = [];
   const bases = [...files.keys()]
     .filter((rel) => rel.startsWith(`${dir}/`) && rel.endsWith(RESPONSE_SUFFIX) && !rel.slice(dir.length + 1).includes('/'))
@@ -307,18 +199,18 @@ function readOperation(reader: FolderReader, files: MockFolderFiles, folder: str
   const ordered: MockResponse[] = [];
   (o.responses ?? []).forEach((listed, i) => {
     const r = byName.get(listed);
-    if (!r) reader.problem(opRel, 'unknown-response', `responses lists ${JSON.stringify(listed)}, but no response file has that name.`, lineOf(opFile.parsed, ['responses', String(i)]));
+    if (!r) reader.problem(opRel, 'unknown-response', `responses lists ${JSON.stringify(listed)}, but no response file has that name.`, opFile.line('responses', i));
     else if (!ordered.includes(r)) ordered.push(r);
   });
   for (const r of responses) if (!ordered.includes(r)) ordered.push(r);
 
   if (o.default !== undefined && !byName.has(o.default)) {
-    reader.problem(opRel, 'unknown-response', `default names ${JSON.stringify(o.default)}, but no response has that name.`, lineOf(opFile.parsed, ['default']));
+    reader.problem(opRel, 'unknown-response', `default names ${JSON.stringify(o.default)}, but no response has that name.`, opFile.line('default'));
   }
   const script = files.get(`${dir}/${DISPATCH_FILE}`);
   const dispatch = o.dispatch ?? 'in-order';
   if (dispatch === 'script' && script === undefined) {
-    reader.problem(opRel, 'missing-dispatch-script', `dispatch is script but ${dir}/${DISPATCH_FILE} is missing.`, lineOf(opFile.parsed, ['dispatch']));
+    reader.problem(opRel, 'missing-dispatch-script', `dispatch is script but ${dir}/${DISPATCH_FILE} is missing.`, opFile.line('dispatch'));
   }
   const op: MockOperation = {
     id: o.id,
@@ -336,7 +228,7 @@ function readOperation(reader: FolderReader, files: MockFolderFiles, folder: str
 
 function readResponse(reader: FolderReader, files: MockFolderFiles, dir: string, base: string): MockResponse | null {
   const rel = `${dir}/${base}${RESPONSE_SUFFIX}`;
-  const file = reader.readYaml(rel, ResponseYaml);
+  const file = reader.readYaml(rel, mockResponseKind);
   if (!file) return null;
   const r = file.value;
   const before = reader.problems.length;
@@ -345,21 +237,21 @@ function readResponse(reader: FolderReader, files: MockFolderFiles, dir: string,
   if (r.body !== 'none') {
     const bodyRel = `${dir}/${base}.body.${BODY_EXTENSION[r.body]}`;
     const body = files.get(bodyRel);
-    if (body === undefined) reader.problem(rel, 'missing-body-file', `body is ${r.body} but ${bodyRel} is missing.`, lineOf(file.parsed, ['body']));
+    if (body === undefined) reader.problem(rel, 'missing-body-file', `body is ${r.body} but ${bodyRel} is missing.`, file.line('body'));
     else text = body;
   }
   const headers = r.headers ?? [];
   const values = r.values ?? {};
   headers.forEach((h, i) => {
-    if (!HEADER_NAME.test(h.name)) reader.problem(rel, 'header-name', `Header name ${JSON.stringify(h.name)} is not a valid header name.`, lineOf(file.parsed, ['headers', String(i), 'name']));
-    if (!HEADER_VALUE.test(h.value)) reader.problem(rel, 'header-value', `The value of header ${h.name} holds a line break or a character a header may not hold.`, lineOf(file.parsed, ['headers', String(i), 'value']));
+    if (!HEADER_NAME.test(h.name)) reader.problem(rel, 'header-name', `Header name ${JSON.stringify(h.name)} is not a valid header name.`, file.line('headers', i, 'name'));
+    if (!HEADER_VALUE.test(h.value)) reader.problem(rel, 'header-value', `The value of header ${h.name} holds a line break or a character a header may not hold.`, file.line('headers', i, 'value'));
     for (const p of findPlaceholders(h.value)) {
-      if (!(p.name in values)) reader.problem(rel, 'undeclared-value', `{{${p.name}}} in header ${h.name} names no declared value (declare it under values).`, lineOf(file.parsed, ['headers', String(i), 'value']));
+      if (!Object.hasOwn(values, p.name)) reader.problem(rel, 'undeclared-value', `{{${p.name}}} in header ${h.name} names no declared value (declare it under values).`, file.line('headers', i, 'value'));
     }
   });
   const bodyRel = `${dir}/${base}.body.${r.body === 'none' ? 'txt' : BODY_EXTENSION[r.body]}`;
   for (const p of findPlaceholders(text)) {
-    if (!(p.name in values)) reader.problem(bodyRel, 'undeclared-value', `{{${p.name}}} in the body of ${rel} names no declared value (declare it under values).`, lineAt(text, p.start));
+    if (!Object.hasOwn(values, p.name)) reader.problem(bodyRel, 'undeclared-value', `{{${p.name}}} in the body of ${rel} names no declared value (declare it under values).`, lineAt(text, p.start));
   }
   if (r.body === 'json') {
     for (const p of placeholdersOutsideJsonStrings(text)) {
@@ -368,13 +260,13 @@ function readResponse(reader: FolderReader, files: MockFolderFiles, dir: string,
   }
   (r.match ?? []).forEach((c, i) => {
     if ((c.check === 'equals' || c.check === 'regex') && c.value === undefined) {
-      reader.problem(rel, 'match-value-missing', `match ${i + 1} checks ${c.check} but has no value.`, lineOf(file.parsed, ['match', String(i)]));
+      reader.problem(rel, 'match-value-missing', `match ${i + 1} checks ${c.check} but has no value.`, file.line('match', i));
     }
     if (c.check === 'regex' && c.value !== undefined) {
       try {
         new RegExp(c.value, 'u');
       } catch {
-        reader.problem(rel, 'bad-regex', `match ${i + 1}: the regular expression does not compile.`, lineOf(file.parsed, ['match', String(i), 'value']));
+        reader.problem(rel, 'bad-regex', `match ${i + 1}: the regular expression does not compile.`, file.line('match', i, 'value'));
       }
     }
   });
@@ -451,16 +343,26 @@ interface ExistingFiles {
   opFolderById: Map<string, string>;
   /** `${opId}/${responseId}` -> base name and the name it held. */
   responseById: Map<string, { base: string; name: string }>;
+  /** Relative path -> what the YAML file says, for the files that read. */
+  values: Map<string, Record<string, unknown>>;
 }
 
 function indexExisting(files: MockFolderFiles): ExistingFiles {
   const opFolderById = new Map<string, string>();
   const responseById = new Map<string, { base: string; name: string }>();
   const opIdOfFolder = new Map<string, string>();
+  const values = new Map<string, Record<string, unknown>>();
+  const read = <V>(rel: string, text: string, kind: FileKind<V>): V | null => {
+    const result = parseYamlFile(text, rel, kind, check);
+    if (!result.ok) return null;
+    values.set(rel, result.value as Record<string, unknown>);
+    return result.value;
+  };
   for (const [rel, text] of files) {
+    if (rel === MOCK_FILE) read(rel, text, mockKind);
     const m = /^operations\/([^/]+)\/operation\.yaml$/.exec(rel);
-    const id = m ? quietYaml(text)?.id : undefined;
-    if (m && typeof id === 'string') {
+    const id = m ? read(rel, text, mockOperationKind)?.id : undefined;
+    if (m && id !== undefined) {
       opFolderById.set(id, m[1]!);
       opIdOfFolder.set(m[1]!, id);
     }
@@ -469,21 +371,10 @@ function indexExisting(files: MockFolderFiles): ExistingFiles {
     const m = /^operations\/([^/]+)\/([^/]+)\.response\.yaml$/.exec(rel);
     if (!m) continue;
     const opId = opIdOfFolder.get(m[1]!);
-    const value = quietYaml(text);
-    if (opId && typeof value?.id === 'string' && typeof value.name === 'string') {
-      responseById.set(`${opId}/${value.id}`, { base: m[2]!, name: value.name });
-    }
+    const value = read(rel, text, mockResponseKind);
+    if (opId && value) responseById.set(`${opId}/${value.id}`, { base: m[2]!, name: value.name });
   }
-  return { opFolderById, responseById };
-}
-
-function quietYaml(text: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = parseDocument(text).toJS();
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
+  return { opFolderById, responseById, values };
 }
 
 /**
@@ -496,11 +387,12 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
   const index = indexExisting(existing);
   const wanted = new Map<string, string>();
   const put = (rel: string, content: string) => {
-    assertInsideFolder(rel);
+    assertInsideByText(rel, 'mock file path');
     wanted.set(rel, content);
   };
   const putYaml = (rel: string, value: Record<string, unknown>, previousRel?: string) => {
-    put(rel, renderYaml(value, existing.get(previousRel ?? rel) ?? existing.get(rel)));
+    const from = existing.has(previousRel ?? rel) ? (previousRel ?? rel) : rel;
+    put(rel, renderYaml(value, existing.get(from), index.values.get(from)));
   };
 
   putYaml(MOCK_FILE, mockYamlOf(mock, version));
@@ -551,32 +443,28 @@ function isLayoutFile(rel: string): boolean {
 }
 
 /**
- * Writes `value` as YAML. With the previous text: returned untouched when it already says the same
- * (so an unrelated save never reformats a hand-written file), else edited in place.
+ * Writes a mock file through the project files' writer (yaml-file.ts): keys holding their default
+ * are left out of a new file (`previousValue`, what the file on disk says, keeps those it has), and
+ * template values read best on one line in a new file.
  */
-export function renderYaml(value: Record<string, unknown>, previous?: string): string {
-  let doc: Document | null = null;
-  if (previous !== undefined) {
-    const parsed = parseDocument(previous);
-    if (parsed.errors.length === 0 && isMap(parsed.contents)) doc = parsed;
-  }
-  const existingKeys = new Set<string>();
-  if (doc && isMap(doc.contents)) for (const pair of doc.contents.items) existingKeys.add(String(isScalar(pair.key) ? pair.key.value : pair.key));
+export function renderYaml(value: Record<string, unknown>, previous?: string, previousValue?: Record<string, unknown>): string {
+  // An unreadable file on disk counts as new: writeYaml replaces what it cannot patch.
+  const had = previous === undefined ? undefined : previousValue;
   const trimmed: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (v === undefined) continue;
-    const omit = doc ? !existingKeys.has(k) : OMITTED_IN_NEW_FILES.has(k);
-    if (omit && k in DEFAULTS && sameValue(v, DEFAULTS[k])) continue;
+    const omit = had ? !Object.hasOwn(had, k) : OMITTED_IN_NEW_FILES.has(k);
+    if (omit && Object.hasOwn(DEFAULTS, k) && sameDefault(v, DEFAULTS[k])) continue;
     trimmed[k] = v;
   }
-  if (doc && previous !== undefined && sameValue(doc.toJS(), trimmed)) return previous;
-  if (!doc) {
-    const fresh = new Document(trimmed);
-    flowSources(fresh);
-    return fresh.toString({ lineWidth: 0 });
-  }
-  doc.contents = syncNode(doc, doc.contents, trimmed) as typeof doc.contents;
-  return doc.toString({ lineWidth: 0 });
+  return writeYaml(trimmed, previous, { styleNew: flowSources });
+}
+
+/** Whether a value is its key's default (defaults are scalars or empty lists and maps). */
+function sameDefault(value: unknown, fallback: unknown): boolean {
+  if (Array.isArray(fallback)) return Array.isArray(value) && value.length === 0;
+  if (typeof fallback === 'object' && fallback !== null) return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+  return value === fallback;
 }
 
 /** Value sources read best on one line: `id: { from: path, name: id }`. */
@@ -593,72 +481,32 @@ function flowSources(doc: Document): void {
   }
 }
 
-/** Makes `node` hold `value`, touching only what changed so comments and style stay put. */
-function syncNode(doc: Document, node: unknown, value: unknown): unknown {
-  if (isMap(node) && isPlainObject(value)) {
-    for (const pair of [...node.items]) {
-      const key = String(isScalar(pair.key) ? pair.key.value : pair.key);
-      if (!Object.hasOwn(value, key) || value[key] === undefined) node.delete(pair.key);
-    }
-    for (const [k, v] of Object.entries(value)) {
-      if (v === undefined) continue;
-      const current: unknown = node.get(k, true);
-      if (current === undefined) node.set(k, doc.createNode(v));
-      else {
-        const next = syncNode(doc, current, v);
-        if (next !== current) node.set(k, next);
-      }
-    }
-    return node;
-  }
-  if (isSeq(node) && Array.isArray(value)) {
-    node.items.splice(value.length);
-    value.forEach((v, i) => {
-      const current = node.items[i];
-      if (current === undefined) node.items.push(doc.createNode(v));
-      else node.items[i] = syncNode(doc, current, v);
-    });
-    return node;
-  }
-  if (isScalar(node) && node.value === value) return node;
-  const created = doc.createNode(value) as YamlNode;
-  if (isNode(node)) {
-    created.comment = node.comment;
-    created.commentBefore = node.commentBefore;
-  }
-  return created;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Deep equality of plain data, key order ignored. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
-  }
-  if (!isPlainObject(a) || !isPlainObject(b)) return false;
-  const keys = Object.keys(a).filter((k) => a[k] !== undefined);
-  return keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length && keys.every((k) => sameValue(a[k], b[k]));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Thin fs helpers
 
-/** Reads every file of a mock folder that the layout could use (two levels under operations/). */
+/**
+ * Reads every file of a mock folder that the layout could use (two levels under operations/).
+ * Links are not followed: a file that is a link is skipped, and so is one that a linked folder
+ * would lead out of the mock folder (`resolveInside`).
+ */
 export async function readMockFolder(mockDir: string): Promise<MockFolderFiles> {
   const files: MockFolderFiles = new Map();
   const readIfFile = async (rel: string) => {
-    const abs = join(mockDir, ...rel.split('/'));
+    let abs: string;
+    try {
+      abs = resolveInside(mockDir, rel, 'mock file');
+    } catch (err) {
+      if (hasCode(err, 'path-escape')) return;
+      throw err;
+    }
     const info = await lstat(abs).catch(() => null);
-    // Links are not followed, so nothing outside the folder is read through one.
     if (info?.isFile()) files.set(rel, await readFile(abs, 'utf8'));
   };
   await readIfFile(MOCK_FILE);
   const opsDir = join(mockDir, 'operations');
-  const opEntries = await readdir(opsDir, { withFileTypes: true }).catch(() => []);
+  // A linked operations folder is not even listed (lstat does not follow the link).
+  const opsInfo = await lstat(opsDir).catch(() => null);
+  const opEntries = opsInfo?.isDirectory() ? await readdir(opsDir, { withFileTypes: true }).catch(() => []) : [];
   for (const op of opEntries) {
     if (!op.isDirectory()) continue;
     const inner = await readdir(join(opsDir, op.name), { withFileTypes: true });
@@ -672,10 +520,10 @@ export async function loadMockFolder(mockDir: string): Promise<LoadedMock> {
   return parseMockFolder(basename(mockDir), await readMockFolder(mockDir));
 }
 
-/** The folder a mock of this name lives in, under the project folder. */
+/** The folder a mock of this name lives in, under the project folder (never out of it, by name or by a link). */
 export function mockFolderOf(projectDir: string, mockName: string): string {
   if (!isSafeFileName(mockName)) throw new ParleyError('path-escape', `The mock name ${JSON.stringify(mockName)} cannot be a folder name.`);
-  return join(projectDir, 'mocks', mockName);
+  return resolveInside(projectDir, `${MOCKS_DIR}/${mockName}`, 'mock folder');
 }
 
 /**
@@ -685,13 +533,6 @@ export function mockFolderOf(projectDir: string, mockName: string): string {
 export async function saveMockFolder(mockDir: string, mock: Mock, write: AtomicWriter): Promise<FileChange[]> {
   const changes = serializeMockFolder(mock, await readMockFolder(mockDir));
   if (changes.length === 0) return changes;
-  const root = resolve(mockDir);
-  await write(
-    changes.map((c) => {
-      const abs = resolve(root, ...c.path.split('/'));
-      if (!abs.startsWith(root + sep)) throw new ParleyError('path-escape', `The path ${JSON.stringify(c.path)} leaves the mock folder.`);
-      return { path: abs, content: c.content };
-    }),
-  );
+  await write(changes.map((c) => ({ path: resolveInside(mockDir, c.path, 'mock file'), content: c.content })));
   return changes;
 }

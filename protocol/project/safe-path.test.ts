@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveInside } from './safe-path.js';
+import { assertInsideByText, isInsideFolder, resolveInside } from './safe-path.js';
 
 let outside: string;
 let root: string;
@@ -51,5 +51,29 @@ describe('resolveInside', () => {
   ];
   it.each(refused)('refuses %j', (path, message) => {
     expect(() => resolveInside(root, path.replace('<outside>', outside), 'body file')).toThrow(expect.objectContaining({ code: 'path-escape', message: expect.stringMatching(message) }));
+  });
+});
+
+describe('the same rule without the disk (a mock folder\'s file list, "is it inside" tests)', () => {
+  it.each([
+    ['operations/op/Default.response.yaml', true],
+    ['a/../b', true],
+    ['..foo/x', true],
+    ['../x', false],
+    ['operations/op/../../../x.body.json', false],
+    ['a\\..\\..\\x', false],
+    ['/etc/passwd', false],
+    ['C:\\x', false],
+    ['a\0b', false],
+  ])('%s inside: %s', (rel, inside) => {
+    if (inside) expect(() => assertInsideByText(rel)).not.toThrow();
+    else expect(() => assertInsideByText(rel)).toThrow(expect.objectContaining({ code: 'path-escape' }));
+  });
+
+  it('counts a name that only starts with two dots as inside, and the parent as outside', () => {
+    expect(isInsideFolder('/p/project', '/p/project/..foo')).toBe(true);
+    expect(isInsideFolder('/p/project', '/p/project')).toBe(true);
+    expect(isInsideFolder('/p/project', '/p/project-2/x')).toBe(false);
+    expect(isInsideFolder('/p/project', '/p')).toBe(false);
   });
 });

@@ -15,10 +15,7 @@ import { portableFileName } from './file-names.js';
  * folder from elsewhere, such as a git clone, cannot do that.)
  */
 export function resolveInside(root: string, relPath: string, what = 'path'): string {
-  if (relPath.includes('\0')) throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} contains a NUL character.`);
-  if (isAbsolute(relPath) || /^[A-Za-z]:[\\/]/.test(relPath) || relPath.startsWith('\\\\')) {
-    throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} is absolute; project files may only name paths inside the project folder.`);
-  }
+  assertInsideByText(relPath, what);
   const full = resolve(root, relPath);
   if (!isInside(resolve(root), full)) {
     throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} points outside the project folder and was refused.`);
@@ -27,6 +24,24 @@ export function resolveInside(root: string, relPath: string, what = 'path'): str
   if (reason) throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} ${reason} and was refused.`);
   return full;
 }
+
+/**
+ * The part of `resolveInside` that needs no disk, for paths that are not on disk (yet), such as a
+ * mock folder's file list before a save: refused (`path-escape`) when `relPath` holds NUL, is
+ * absolute (on any OS) or climbs out of its folder.
+ */
+export function assertInsideByText(relPath: string, what = 'path'): void {
+  if (relPath.includes('\0')) throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} contains a NUL character.`);
+  if (isAbsolute(relPath) || /^[A-Za-z]:[\\/]/.test(relPath) || relPath.startsWith('\\\\')) {
+    throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} is absolute; project files may only name paths inside the project folder.`);
+  }
+  // Any absolute folder serves: only whether the path climbs above it matters.
+  if (!isInside(TEXT_ROOT, resolve(TEXT_ROOT, relPath.replaceAll('\\', '/')))) {
+    throw new ParleyError('path-escape', `The ${what} ${JSON.stringify(relPath)} points outside the project folder and was refused.`);
+  }
+}
+
+const TEXT_ROOT = resolve('/parley-root');
 
 /** Why `full` (lexically inside `root`) really leads elsewhere, or null when it does not. */
 function linkOut(root: string, full: string): string | null {
@@ -60,6 +75,11 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether the absolute `path` is `root` or inside it, by its text (the one test of every "is it inside" question). */
+export function isInsideFolder(root: string, path: string): boolean {
+  return isInside(resolve(root), resolve(path));
 }
 
 function isInside(root: string, path: string): boolean {

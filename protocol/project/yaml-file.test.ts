@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type as T } from '@sinclair/typebox';
-import { parseDocument } from 'yaml';
+import { parseDocument, type Document } from 'yaml';
 import type { Auth } from '../model/auth.js';
 import type { Api } from '../model/api.js';
 import type { ProjectFile } from '../model/project.js';
@@ -377,5 +377,26 @@ describe('YAML files in the repository', () => {
       expect(fast, file).toStrictEqual(yamlReads(text));
     }
     expect(fastCount).toBeGreaterThan(files.length / 2);
+  });
+});
+
+describe('the one writer (every kind, mock files included)', () => {
+  it('returns a hand-spaced file byte for byte when it already says the same', () => {
+    const previous = 'version:   1\nname:    Pets   # mine\ntags: [ a,  b ]\n';
+    expect(writeYaml({ version: 1, name: 'Pets', tags: ['a', 'b'], gone: undefined }, previous)).toBe(previous);
+    expect(writeYaml({ version: 1, name: 'Cats', tags: ['a', 'b'] }, previous)).toBe('version: 1\nname: Cats # mine\ntags: [ a, b ]\n');
+  });
+
+  it('keeps the comments of a value that changes shape, and styles only new files', () => {
+    const previous = 'version: 1\n# the list\ntags: x # one for now\n';
+    const text = writeYaml({ version: 1, tags: ['x', 'y'] }, previous);
+    expect(text).toMatch(/^version: 1\n# the list\ntags:\n {2}- x\n {2}- y\n/);
+    expect(text).toContain('# one for now');
+    const flow = (doc: Document) => {
+      const tags = doc.get('tags', true) as { flow?: boolean } | undefined;
+      if (tags) tags.flow = true;
+    };
+    expect(writeYaml({ version: 1, tags: ['x'] }, undefined, { styleNew: flow })).toBe('version: 1\ntags: [ x ]\n');
+    expect(writeYaml({ version: 1, tags: ['x', 'z'] }, 'version: 1\ntags:\n  - x\n  - y\n', { styleNew: flow })).toBe('version: 1\ntags:\n  - x\n  - z\n');
   });
 });

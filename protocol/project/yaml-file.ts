@@ -1,7 +1,8 @@
 /**
- * Reading and writing Parley's YAML files: parse with line numbers, validate against the file's
- * schema naming file, line and rule, refuse files newer than this release, and rewrite a
- * user's file in place so comments and key order survive.
+ * Reading and writing Parley's YAML files, every kind (project, API, request, workspace, example,
+ * mock files; the kinds are in layout.ts): parse with line numbers, validate against the file's
+ * schema naming file, line and rule, refuse files newer than this release, migrate older ones,
+ * and rewrite a user's file in place so comments and key order survive.
  *
  * Reading has two paths. The fast one (js-yaml with a schema that resolves plain scalars exactly
  * as YAML 1.2's core schema does, about 8x faster than `yaml`'s documents) reads what Parley
@@ -13,7 +14,7 @@
 import { pointerSegments } from '../json-pointer.js';
 // @ts-expect-error -- js-yaml ships no types; the part used here is typed by `JsYaml` below.
 import * as jsYamlModule from 'js-yaml';
-import { Document, LineCounter, isMap, isScalar, isSeq, parseDocument, visit, type Node } from 'yaml';
+import { Document, LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, visit, type Node } from 'yaml';
 import type { TSchema } from '@sinclair/typebox';
 import type { Problem } from '../model/common.js';
 
@@ -230,16 +231,37 @@ function keysAgree(value: unknown): boolean {
   return true;
 }
 
-/** Serializes `value`, reusing `previous` (the file as it is on disk) so comments and order survive. */
-export function writeYaml(value: unknown, previous?: string): string {
+export interface WriteOptions {
+  /** Styles a file written afresh (no `previous`), e.g. small maps on one line; rewrites keep the user's style. */
+  styleNew?: (doc: Document) => void;
+}
+
+/**
+ * Serializes `value`, reusing `previous` (the file as it is on disk) so comments and order survive:
+ * `previous` itself, byte for byte, when it already says the same (so a save never reformats a
+ * hand-written file it does not change), else `previous` edited in place.
+ */
+export function writeYaml(value: unknown, previous?: string, options: WriteOptions = {}): string {
   if (previous !== undefined) {
     const doc = parseDocument(previous);
     if (doc.errors.length === 0 && isMap(doc.contents)) {
+      if (sameValue(documentValue(doc), value)) return previous;
       doc.contents = patchNode(doc, doc.contents, value) as typeof doc.contents;
       return doc.toString({ lineWidth: 0 });
     }
   }
-  return new Document(value).toString({ lineWidth: 0 });
+  const fresh = new Document(value);
+  options.styleNew?.(fresh);
+  return fresh.toString({ lineWidth: 0 });
+}
+
+/** What a parsed document says; undefined when its aliases cannot be expanded. */
+function documentValue(doc: Document): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Updates a YAML node in place toward `value`: unchanged scalars keep their comments and style. */
@@ -271,7 +293,31 @@ function patchNode(doc: Document, node: unknown, value: unknown): unknown {
     if (node.value !== value) node.value = value;
     return node;
   }
-  return doc.createNode(value);
+  // A node of another shape: the comments around the old one stay with the new one.
+  const created = doc.createNode(value);
+  if (isNode(node)) {
+    created.comment = node.comment;
+    created.commentBefore = node.commentBefore;
+  }
+  return created;
+}
+
+/** Deep equality of plain data as YAML holds it: key order and undefined keys ignored. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a).filter((k) => a[k] !== undefined);
+  return keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length && keys.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
+}
+
+/** The line of the node at a path in `text` (or of the nearest node along it), for problems found after a file was read: parses once. */
+export function yamlLines(text: string): (path: (string | number)[]) => number {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter });
+  return (path) => lineOf(doc, lineCounter, path);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -11,6 +11,7 @@ import { MASK, bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskHead
 import { toCurl, type CurlPart, type CurlSource } from '../../../protocol/curl/to-curl.js';
 import { decodeBasic } from '../../../protocol/curl/curl-rules.js';
 import { redactSecrets } from '../send/expand.js';
+import { isInsideFolder } from '../../../protocol/project/safe-path.js';
 
 /** How secrets are shown: `null` shows them; otherwise the secret values used, by name, to mask. */
 export type Masking = Map<string, string> | null;
@@ -33,7 +34,7 @@ function sourceOfSpec(spec: SendSpec, projectRoot: string): CurlSource {
   // A file inside the project is written as the request holds it: relative to the project folder.
   const path = (file: string) => {
     const rel = relative(projectRoot, file);
-    return isAbsolute(file) && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : file;
+    return isAbsolute(file) && rel !== '' && isInsideFolder(projectRoot, file) ? rel.split(sep).join('/') : file;
   };
   let body: CurlSource['body'];
   switch (spec.body.type) {

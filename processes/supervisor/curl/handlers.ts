@@ -7,10 +7,11 @@ import type { Handlers } from '../../../protocol/peer.js';
 import type { Request } from '../../../protocol/model/request.js';
 import type { CurlImportReport } from '../../../protocol/model/curl.js';
 import { stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { addBodyFile } from '../store/body-files.js';
+import { isInsideFolder } from '../../../protocol/project/safe-path.js';
 import { newId } from '../../../protocol/ids.js';
 import { moveSecretsToKeychain } from '../send/secure-auth.js';
 import { prepareSend } from '../send/send-service.js';
@@ -60,7 +61,7 @@ async function placeBodyFiles(store: ProjectStore, read: { request: Request; rep
       return file;
     }
     const inProject = isAbsolute(file) ? null : resolve(store.root, file);
-    if (!inProject || !(await isFile(inProject)) || relative(store.root, inProject).startsWith('..')) {
+    if (!inProject || !(await isFile(inProject)) || !isInsideFolder(store.root, inProject)) {
       notes.push(`${file} is not a file in the project folder, and Send reads body files only there: choose it on the Body tab (it is copied into the project).`);
     }
     return file;

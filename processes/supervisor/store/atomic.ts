@@ -15,9 +15,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants as fsConstants, createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
-import { resolveInside } from '../../../protocol/project/safe-path.js';
+import { isInsideFolder, resolveInside } from '../../../protocol/project/safe-path.js';
 import { forEachLimited } from './limited.js';
 
 export interface FileChange {
@@ -340,7 +340,7 @@ function doneName(journalFile: string): string {
 /** `path` relative to `root`, '/'-separated; refused when it is not inside. */
 function relPath(root: string, path: string): string {
   const rel = relative(root, path);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+  if (rel === '' || !isInsideFolder(root, path)) {
     throw new ParleyError('path-escape', `${path} is not inside ${root}, where this save keeps its journal.`);
   }
   return rel.split(sep).join('/');

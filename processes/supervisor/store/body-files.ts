@@ -12,6 +12,7 @@ import { basename, extname, isAbsolute, join, relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
 import { FILES_DIR } from '../../../protocol/project/layout.js';
 import { portableFileName } from '../../../protocol/project/file-names.js';
+import { isInsideFolder } from '../../../protocol/project/safe-path.js';
 import type { ProjectStore } from './project-store.js';
 
 export interface BodyFile {
@@ -29,10 +30,8 @@ export async function addBodyFile(store: ProjectStore, source: string): Promise<
     throw new ParleyError(err.code === 'ENOENT' ? 'not-found' : 'bad-input', `${source} cannot be read (${err.code === 'ENOENT' ? 'it does not exist' : err.code}).`);
   });
   if (!info.isFile()) throw new ParleyError('bad-input', `${source} is not a file.`);
-  const inside = relative(await realpath(store.root), await realpath(source));
-  if (inside !== '' && inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) {
-    return { path: inside.split(sep).join('/'), copied: false, size: info.size };
-  }
+  const [root, real] = [await realpath(store.root), await realpath(source)];
+  if (isInsideFolder(root, real)) return { path: relative(root, real).split(sep).join('/'), copied: false, size: info.size };
   const dir = join(store.root, FILES_DIR);
   const name = portableFileName(basename(source), { fallback: 'file' });
   // Picking the same file again gives the same copy, not `photo 2.png`.
