@@ -16,7 +16,8 @@ import { openTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { openCopyCurl } from './CopyCurlDialog.js';
 import { RecordedStream } from '../editors/response/RecordedStream.js';
-import { readableBody, statusClass, when } from './format.js';
+import { statusClass, when } from './format.js';
+import { RawMessage } from './RawMessage.js';
 import './history.css';
 
 export interface HistoryListProps {
@@ -219,25 +220,22 @@ function EntryDetail({ project, summary, resend: resendEntry, showRequestLink }:
         <div class="history-exchange">
           <section aria-label="Recorded request">
             <h4>Request</h4>
-            <pre class="raw mono">
-              {e.request.method} {e.request.url}
-              {'\n'}
-              {e.request.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}
-              {e.request.body ? `\n\n${readableBody(e.request.headers, e.request.body)}` : ''}
-              {e.request.bodyTruncated ? '\n… (History keeps the first 256 KB)' : ''}
-            </pre>
+            <RawMessage firstLine={`${e.request.method} ${e.request.url}`} headers={e.request.headers} body={e.request.body} cutNote={e.request.bodyTruncated && 'History keeps the first 256 KB'} />
           </section>
           <section aria-label="Recorded response">
             <h4>Response</h4>
             {e.error && <p class="inline-error">{e.error.message}</p>}
             {e.response && (
-              <pre class="raw mono">
-                {e.response.status} {e.response.statusText} <span class="muted">({formatBytes(e.response.size)}, {e.response.timeMs.toFixed(0)} ms)</span>
-                {'\n'}
-                {e.response.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}
-                {e.response.stream ? '' : `\n\n${readableBody(e.response.headers, e.response.body)}`}
-                {e.response.bodyTruncated ? '\n… (History keeps the first 256 KB)' : ''}
-              </pre>
+              <RawMessage
+                firstLine={
+                  <>
+                    {e.response.status} {e.response.statusText} <span class="muted">({formatBytes(e.response.size)}, {e.response.timeMs.toFixed(0)} ms)</span>
+                  </>
+                }
+                headers={e.response.headers}
+                body={e.response.stream ? undefined : e.response.body}
+                cutNote={e.response.bodyTruncated && 'History keeps the first 256 KB'}
+              />
             )}
             {e.response?.stream && <RecordedStream record={e.response.stream} />}
             {e.verdict && e.verdict.problems.length > 0 && (

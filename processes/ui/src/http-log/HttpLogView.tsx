@@ -13,7 +13,8 @@ import { peer } from '../state/app.js';
 import { call } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { openCopyCurl } from '../history/CopyCurlDialog.js';
-import { readableBody, statusClass, when } from '../history/format.js';
+import { statusClass, when } from '../history/format.js';
+import { RawMessage } from '../history/RawMessage.js';
 import { RecordedStream } from '../editors/response/RecordedStream.js';
 import '../history/history.css';
 import './http-log.css';
@@ -196,25 +197,18 @@ function ExchangeDetail({ row }: { row: HttpLogRow }) {
         <div class="history-exchange">
           <section aria-label="Logged request">
             <h4>Request</h4>
-            <pre class="raw mono">
-              {e.request.method} {e.request.url}
-              {'\n'}
-              {e.request.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}
-              {e.request.body ? `\n\n${readableBody(e.request.headers, e.request.body)}` : ''}
-            </pre>
+            <RawMessage firstLine={`${e.request.method} ${e.request.url}`} headers={e.request.headers} body={e.request.body} />
           </section>
           <section aria-label="Logged response">
             <h4>Response</h4>
             {e.row.error && <p class="inline-error">{e.row.error.message}</p>}
             {e.response && (
               <>
-                <pre class="raw mono">
-                  {e.response.status} {e.response.statusText}
-                  {e.httpVersion ? ` · HTTP/${e.httpVersion}` : ''}
-                  {'\n'}
-                  {e.response.headers.map(([n, v]) => `${n}: ${v}`).join('\n')}
-                  {e.response.stream ? '' : `\n\n${readableBody(e.response.headers, e.response.body)}`}
-                </pre>
+                <RawMessage
+                  firstLine={`${e.response.status} ${e.response.statusText}${e.httpVersion ? ` · HTTP/${e.httpVersion}` : ''}`}
+                  headers={e.response.headers}
+                  body={e.response.stream ? undefined : e.response.body}
+                />
                 {e.response.stream && <RecordedStream record={e.response.stream} />}
               </>
             )}
