@@ -11,9 +11,14 @@ import { Worker } from 'node:worker_threads';
 import { ParleyError, type WireError } from '../../protocol/errors.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
 import type { DefinitionApplyJob, DefinitionUpdateJob, ImportJob } from '../../protocol/model/import.js';
+import type { ReqOf } from '../../protocol/messages.js';
 import { importOutOfMemoryError } from './engine/load/limits.js';
 
-export type ThreadJob = { kind: 'run'; job: ImportJob } | { kind: 'preview'; job: DefinitionUpdateJob } | { kind: 'apply'; job: DefinitionApplyJob };
+export type ThreadJob =
+  | { kind: 'run'; job: ImportJob }
+  | { kind: 'preview'; job: DefinitionUpdateJob }
+  | { kind: 'apply'; job: DefinitionApplyJob }
+  | { kind: 'newMock'; job: ReqOf<'importer.newMock'> };
 
 /** What the thread posts: progress any number of times, then one outcome. */
 export type ThreadMessage = { progress: ImportProgress } | { ok: true; value: unknown } | { ok: false; error: WireError };

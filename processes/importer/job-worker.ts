@@ -1,6 +1,7 @@
 /**
  * The importer's job thread (built to dist/importer-worker.js; see job-thread.ts): runs the one
- * job it was started with, posting progress as it goes and then its answer or its error.
+ * job it was started with (an import, a definition update, or New Mock's sampling), posting
+ * progress as it goes and then its answer or its error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toWireError } from '../../protocol/errors.js';
@@ -23,6 +24,9 @@ async function run(): Promise<unknown> {
       return runDefinitionPreview(job.job, deps);
     case 'apply':
       return runDefinitionApply(job.job, { ...deps, newId });
+    case 'newMock':
+      // Loaded only for New Mock: an import never needs the sampler.
+      return (await import('./new-mock-job.js')).runNewMockJob(job.job);
   }
 }
 

@@ -1,0 +1,31 @@
+/**
+ * New Mock's sampling, run on the importer's job thread (job-worker.ts): the mock engine's own New
+ * Mock, unchanged, with its answer held to a size the bus and the supervisor take in comfortably
+ * (a shared schema sampled for each of thousands of operations can grow far past its definition).
+ */
+import { ParleyError } from '../../protocol/errors.js';
+import { newId } from '../../protocol/ids.js';
+import type { ReqOf, ResOf } from '../../protocol/messages.js';
+import { newMockFromDocuments } from '../mock-host/engine/new-mock.js';
+import { newSoapMockFromDocuments } from '../mock-host/engine/soap/new-soap-mock.js';
+
+/** The most one New Mock answers with, as JSON: half the bus's 64 MB frame. */
+export const MAX_NEW_MOCK_BYTES = 32 * 1024 * 1024;
+
+export async function runNewMockJob(job: ReqOf<'importer.newMock'>): Promise<ResOf<'importer.newMock'>> {
+  const options = { name: job.name, api: job.api, newId: () => newId('m') };
+  // A SOAP interface is one binding of its WSDL: New Mock of it mocks that binding.
+  const mock =
+    job.soapBinding !== undefined
+      ? await newSoapMockFromDocuments(job.documents, { ...options, binding: job.soapBinding })
+      : await newMockFromDocuments(job.documents, options);
+  const bytes = Buffer.byteLength(JSON.stringify(mock));
+  if (bytes > MAX_NEW_MOCK_BYTES) {
+    throw new ParleyError(
+      'mock-too-large',
+      `New Mock of this definition would make ${Math.ceil(bytes / (1024 * 1024))} MB of operations and responses, over the ${MAX_NEW_MOCK_BYTES / (1024 * 1024)} MB one mock is made with; nothing was written. Its schemas' samples are very large: mock a smaller definition, or fewer operations.`,
+      { bytes, limit: MAX_NEW_MOCK_BYTES },
+    );
+  }
+  return { mock };
+}
