@@ -68,7 +68,7 @@ describe('a failure one message left behind', () => {
       await until(() => log.some((l) => l.includes('nobody awaited this')), 5_000, () => log.join('\n'));
 
       const text = log.join('\n');
-      expect(text).toMatch(/\[faulty\] uncaught exception while handling mock\.reset; the process goes on: TypeError: late failure in a timer/);
+      expect(text).toMatch(/\[faulty\] uncaught exception while handling mockHost\.reset; the process goes on: TypeError: late failure in a timer/);
       expect(text).toMatch(/\[faulty\] unhandled rejection while handling mocks\.log; the process goes on: RangeError: nobody awaited this/);
       expect(text).toContain('faulty-child'); // the stack, for whoever fixes it
       await expect(handle.call('sys.ping', { t: 1 })).resolves.toMatchObject({ t: 1, pid });
