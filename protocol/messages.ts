@@ -172,13 +172,14 @@ export const methods = {
   'importer.readCurl': { req: T.Object({ command: T.String(), id: T.String(), name: T.Optional(T.String()) }), res: T.Object({ request: Request, report: CurlImportReport }) },
 
   /**
-   * New Mock's sampling (SPEC: each operation's Default response) in a fresh importer child, on its
-   * job thread: a huge definition holds neither the supervisor's loop nor the child's heartbeat.
-   * `soapBinding`: the WSDL binding a SOAP interface is; absent for an OpenAPI definition.
+   * New Mock (SPEC: each operation's Default response) in a fresh importer child, on its job
+   * thread: the sampling and the files it makes, so a huge definition holds neither the
+   * supervisor's loop nor the child's heartbeat; the supervisor only commits `files` (paths
+   * relative to mocks/<name>/). `soapBinding`: the WSDL binding a SOAP interface is.
    */
   'importer.newMock': {
     req: T.Object({ documents: MockDocuments(), name: T.String(), api: T.String(), soapBinding: T.Optional(T.String()) }),
-    res: T.Object({ mock: Mock }),
+    res: T.Object({ files: T.Array(T.Object({ path: T.String(), content: T.Union([T.String(), T.Uint8Array()]) })) }),
   },
 
   /** Starts serving `mock` (the mock-host child); `documents` is the API's cached definition. */

@@ -6,7 +6,7 @@
  * `mock-new-too-slow`, nothing written, no child left.
  * dist/ must be built first (`npm run build`).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { MockService } from '../../processes/supervisor/mocks/mock-service.js';
 import { startApp, type RunningApp } from '../support/app.js';
 import { bigOpenApi } from '../support/big-openapi.js';
 import { projectWithDefinition } from '../support/big-api-project.js';
+import { childrenOf } from '../support/processes.js';
 import { until } from '../support/until.js';
 
 const OPERATIONS = 1000;
@@ -49,21 +50,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The app's importer children (their parent is the `parley ui` process). */
-function importerPids(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const status = readFileSync(`/proc/${name}/status`, 'utf8');
-      if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) !== app.child.pid) continue;
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('importer.js')) pids.push(Number(name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return pids;
-}
+const importerPids = () => childrenOf(app.child.pid!, 'importer.js');
 
 /** CPU time a process has used, in ms (utime + stime from /proc/<pid>/stat); 0 once it is gone. */
 function cpuMs(pid: number): number {
@@ -90,7 +77,7 @@ describe('New Mock in a child', () => {
       const started = performance.now();
       await page.call('app.ping', { t: started });
       if (!finished) pings.push(performance.now() - started);
-      if (importerPids().length > 0) sawChild = true;
+      if ((await importerPids()).length > 0) sawChild = true;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const view = await job;
@@ -101,7 +88,7 @@ describe('New Mock in a child', () => {
     expect(pings.length).toBeGreaterThan(3);
     const sorted = [...pings].sort((a, b) => a - b);
     console.log(`New Mock of ${OPERATIONS} operations: ${pings.length} pings answered meanwhile, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(1)} ms, slowest ${sorted.at(-1)!.toFixed(1)} ms`);
-    await until(() => importerPids().length === 0);
+    await until(async () => (await importerPids()).length === 0);
   }, 120_000);
 
   it('kill -9 of the sampling child fails New Mock with a clear error and writes nothing; the next New Mock works', async () => {
@@ -111,7 +98,7 @@ describe('New Mock in a child', () => {
       (err: unknown) => err,
     );
     // Mid-sampling: the child has used more CPU than its start-up takes (about 300 ms).
-    const pid = await until(() => importerPids().find((p) => cpuMs(p) >= 1000), 60_000);
+    const pid = await until(async () => (await importerPids()).find((p) => cpuMs(p) >= 1000), 60_000);
     process.kill(pid, 'SIGKILL');
     const failure = await job;
     expect(failure).toMatchObject({ code: 'child-died', message: expect.stringMatching(/SIGKILL.*New Mock of Big did not finish; nothing was written\./) });

@@ -18,6 +18,7 @@ import {
   type LoadedMock,
 } from '../../../protocol/project/mock-files.js';
 import { MAX_NAME_BYTES, fileNameKey, isPortableFileName } from '../../../protocol/project/file-names.js';
+import { resolveInside } from '../../../protocol/project/safe-path.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { NO_DEFINITION, definitionBytes, definitionKey, hasCachedDefinition, mockDocuments } from './mock-documents.js';
@@ -101,16 +102,18 @@ export class MockService {
     const id = `m:${folder}`;
     const dir = mockFolderOf(store.root, folder);
     if ((await readMockFolder(dir)).size > 0 || store.tree().items.some((i) => i.kind === 'mock' && fileNameKey(i.name) === fileNameKey(folder))) {
-      throw new ParleyError('conflict', `A mock named ${folder} already exists in this project.`);
+      throw nameTaken(folder);
     }
     const documents = await mockDocuments(store.apiDir(api.id), api);
-    // Sampled in a child (a big definition holds a thread for seconds); only the writing happens here.
-    const mock = await sampleNewMock(
+    // Sampled and made into files in a child (a big definition holds a thread for seconds); only the commit happens here.
+    const files = await sampleNewMock(
       this.host,
       { documents, name: folder, api: api.id, ...(api.soap ? { soapBinding: api.soap.binding } : {}) },
       { apiName: api.name, definitionBytes: await definitionBytes(store.apiDir(api.id), api), ...(this.options.newMockDeadlineMs ? { deadlineMs: this.options.newMockDeadlineMs } : {}) },
     );
-    await saveMockFolder(dir, mock, (files) => store.commit(files));
+    // The name may have been taken while the child sampled (another New Mock, a folder made by hand).
+    if ((await readMockFolder(dir)).size > 0) throw nameTaken(folder);
+    await store.commit(files.map((f) => ({ path: resolveInside(dir, f.path, 'new mock file'), content: f.content })));
     for (const event of store.changedEvents([id])) this.host.broadcast('project.changed', event);
     return this.get(store.root, id);
   }
@@ -429,6 +432,10 @@ export class MockService {
     const watcher = watchMockFiles(store.root, (ids) => this.onProjectChanged(store, ids), this.host.log);
     this.watchers.set(store.root, watcher);
   }
+}
+
+function nameTaken(folder: string): ParleyError {
+  return new ParleyError('conflict', `A mock named ${folder} already exists in this project.`);
 }
 
 function key(root: string, id: string): string {

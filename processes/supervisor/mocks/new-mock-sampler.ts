@@ -2,12 +2,11 @@
  * New Mock's sampling, off the supervisor's loop: bundling a definition and sampling a response
  * for each of its operations holds a thread for seconds when the definition is big, so it runs as
  * a job in a fresh importer child, on the child's job thread (heartbeats stay answered) under a
- * heap cap, and the child is killed past a deadline. The supervisor only writes the files the
- * answer makes. Why the importer and not a mock host: see ARCHITECTURE.md (process map).
+ * heap cap, and the child is killed past a deadline. The child also makes the files (YAML for
+ * thousands of operations takes a second more); the supervisor only commits them. Why the importer and not a mock host: see ARCHITECTURE.md (process map).
  */
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
-import type { ReqOf } from '../../../protocol/messages.js';
-import type { Mock } from '../../../protocol/model/mock.js';
+import type { ReqOf, ResOf } from '../../../protocol/messages.js';
 import { describeDuration } from '../../importer/engine/load/limits.js';
 import type { ChildProcessHandle, ChildSpec } from '../children/child-process.js';
 import { distEntry } from '../paths.js';
@@ -35,16 +34,17 @@ export interface SampleOptions {
 
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
 
-export async function sampleNewMock(jobs: JobRunner, request: ReqOf<'importer.newMock'>, options: SampleOptions): Promise<Mock> {
+/** The new mock's files, relative to its folder. */
+export async function sampleNewMock(jobs: JobRunner, request: ReqOf<'importer.newMock'>, options: SampleOptions): Promise<ResOf<'importer.newMock'>['files']> {
   const deadlineMs = options.deadlineMs ?? NEW_MOCK_DEADLINE_MS;
   const memoryMb = Math.max(MIN_MEMORY_MB, memoryForBytes(options.definitionBytes));
   const what = `New Mock of ${options.apiName}`;
   try {
-    const { mock } = await jobs.runJob(
+    const { files } = await jobs.runJob(
       { name: 'importer process (New Mock)', entry: options.entry ?? distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`] },
       (child) => child.call('importer.newMock', request, { budgetMs: deadlineMs }),
     );
-    return mock;
+    return files;
   } catch (err) {
     if (hasCode(err, 'budget-exceeded')) {
       throw new ParleyError('mock-new-too-slow', `${what} was stopped: sampling its definition took longer than ${describeDuration(deadlineMs)}, the most New Mock may take. Nothing was written.`, { deadlineMs });
