@@ -14,7 +14,7 @@ import { newSoapMockFromDocuments } from '../mock-host/engine/soap/new-soap-mock
 /** The most one New Mock writes: half the bus's 64 MB frame. */
 export const MAX_NEW_MOCK_BYTES = 32 * 1024 * 1024;
 
-export async function runNewMockJob(job: ReqOf<'importer.newMock'>): Promise<ResOf<'importer.newMock'>> {
+export async function runNewMockJob(job: ReqOf<'importer.newMock'>, limitBytes = MAX_NEW_MOCK_BYTES): Promise<ResOf<'importer.newMock'>> {
   const options = { name: job.name, api: job.api, newId: () => newId('m') };
   // A SOAP interface is one binding of its WSDL: New Mock of it mocks that binding.
   const mock =
@@ -29,12 +29,16 @@ export async function runNewMockJob(job: ReqOf<'importer.newMock'>): Promise<Res
     bytes += typeof change.content === 'string' ? Buffer.byteLength(change.content) : change.content.byteLength;
     files.push({ path: change.path, content: change.content });
   }
-  if (bytes > MAX_NEW_MOCK_BYTES) {
+  if (bytes > limitBytes) {
     throw new ParleyError(
       'mock-too-large',
-      `New Mock of this definition would write ${Math.ceil(bytes / (1024 * 1024))} MB of files, over the ${MAX_NEW_MOCK_BYTES / (1024 * 1024)} MB one mock is made with; nothing was written. Its schemas' samples are very large: mock a smaller definition, or fewer operations.`,
-      { bytes, limit: MAX_NEW_MOCK_BYTES },
+      `New Mock of this definition would write ${size(bytes)} of files, over the ${size(limitBytes)} one mock is made with; nothing was written. Its schemas' samples are very large: mock a smaller definition, or fewer operations.`,
+      { bytes, limit: limitBytes },
     );
   }
   return { files };
+}
+
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.ceil(bytes / (1024 * 1024))} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
