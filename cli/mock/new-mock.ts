@@ -37,14 +37,13 @@ export interface NewMockReport {
 
 /** New Mock of `apiName` in the project in `projectDir`, on a supervisor the caller's session started. */
 export async function newMockInProject(sup: Supervisor, projectDir: string, apiName: string, mockName: string | undefined): Promise<NewMockReport> {
-  // The checker boots while the project loads: the new mock's findings come from it.
-  const checkerStarted = sup.checker.start();
-  checkerStarted.catch(() => undefined);
+  // The checker boots while the project loads and the mock is sampled: the new mock's findings
+  // come from it, and a call waits for its start (one that fails becomes the report's warning).
+  sup.checker.start().catch(() => undefined);
   const store = await sup.openProject(projectDir, { remember: false });
   const api = findApi(store, apiName);
   if (!hasCachedDefinition(api)) throw new ParleyError('no-definition', `The API ${api.name} has no cached definition. ${NO_DEFINITION}`, { api: api.id });
   const name = mockName ?? responseFileBase(api.name);
-  await checkerStarted;
   let view;
   try {
     view = await sup.mocks.create(store.root, api.id, name);

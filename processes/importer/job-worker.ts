@@ -6,7 +6,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { toWireError } from '../../protocol/errors.js';
 import { newId } from '../../protocol/ids.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from './engine/index.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
 import type { ThreadJob, ThreadMessage } from './job-thread.js';
 
@@ -16,16 +15,17 @@ const job = workerData as ThreadJob;
 // Never aborted here: a cancel terminates this thread.
 const deps = { now: () => new Date(), signal: new AbortController().signal, onProgress: (progress: ImportProgress) => post({ progress }) };
 
+// Each kind loads only its own engine: the importers' (2 MB of every format's readers) are no use
+// to New Mock, nor the sampler to an import.
 async function run(): Promise<unknown> {
   switch (job.kind) {
     case 'run':
-      return runImportJob(job.job, { ...deps, newId });
+      return (await import('./engine/index.js')).runImportJob(job.job, { ...deps, newId });
     case 'preview':
-      return runDefinitionPreview(job.job, deps);
+      return (await import('./engine/index.js')).runDefinitionPreview(job.job, deps);
     case 'apply':
-      return runDefinitionApply(job.job, { ...deps, newId });
+      return (await import('./engine/index.js')).runDefinitionApply(job.job, { ...deps, newId });
     case 'newMock':
-      // Loaded only for New Mock: an import never needs the sampler.
       return (await import('./new-mock-job.js')).runNewMockJob(job.job);
   }
 }
