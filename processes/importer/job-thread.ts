@@ -54,10 +54,15 @@ export function runInThread<R>(job: ThreadJob, ctx: ThreadContext): Promise<R> {
     });
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') settle(() => reject(importOutOfMemoryError(heapMb)));
-      else settle(() => reject(new ParleyError('internal', `The import stopped: ${err.message}`)));
+      else settle(() => reject(new ParleyError('internal', `${jobName(job)} stopped: ${err.message}`)));
     });
-    worker.on('exit', (code) => settle(() => reject(new ParleyError('internal', `The import's thread ended (exit code ${code}) without an answer.`))));
+    worker.on('exit', (code) => settle(() => reject(new ParleyError('internal', `${jobName(job)}'s thread ended (exit code ${code}) without an answer.`))));
   });
+}
+
+/** What messages call the job. */
+function jobName(job: ThreadJob): string {
+  return job.kind === 'newMock' ? 'New Mock' : 'The import';
 }
 
 /** The heap cap the supervisor gave this process (`--max-old-space-size`), in MB. */
