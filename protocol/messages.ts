@@ -5,10 +5,12 @@
  * Naming: `<service>.<method>`. The service prefix says who answers:
  *   sys.*       any process (heartbeat, shutdown)
  *   sender.*    the sender child          checker.*  the checker child
- *   importer.*  an importer child         mock.*     a mock-host child
+ *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
  *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*,
  *   query.*, httpLog.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
+ * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
+ * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
  */
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
@@ -171,12 +173,23 @@ export const methods = {
   /** Reads a curl command as a request (with this id and name) and the report of what was kept. */
   'importer.readCurl': { req: T.Object({ command: T.String(), id: T.String(), name: T.Optional(T.String()) }), res: T.Object({ request: Request, report: CurlImportReport }) },
 
+  /**
+   * New Mock (SPEC: each operation's Default response) in a fresh importer child, on its job
+   * thread: the sampling and the files it makes, so a huge definition holds neither the
+   * supervisor's loop nor the child's heartbeat; the supervisor only commits `files` (paths
+   * relative to mocks/<name>/). `soapBinding`: the WSDL binding a SOAP interface is.
+   */
+  'importer.newMock': {
+    req: T.Object({ documents: MockDocuments(), name: T.String(), api: T.String(), soapBinding: T.Optional(T.String()) }),
+    res: T.Object({ files: T.Array(T.Object({ path: T.String(), content: T.Union([T.String(), T.Uint8Array()]) })) }),
+  },
+
   /** Starts serving `mock` (the mock-host child); `documents` is the API's cached definition. */
-  'mock.start': { req: MockHostConfig(), res: MockAddress() },
+  'mockHost.start': { req: MockHostConfig(), res: MockAddress() },
   /** Applies an edit at once, on the same port. */
-  'mock.reconfigure': { req: MockHostConfig(), res: MockAddress() },
+  'mockHost.reconfigure': { req: MockHostConfig(), res: MockAddress() },
   /** Every scenario back to Started, every In order turn back to the first response. */
-  'mock.reset': { req: Empty, res: Empty },
+  'mockHost.reset': { req: Empty, res: Empty },
   /** Stubs against the contract (SPEC Mock HTTP surface rule 9), computed by the checker child. */
   'checker.mockFindings': {
     req: T.Object({ mock: Mock, documents: MockDocuments() }),
@@ -403,9 +416,11 @@ export const events = {
   'workspace.changed': Workspace,
   /** The supervisor opened (or could not open) a page in the user's browser, e.g. an OAuth sign-in. */
   'browser.open': T.Object({ url: T.String(), reason: T.String(), opened: T.Boolean() }),
-  /** A mock-host child's log entries, batched (child -> supervisor), then per project and mock (supervisor -> UI). */
+  /** A mock-host child's log entries, batched (child -> supervisor); `project` is empty, the child serves one mock. */
+  'mockHost.logged': T.Object({ project: T.String(), mock: T.String(), entries: T.Array(MockLogEntry) }),
+  /** A mock's newest log entries, per project and mock (supervisor -> UI). */
   'mock.logged': T.Object({ project: T.String(), mock: T.String(), entries: T.Array(MockLogEntry) }),
-  /** A mock started, stopped (also when its process died) or changed address. */
+  /** A mock started, stopped (also when its process died) or changed address (supervisor -> UI). */
   'mock.state': T.Object({ project: T.String(), mock: T.String(), view: MockView() }),
   'load.problems': T.Object({ project: T.String(), problems: T.Array(Problem) }),
   /** The cookie jar changed (a response's cookies, an edit): the jar tab reads it again. */

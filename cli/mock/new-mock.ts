@@ -1,19 +1,17 @@
 /**
- * `parley mock new`: New Mock from the command line. It runs the app's own New Mock
- * (`MockService.create`: the same checks, the same engine, written through the project store in
- * one atomic commit, so the files are exactly the app's), with the stubs-against-the-contract
- * check the tab would show worked out in this process instead of the checker child.
+ * `parley mock new`: New Mock from the command line, through the same headless session as
+ * `parley run` and `parley import` (cli/import/session.ts): the app's own supervisor runs
+ * `mocks.create` (the same checks; the sampling in an importer child; the files written through
+ * the project store in one atomic commit, so they are exactly the app's), and its checker child
+ * works out the stubs-against-the-contract findings the mock's tab would show.
  */
 import { ParleyError } from '../../protocol/errors.js';
 import type { Api } from '../../protocol/model/api.js';
 import type { MockFinding, MockOperation } from '../../protocol/model/mock.js';
-import type { MethodName, ReqOf, ResOf } from '../../protocol/messages.js';
 import { mockFolderOf, readMockFolder, responseFileBase } from '../../protocol/project/mock-files.js';
-import { mockFindings } from '../../processes/mock-host/engine/mock-findings.js';
-import type { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
-import { MockService } from '../../processes/supervisor/mocks/mock-service.js';
 import { NO_DEFINITION, hasCachedDefinition } from '../../processes/supervisor/mocks/mock-documents.js';
-import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
+import type { ProjectStore } from '../../processes/supervisor/store/project-store.js';
+import type { Supervisor } from '../../processes/supervisor/supervisor.js';
 
 export interface NewMockReport {
   /** The mock's name, which is its folder's. */
@@ -37,49 +35,40 @@ export interface NewMockReport {
   warnings: string[];
 }
 
-export async function newMockInProject(projectDir: string, apiName: string, mockName: string | undefined): Promise<NewMockReport> {
-  const store = await ProjectStore.open(projectDir);
-  const service = new MockService({
-    log: () => {},
-    broadcast: () => {},
-    notify: () => {},
-    project: () => store,
-    workspace: { get: () => ({ preferences: { mockListenAllInterfaces: false } }) },
-    checker: inProcessChecker,
-  });
+/** New Mock of `apiName` in the project in `projectDir`, on a supervisor the caller's session started. */
+export async function newMockInProject(sup: Supervisor, projectDir: string, apiName: string, mockName: string | undefined): Promise<NewMockReport> {
+  // The checker boots while the project loads and the mock is sampled: the new mock's findings
+  // come from it, and a call waits for its start (one that fails becomes the report's warning).
+  sup.checker.start().catch(() => undefined);
+  const store = await sup.openProject(projectDir, { remember: false });
+  const api = findApi(store, apiName);
+  if (!hasCachedDefinition(api)) throw new ParleyError('no-definition', `The API ${api.name} has no cached definition. ${NO_DEFINITION}`, { api: api.id });
+  const name = mockName ?? responseFileBase(api.name);
+  let view;
   try {
-    const api = findApi(store, apiName);
-    if (!hasCachedDefinition(api)) throw new ParleyError('no-definition', `The API ${api.name} has no cached definition. ${NO_DEFINITION}`, { api: api.id });
-    const name = mockName ?? responseFileBase(api.name);
-    let view;
-    try {
-      view = await service.create(store.root, api.id, name);
-    } catch (err) {
-      if (err instanceof ParleyError && err.code === 'conflict' && mockName === undefined) {
-        throw new ParleyError('conflict', `${err.message} Give another name with --name.`);
-      }
-      throw err;
+    view = await sup.mocks.create(store.root, api.id, name);
+  } catch (err) {
+    if (err instanceof ParleyError && err.code === 'conflict' && mockName === undefined) {
+      throw new ParleyError('conflict', `${err.message} Give another name with --name.`);
     }
-    const mock = view.mock;
-    if (!mock) throw new ParleyError('internal', `The new mock ${name} was written but does not load: ${view.problems[0]?.message ?? 'unknown problem'}.`);
-    const folder = mockFolderOf(store.root, mock.name);
-    const files = [...(await readMockFolder(folder)).keys()].sort();
-    return {
-      mock: mock.name,
-      api: { id: api.id, name: api.name },
-      folder,
-      files,
-      port: mock.port,
-      path: mock.path,
-      contractCheck: mock.contractCheck,
-      operations: mock.operations.map(describeOperation),
-      findings: view.findings,
-      warnings: view.warnings,
-    };
-  } finally {
-    await service.stopAll();
-    await store.close();
+    throw err;
   }
+  const mock = view.mock;
+  if (!mock) throw new ParleyError('internal', `The new mock ${name} was written but does not load: ${view.problems[0]?.message ?? 'unknown problem'}.`);
+  const folder = mockFolderOf(store.root, mock.name);
+  const files = [...(await readMockFolder(folder)).keys()].sort();
+  return {
+    mock: mock.name,
+    api: { id: api.id, name: api.name },
+    folder,
+    files,
+    port: mock.port,
+    path: mock.path,
+    contractCheck: mock.contractCheck,
+    operations: mock.operations.map(describeOperation),
+    findings: view.findings,
+    warnings: view.warnings,
+  };
 }
 
 /** By name as shown (exact, then ignoring case), else by id. Unknown: the error lists the names. */
@@ -107,18 +96,6 @@ function describeOperation(op: MockOperation): NewMockReport['operations'][numbe
     }),
   };
 }
-
-/**
- * What MockService asks the checker child for (`checker.mockFindings`), answered here by the same
- * function the child runs.
- */
-const inProcessChecker: Pick<ChildProcessHandle, 'call'> = {
-  call: async <M extends MethodName>(type: M, payload: ReqOf<M>): Promise<ResOf<M>> => {
-    if (type !== 'checker.mockFindings') throw new ParleyError('unknown-method', `${type} is not answered by the command line.`);
-    const { mock, documents } = payload as ReqOf<'checker.mockFindings'>;
-    return (await mockFindings(mock, documents)) as ResOf<M>;
-  },
-};
 
 export function printNewMock(report: NewMockReport, projectArg: string, out: (text: string) => void): void {
   const check = report.contractCheck;

@@ -11,9 +11,14 @@ import { Worker } from 'node:worker_threads';
 import { ParleyError, type WireError } from '../../protocol/errors.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
 import type { DefinitionApplyJob, DefinitionUpdateJob, ImportJob } from '../../protocol/model/import.js';
+import type { ReqOf } from '../../protocol/messages.js';
 import { importOutOfMemoryError } from './engine/load/limits.js';
 
-export type ThreadJob = { kind: 'run'; job: ImportJob } | { kind: 'preview'; job: DefinitionUpdateJob } | { kind: 'apply'; job: DefinitionApplyJob };
+export type ThreadJob =
+  | { kind: 'run'; job: ImportJob }
+  | { kind: 'preview'; job: DefinitionUpdateJob }
+  | { kind: 'apply'; job: DefinitionApplyJob }
+  | { kind: 'newMock'; job: ReqOf<'importer.newMock'> };
 
 /** What the thread posts: progress any number of times, then one outcome. */
 export type ThreadMessage = { progress: ImportProgress } | { ok: true; value: unknown } | { ok: false; error: WireError };
@@ -49,10 +54,15 @@ export function runInThread<R>(job: ThreadJob, ctx: ThreadContext): Promise<R> {
     });
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') settle(() => reject(importOutOfMemoryError(heapMb)));
-      else settle(() => reject(new ParleyError('internal', `The import stopped: ${err.message}`)));
+      else settle(() => reject(new ParleyError('internal', `${jobName(job)} stopped: ${err.message}`)));
     });
-    worker.on('exit', (code) => settle(() => reject(new ParleyError('internal', `The import's thread ended (exit code ${code}) without an answer.`))));
+    worker.on('exit', (code) => settle(() => reject(new ParleyError('internal', `${jobName(job)}'s thread ended (exit code ${code}) without an answer.`))));
   });
+}
+
+/** What messages call the job. */
+function jobName(job: ThreadJob): string {
+  return job.kind === 'newMock' ? 'New Mock' : 'The import';
 }
 
 /** The heap cap the supervisor gave this process (`--max-old-space-size`), in MB. */

@@ -1,11 +1,11 @@
 /**
  * The importer's job thread (built to dist/importer-worker.js; see job-thread.ts): runs the one
- * job it was started with, posting progress as it goes and then its answer or its error.
+ * job it was started with (an import, a definition update, or New Mock's sampling), posting
+ * progress as it goes and then its answer or its error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toWireError } from '../../protocol/errors.js';
 import { newId } from '../../protocol/ids.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from './engine/index.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
 import type { ThreadJob, ThreadMessage } from './job-thread.js';
 
@@ -15,14 +15,18 @@ const job = workerData as ThreadJob;
 // Never aborted here: a cancel terminates this thread.
 const deps = { now: () => new Date(), signal: new AbortController().signal, onProgress: (progress: ImportProgress) => post({ progress }) };
 
+// Each kind loads only its own engine: the importers' (2 MB of every format's readers) are no use
+// to New Mock, nor the sampler to an import.
 async function run(): Promise<unknown> {
   switch (job.kind) {
     case 'run':
-      return runImportJob(job.job, { ...deps, newId });
+      return (await import('./engine/index.js')).runImportJob(job.job, { ...deps, newId });
     case 'preview':
-      return runDefinitionPreview(job.job, deps);
+      return (await import('./engine/index.js')).runDefinitionPreview(job.job, deps);
     case 'apply':
-      return runDefinitionApply(job.job, { ...deps, newId });
+      return (await import('./engine/index.js')).runDefinitionApply(job.job, { ...deps, newId });
+    case 'newMock':
+      return (await import('./new-mock-job.js')).runNewMockJob(job.job);
   }
 }
 

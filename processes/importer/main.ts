@@ -2,7 +2,8 @@
  * The importer process: runs one import job or definition update with the importer engine, on a
  * thread of its own (job-thread.ts) so this one answers heartbeats and sends progress meanwhile.
  * The supervisor starts one per job and kills it on cancel, so a hung or crashing import
- * never touches the UI or the rest of the app. One more is kept running while curl commands are
+ * never touches the UI or the rest of the app. New Mock's sampling is such a job too (a huge
+ * definition samples for long and can grow large). One more is kept running while curl commands are
  * read (Import cURL previews as the user types), killed when a read passes its deadline.
  */
 import type { ResOf } from '../../protocol/messages.js';
@@ -20,6 +21,8 @@ connectToSupervisor({
     },
     'importer.preview': (job, ctx) => runInThread({ kind: 'preview', job }, ctx),
     'importer.apply': (job, ctx) => runInThread({ kind: 'apply', job }, ctx),
+    // No progress to tell: New Mock is one step, bounded by the supervisor's deadline.
+    'importer.newMock': (job, ctx) => runInThread({ kind: 'newMock', job }, { signal: ctx.signal, chunk: () => {} }),
     'importer.readCurl': ({ command, id, name }) => convertCurlCommand(command, { id, ...(name !== undefined ? { name } : {}) }),
   },
 });

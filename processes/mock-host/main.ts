@@ -2,7 +2,7 @@
  * The mock-host process: serves one mock with the mock engine (node:http, isolated-vm for
  * dispatch.ts), checks requests with the project's checker engine in worker threads (each check
  * on its 1000 ms budget, so no request can hold the listener), and puts its log on the bus
- * as `mock.logged` batches. A host that may run dispatch.ts is started with --no-node-snapshot,
+ * as `mockHost.logged` batches. A host that may run dispatch.ts is started with --no-node-snapshot,
  * as isolated-vm asks on Node 20; one that never will (no operation dispatches By script) keeps
  * Node's snapshot and boots faster (MockRunner decides).
  *
@@ -24,7 +24,7 @@ import type { SoapContract } from './engine/soap/soap-contract.js';
 import type { SoapRoutingFactory } from './engine/soap/soap-endpoint.js';
 import type { ContractChecker } from './engine/contract.js';
 
-type Config = ReqOf<'mock.start'>;
+type Config = ReqOf<'mockHost.start'>;
 
 let server: MockServer | null = null;
 let contract: { key: string; value: Contract } | null = null;
@@ -72,7 +72,7 @@ class LogBatcher {
     this.records = [];
     const entries: MockLogEntry[] = records.map((r) => r.entry());
     // One mock per process: every entry names it.
-    peer?.emit('mock.logged', { project: '', mock: entries[0]!.mock, entries });
+    peer?.emit('mockHost.logged', { project: '', mock: entries[0]!.mock, entries });
   }
 }
 
@@ -108,7 +108,7 @@ async function prepare(config: Config): Promise<{ checker: ContractChecker; soap
   return { checker: checks.checker(value), warnings: contractWarnings(config.mock, value) };
 }
 
-async function start(config: Config): Promise<ResOf<'mock.start'>> {
+async function start(config: Config): Promise<ResOf<'mockHost.start'>> {
   const { checker, soap, warnings } = await prepare(config);
   if (server) {
     await server.reconfigure({ mock: config.mock, listenAllInterfaces: config.listenAllInterfaces, checker, ...(soap ? { soap } : {}) });
@@ -160,9 +160,9 @@ if (process.argv.includes('--diagnostics')) {
   peer = connectToSupervisor({
     role: 'mock-host',
     handlers: {
-      'mock.start': (config) => start(config),
-      'mock.reconfigure': (config) => start(config),
-      'mock.reset': () => {
+      'mockHost.start': (config) => start(config),
+      'mockHost.reconfigure': (config) => start(config),
+      'mockHost.reset': () => {
         server?.resetState();
         return {};
       },

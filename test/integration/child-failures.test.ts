@@ -20,6 +20,7 @@ import { MockService, type MockServiceHost } from '../../processes/supervisor/mo
 import { ensureDemoProject } from '../../demo/project.js';
 import { finished } from '../support/processes.js';
 import { until } from '../support/until.js';
+import { inProcessNewMock } from '../support/new-mock-jobs.js';
 
 let dir: string;
 let faultyEntry: string;
@@ -61,13 +62,13 @@ describe('a failure one message left behind', () => {
     await handle.start();
     try {
       const pid = handle.pid;
-      await expect(handle.call('mock.reset', {})).resolves.toEqual({});
+      await expect(handle.call('mockHost.reset', {})).resolves.toEqual({});
       await until(() => log.some((l) => l.includes('late failure in a timer')), 5_000, () => log.join('\n'));
       await expect(handle.call('mocks.log', { project: 'p', id: 'm' })).resolves.toEqual([]);
       await until(() => log.some((l) => l.includes('nobody awaited this')), 5_000, () => log.join('\n'));
 
       const text = log.join('\n');
-      expect(text).toMatch(/\[faulty\] uncaught exception while handling mock\.reset; the process goes on: TypeError: late failure in a timer/);
+      expect(text).toMatch(/\[faulty\] uncaught exception while handling mockHost\.reset; the process goes on: TypeError: late failure in a timer/);
       expect(text).toMatch(/\[faulty\] unhandled rejection while handling mocks\.log; the process goes on: RangeError: nobody awaited this/);
       expect(text).toContain('faulty-child'); // the stack, for whoever fixes it
       await expect(handle.call('sys.ping', { t: 1 })).resolves.toMatchObject({ t: 1, pid });
@@ -115,6 +116,7 @@ describe('a child that cannot start', () => {
       project: () => store,
       workspace: { get: () => ({ preferences: { mockListenAllInterfaces: false } }) },
       checker: { call: (async () => ({ findings: [], warnings: [] })) as never },
+      ...inProcessNewMock,
     };
     const service = new MockService(host, { mockHostEntry: join(bareInstall, 'dist', 'mock-host.js') });
     try {

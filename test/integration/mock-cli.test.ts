@@ -1,7 +1,8 @@
 /**
  * `parley mock new` and `parley mock serve <openapi-file-or-url>` end to end: the built CLI
  * (dist/cli.js) as a real process with its real mock-host child. New Mock writes the app's files
- * into a project with an imported API (and refuses with exit 2 what it cannot do); a mock made from
+ * into a project with an imported API (and refuses with exit 2 what it cannot do; Ctrl+C while its
+ * importer child samples exits 130 with nothing written and no child left); a mock made from
  * an OpenAPI document with an external $ref, read from a file and from a URL on 127.0.0.1, answers
  * real clients (undici, and the curl binary when present) with the contract's example, refuses a
  * request that breaks the contract under --check refuse, logs each request, and Ctrl+C (SIGINT)
@@ -23,6 +24,8 @@ import { ProjectStore } from '../../processes/supervisor/store/project-store.js'
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { alive, childrenOf, commandLine, finished, type Run } from '../support/processes.js';
 import { until } from '../support/until.js';
+import { bigOpenApi } from '../support/big-openapi.js';
+import { projectWithDefinition } from '../support/big-api-project.js';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -113,6 +116,22 @@ describe('parley mock new', () => {
 
     const mocks = await readdir(join(project, 'mocks'));
     expect(mocks.sort()).toEqual(['Pet Store', 'Pets']);
+  }, 60_000);
+
+  it('stops on Ctrl+C while its importer child samples a big definition: exit 130, nothing written, no child left', async () => {
+    const big = join(home, 'big');
+    await projectWithDefinition(big, 'Big', bigOpenApi(1000));
+    // Ctrl+C in a terminal: SIGINT to the whole foreground group, the importer child included.
+    const child = spawn(process.execPath, [cli, 'mock', 'new', big, '--api', 'Big'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const run = finished(child);
+    const importer = await until(async () => (await childrenOf(child.pid!, 'importer.js'))[0], 30_000);
+    process.kill(-child.pid!, 'SIGINT');
+    const done = await run;
+    expect(done.code).toBe(130);
+    expect(done.stderr).toBe('parley mock new: cancelled.\n');
+    expect(done.stdout).toBe('');
+    await until(() => !alive(importer));
+    expect(await readdir(join(big, 'mocks')).catch(() => [])).toEqual([]);
   }, 60_000);
 });
 

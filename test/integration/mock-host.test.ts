@@ -224,8 +224,8 @@ describe('a mock host started without script support', () => {
     try {
       await host.start();
       const logged: MockLogEntry[] = [];
-      host.currentPeer!.on('mock.logged', ({ entries }) => void logged.push(...entries));
-      const address = await host.call('mock.start', { mock: { ...next, port: 0 }, documents: await mockDocuments(store.apiDir(apiId), api), listenAllInterfaces: false });
+      host.currentPeer!.on('mockHost.logged', ({ entries }) => void logged.push(...entries));
+      const address = await host.call('mockHost.start', { mock: { ...next, port: 0 }, documents: await mockDocuments(store.apiDir(apiId), api), listenAllInterfaces: false });
       expect((await get(`${address.url}/pets`)).status).toBe(200);
       const refused = await get(`${address.url}/pets/1`);
       expect(refused.status).toBe(500);

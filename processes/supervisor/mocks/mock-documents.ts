@@ -6,7 +6,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { OpenApiDocuments } from '../../mock-host/engine/openapi-documents.js';
 import { definitionFilePath, loadDefinition } from '../checks/definitions.js';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { setOwn } from '../../../protocol/own.js';
 
 /** SPEC Errors: starting (or making) a mock whose API has no cached definition. */
@@ -52,4 +52,10 @@ async function soapDocuments(apiDir: string, api: Api, cached: string[]): Promis
 /** The fingerprint that changes whenever the documents do: part of a findings cache key. */
 export function definitionKey(api: Api): string {
   return `${api.id}:${api.definition?.fingerprint ?? ''}`;
+}
+
+/** The cached definition's size on disk (what sizes New Mock's heap); a missing file counts 0. */
+export async function definitionBytes(apiDir: string, api: Api): Promise<number> {
+  const sizes = await Promise.all((api.definition?.cached ?? []).map((rel) => stat(definitionFilePath(apiDir, rel)).then((s) => s.size, () => 0)));
+  return sizes.reduce((a, b) => a + b, 0);
 }

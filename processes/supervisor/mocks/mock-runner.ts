@@ -8,8 +8,8 @@ import type { ReqOf, ResOf } from '../../../protocol/messages.js';
 import { ChildProcessHandle } from '../children/child-process.js';
 import { distEntry } from '../paths.js';
 
-export type MockHostConfig = ReqOf<'mock.start'>;
-export type MockHostAddress = ResOf<'mock.start'>;
+export type MockHostConfig = ReqOf<'mockHost.start'>;
+export type MockHostAddress = ResOf<'mockHost.start'>;
 
 export interface MockRunnerOptions {
   /** Shown in messages: "the mock host of Pets". */
@@ -58,8 +58,8 @@ export class MockRunner {
     this.boot({ scripts });
     await this.booting;
     const child = this.child!;
-    child.currentPeer?.on('mock.logged', ({ entries }) => this.options.onLogged(entries));
-    const address = await child.call('mock.start', config);
+    child.currentPeer?.on('mockHost.logged', ({ entries }) => this.options.onLogged(entries));
+    const address = await child.call('mockHost.start', config);
     this.serving = true;
     return address;
   }
@@ -70,14 +70,14 @@ export class MockRunner {
    * order turns then begin again, as after Stop and Start.
    */
   async reconfigure(config: MockHostConfig): Promise<MockHostAddress> {
-    if (!usesScripts(config) || this.scripts) return this.child!.call('mock.reconfigure', config);
+    if (!usesScripts(config) || this.scripts) return this.child!.call('mockHost.reconfigure', config);
     this.serving = false;
     await this.replaceChild();
     return this.start(config);
   }
 
   async reset(): Promise<void> {
-    await this.child?.call('mock.reset', {});
+    await this.child?.call('mockHost.reset', {});
   }
 
   /** Ends the child; scenarios and In order turns end with it. */

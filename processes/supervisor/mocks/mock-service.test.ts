@@ -1,6 +1,7 @@
 /**
- * MockService without child processes: New Mock from the demo API's cached definition, findings
- * (computed in-process by the same function the checker child runs), saves that keep the folder
+ * MockService without child processes: New Mock from the demo API's cached definition (sampled
+ * in-process by the same function the importer child runs), findings (computed in-process by the
+ * same function the checker child runs), saves that keep the folder
  * loadable, load problems named with file and line, and hand edits picked up from disk.
  */
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { mockFindings } from '../../mock-host/engine/mock-findings.js';
 import { MockService, type MockServiceHost } from './mock-service.js';
 import { NO_DEFINITION, mockDocuments } from './mock-documents.js';
 import { until } from '../../../test/support/until.js';
+import { inProcessNewMock } from '../../../test/support/new-mock-jobs.js';
 
 interface Harness {
   dir: string;
@@ -43,6 +45,8 @@ async function harness(): Promise<Harness> {
     workspace: { get: () => ({ preferences: { mockListenAllInterfaces: false } }) },
     // The checker child runs exactly this function.
     checker: { call: (async (_type: string, payload: { mock: Mock; documents: Parameters<typeof mockFindings>[1] }) => mockFindings(payload.mock, payload.documents)) as never },
+    // The importer's job thread runs exactly this function for New Mock.
+    ...inProcessNewMock,
   };
   const service = new MockService(host);
   cleanup.push(async () => {

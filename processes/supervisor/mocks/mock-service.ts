@@ -17,13 +17,12 @@ import {
   serializeMockFolder,
   type LoadedMock,
 } from '../../../protocol/project/mock-files.js';
-import { newMockFromDocuments } from '../../mock-host/engine/new-mock.js';
-import { newSoapMockFromDocuments } from '../../mock-host/engine/soap/new-soap-mock.js';
 import { MAX_NAME_BYTES, fileNameKey, isPortableFileName } from '../../../protocol/project/file-names.js';
+import { resolveInside } from '../../../protocol/project/safe-path.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import type { ProjectStore } from '../store/project-store.js';
-import { newId } from '../../../protocol/ids.js';
-import { NO_DEFINITION, definitionKey, hasCachedDefinition, mockDocuments } from './mock-documents.js';
+import { NO_DEFINITION, definitionBytes, definitionKey, hasCachedDefinition, mockDocuments } from './mock-documents.js';
+import { sampleNewMock, type JobRunner } from './new-mock-sampler.js';
 import { MockRunner } from './mock-runner.js';
 import { ScriptDiagnostics } from './script-diagnostics.js';
 import type { FolderWatcher } from '../store/folder-watcher.js';
@@ -31,8 +30,8 @@ import { watchMockFiles } from './mock-file-watcher.js';
 
 export type MockView = ResOf<'mocks.get'>;
 
-/** What the service needs of the supervisor (the Supervisor itself in the app). */
-export interface MockServiceHost {
+/** What the service needs of the supervisor (the Supervisor itself in the app); `runJob` runs New Mock's sampling. */
+export interface MockServiceHost extends JobRunner {
   readonly log: (line: string) => void;
   broadcast<E extends EventName>(type: E, payload: EventOf<E>): void;
   notify(level: 'info' | 'warning' | 'error', message: string): void;
@@ -44,6 +43,8 @@ export interface MockServiceHost {
 export interface MockServiceOptions {
   /** The mock-host entry; default dist/mock-host.js. */
   mockHostEntry?: string;
+  /** How long New Mock's sampling may take (NEW_MOCK_DEADLINE_MS when absent; tests shorten it). */
+  newMockDeadlineMs?: number;
 }
 
 /** The newest entries kept per mock (docs/mock-files.md, The log). */
@@ -101,13 +102,18 @@ export class MockService {
     const id = `m:${folder}`;
     const dir = mockFolderOf(store.root, folder);
     if ((await readMockFolder(dir)).size > 0 || store.tree().items.some((i) => i.kind === 'mock' && fileNameKey(i.name) === fileNameKey(folder))) {
-      throw new ParleyError('conflict', `A mock named ${folder} already exists in this project.`);
+      throw nameTaken(folder);
     }
     const documents = await mockDocuments(store.apiDir(api.id), api);
-    const options = { name: folder, api: api.id, newId: () => newId('m') };
-    // A SOAP interface is one binding of its WSDL: New Mock of it mocks that binding.
-    const mock = api.soap ? await newSoapMockFromDocuments(documents, { ...options, binding: api.soap.binding }) : await newMockFromDocuments(documents, options);
-    await saveMockFolder(dir, mock, (files) => store.commit(files));
+    // Sampled and made into files in a child (a big definition holds a thread for seconds); only the commit happens here.
+    const files = await sampleNewMock(
+      this.host,
+      { documents, name: folder, api: api.id, ...(api.soap ? { soapBinding: api.soap.binding } : {}) },
+      { apiName: api.name, definitionBytes: await definitionBytes(store.apiDir(api.id), api), ...(this.options.newMockDeadlineMs ? { deadlineMs: this.options.newMockDeadlineMs } : {}) },
+    );
+    // The name may have been taken while the child sampled (another New Mock, a folder made by hand).
+    if ((await readMockFolder(dir)).size > 0) throw nameTaken(folder);
+    await store.commit(files.map((f) => ({ path: resolveInside(dir, f.path, 'new mock file'), content: f.content })));
     for (const event of store.changedEvents([id])) this.host.broadcast('project.changed', event);
     return this.get(store.root, id);
   }
@@ -349,7 +355,7 @@ export class MockService {
     return { api, documents: await mockDocuments(store.apiDir(api.id), api) };
   }
 
-  private config(mock: Mock, documents: Awaited<ReturnType<typeof mockDocuments>>, keepPort: number | undefined): ReqOf<'mock.start'> {
+  private config(mock: Mock, documents: Awaited<ReturnType<typeof mockDocuments>>, keepPort: number | undefined): ReqOf<'mockHost.start'> {
     return {
       mock,
       documents,
@@ -426,6 +432,10 @@ export class MockService {
     const watcher = watchMockFiles(store.root, (ids) => this.onProjectChanged(store, ids), this.host.log);
     this.watchers.set(store.root, watcher);
   }
+}
+
+function nameTaken(folder: string): ParleyError {
+  return new ParleyError('conflict', `A mock named ${folder} already exists in this project.`);
 }
 
 function key(root: string, id: string): string {
