@@ -123,7 +123,14 @@ describe('MockService', () => {
 
     const broken = structuredClone(saved.mock!);
     broken.operations[0]!.responses[0]!.headers.push({ name: 'X-Bad', value: 'line\nbreak' });
-    await expect(service.save(store.root, broken)).rejects.toMatchObject({ code: 'mock-invalid' });
+    const refusal = await service.save(store.root, broken).then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(refusal).toMatchObject({ code: 'mock-invalid' });
+    // It says which file once, then what is wrong in it.
+    expect(refusal!.message).toMatch(/^Not saved: mocks\/Pets\/operations\/[^ ]+\.response\.yaml( line \d+)?: .*X-Bad/);
+    expect(refusal!.message.match(/\.response\.yaml/g)).toHaveLength(1);
     const again = await service.get(store.root, 'm:Pets');
     expect(again.mock).toEqual(saved.mock);
   });

@@ -150,7 +150,9 @@ export class MockService {
       const check = parseMockFolder(entry.name, next);
       if (!check.mock) {
         const problem = check.problems[0]!;
-        throw new ParleyError('mock-invalid', `Not saved: ${problem.file}${problem.line ? ` line ${problem.line}` : ''}: ${problem.message}`, { problems: check.problems });
+        // The project reader's messages name their file first; the mock's own checks do not.
+        const said = problem.message.startsWith(problem.file) ? `${problem.message}${problem.line ? ` (line ${problem.line})` : ''}` : `${problem.file}${problem.line ? ` line ${problem.line}` : ''}: ${problem.message}`;
+        throw new ParleyError('mock-invalid', `Not saved: ${said}`, { problems: check.problems });
       }
       await saveMockFolder(dir, mock, (files) => store.commit(files));
       await this.refresh(entry);
