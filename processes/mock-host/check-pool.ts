@@ -53,6 +53,7 @@ export class MockCheckPool {
     const inline = this.inlineChecker(contract);
     return {
       budgeted: true,
+      routePrefixes: (op) => inline.routePrefixes(op),
       checkRequestNow: (op, request) => inline.checkRequestInline(op, request),
       checkRequest: async (op, request) => this.outcome(await this.workers().run({ kind: 'request', contract: shared, op: refOf(op), request: wire(request) })),
       checkResponseBody: async (op, response) => this.outcome(await this.workers().run({ kind: 'response', contract: shared, op: refOf(op), response })),
@@ -119,7 +120,7 @@ export class MockCheckPool {
 
   private shared(contract: Contract): SharedContract {
     let shared = this.contracts.get(contract);
-    if (!shared) this.contracts.set(contract, (shared = this.share(JSON.stringify(contract.document))));
+    if (!shared) this.contracts.set(contract, (shared = this.share(JSON.stringify(contract.definition))));
     return shared;
   }
 

@@ -1,10 +1,13 @@
 /**
- * Turns an API's cached definition documents into one OpenAPI 3.x document whose `$ref`s all
- * point inside it, so samples, examples and schemas can be looked up without any file or network.
+ * An API's cached definition documents, two ways: as written, each with the uri its relative
+ * `$ref`s resolve from (what the contract check reads, Swagger 2.0 as 2.0), and bundled into one
+ * OpenAPI 3.x document whose `$ref`s all point inside it, for openapi-sampler (New Mock's default
+ * bodies), which reads nothing else.
  */
 import { pointerSegments } from '../../../protocol/json-pointer.js';
 import { ParleyError } from '../../../protocol/errors.js';
 import { resolveRefLocation, type RefScope } from '../../../protocol/ref-location.js';
+import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 
 export interface OpenApiDocuments {
   /** Key of the entry document in `documents`. */
@@ -29,6 +32,25 @@ function urlOf(name: string): string {
 // swagger2openapi ships no types; the one function used is typed here.
 type ConvertObj = (doc: unknown, options: Record<string, unknown>) => Promise<{ openapi: OpenApiDocument }>;
 const SWAGGER2OPENAPI = 'swagger2openapi';
+
+/**
+ * The documents as written, entry first, each under the address its name gives it below a fixed
+ * folder (the names of the cached files the supervisor passes), so a `$ref` between them resolves
+ * as it did on disk and a finding names the file the user wrote.
+ */
+export function definitionDocuments(input: OpenApiDocuments): DefinitionDocument[] {
+  const entryUrl = urlOf(input.entry);
+  const out: DefinitionDocument[] = [];
+  for (const [name, document] of Object.entries(input.documents)) {
+    const uri = urlOf(name);
+    if (uri === entryUrl) out.unshift({ uri, document });
+    else out.push({ uri, document });
+  }
+  if (out[0]?.uri !== entryUrl || !out[0].document || typeof out[0].document !== 'object') {
+    throw new ParleyError('contract-unavailable', `The cached definition has no document named ${input.entry}.`);
+  }
+  return out;
+}
 
 export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDocument> {
   const byUrl = new Map<string, unknown>();
