@@ -86,7 +86,32 @@ async function asOpenApi3(document: OpenApiDocument): Promise<OpenApiDocument> {
   const mod = (await import(SWAGGER2OPENAPI)) as { convertObj?: ConvertObj; default?: { convertObj: ConvertObj } };
   const convertObj = mod.convertObj ?? mod.default?.convertObj;
   if (!convertObj) throw new ParleyError('internal', 'swagger2openapi has no convertObj.');
-  return (await convertObj(document, { patch: true, warnOnly: true })).openapi;
+  // swagger2openapi copies objects by assignment, which drops a property named `__proto__` (the
+  // sample then lacked a property the 2.0 check requires): it converts a copy with a stand-in name.
+  // `anchors`: an object the document holds twice (a YAML alias) is copied, not refused.
+  const converted = (await convertObj(renameOwnKey(document, PROTO, PROTO_STAND_IN), { patch: true, warnOnly: true, anchors: true })).openapi;
+  return renameOwnKey(converted, PROTO_STAND_IN, PROTO);
+}
+
+const PROTO = '__proto__';
+const PROTO_STAND_IN = '\u0000parley:__proto__';
+
+/** Renames own keys `from` to `to` throughout, in place (each object once: a YAML alias may share one); `__proto__` is defined, never assigned. */
+function renameOwnKey<T>(value: T, from: string, to: string): T {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (!Array.isArray(node) && Object.hasOwn(node, from)) {
+      const held = Object.getOwnPropertyDescriptor(node, from)!.value as unknown;
+      delete (node as Record<string, unknown>)[from];
+      Object.defineProperty(node, to, { value: held, enumerable: true, writable: true, configurable: true });
+    }
+    for (const child of Object.values(node)) if (child && typeof child === 'object') stack.push(child);
+  }
+  return value;
 }
 
 function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
