@@ -33,7 +33,7 @@ function documentOf(templates: string[], ms: string[], where: PlacementValue): R
   return { openapi: '3.0.3', info: { title: 'generated', version: '1' }, ...(where.servers ? { servers: where.servers.map((url) => ({ url })) } : {}), paths };
 }
 
-type PlacementValue = { kind: 'openapi'; servers: string[] | undefined } | { kind: 'swagger'; basePath: string | undefined };
+type PlacementValue = { kind: 'openapi'; servers: readonly string[] | undefined } | { kind: 'swagger'; basePath: string | undefined };
 
 test('route and checked operation agree for any document and path, Swagger 2.0 and OpenAPI 3.0', () => {
   fc.assert(
