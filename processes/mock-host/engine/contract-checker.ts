@@ -13,11 +13,12 @@
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import { followed, listContractOperations, mediaList, prepare, type Contract, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
+import type {
+  PreparedDefinition} from '../../checker/engine/index.js';
 import {
   CHECK_LIMITS,
   NeedsWorker,
   TOO_LARGE_TEXT,
-  PreparedDefinition,
   isJsonMediaType,
   parseJson,
   selectMediaType,
