@@ -98,19 +98,12 @@ const PROTO_STAND_IN = '\u0000parley:__proto__';
 
 /** Renames own keys `from` to `to` throughout, in place (each object once: a YAML alias may share one); `__proto__` is defined, never assigned. */
 function renameOwnKey<T>(value: T, from: string, to: string): T {
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (!node || typeof node !== 'object' || seen.has(node)) continue;
-    seen.add(node);
-    if (!Array.isArray(node) && Object.hasOwn(node, from)) {
-      const held = Object.getOwnPropertyDescriptor(node, from)!.value as unknown;
-      delete (node as Record<string, unknown>)[from];
-      Object.defineProperty(node, to, { value: held, enumerable: true, writable: true, configurable: true });
-    }
-    for (const child of Object.values(node)) if (child && typeof child === 'object') stack.push(child);
-  }
+  eachObject(value, (node) => {
+    if (Array.isArray(node) || !Object.hasOwn(node, from)) return;
+    const held = Object.getOwnPropertyDescriptor(node, from)!.value as unknown;
+    delete (node as Record<string, unknown>)[from];
+    Object.defineProperty(node, to, { value: held, enumerable: true, writable: true, configurable: true });
+  });
   return value;
 }
 
@@ -163,18 +156,25 @@ function shownName(name: string): string {
  */
 function outsideRefHolders(value: unknown): { $ref: string }[] {
   const holders: { $ref: string }[] = [];
+  eachObject(value, (node) => {
+    const ref = Array.isArray(node) ? undefined : (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) holders.push(node as { $ref: string });
+  });
+  return holders;
+}
+
+/** Visits every object and array below `value` once, in document order, each before what it holds (it may change its own keys). */
+function eachObject(value: unknown, visit: (node: object) => void): void {
   const stack: unknown[] = [value];
   const seen = new Set<object>();
   while (stack.length > 0) {
     const node = stack.pop();
     if (!node || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
-    const ref = Array.isArray(node) ? undefined : (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#')) holders.push(node as { $ref: string });
+    visit(node);
     const children = Array.isArray(node) ? node : Object.values(node);
     for (let i = children.length - 1; i >= 0; i--) if (children[i] && typeof children[i] === 'object') stack.push(children[i]);
   }
-  return holders;
 }
 
 /** Follows internal `$ref`s (`#/...`) until a non-reference object is reached. */
