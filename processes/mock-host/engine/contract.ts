@@ -17,7 +17,7 @@ import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 import { PreparedDefinition } from '../../checker/engine/definition.js';
 import { listOperations } from '../../checker/engine/select-operation.js';
 import type { Loc } from '../../checker/engine/keywords/site.js';
-import { bundleOpenApi, definitionDocuments, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
+import { bundleOpenApi, checkRefs, definitionDocuments, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
 
 export interface OperationRef {
   method: string;
@@ -92,10 +92,14 @@ export interface ContractOperation extends OperationRef {
   prefixes?: string[];
 }
 
-export interface Contract {
+/** The contract as the checks and the routing read it: the documents as written and their operations. */
+export interface ContractDefinition {
   /** The cached documents as written, entry first, with the uris the check reads them by. */
   definition: DefinitionDocument[];
   operations: ContractOperation[];
+}
+
+export interface Contract extends ContractDefinition {
   /** The documents bundled into one OpenAPI 3.x document (Swagger 2.0 converted): for openapi-sampler only. */
   document: OpenApiDocument;
 }
@@ -105,11 +109,19 @@ export const HTTP_METHODS = OPENAPI_32_METHODS;
 /** Where a contract given as one document (a test's, a bundle) is placed; relative `$ref`s have no other document to name. */
 export const CONTRACT_URI = 'file:///api/contract.json';
 
-/** Reads an API's cached documents into a contract: indexed as written, bundled for the sampler. */
-export async function loadContract(documents: OpenApiDocuments): Promise<Contract> {
+/**
+ * Reads an API's cached documents for checks and routing (a mock host, stub findings): indexed as
+ * written, nothing bundled or converted; a reference the shared rule refuses refuses the contract.
+ */
+export async function readContract(documents: OpenApiDocuments): Promise<ContractDefinition> {
+  checkRefs(documents);
   const definition = definitionDocuments(documents);
-  const operations = listContractOperations(prepare(definition));
-  return { definition, operations, document: await bundleOpenApi(documents) };
+  return { definition, operations: listContractOperations(prepare(definition)) };
+}
+
+/** The contract New Mock samples from: read as for the checks, and bundled for openapi-sampler. */
+export async function loadContract(documents: OpenApiDocuments): Promise<Contract> {
+  return { ...(await readContract(documents)), document: await bundleOpenApi(documents) };
 }
 
 /** A contract of one self-contained OpenAPI document (3.x or 2.0), checked and sampled as it is. */
@@ -189,7 +201,7 @@ export function followed(def: PreparedDefinition, loc: Loc): { loc: Loc; value: 
   return typeof found === 'string' || !isObject(found.value) ? undefined : { loc: found.loc, value: found.value };
 }
 
-export function findContractOperation(contract: Contract, ref: OperationRef): ContractOperation | undefined {
+export function findContractOperation(contract: Pick<ContractDefinition, 'operations'>, ref: OperationRef): ContractOperation | undefined {
   return contract.operations.find((op) => op.method === ref.method.toUpperCase() && op.path === ref.path);
 }
 

@@ -39,20 +39,14 @@ const SWAGGER2OPENAPI = 'swagger2openapi';
  * as it did on disk and a finding names the file the user wrote.
  */
 export function definitionDocuments(input: OpenApiDocuments): DefinitionDocument[] {
-  const entryUrl = urlOf(input.entry);
-  const out: DefinitionDocument[] = [];
-  for (const [name, document] of Object.entries(input.documents)) {
-    const uri = urlOf(name);
-    if (uri === entryUrl) out.unshift({ uri, document });
-    else out.push({ uri, document });
-  }
-  if (out[0]?.uri !== entryUrl || !out[0].document || typeof out[0].document !== 'object') {
-    throw new ParleyError('contract-unavailable', `The cached definition has no document named ${input.entry}.`);
-  }
+  const { byUrl, entryUrl, entry } = indexed(input);
+  const out: DefinitionDocument[] = [{ uri: entryUrl, document: entry }];
+  for (const [uri, document] of byUrl) if (uri !== entryUrl) out.push({ uri, document });
   return out;
 }
 
-export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDocument> {
+/** The documents by absolute address, and their names; the entry, refused when missing. */
+function indexed(input: OpenApiDocuments): { byUrl: Map<string, unknown>; names: Map<string, string>; entryUrl: string; entry: object } {
   const byUrl = new Map<string, unknown>();
   const names = new Map<string, string>();
   for (const [name, doc] of Object.entries(input.documents)) {
@@ -64,13 +58,30 @@ export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDoc
   if (!entry || typeof entry !== 'object') {
     throw new ParleyError('contract-unavailable', `The cached definition has no document named ${input.entry}.`);
   }
+  return { byUrl, names, entryUrl, entry };
+}
+
+/** A project's cached documents are named by their path in the API folder: none may lead out of it. */
+function scopeOf(input: OpenApiDocuments): RefScope['within'] {
+  return isAddress(input.entry) ? undefined : { folder: BASE, name: "the API's folder" };
+}
+
+/**
+ * Every `$ref` to another document checked by the shared rule, as bundling checks them, without
+ * bundling: the contract a mock checks against is refused for the same references, by the same message.
+ */
+export function checkRefs(input: OpenApiDocuments): void {
+  const { byUrl, names } = indexed(input);
+  placeRefs(byUrl, names, scopeOf(input), false);
+}
+
+export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDocument> {
+  const { byUrl, names, entryUrl, entry } = indexed(input);
   let bundled: OpenApiDocument;
   // One document whose $refs all point inside it is bundled already. The common case (a document
   // mock, most APIs) then never loads the ref parser: about 220 KB of code at a mock host's start.
   if (Object.keys(input.documents).length === 1 && outsideRefHolders(entry).length === 0) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
-  // A project's cached documents are named by their path in the API folder: none may lead out of it.
-  const within = isAddress(input.entry) ? undefined : { folder: BASE, name: "the API's folder" };
-  const placed = placeRefs(byUrl, names, within);
+  const placed = placeRefs(byUrl, names, scopeOf(input));
   try {
     const { bundleWithRefParser } = await import('./ref-parser-bundle.js');
     bundled = await bundleWithRefParser(entryUrl, placed.get(entryUrl) as object, placed);
@@ -118,23 +129,24 @@ function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
  * Copies of the documents with every `$ref` to another document checked by the shared rule
  * (protocol/ref-location) and written as the absolute address of a document held, so the ref
  * parser never resolves a reference by rules of its own. One that cannot be read refuses the
- * contract with a message naming the reference, its document and why.
+ * contract with a message naming the reference, its document and why. `copy` false only checks
+ * (the documents as they are come back, unchanged).
  */
-function placeRefs(byUrl: ReadonlyMap<string, unknown>, names: ReadonlyMap<string, string>, within: RefScope['within']): Map<string, unknown> {
+function placeRefs(byUrl: ReadonlyMap<string, unknown>, names: ReadonlyMap<string, string>, within: RefScope['within'], copy = true): Map<string, unknown> {
   const placed = new Map<string, unknown>();
   for (const [url, doc] of byUrl) {
-    const copy = structuredClone(doc);
+    const held = copy ? structuredClone(doc) : doc;
     const documentName = shownName(names.get(url) ?? url);
-    for (const holder of outsideRefHolders(copy)) {
+    for (const holder of outsideRefHolders(held)) {
       const ref = holder.$ref;
       const target = resolveRefLocation(ref, url, { documentName, ...(within ? { within } : {}) });
       if (!target.ok) throw new ParleyError('contract-unavailable', `The contract could not be read. ${target.error.message}`, { ref: target.error.ref, document: documentName });
       if (!byUrl.has(target.url)) {
         throw new ParleyError('contract-unavailable', `The contract could not be read. The reference ${JSON.stringify(ref)} in ${documentName} names a document that is not among the definition's documents.`, { ref, document: documentName });
       }
-      holder.$ref = target.href;
+      if (copy) holder.$ref = target.href;
     }
-    placed.set(url, copy);
+    placed.set(url, held);
   }
   return placed;
 }
