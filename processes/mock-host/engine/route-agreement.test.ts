@@ -14,7 +14,7 @@ import { indexContract } from './contract.js';
 import { contractChecker } from './contract-checker.js';
 
 const templateSegment = fc.constantFrom('a', 'b', 'x', '{p}', '{q}', '{r}.json', 'v{n}', 'caf%C3%A9');
-const requestSegment = fc.constantFrom('a', 'b', 'x', '1', '1.json', 'v1', 'v2', 'café', 'caf%C3%A9', '%E0%A4%A', '');
+const requestSegment = fc.constantFrom('a', 'b', 'x', '1', '1.json', 'v1', 'v2', 'café', 'caf%C3%A9', '%E0%A4%A', '', '..', '.', '%2e', 'a\\b', 'a b');
 const methods = fc.subarray(['get', 'put', 'post', 'delete'], { minLength: 1 });
 const paths = fc.uniqueArray(fc.array(templateSegment, { minLength: 0, maxLength: 3 }).map((s) => `/${s.join('/')}`), { minLength: 1, maxLength: 8 });
 

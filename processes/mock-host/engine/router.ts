@@ -88,6 +88,8 @@ export class Router<T> {
   }
 
   private find(method: string, path: string): RouteMatch<T> | undefined {
+    // The path as the check reads a URL's (WHATWG): `/café` is `/caf%C3%A9`, `/a/../b` is `/b`, `\` is `/`.
+    if (!URL_SAFE_PATH.test(path) || DOT_SEGMENT.test(path)) path = requestPath(`http://mock${path}`);
     if (this.prefixed.size > 0) {
       const below = this.findBelowPrefix(method, path);
       if (below) return below;
@@ -114,8 +116,6 @@ export class Router<T> {
   /** The best route matching the path with one of its prefixes removed, by the check's ranking. */
   private findBelowPrefix(method: string, path: string): RouteMatch<T> | undefined {
     let best: Ranked<T> | undefined;
-    // Prefixes are compared with the path written as the check reads a URL's (WHATWG-encoded: `/café` is `/caf%C3%A9`).
-    path = requestPath(`http://mock${path}`);
     for (const [prefix, table] of this.prefixed) {
       if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
       const parts = decodeSegments(path.slice(prefix.length));
@@ -137,6 +137,10 @@ export class Router<T> {
     return undefined;
   }
 }
+
+/** A path the URL parser leaves as it is: nothing it encodes, no `\\` (read as `/`), no dot segment (`.`, `..`, `%2e`). */
+const URL_SAFE_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+const DOT_SEGMENT = /%2e|\/\.\.?(\/|$)/i;
 
 /** `/a/b` form: starts with `/`, no `%`, no `//`, no trailing `/` (unless it is `/` itself). */
 function isPlain(path: string): boolean {
