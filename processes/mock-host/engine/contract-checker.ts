@@ -12,9 +12,7 @@
  */
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
-import { followed, listContractOperations, mediaList, prepare, type Contract, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
-import type {
-  PreparedDefinition} from '../../checker/engine/index.js';
+import { followed, listContractOperations, mediaList, prepare, type ContractDefinition, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
 import {
   CHECK_LIMITS,
   NeedsWorker,
@@ -25,6 +23,7 @@ import {
   selectResponseKey,
   validateValue,
   type Loc,
+  type PreparedDefinition,
 } from '../../checker/engine/index.js';
 import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 import { COLLECTION_SEPARATORS, swaggerParameterSchemas } from './swagger2-parameters.js';
@@ -101,7 +100,7 @@ export interface EngineContractChecker extends ContractChecker {
   checkResponseBodyUntil(op: OperationRef, response: { status: number; contentType: string; body: string }, deadline: number): CheckOutcome;
 }
 
-export function contractChecker(contract: Pick<Contract, 'definition'>, options: CheckerOptions = {}): EngineContractChecker {
+export function contractChecker(contract: Pick<ContractDefinition, 'definition'>, options: CheckerOptions = {}): EngineContractChecker {
   const def = prepare(contract.definition);
   const parameterDef = def.dialect === 'swagger2' ? swaggerParameterSchemas(def) : def;
   let prefixes: Map<string, string[] | undefined> | undefined;
@@ -341,7 +340,7 @@ function scalar(text: string, types: string[]): unknown {
 function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
   if (request.body === '' && !request.bodySize) {
     if (!body.required) return;
-    // A form whose required fields are all missing names each of them, as a send's Form view would.
+    // An empty form names each required field it lacks, as a form with some fields would.
     if (body.form) for (const field of body.form) checkParameter(field, [], outcome, limits);
     else outcome.problems.push({ in: 'body', pointer: '', message: 'The operation requires a request body.' });
     return;
@@ -361,7 +360,8 @@ function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: 
   }
   if (body.form) {
     const fields = formFields(request, key);
-    if (fields) for (const field of body.form) checkParameter(field, fields.getAll(field.name), outcome, limits);
+    if (fields === TOO_LARGE) outcome.gaveUp = TOO_LARGE_TEXT;
+    else if (fields) for (const field of body.form) checkParameter(field, fields.getAll(field.name), outcome, limits);
     return;
   }
   const schema = body.content.get(key);
@@ -369,11 +369,13 @@ function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: 
   checkJson(def, schema, request.bodyBytes ?? request.body, 'request', outcome, limits, request.bodySize);
 }
 
+const TOO_LARGE = Symbol('too large');
+
 /** A urlencoded body's fields; undefined for any other (a multipart body is not parsed, so not checked). */
-function formFields(request: ContractRequest, declared: string): URLSearchParams | undefined {
+function formFields(request: ContractRequest, declared: string): URLSearchParams | typeof TOO_LARGE | undefined {
   const type = (request.contentType || declared).split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return undefined;
-  if ((request.bodySize ?? 0) > CHECK_LIMITS.maxBodyBytes) return undefined;
+  if ((request.bodySize ?? request.body.length) > CHECK_LIMITS.maxBodyBytes) return TOO_LARGE;
   return new URLSearchParams(request.body);
 }
 
