@@ -12,7 +12,7 @@
  */
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
-import { followed, listContractOperations, mediaList, prepare, type ContractDefinition, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
+import { child, followed, listContractOperations, mediaList, prepare, type ContractDefinition, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
 import {
   CHECK_LIMITS,
   NeedsWorker,
@@ -174,10 +174,6 @@ export function contractChecker(contract: Pick<ContractDefinition, 'definition'>
       return checkResponseBodyUntil(op, response, now() + budget);
     },
   };
-}
-
-function child(loc: Loc, ...segments: string[]): Loc {
-  return { docUri: loc.docUri, pointer: loc.pointer + segments.map((s) => `/${escapeSegment(s)}`).join('') };
 }
 
 /** Where an operation is: a fixed field of its path item, or (OpenAPI 3.2) one of its additionalOperations. */

@@ -191,7 +191,8 @@ export function mediaList(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
 }
 
-function child(loc: Loc, ...segments: string[]): Loc {
+/** A location below `loc`, each segment escaped. */
+export function child(loc: Loc, ...segments: string[]): Loc {
   return { docUri: loc.docUri, pointer: loc.pointer + segments.map((s) => `/${escapeSegment(s)}`).join('') };
 }
 
