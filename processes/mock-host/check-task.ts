@@ -4,13 +4,14 @@
  * can run. Each runs on the worker's thread, which the pool stops past the budget, so the listener
  * on the main thread never waits on it.
  */
+import type { DefinitionDocument } from '../../protocol/model/verdict.js';
 import type { CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import { compileEcmaPattern } from '../checker/engine/regex.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
 import type { SoapContractCheck } from './engine/soap/soap-checker.js';
 import type { SoapContract } from './engine/soap/soap-contract.js';
 
-/** The bundled contract as JSON in shared memory: it crosses to the worker once, without a copy. */
+/** The contract's documents as written (its `definition`) as JSON in shared memory: it crosses to the worker once, without a copy. */
 export interface SharedContract {
   key: string;
   json: SharedArrayBuffer;
@@ -45,8 +46,8 @@ const decoder = new TextDecoder();
 function checkerFor(contract: SharedContract): EngineContractChecker {
   let checker = checkers.get(contract.key);
   if (!checker) {
-    const document = JSON.parse(decoder.decode(new Uint8Array(contract.json))) as Record<string, unknown>;
-    checker = contractChecker({ document }, { backtracking: true });
+    const definition = JSON.parse(decoder.decode(new Uint8Array(contract.json))) as DefinitionDocument[];
+    checker = contractChecker({ definition }, { backtracking: true });
     checkers.set(contract.key, checker);
     if (checkers.size > MAX_CONTRACTS) checkers.delete(checkers.keys().next().value!);
   }

@@ -6,6 +6,7 @@
  */
 import { ParleyError } from '../../../protocol/errors.js';
 import { resolveRefLocation } from '../../../protocol/ref-location.js';
+import { followRefChain } from '../../../protocol/ref-chain.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import { compileInto } from './compile.js';
 import type { Dialect, Resource, SchemaNode } from './evaluation.js';
@@ -142,16 +143,12 @@ export class PreparedDefinition implements CompileHost {
 
   /** Follows Reference Objects (responses, path items, media types) to the object they stand for. */
   follow(loc: Loc): { loc: Loc; value: unknown } | string {
-    let current = loc;
-    let value = this.schemaValue(current);
-    for (let hops = 0; isObject(value) && typeof value.$ref === 'string'; hops++) {
-      if (hops >= 32) return `the reference at ${this.describe(loc)} goes round in a circle`;
-      const next = this.resolveRef(value.$ref, this.baseOf(current.docUri));
-      if (typeof next === 'string') return next;
-      current = next;
-      value = this.schemaValue(current);
-    }
-    return { loc: current, value };
+    const end = followRefChain(loc, this.schemaValue(loc), (ref, from) => {
+      const next = this.resolveRef(ref, this.baseOf(from.docUri));
+      return typeof next === 'string' ? next : { at: next, value: this.schemaValue(next) };
+    });
+    if (end.ok) return { loc: end.at, value: end.value };
+    return end.cycle ? `the reference at ${this.describe(loc)} goes round in a circle` : end.why;
   }
 
   /** Base URI and resource of a location: the nearest `$id` above it (3.1+), else its document. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractRequest } from './index.js';
-import { MockServer, loadContract, newMockFromContract, type Contract } from './index.js';
+import { MockServer, indexContract, loadContract, newMockFromContract, type Contract } from './index.js';
 import { contractChecker } from './contract-checker.js';
 import { mockFindings } from './mock-findings.js';
 import { documentsOf, json, loadContractFixture, mockOf, operation, send } from './test-support/mocks.js';
@@ -100,17 +100,17 @@ describe('patterns', () => {
   const op = { method: 'POST', path: '/w' };
 
   it('runs a lookahead pattern only where asked (the check worker); elsewhere the check gives up naming it', async () => {
-    const inWorker = contractChecker({ document }, { backtracking: true });
+    const inWorker = contractChecker(indexContract(document), { backtracking: true });
     expect(inWorker.checkRequestNow(op, request({ ...op, contentType: 'application/json', body: '{"w":"baa"}' })).problems).toEqual([
       { in: 'body', pointer: '/w', message: 'expected to match the pattern ^(?!b)(a+)+$' },
     ]);
     await expect(inWorker.checkResponseBody(op, { status: 200, contentType: 'application/json', body: '"aaa"' })).resolves.toEqual({ problems: [] });
 
     // On the listener's thread such a pattern is not run: the check is handed to a worker.
-    expect(contractChecker({ document }).checkRequestInline(op, request({ ...op, contentType: 'application/json', body: '{"w":"baa"}' }))).toBeUndefined();
+    expect(contractChecker(indexContract(document)).checkRequestInline(op, request({ ...op, contentType: 'application/json', body: '{"w":"baa"}' }))).toBeUndefined();
 
     // Stubs are checked where nothing could stop a runaway test: never a pass, and the finding says why.
-    const stubs = contractChecker({ document });
+    const stubs = contractChecker(indexContract(document));
     await expect(stubs.checkResponseBody(op, { status: 200, contentType: 'application/json', body: '"aaa"' })).resolves.toEqual({
       problems: [],
       gaveUp:
@@ -141,12 +141,12 @@ describe('on the listener thread (inline)', () => {
     };
     const op = { method: 'POST', path: '/f' };
     const emails = (list: string[]) => request({ ...op, contentType: 'application/json', body: JSON.stringify(list) });
-    expect(contractChecker({ document }).checkRequestInline(op, emails(['a@example.org']))).toEqual({ problems: [] });
-    expect(contractChecker({ document }).checkRequestInline(op, emails([`${'a'.repeat(600)}@example.org`]))).toBeUndefined();
+    expect(contractChecker(indexContract(document)).checkRequestInline(op, emails(['a@example.org']))).toEqual({ problems: [] });
+    expect(contractChecker(indexContract(document)).checkRequestInline(op, emails([`${'a'.repeat(600)}@example.org`]))).toBeUndefined();
 
     // A clock that has always run past the leash when it is looked at.
     let t = 0;
-    const slow = contractChecker({ document }, { now: () => (t += 50) });
+    const slow = contractChecker(indexContract(document), { now: () => (t += 50) });
     expect(slow.checkRequestInline(op, emails(Array.from({ length: 600 }, () => 'a@example.org')))).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The mock engine's ContractChecker, backed by the project's own checker engine, so a mock judges
- * requests and stubs exactly as a send's contract chip does. It validates against the bundled
- * contract (one OpenAPI 3.x document, Swagger 2.0 already converted), so the operations the mock
- * routes to and the schemas it checks come from the same document.
+ * requests and stubs exactly as a send's contract chip does. It reads the cached documents as
+ * written through the same PreparedDefinition a send's check uses (Swagger 2.0 as 2.0, never the
+ * converted bundle New Mock samples from), so a finding names the user's own file and pointer.
  *
  * validateValue is synchronous and nothing can interrupt it on the thread it runs on, so every
  * check carries its own deadline and stops by itself, keeping what it found. The mock host runs it
@@ -12,22 +12,22 @@
  */
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
-import type { Contract, ContractChecker, CheckOutcome, ContractRequest, OperationRef } from './contract.js';
+import { child, followed, listContractOperations, mediaList, prepare, type ContractDefinition, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
 import {
   CHECK_LIMITS,
   NeedsWorker,
   TOO_LARGE_TEXT,
-  PreparedDefinition,
   isJsonMediaType,
   parseJson,
   selectMediaType,
   selectResponseKey,
   validateValue,
   type Loc,
+  type PreparedDefinition,
 } from '../../checker/engine/index.js';
 import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
+import { COLLECTION_SEPARATORS, swaggerParameterSchemas } from './swagger2-parameters.js';
 
-const CONTRACT_URI = 'file:///api/contract.json';
 /** Below the engine's 1000 ms race, so the checker's own stop (with its findings) comes first. */
 const DEFAULT_DEADLINE_MS = 900;
 /**
@@ -40,14 +40,21 @@ const INLINE_BODY_MAX = 64 * 1024;
 /** Header parameters OpenAPI says are ignored: they are described elsewhere. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
-type Where = 'path' | 'query' | 'header';
+type Where = 'path' | 'query' | 'header' | 'formData';
 
 interface Parameter {
   name: string;
   in: Where;
   required: boolean;
-  /** The parameter's schema, when it has one (not for `content` parameters). */
+  /** The parameter's schema, when it has one (not for `content` parameters, nor Swagger 2.0 `type: file`). */
   schema?: Loc;
+  /** Where `schema` is read: the documents as written, or (Swagger 2.0) their parameter mirror. */
+  def: PreparedDefinition;
+  /**
+   * What separates an array's items in one value: `,` for OpenAPI's default styles and 2.0's
+   * `csv`; undefined for 2.0's `multi` (the parameter repeated, one item each).
+   */
+  separator?: string;
 }
 
 interface PreparedOperation {
@@ -63,6 +70,8 @@ interface PreparedBody {
   keys: string[];
   /** By request Content-Type: the declared media type it selects and whether it reads as JSON. Clients repeat theirs. */
   selected: Map<string, { key: string | undefined; json: boolean }>;
+  /** Swagger 2.0 `in: formData` parameters: checked in a urlencoded body (a multipart one is not parsed). */
+  form?: Parameter[];
 }
 
 /** Content-Types remembered per operation; past it the memo starts again (odd clients cannot grow it). */
@@ -78,6 +87,8 @@ export interface CheckerOptions {
 
 /** The checker, plus a request check against a deadline of the caller's (a worker's own). */
 export interface EngineContractChecker extends ContractChecker {
+  /** The path prefixes the check strips before an operation's path (mock routing uses the same). */
+  routePrefixes(op: OperationRef): readonly string[] | undefined;
   checkRequestNow(op: OperationRef, request: ContractRequest): CheckOutcome;
   checkRequestUntil(op: OperationRef, request: ContractRequest, deadline: number): CheckOutcome;
   /**
@@ -89,8 +100,10 @@ export interface EngineContractChecker extends ContractChecker {
   checkResponseBodyUntil(op: OperationRef, response: { status: number; contentType: string; body: string }, deadline: number): CheckOutcome;
 }
 
-export function contractChecker(contract: Pick<Contract, 'document'>, options: CheckerOptions = {}): EngineContractChecker {
-  const def = new PreparedDefinition([{ uri: CONTRACT_URI, document: contract.document }], 'mock-contract');
+export function contractChecker(contract: Pick<ContractDefinition, 'definition'>, options: CheckerOptions = {}): EngineContractChecker {
+  const def = prepare(contract.definition);
+  const parameterDef = def.dialect === 'swagger2' ? swaggerParameterSchemas(def) : def;
+  let prefixes: Map<string, string[] | undefined> | undefined;
   const now = options.now ?? Date.now;
   const budget = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const operations = new Map<string, PreparedOperation | null>();
@@ -102,7 +115,7 @@ export function contractChecker(contract: Pick<Contract, 'document'>, options: C
     if (prepared !== undefined) return prepared;
     const key = `${op.method.toLowerCase()} ${op.path}`;
     prepared = operations.get(key);
-    if (prepared === undefined) operations.set(key, (prepared = prepareOperation(def, op)));
+    if (prepared === undefined) operations.set(key, (prepared = prepareOperation(def, parameterDef, op)));
     byRef.set(op, prepared);
     return prepared;
   };
@@ -114,7 +127,7 @@ export function contractChecker(contract: Pick<Contract, 'document'>, options: C
     const limits: Limits = { deadline, now, backtracking, inline };
     const outcome: CheckOutcome = { problems: [] };
     for (const parameter of prepared.parameters) {
-      checkParameter(def, parameter, request, outcome, limits);
+      checkParameter(parameter, parameterValues(parameter, request), outcome, limits);
       if (outcome.gaveUp) return outcome;
     }
     if (prepared.body) checkRequestBody(def, prepared.body, request, outcome, limits);
@@ -143,6 +156,10 @@ export function contractChecker(contract: Pick<Contract, 'document'>, options: C
   };
 
   return {
+    routePrefixes(op) {
+      prefixes ??= new Map(listContractOperations(def).map((o) => [`${o.method} ${o.path}`, o.prefixes]));
+      return prefixes.get(`${op.method.toUpperCase()} ${op.path}`);
+    },
     checkRequestNow,
     checkRequestUntil,
     checkRequestInline,
@@ -159,37 +176,71 @@ export function contractChecker(contract: Pick<Contract, 'document'>, options: C
   };
 }
 
-function child(loc: Loc, ...segments: string[]): Loc {
-  return { docUri: loc.docUri, pointer: loc.pointer + segments.map((s) => `/${escapeSegment(s)}`).join('') };
+/** Where an operation is: a fixed field of its path item, or (OpenAPI 3.2) one of its additionalOperations. */
+function operationAt(def: PreparedDefinition, item: { loc: Loc; value: Record<string, unknown> }, method: string): { loc: Loc; value: Record<string, unknown> } | undefined {
+  const fixed = method.toLowerCase();
+  if (Object.hasOwn(item.value, fixed)) return followed(def, child(item.loc, fixed));
+  const extra = def.dialect === 'swagger2' ? undefined : item.value.additionalOperations;
+  const name = isObject(extra) ? Object.keys(extra).find((m) => m.toUpperCase() === method.toUpperCase()) : undefined;
+  return name === undefined ? undefined : followed(def, child(item.loc, 'additionalOperations', name));
 }
 
-function followed(def: PreparedDefinition, loc: Loc): { loc: Loc; value: Record<string, unknown> } | undefined {
-  const found = def.follow(loc);
-  return typeof found === 'string' || !isObject(found.value) ? undefined : { loc: found.loc, value: found.value };
-}
-
-/** Parameters (path item's, overridden by the operation's) and the request body, looked up once. */
-function prepareOperation(def: PreparedDefinition, op: OperationRef): PreparedOperation | null {
-  const item = followed(def, { docUri: CONTRACT_URI, pointer: `/paths/${escapeSegment(op.path)}` });
+/**
+ * Parameters (path item's, overridden by the operation's) and the request body, looked up once.
+ * Swagger 2.0 is read as 2.0: a non-body parameter's schema is the parameter itself (read in
+ * `parameterDef`, the mirror), the body is the `in: body` parameter's schema for each type the
+ * operation (else the document) `consumes`, and `in: formData` parameters are a form body's fields.
+ */
+function prepareOperation(def: PreparedDefinition, parameterDef: PreparedDefinition, op: OperationRef): PreparedOperation | null {
+  const swagger = def.dialect === 'swagger2';
+  const item = followed(def, { docUri: def.entryUri, pointer: `/paths/${escapeSegment(op.path)}` });
   if (!item) return null;
-  const opLoc = followed(def, child(item.loc, op.method.toLowerCase()));
+  const opLoc = operationAt(def, item, op.method);
   if (!opLoc) return null;
   const byKey = new Map<string, Parameter>();
+  let swaggerBody: { loc: Loc; value: Record<string, unknown> } | undefined;
   for (const owner of [item, opLoc]) {
     const list = owner.value.parameters;
     if (!Array.isArray(list)) continue;
     list.forEach((_, i) => {
       const p = followed(def, child(owner.loc, 'parameters', String(i)));
-      if (!p || typeof p.value.name !== 'string') return;
+      if (!p) return;
+      if (swagger && p.value.in === 'body') {
+        swaggerBody = p;
+        return;
+      }
+      if (typeof p.value.name !== 'string') return;
       const where = p.value.in;
-      if (where !== 'path' && where !== 'query' && where !== 'header') return;
+      if (where !== 'path' && where !== 'query' && where !== 'header' && !(swagger && where === 'formData')) return;
       if (where === 'header' && IGNORED_HEADERS.has(p.value.name.toLowerCase())) return;
-      const parameter: Parameter = { name: p.value.name, in: where, required: where === 'path' || p.value.required === true };
-      if (p.value.schema !== undefined) parameter.schema = child(p.loc, 'schema');
+      const parameter: Parameter = { name: p.value.name, in: where, required: where === 'path' || p.value.required === true, def };
+      if (swagger) {
+        if (parameterDef.has(p.loc)) parameter.schema = p.loc;
+        parameter.def = parameterDef;
+        const format = typeof p.value.collectionFormat === 'string' ? p.value.collectionFormat : 'csv';
+        if (format !== 'multi') parameter.separator = COLLECTION_SEPARATORS.get(format) ?? ',';
+      } else {
+        parameter.separator = ',';
+        if (p.value.schema !== undefined) parameter.schema = child(p.loc, 'schema');
+      }
       byKey.set(`${where}:${where === 'header' ? p.value.name.toLowerCase() : p.value.name}`, parameter);
     });
   }
-  const prepared: PreparedOperation = { loc: opLoc.loc, parameters: [...byKey.values()] };
+  const all = [...byKey.values()];
+  const prepared: PreparedOperation = { loc: opLoc.loc, parameters: all.filter((p) => p.in !== 'formData') };
+  if (swagger) {
+    const form = all.filter((p) => p.in === 'formData');
+    const consumes = mediaList(opLoc.value.consumes) ?? mediaList(def.entry.consumes);
+    if (swaggerBody) {
+      const keys = consumes ?? ['application/json'];
+      const schema = swaggerBody.value.schema === undefined ? undefined : child(swaggerBody.loc, 'schema');
+      prepared.body = { required: swaggerBody.value.required === true, content: new Map(keys.map((k) => [k, schema])), keys, selected: new Map() };
+    } else if (form.length > 0) {
+      const keys = consumes ?? ['application/x-www-form-urlencoded', 'multipart/form-data'];
+      prepared.body = { required: form.some((p) => p.required), content: new Map(keys.map((k) => [k, undefined])), keys, selected: new Map(), form };
+    }
+    return prepared;
+  }
   const body = opLoc.value.requestBody === undefined ? undefined : followed(def, child(opLoc.loc, 'requestBody'));
   if (body) {
     const content = new Map<string, Loc | undefined>();
@@ -211,19 +262,20 @@ interface Limits {
   inline: boolean;
 }
 
-function checkParameter(def: PreparedDefinition, p: Parameter, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
-  const values = parameterValues(p, request);
+function checkParameter(p: Parameter, values: string[], outcome: CheckOutcome, limits: Limits): void {
+  // A form field is part of the body; its problem says so, by the field's name.
+  const where = p.in === 'formData' ? 'body' : p.in;
   if (values.length === 0) {
-    if (p.required) outcome.problems.push({ in: p.in, pointer: p.name, message: `The ${p.in} parameter ${p.name} is required.` });
+    if (p.required) outcome.problems.push({ in: where, pointer: p.name, message: `The ${p.in} parameter ${p.name} is required.` });
     return;
   }
   if (!p.schema) return;
-  const value = coerce(def, p.schema, values);
+  const value = coerce(p, values);
   if (value === SKIP) return;
-  const { verdict } = validateValue(def, p.schema, value, 'request', limits);
+  const { verdict } = validateValue(p.def, p.schema, value, 'request', limits);
   for (const problem of verdict.problems) {
     const at = problem.pointer ? `${p.name}${problem.pointer}` : p.name;
-    outcome.problems.push({ in: p.in, pointer: p.name, message: `${at}: ${problem.message}` });
+    outcome.problems.push({ in: where, pointer: p.name, message: `${at}: ${problem.message}` });
   }
   if (verdict.kind === 'not-checked') outcome.gaveUp = whyNotChecked(verdict);
 }
@@ -249,16 +301,17 @@ const SKIP = Symbol('skip');
 
 /**
  * A parameter arrives as text; its schema speaks of numbers, booleans and arrays. This reads the
- * text the way OpenAPI's default styles (simple, form with explode) write it. Objects (deepObject,
- * exploded forms) are left unchecked rather than guessed at.
+ * text the way OpenAPI's default styles (simple, form with explode) or Swagger 2.0's
+ * `collectionFormat` write it. Objects (deepObject, exploded forms) are left unchecked rather than
+ * guessed at.
  */
-function coerce(def: PreparedDefinition, schemaLoc: Loc, values: string[]): unknown {
-  const resolved = followed(def, schemaLoc);
+function coerce(p: Parameter, values: string[]): unknown {
+  const resolved = followed(p.def, p.schema!);
   const types = typesOf(resolved?.value);
   if (types.includes('object')) return SKIP;
   if (types.includes('array')) {
-    const items = resolved && isObject(resolved.value.items) ? typesOf(followed(def, child(resolved.loc, 'items'))?.value) : [];
-    const parts = values.length === 1 ? values[0]!.split(',') : values;
+    const items = resolved && isObject(resolved.value.items) ? typesOf(followed(p.def, child(resolved.loc, 'items'))?.value) : [];
+    const parts = values.length === 1 && p.separator !== undefined ? values[0]!.split(p.separator) : values;
     return parts.map((part) => scalar(part, items));
   }
   return scalar(values[0]!, types);
@@ -282,7 +335,10 @@ function scalar(text: string, types: string[]): unknown {
 
 function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
   if (request.body === '' && !request.bodySize) {
-    if (body.required) outcome.problems.push({ in: 'body', pointer: '', message: 'The operation requires a request body.' });
+    if (!body.required) return;
+    // An empty form names each required field it lacks, as a form with some fields would.
+    if (body.form) for (const field of body.form) checkParameter(field, [], outcome, limits);
+    else outcome.problems.push({ in: 'body', pointer: '', message: 'The operation requires a request body.' });
     return;
   }
   if (body.content.size === 0) return;
@@ -298,9 +354,25 @@ function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: 
     outcome.problems.push({ in: 'header', pointer: 'Content-Type', message: `Content-Type ${request.contentType || '(none)'} is not declared for the request body (declared: ${declared}).` });
     return;
   }
+  if (body.form) {
+    const fields = formFields(request, key);
+    if (fields === TOO_LARGE) outcome.gaveUp = TOO_LARGE_TEXT;
+    else if (fields) for (const field of body.form) checkParameter(field, fields.getAll(field.name), outcome, limits);
+    return;
+  }
   const schema = body.content.get(key);
   if (!schema || !selected.json) return;
   checkJson(def, schema, request.bodyBytes ?? request.body, 'request', outcome, limits, request.bodySize);
+}
+
+const TOO_LARGE = Symbol('too large');
+
+/** A urlencoded body's fields; undefined for any other (a multipart body is not parsed, so not checked). */
+function formFields(request: ContractRequest, declared: string): URLSearchParams | typeof TOO_LARGE | undefined {
+  const type = (request.contentType || declared).split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') return undefined;
+  if ((request.bodySize ?? request.body.length) > CHECK_LIMITS.maxBodyBytes) return TOO_LARGE;
+  return new URLSearchParams(request.body);
 }
 
 /** The schema a response body of this status and Content-Type is held to, if the contract gives one. */
@@ -310,6 +382,11 @@ function responseSchema(def: PreparedDefinition, opLoc: Loc, status: number, con
   const key = selectResponseKey(Object.keys(responses.value), status);
   if (key === undefined) return undefined;
   const response = followed(def, child(responses.loc, key));
+  if (def.dialect === 'swagger2') {
+    // One schema per response, for whatever the operation produces: checked when the body is JSON, as a send's is.
+    if (!response || response.value.schema === undefined || !isJsonMediaType(contentType || 'application/json')) return undefined;
+    return child(response.loc, 'schema');
+  }
   if (!response || !isObject(response.value.content)) return undefined;
   const mediaKey = selectMediaType(Object.keys(response.value.content), contentType || undefined);
   if (mediaKey === undefined || !isJsonMediaType(contentType || 'application/json')) return undefined;

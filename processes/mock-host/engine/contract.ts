@@ -1,12 +1,23 @@
 /**
  * What the mock engine needs from a contract: which operations exist, which statuses and media
  * types each documents, and a checker for request and body validation. The checker is injected
- * (the project's checker engine in the app, a small ajv one in tests), so this module never
- * validates a schema itself.
+ * (the checker engine's PreparedDefinition through contract-checker.ts in the app and in the
+ * engine's tests), so this module never validates a schema itself.
+ *
+ * The contract is read from the API's cached documents as written, Swagger 2.0 as 2.0, by the
+ * same PreparedDefinition a send's contract check reads them with, so a mock's findings name the
+ * user's own file and pointer. Only openapi-sampler (New Mock's default bodies) needs one
+ * OpenAPI 3.x document with every `$ref` inside it: that bundle is `document`.
  */
-import { OPENAPI_32_METHODS } from '../../../protocol/openapi-methods.js';
+import { OPENAPI_32_METHODS, SWAGGER_METHODS } from '../../../protocol/openapi-methods.js';
+import { ParleyError } from '../../../protocol/errors.js';
 import type { MockProblem } from '../../../protocol/model/mock.js';
-import { bundleOpenApi, deref, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
+import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
+import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
+import { PreparedDefinition } from '../../checker/engine/definition.js';
+import { listOperations } from '../../checker/engine/select-operation.js';
+import type { Loc } from '../../checker/engine/keywords/site.js';
+import { bundleOpenApi, checkRefs, definitionDocuments, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
 
 export interface OperationRef {
   method: string;
@@ -56,6 +67,11 @@ export interface ContractChecker {
    * asks `checkRequest`.
    */
   checkRequestNow?(op: OperationRef, request: ContractRequest): CheckOutcome | undefined;
+  /**
+   * The path prefixes the contract check strips before this operation's path (Swagger 2.0
+   * `basePath`, a 3.x server URL's path), longest first: the mock routes by the same rule.
+   */
+  routePrefixes?(op: OperationRef): readonly string[] | undefined;
   /** A response body against the schema the operation declares for that status and media type. */
   checkResponseBody(op: OperationRef, response: { status: number; contentType: string; body: string }): Promise<CheckOutcome>;
 }
@@ -69,45 +85,124 @@ export interface ContractResponse {
 export interface ContractOperation extends OperationRef {
   operationId?: string;
   responses: ContractResponse[];
+  /**
+   * Path prefixes a request may carry before the path (Swagger 2.0 `basePath`, the path of a 3.x
+   * server URL), longest first, "" last: the ones the contract check strips (select-operation.ts).
+   */
+  prefixes?: string[];
 }
 
-export interface Contract {
-  document: OpenApiDocument;
+/** The contract as the checks and the routing read it: the documents as written and their operations. */
+export interface ContractDefinition {
+  /** The cached documents as written, entry first, with the uris the check reads them by. */
+  definition: DefinitionDocument[];
   operations: ContractOperation[];
+}
+
+export interface Contract extends ContractDefinition {
+  /** The documents bundled into one OpenAPI 3.x document (Swagger 2.0 converted): for openapi-sampler only. */
+  document: OpenApiDocument;
 }
 
 export const HTTP_METHODS = OPENAPI_32_METHODS;
 
-/** Reads an API's cached documents into a contract (bundled, then indexed). */
-export async function loadContract(documents: OpenApiDocuments): Promise<Contract> {
-  return indexContract(await bundleOpenApi(documents));
+/** Where a contract given as one document (a test's, a bundle) is placed; relative `$ref`s have no other document to name. */
+export const CONTRACT_URI = 'file:///api/contract.json';
+
+/**
+ * Reads an API's cached documents for checks and routing (a mock host, stub findings): indexed as
+ * written, nothing bundled or converted; a reference the shared rule refuses refuses the contract.
+ */
+export async function readContract(documents: OpenApiDocuments): Promise<ContractDefinition> {
+  checkRefs(documents);
+  const definition = definitionDocuments(documents);
+  return { definition, operations: listContractOperations(prepare(definition)) };
 }
 
-/** Lists the operations of a bundled OpenAPI 3.x document. */
+/** The contract New Mock samples from: read as for the checks, and bundled for openapi-sampler. */
+export async function loadContract(documents: OpenApiDocuments): Promise<Contract> {
+  return { ...(await readContract(documents)), document: await bundleOpenApi(documents) };
+}
+
+/** A contract of one self-contained OpenAPI document (3.x or 2.0), checked and sampled as it is. */
 export function indexContract(document: OpenApiDocument): Contract {
+  const definition = [{ uri: CONTRACT_URI, document }];
+  return { definition, operations: listContractOperations(prepare(definition)), document };
+}
+
+/** The checker engine's reading of the documents; not OpenAPI 3.x or 2.0 refuses the contract. */
+export function prepare(definition: readonly DefinitionDocument[]): PreparedDefinition {
+  try {
+    return new PreparedDefinition(definition, 'mock-contract');
+  } catch (err) {
+    if (err instanceof ParleyError && err.code === 'unsupported-definition') {
+      throw new ParleyError('contract-unsupported', 'The cached definition is not an OpenAPI 3.x or 2.0 document.');
+    }
+    throw err;
+  }
+}
+
+/**
+ * The operations of a prepared definition, in document order (a new mock lists them the way the
+ * contract does), each with the statuses and media types it documents and the path prefixes the
+ * check strips. Swagger 2.0: a response with a schema declares the operation's `produces` (else
+ * the document's, else any type, as swagger2openapi reads it); one without declares no body.
+ */
+export function listContractOperations(def: PreparedDefinition): ContractOperation[] {
   const operations: ContractOperation[] = [];
-  const paths = (document.paths ?? {}) as Record<string, unknown>;
-  for (const [path, rawItem] of Object.entries(paths)) {
-    const item = deref(document, rawItem);
+  const swagger = def.dialect === 'swagger2';
+  const prefixes = new Map(listOperations(def).map((op) => [`${op.method.toLowerCase()} ${op.path}`, op.prefixes]));
+  const paths = def.entry.paths;
+  if (!isObject(paths)) return operations;
+  const methods: readonly string[] = swagger ? SWAGGER_METHODS : OPENAPI_32_METHODS;
+  for (const path of Object.keys(paths)) {
+    const item = followed(def, { docUri: def.entryUri, pointer: `/paths/${escapeSegment(path)}` });
     if (!item) continue;
-    // Document order, so a new mock lists operations the way the contract does.
-    for (const method of Object.keys(item).filter((k): k is (typeof HTTP_METHODS)[number] => (HTTP_METHODS as readonly string[]).includes(k))) {
-      const op = deref(document, item[method]);
+    const found: [string, Loc][] = Object.keys(item.value)
+      .filter((k) => methods.includes(k))
+      .map((k) => [k, child(item.loc, k)]);
+    // OpenAPI 3.2: methods without a fixed field live under additionalOperations.
+    if (!swagger && isObject(item.value.additionalOperations)) {
+      for (const m of Object.keys(item.value.additionalOperations)) found.push([m, child(item.loc, 'additionalOperations', m)]);
+    }
+    for (const [method, loc] of found) {
+      const op = followed(def, loc);
       if (!op) continue;
+      const produces = swagger ? mediaList(op.value.produces) ?? mediaList(def.entry.produces) ?? ['*/*'] : [];
       const responses: ContractResponse[] = [];
-      for (const [key, raw] of Object.entries((op.responses ?? {}) as Record<string, unknown>)) {
-        const response = deref(document, raw);
-        responses.push({ key, mediaTypes: Object.keys((response?.content ?? {}) as object) });
+      const listed = followed(def, child(op.loc, 'responses'));
+      for (const key of Object.keys(listed?.value ?? {})) {
+        const response = followed(def, child(listed!.loc, key));
+        const mediaTypes = swagger ? (response?.value.schema === undefined ? [] : produces) : Object.keys(isObject(response?.value.content) ? response.value.content : {});
+        responses.push({ key, mediaTypes });
       }
       const entry: ContractOperation = { method: method.toUpperCase(), path, responses };
-      if (typeof op.operationId === 'string') entry.operationId = op.operationId;
+      const stripped = prefixes.get(`${method.toLowerCase()} ${path}`);
+      if (stripped) entry.prefixes = stripped;
+      if (typeof op.value.operationId === 'string') entry.operationId = op.value.operationId;
       operations.push(entry);
     }
   }
-  return { document, operations };
+  return operations;
 }
 
-export function findContractOperation(contract: Contract, ref: OperationRef): ContractOperation | undefined {
+/** A list of media types as written (`produces`, `consumes`), or undefined when there is none. */
+export function mediaList(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
+}
+
+/** A location below `loc`, each segment escaped. */
+export function child(loc: Loc, ...segments: string[]): Loc {
+  return { docUri: loc.docUri, pointer: loc.pointer + segments.map((s) => `/${escapeSegment(s)}`).join('') };
+}
+
+/** The object a location holds, Reference Objects followed; undefined when it is not one. */
+export function followed(def: PreparedDefinition, loc: Loc): { loc: Loc; value: Record<string, unknown> } | undefined {
+  const found = def.follow(loc);
+  return typeof found === 'string' || !isObject(found.value) ? undefined : { loc: found.loc, value: found.value };
+}
+
+export function findContractOperation(contract: Pick<ContractDefinition, 'operations'>, ref: OperationRef): ContractOperation | undefined {
   return contract.operations.find((op) => op.method === ref.method.toUpperCase() && op.path === ref.path);
 }
 

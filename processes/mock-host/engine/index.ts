@@ -2,10 +2,12 @@
 export { MockServer, MAX_REQUEST_BODY, type MockServerOptions, type MockAddress, type MockReconfiguration } from './mock-server.js';
 export {
   loadContract,
+  readContract,
   indexContract,
   findContractOperation,
   responseForStatus,
   type Contract,
+  type ContractDefinition,
   type ContractOperation,
   type ContractResponse,
   type ContractChecker,

@@ -101,7 +101,9 @@ export class MockEngine {
     readonly mock: Mock,
     private readonly deps: EngineDeps,
   ) {
-    this.router = new Router(mock.kind === 'soap' ? [] : mock.operations.map((op) => ({ method: op.method, path: op.path, target: op })));
+    // Below the path prefixes the contract check strips too (basePath, servers): a mock answers from the operation a send's check then picks.
+    const prefixes = (op: MockOperation) => deps.checker?.routePrefixes?.(op);
+    this.router = new Router(mock.kind === 'soap' ? [] : mock.operations.map((op) => ({ method: op.method, path: op.path, target: op, prefixes: prefixes(op) })));
     if (mock.kind === 'soap' && deps.soap) this.soap = deps.soap(mock);
     this.prefix = mock.path.replace(/\/+$/, '');
     for (const op of mock.operations) if (op.responses.some((r) => r.scenario?.onlyInState)) this.gated.add(op);

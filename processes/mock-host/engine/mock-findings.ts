@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Mock, MockFinding } from '../../../protocol/model/mock.js';
 // Single engine modules, not its index: the index also reaches isolated-vm and TypeScript.
-import { loadContract, type Contract } from './contract.js';
+import { readContract, type ContractDefinition } from './contract.js';
 import { findStubProblems, operationsNotInContract } from './stub-findings.js';
 import type { OpenApiDocuments } from './openapi-documents.js';
 import { contractChecker } from './contract-checker.js';
@@ -19,8 +19,8 @@ export interface MockFindings {
   warnings: string[];
 }
 
-/** Bundled contracts by the hash of their documents: a tab's every edit re-checks the same one. */
-const contracts = new Map<string, Promise<Contract>>();
+/** Contracts (read as written, never bundled) by the hash of their documents: a tab's every edit re-checks the same one. */
+const contracts = new Map<string, Promise<ContractDefinition>>();
 const MAX_CONTRACTS = 8;
 
 /** SOAP contract checks (their schemas compiled once) by binding and documents. */
@@ -38,7 +38,7 @@ export async function mockFindings(mock: Mock, documents: OpenApiDocuments): Pro
   return { findings, warnings: contractWarnings(mock, contract) };
 }
 
-export function contractWarnings(mock: Mock, contract: Contract): string[] {
+export function contractWarnings(mock: Mock, contract: ContractDefinition): string[] {
   return operationsNotInContract(mock, contract).map(
     (op) => `The contract no longer has ${op.method} ${op.path}: the responses of ${op.name} are not checked.`,
   );
@@ -56,11 +56,11 @@ function cachedSoapCheck(binding: string | undefined, documents: OpenApiDocument
   return check;
 }
 
-function cachedContract(documents: OpenApiDocuments): Promise<Contract> {
+function cachedContract(documents: OpenApiDocuments): Promise<ContractDefinition> {
   const key = createHash('sha256').update(JSON.stringify(documents)).digest('base64url');
   let contract = contracts.get(key);
   if (!contract) {
-    contract = loadContract(documents);
+    contract = readContract(documents);
     contracts.set(key, contract);
     contract.catch(() => contracts.delete(key));
     if (contracts.size > MAX_CONTRACTS) contracts.delete(contracts.keys().next().value!);

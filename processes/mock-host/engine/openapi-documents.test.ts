@@ -53,3 +53,19 @@ describe('deref', () => {
     expect(deref(doc, { $ref: `#/components/${name}` })).toEqual({ type: 'string' });
   });
 });
+
+describe('Swagger 2.0 converted for the sampler', () => {
+  it('keeps a property named __proto__ through the conversion', async () => {
+    const doc = JSON.parse('{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","schema":{"type":"object","required":["__proto__"],"properties":{"__proto__":{"type":"string"}}}}}}}}}') as Record<string, unknown>;
+    const bundled = await bundleOpenApi({ entry: 'swagger.json', documents: { 'swagger.json': doc } });
+    const schema = deref<{ properties: Record<string, unknown> }>(bundled, (bundled as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }> }).paths['/a']!.get.responses['200']!.content['*/*']!.schema);
+    expect(Object.keys(schema!.properties)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(schema!.properties)).toBe(Object.prototype);
+  });
+
+  it('converts a document that holds one object twice (a YAML alias)', async () => {
+    const shared = { type: 'string' };
+    const doc = { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok', schema: { type: 'object', properties: { x: shared, y: shared } } } } } } } };
+    await expect(bundleOpenApi({ entry: 'swagger.json', documents: { 'swagger.json': doc } })).resolves.toMatchObject({ openapi: expect.stringMatching(/^3\./) });
+  });
+});

@@ -1,10 +1,13 @@
 /**
- * Turns an API's cached definition documents into one OpenAPI 3.x document whose `$ref`s all
- * point inside it, so samples, examples and schemas can be looked up without any file or network.
+ * An API's cached definition documents, two ways: as written, each with the uri its relative
+ * `$ref`s resolve from (what the contract check reads, Swagger 2.0 as 2.0), and bundled into one
+ * OpenAPI 3.x document whose `$ref`s all point inside it, for openapi-sampler (New Mock's default
+ * bodies), which reads nothing else.
  */
 import { pointerSegments } from '../../../protocol/json-pointer.js';
 import { ParleyError } from '../../../protocol/errors.js';
 import { resolveRefLocation, type RefScope } from '../../../protocol/ref-location.js';
+import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 
 export interface OpenApiDocuments {
   /** Key of the entry document in `documents`. */
@@ -30,7 +33,20 @@ function urlOf(name: string): string {
 type ConvertObj = (doc: unknown, options: Record<string, unknown>) => Promise<{ openapi: OpenApiDocument }>;
 const SWAGGER2OPENAPI = 'swagger2openapi';
 
-export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDocument> {
+/**
+ * The documents as written, entry first, each under the address its name gives it below a fixed
+ * folder (the names of the cached files the supervisor passes), so a `$ref` between them resolves
+ * as it did on disk and a finding names the file the user wrote.
+ */
+export function definitionDocuments(input: OpenApiDocuments): DefinitionDocument[] {
+  const { byUrl, entryUrl, entry } = indexed(input);
+  const out: DefinitionDocument[] = [{ uri: entryUrl, document: entry }];
+  for (const [uri, document] of byUrl) if (uri !== entryUrl) out.push({ uri, document });
+  return out;
+}
+
+/** The documents by absolute address, and their names; the entry, refused when missing. */
+function indexed(input: OpenApiDocuments): { byUrl: Map<string, unknown>; names: Map<string, string>; entryUrl: string; entry: object } {
   const byUrl = new Map<string, unknown>();
   const names = new Map<string, string>();
   for (const [name, doc] of Object.entries(input.documents)) {
@@ -42,13 +58,30 @@ export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDoc
   if (!entry || typeof entry !== 'object') {
     throw new ParleyError('contract-unavailable', `The cached definition has no document named ${input.entry}.`);
   }
+  return { byUrl, names, entryUrl, entry };
+}
+
+/** A project's cached documents are named by their path in the API folder: none may lead out of it. */
+function scopeOf(input: OpenApiDocuments): RefScope['within'] {
+  return isAddress(input.entry) ? undefined : { folder: BASE, name: "the API's folder" };
+}
+
+/**
+ * Every `$ref` to another document checked by the shared rule, as bundling checks them, without
+ * bundling: the contract a mock checks against is refused for the same references, by the same message.
+ */
+export function checkRefs(input: OpenApiDocuments): void {
+  const { byUrl, names } = indexed(input);
+  placeRefs(byUrl, names, scopeOf(input), false);
+}
+
+export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDocument> {
+  const { byUrl, names, entryUrl, entry } = indexed(input);
   let bundled: OpenApiDocument;
   // One document whose $refs all point inside it is bundled already. The common case (a document
   // mock, most APIs) then never loads the ref parser: about 220 KB of code at a mock host's start.
   if (Object.keys(input.documents).length === 1 && outsideRefHolders(entry).length === 0) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
-  // A project's cached documents are named by their path in the API folder: none may lead out of it.
-  const within = isAddress(input.entry) ? undefined : { folder: BASE, name: "the API's folder" };
-  const placed = placeRefs(byUrl, names, within);
+  const placed = placeRefs(byUrl, names, scopeOf(input));
   try {
     const { bundleWithRefParser } = await import('./ref-parser-bundle.js');
     bundled = await bundleWithRefParser(entryUrl, placed.get(entryUrl) as object, placed);
@@ -64,7 +97,25 @@ async function asOpenApi3(document: OpenApiDocument): Promise<OpenApiDocument> {
   const mod = (await import(SWAGGER2OPENAPI)) as { convertObj?: ConvertObj; default?: { convertObj: ConvertObj } };
   const convertObj = mod.convertObj ?? mod.default?.convertObj;
   if (!convertObj) throw new ParleyError('internal', 'swagger2openapi has no convertObj.');
-  return (await convertObj(document, { patch: true, warnOnly: true })).openapi;
+  // swagger2openapi copies objects by assignment, which drops a property named `__proto__` (the
+  // sample then lacked a property the 2.0 check requires): it converts a copy with a stand-in name.
+  // `anchors`: an object the document holds twice (a YAML alias) is copied, not refused.
+  const converted = (await convertObj(renameOwnKey(document, PROTO, PROTO_STAND_IN), { patch: true, warnOnly: true, anchors: true })).openapi;
+  return renameOwnKey(converted, PROTO_STAND_IN, PROTO);
+}
+
+const PROTO = '__proto__';
+const PROTO_STAND_IN = '\u0000parley:__proto__';
+
+/** Renames own keys `from` to `to` throughout, in place (each object once: a YAML alias may share one); `__proto__` is defined, never assigned. */
+function renameOwnKey<T>(value: T, from: string, to: string): T {
+  eachObject(value, (node) => {
+    if (Array.isArray(node) || !Object.hasOwn(node, from)) return;
+    const held = Object.getOwnPropertyDescriptor(node, from)!.value as unknown;
+    delete (node as Record<string, unknown>)[from];
+    Object.defineProperty(node, to, { value: held, enumerable: true, writable: true, configurable: true });
+  });
+  return value;
 }
 
 function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
@@ -78,23 +129,24 @@ function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
  * Copies of the documents with every `$ref` to another document checked by the shared rule
  * (protocol/ref-location) and written as the absolute address of a document held, so the ref
  * parser never resolves a reference by rules of its own. One that cannot be read refuses the
- * contract with a message naming the reference, its document and why.
+ * contract with a message naming the reference, its document and why. `copy` false only checks
+ * (the documents as they are come back, unchanged).
  */
-function placeRefs(byUrl: ReadonlyMap<string, unknown>, names: ReadonlyMap<string, string>, within: RefScope['within']): Map<string, unknown> {
+function placeRefs(byUrl: ReadonlyMap<string, unknown>, names: ReadonlyMap<string, string>, within: RefScope['within'], copy = true): Map<string, unknown> {
   const placed = new Map<string, unknown>();
   for (const [url, doc] of byUrl) {
-    const copy = structuredClone(doc);
+    const held = copy ? structuredClone(doc) : doc;
     const documentName = shownName(names.get(url) ?? url);
-    for (const holder of outsideRefHolders(copy)) {
+    for (const holder of outsideRefHolders(held)) {
       const ref = holder.$ref;
       const target = resolveRefLocation(ref, url, { documentName, ...(within ? { within } : {}) });
       if (!target.ok) throw new ParleyError('contract-unavailable', `The contract could not be read. ${target.error.message}`, { ref: target.error.ref, document: documentName });
       if (!byUrl.has(target.url)) {
         throw new ParleyError('contract-unavailable', `The contract could not be read. The reference ${JSON.stringify(ref)} in ${documentName} names a document that is not among the definition's documents.`, { ref, document: documentName });
       }
-      holder.$ref = target.href;
+      if (copy) holder.$ref = target.href;
     }
-    placed.set(url, copy);
+    placed.set(url, held);
   }
   return placed;
 }
@@ -116,18 +168,25 @@ function shownName(name: string): string {
  */
 function outsideRefHolders(value: unknown): { $ref: string }[] {
   const holders: { $ref: string }[] = [];
+  eachObject(value, (node) => {
+    const ref = Array.isArray(node) ? undefined : (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) holders.push(node as { $ref: string });
+  });
+  return holders;
+}
+
+/** Visits every object and array below `value` once, in document order, each before what it holds (it may change its own keys). */
+function eachObject(value: unknown, visit: (node: object) => void): void {
   const stack: unknown[] = [value];
   const seen = new Set<object>();
   while (stack.length > 0) {
     const node = stack.pop();
     if (!node || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
-    const ref = Array.isArray(node) ? undefined : (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#')) holders.push(node as { $ref: string });
+    visit(node);
     const children = Array.isArray(node) ? node : Object.values(node);
     for (let i = children.length - 1; i >= 0; i--) if (children[i] && typeof children[i] === 'object') stack.push(children[i]);
   }
-  return holders;
 }
 
 /** Follows internal `$ref`s (`#/...`) until a non-reference object is reached. */

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { SourceLocation } from '../../../../protocol/model/import.js';
 import { resolveRefLocation, type RefLocation, type RefScope } from '../../../../protocol/ref-location.js';
 import { valueAt } from '../../../../protocol/json-pointer.js';
+import { followRefChain } from '../../../../protocol/ref-chain.js';
 import type { ParsedText } from './parse-text.js';
 
 export interface SourceDocument extends ParsedText {
@@ -23,9 +24,6 @@ export interface Resolved {
   pointer: string;
   value: unknown;
 }
-
-/** How many `$ref` hops one lookup follows before giving up (a ref cycle). */
-const MAX_REF_CHAIN = 64;
 
 export class DocumentSet {
   private readonly byUrl = new Map<string, SourceDocument>();
@@ -79,15 +77,12 @@ export class DocumentSet {
    * `fromUrl` at `pointer`. Returns undefined for a dangling or cyclic chain.
    */
   deref(fromUrl: string, pointer: string, node: unknown): Resolved | undefined {
-    let current: Resolved = { doc: this.byUrl.get(fromUrl) ?? this.entry, pointer, value: node };
-    for (let hops = 0; hops < MAX_REF_CHAIN; hops++) {
-      const ref = refOf(current.value);
-      if (ref === undefined) return current;
-      const next = this.resolveRef(current.doc.url, ref);
-      if (!next) return undefined;
-      current = next;
-    }
-    return undefined;
+    const start: Resolved = { doc: this.byUrl.get(fromUrl) ?? this.entry, pointer, value: node };
+    const end = followRefChain(start, node, (ref, from) => {
+      const next = this.resolveRef(from.doc.url, ref);
+      return next ? { at: next, value: next.value } : 'unresolved';
+    });
+    return end.ok ? { ...end.at, value: end.value } : undefined;
   }
 
   /** A report location for a pointer in a document. */
@@ -99,12 +94,7 @@ export class DocumentSet {
   }
 }
 
-/** The `$ref` string of a reference object, if it is one. */
-export function refOf(node: unknown): string | undefined {
-  if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
-  const ref = (node as { $ref?: unknown }).$ref;
-  return typeof ref === 'string' ? ref : undefined;
-}
+export { refOf } from '../../../../protocol/ref-chain.js';
 
 /**
  * A document's address as messages name it: its path in the cached definition (`within`), a

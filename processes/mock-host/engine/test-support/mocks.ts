@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { Mock, MockOperation, MockResponse } from '../../../../protocol/model/mock.js';
-import { bundleOpenApi, type OpenApiDocuments } from '../openapi-documents.js';
-import { indexContract, type Contract } from '../contract.js';
+import type { OpenApiDocuments } from '../openapi-documents.js';
+import { loadContract, type Contract } from '../contract.js';
 
 export const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../test/fixtures/mocks');
 
@@ -78,9 +78,9 @@ export function send(port: number, options: { method?: string; path: string; hea
   });
 }
 
-/** Reads contract fixtures (YAML) into the shape the app hands the engine, then bundles and indexes them. */
+/** Reads contract fixtures (YAML) into the shape the app hands the engine, then loads the contract as the app does. */
 export async function loadContractFixture(entry: string, others: string[] = []): Promise<Contract> {
-  return indexContract(await bundleOpenApi(await documentsOf(entry, others)));
+  return loadContract(await documentsOf(entry, others));
 }
 
 export async function documentsOf(entry: string, others: string[] = []): Promise<OpenApiDocuments> {
