@@ -29,6 +29,7 @@ const nodeEntries = {
   'importer-worker': 'processes/importer/job-worker.ts',
   'mock-host': 'processes/mock-host/main.ts',
   'mock-check-worker': 'processes/mock-host/check-worker.ts',
+  'definition-parse-worker': 'processes/supervisor/checks/definition-parse-worker.ts',
 };
 
 // TEMPORARY while the children are being written: skip entries that do not exist yet, loudly.

@@ -28,6 +28,7 @@ import { ImportService, type ImportJobDeadlines } from './imports/import-service
 import { CurlReader } from './curl/curl-reader.js';
 import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
+import { definitionParser } from './checks/definition-parser.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -263,7 +264,7 @@ export class Supervisor {
     if (this.stopped) return;
     this.stopped = true;
     await this.mocks.stopAll();
-    await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), ...[...this.jobs].map((job) => job.stop(200))]);
+    await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), definitionParser.close(), ...[...this.jobs].map((job) => job.stop(200))]);
     await this.cookies.flush();
     // An open under way finishes first, so its store is closed with the others.
     await Promise.allSettled(this.loading.values());

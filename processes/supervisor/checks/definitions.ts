@@ -5,11 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
+import { definitionParser } from './definition-parser.js';
 
 export interface LoadedDefinition {
   fingerprint: string;
@@ -42,18 +42,10 @@ async function readAll(apiDir: string, files: string[], fingerprint: string): Pr
       const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
         throw new ParleyError('no-definition', `The cached definition file ${rel} could not be read (${err.code}).`);
       });
-      return { uri: pathToFileURL(path).href, document: parseDocument(text, rel) };
+      return { uri: pathToFileURL(path).href, document: await definitionParser.parse(text, rel) };
     }),
   );
   return { fingerprint, documents };
-}
-
-function parseDocument(text: string, name: string): unknown {
-  try {
-    return name.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
-  } catch (err) {
-    throw new ParleyError('no-definition', `The cached definition file ${name} does not parse: ${(err as Error).message.split('\n')[0]}`);
-  }
 }
 
 export function definitionFilePath(apiDir: string, rel: string): string {
