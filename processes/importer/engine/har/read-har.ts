@@ -104,34 +104,14 @@ export class HarSplitter {
         continue;
       }
       if (this.depth > 0) {
-        // Inside an entry (or a value nested below the outer levels): only strings and nesting
-        // matter until it closes. The loop keeps its state in locals: this is where a capture's bytes go.
-        let depth = this.depth;
-        let inString = false;
-        for (; i < n; i++) {
-          const c = chunk[i]!;
-          if (c === QUOTE) {
-            const q = stringEnd(chunk, i + 1, n);
-            if (q < 0) {
-              inString = true;
-              this.escapeNext = q === -2;
-              i = n;
-              break;
-            }
-            i = q;
-          } else if (c === 0x7b || c === 0x5b) {
-            if (++depth > MAX_HAR_DEPTH) throw this.malformed(`${this.entryParts ? `log.entries[${this.entryIndex}]` : 'it'} is nested more than ${MAX_HAR_DEPTH} levels deep (at byte ${digits(this.offset + i)})`);
-          } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
-            if (this.entryParts) {
-              out.push(this.finishEntry(chunk, mark, i + 1));
-              mark = i + 1;
-            }
-            i++;
-            break;
-          }
+        // Inside an entry (or a value nested below the outer levels): only strings and nesting matter until it closes.
+        const stop = this.scanNested(chunk, i, n);
+        if (this.depth > MAX_HAR_DEPTH) throw this.malformed(`${this.entryParts ? `log.entries[${this.entryIndex}]` : 'it'} is nested more than ${MAX_HAR_DEPTH} levels deep (at byte ${digits(this.offset + stop)})`);
+        if (this.depth === 0 && this.entryParts) {
+          out.push(this.finishEntry(chunk, mark, stop));
+          mark = stop;
         }
-        this.depth = depth;
-        this.inString = inString;
+        i = stop;
         continue;
       }
       const c = chunk[i]!;
@@ -257,6 +237,35 @@ export class HarSplitter {
     }
     top.key = key;
     top.expectKey = false;
+  }
+
+  /**
+   * Follows a nested value from `chunk[i]` (outside its strings) until it closes, its nesting
+   * goes over the limit (there) or the chunk ends; says where it stopped. Where a capture's
+   * bytes go: kept apart from `push` so that it is small, and compiled early and once.
+   */
+  private scanNested(chunk: Uint8Array, i: number, n: number): number {
+    let depth = this.depth;
+    for (; i < n; i++) {
+      const c = chunk[i]!;
+      if (c === QUOTE) {
+        const q = stringEnd(chunk, i + 1, n);
+        if (q < 0) {
+          this.inString = true;
+          this.escapeNext = q === -2;
+          i = n;
+          break;
+        }
+        i = q;
+      } else if (c === 0x7b || c === 0x5b) {
+        if (++depth > MAX_HAR_DEPTH) break;
+      } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+        i++;
+        break;
+      }
+    }
+    this.depth = depth;
+    return i;
   }
 
   /** The entry whose last bytes are `chunk[from, to)`, parsed: decoded once, from the chunk itself when it lies in one. */
