@@ -140,19 +140,28 @@ function requestKey(method: string, url: URL): string {
   return `${method} ${url.pathname} ${queryNames(url).join('&')}`;
 }
 
-function queryNames(url: URL): string[] {
+/** The names of its query parameters, sorted, each once (as URLSearchParams reads them). */
+export function queryNames(url: URL): string[] {
   const search = url.search;
   if (search === '') return [];
   // Names with nothing to decode are the query's own text between & and =; URLSearchParams
-  // (which also decodes % and +) only for the rest.
+  // (which also decodes % and +) only for the rest. Sorted, then each name once.
   if (search.includes('%') || search.includes('+')) return [...new Set(url.searchParams.keys())].sort();
-  const names = new Set<string>();
-  for (const pair of search.slice(1).split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    names.add(eq < 0 ? pair : pair.slice(0, eq));
+  const names: string[] = [];
+  for (let at = 1; at < search.length; ) {
+    let end = search.indexOf('&', at);
+    if (end < 0) end = search.length;
+    if (end > at) {
+      const eq = search.indexOf('=', at);
+      names.push(search.slice(at, eq >= 0 && eq < end ? eq : end));
+    }
+    at = end + 1;
   }
-  return [...names].sort();
+  names.sort();
+  let kept = 0;
+  for (const name of names) if (kept === 0 || names[kept - 1] !== name) names[kept++] = name;
+  names.length = kept;
+  return names;
 }
 
 /** Method and path; two requests of one API that would share a name are told apart by their query names. */
