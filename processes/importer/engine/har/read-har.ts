@@ -86,12 +86,12 @@ export class HarSplitter {
     let mark = 0;
     while (i < n) {
       if (this.inString) {
+        // A byte escaped at the end of the last chunk is skipped here, but stays part of a key.
         const start = this.escapeNext ? i + 1 : i;
-        this.escapeNext = false;
         const q = start >= n ? -1 : stringEnd(chunk, start, n);
+        this.escapeNext = q === -2;
         if (q < 0) {
-          this.escapeNext = q === -2 || start > n;
-          if (this.keyParts && i < n) this.keyParts.push(chunk.subarray(i, n));
+          if (this.keyParts) this.keyParts.push(chunk.subarray(i, n));
           i = n;
           break;
         }
