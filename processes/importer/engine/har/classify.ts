@@ -28,7 +28,8 @@ const STATIC_TYPES = new Set([
   'application/vnd.ms-fontobject',
 ]);
 const STATIC_PREFIXES = ['image/', 'font/', 'audio/', 'video/'];
-const STATIC_EXTENSION = /\.(css|js|mjs|map|png|jpe?g|gif|svg|ico|webp|avif|bmp|tiff?|woff2?|ttf|otf|eot|mp4|webm|ogg|mp3|wav|m4a|webmanifest)$/i;
+/** A path's last extension (lower case) that says static asset. A parsed URL's path is ASCII (the rest is percent-encoded). */
+const STATIC_EXTENSIONS = new Set(['css', 'js', 'mjs', 'map', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'ico', 'webp', 'avif', 'bmp', 'tif', 'tiff', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'ogg', 'mp3', 'wav', 'm4a', 'webmanifest']);
 
 /** Why an exchange is not imported, or null when it becomes (part of) a request. */
 export function skipReason(exchange: HarExchange, url: URL | null, includeStaticAssets: boolean): SkipReason | null {
@@ -45,7 +46,9 @@ export function isStaticAsset(exchange: HarExchange, url: URL): boolean {
   const response = exchange.response;
   const type = response ? essence(headerValue(response.headers, 'content-type') ?? response.content.mimeType ?? '') : '';
   if (type !== '' && (STATIC_TYPES.has(type) || STATIC_PREFIXES.some((p) => type.startsWith(p)))) return true;
-  return STATIC_EXTENSION.test(url.pathname);
+  const path = url.pathname;
+  const dot = path.lastIndexOf('.');
+  return dot >= 0 && STATIC_EXTENSIONS.has(path.slice(dot + 1).toLowerCase());
 }
 
 /** The URL of an exchange, or null when it is not one. */

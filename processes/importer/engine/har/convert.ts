@@ -12,7 +12,7 @@ import type { Request } from '../../../../protocol/model/request.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { parseUrl, skipReason, type SkipReason } from './classify.js';
 import { harExchange, type HarExchange } from './entry.js';
-import { readHarEntries, type HarLogInfo } from './read-har.js';
+import { digits, readHarBatches, type HarLogInfo, type RawHarEntry } from './read-har.js';
 import { ExampleRecorder, HistoryRecorder } from './recorded.js';
 import { requestFromRecording } from './request.js';
 
@@ -42,18 +42,17 @@ export async function convertHar(input: ImportInput, ctx: ImportContext): Promis
   let entries = 0;
   let requestCount = 0;
 
-  const chunks = input.stream ? input.stream(ctx.signal) : oneChunk(input.text);
-  for await (const raw of readHarEntries(chunks, name, (info) => (log = info))) {
-    ctx.signal?.throwIfAborted();
+  /** One entry into its request (made by its first recording), History and examples. */
+  const take = (raw: RawHarEntry): void => {
     entries++;
-    if (entries % PROGRESS_EVERY === 0) ctx.onProgress?.({ phase: 'convert', message: `Read ${entries.toLocaleString('en-US')} entries: ${requestCount.toLocaleString('en-US')} requests`, items: requestCount });
+    if (entries % PROGRESS_EVERY === 0) ctx.onProgress?.({ phase: 'convert', message: `Read ${digits(entries)} entries: ${digits(requestCount)} requests`, items: requestCount });
     const exchange = harExchange(raw);
     if ('error' in exchange) throw new ParleyError('import-malformed', `${name} is not a readable HAR capture: ${exchange.error}.`, { path: `/log/entries/${raw.index}` });
     const url = parseUrl(exchange.request.url);
     const skip = skipReason(exchange, url, includeStatic);
     if (skip) {
       skipped[skip]++;
-      continue;
+      return;
     }
     const group = groupOf(groups, apiNames, url!, ctx);
     const key = requestKey(exchange.request.method, url!);
@@ -73,6 +72,14 @@ export async function convertHar(input: ImportInput, ctx: ImportContext): Promis
     }
     history?.add(exchange, request.id);
     examples?.add(exchange, request.id);
+  };
+
+  const chunks = input.stream ? input.stream(ctx.signal) : oneChunk(input.text);
+  for await (const batch of readHarBatches(chunks, name, (info) => (log = info))) {
+    for (const raw of batch) {
+      ctx.signal?.throwIfAborted();
+      take(raw);
+    }
   }
 
   const notes: ReportItem[] = [];
@@ -91,8 +98,8 @@ export async function convertHar(input: ImportInput, ctx: ImportContext): Promis
   const warnings: ReportItem[] = [];
   if (log.version !== undefined && log.version !== '1.1' && log.version !== '1.2') warnings.push({ message: `${name} says it is HAR ${log.version}; it was read as HAR 1.2.` });
   for (const [warning, { requests, path }] of grouped) {
-    const shown = requests.slice(0, NAMED).join(', ') + (requests.length > NAMED ? ` and ${(requests.length - NAMED).toLocaleString('en-US')} more` : '');
-    warnings.push({ message: `${requests.length === 1 ? shown : `${requests.length.toLocaleString('en-US')} requests (${shown})`}: ${warning}.`, path });
+    const shown = requests.slice(0, NAMED).join(', ') + (requests.length > NAMED ? ` and ${digits(requests.length - NAMED)} more` : '');
+    warnings.push({ message: `${requests.length === 1 ? shown : `${digits(requests.length)} requests (${shown})`}: ${warning}.`, path });
   }
 
   const result: ImportResult = { apis: [...groups.values()].map(apiOf), report: reportOf(log, groups, requestCount, warnings, notes, ctx) };
@@ -133,8 +140,28 @@ function requestKey(method: string, url: URL): string {
   return `${method} ${url.pathname} ${queryNames(url).join('&')}`;
 }
 
-function queryNames(url: URL): string[] {
-  return [...new Set(url.searchParams.keys())].sort();
+/** The names of its query parameters, sorted, each once (as URLSearchParams reads them). */
+export function queryNames(url: URL): string[] {
+  const search = url.search;
+  if (search === '') return [];
+  // Names with nothing to decode are the query's own text between & and =; URLSearchParams
+  // (which also decodes % and +) only for the rest. Sorted, then each name once.
+  if (search.includes('%') || search.includes('+')) return [...new Set(url.searchParams.keys())].sort();
+  const names: string[] = [];
+  for (let at = 1; at < search.length; ) {
+    let end = search.indexOf('&', at);
+    if (end < 0) end = search.length;
+    if (end > at) {
+      const eq = search.indexOf('=', at);
+      names.push(search.slice(at, eq >= 0 && eq < end ? eq : end));
+    }
+    at = end + 1;
+  }
+  names.sort();
+  let kept = 0;
+  for (const name of names) if (kept === 0 || names[kept - 1] !== name) names[kept++] = name;
+  names.length = kept;
+  return names;
 }
 
 /** Method and path; two requests of one API that would share a name are told apart by their query names. */
@@ -173,7 +200,7 @@ async function* oneChunk(text: string): AsyncIterable<Uint8Array> {
 }
 
 function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${digits(n)} ${n === 1 ? one : many}`;
 }
 
 function joinAnd(parts: string[]): string {

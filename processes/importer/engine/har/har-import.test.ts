@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { ImportResult, type ImportOptions } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { MASK } from '../../../../protocol/credentials/index.js';
@@ -13,6 +14,7 @@ import { checkAll } from '../../../../protocol/validate-node.js';
 import { createDocumentLoader } from '../load/loader.js';
 import { createImporterRegistry } from '../registry.js';
 import { FIXED_CLOCK, counterIds } from '../test-support.js';
+import { queryNames } from './convert.js';
 import { harImporter } from './importer.js';
 import type { HarExchange } from './entry.js';
 
@@ -193,6 +195,19 @@ describe('HAR grouping (SPEC)', () => {
     ['50,000-deep nesting', `{"log":{"entries":[{"request":${'['.repeat(50_000)}${']'.repeat(50_000)}}]}}`, /log.entries\[0\] is nested more than 512 levels deep/],
   ])('refuses a capture with %s, naming what is wrong', async (_, text, message) => {
     await expect(run(text, {}, 'bad.har')).rejects.toMatchObject({ code: 'import-malformed', message: expect.stringMatching(message) });
+  });
+});
+
+describe('query names (what groups calls into one request)', () => {
+  it('are the names URLSearchParams reads, sorted, each once, whatever the query', () => {
+    const query = fc.array(fc.constantFrom('a', 'b', 'B', 'é', '=', '&', '&', '%', '%41', '+', ' ', '?', '#x', '.', '[]'), { maxLength: 14 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(query, (q) => {
+        const url = new URL(`https://h.test/p?${q}`);
+        expect(queryNames(url)).toEqual([...new Set(url.searchParams.keys())].sort());
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

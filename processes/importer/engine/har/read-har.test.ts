@@ -49,6 +49,20 @@ describe('HarSplitter', () => {
     );
   });
 
+  it('finds where long strings full of escapes end (past the bytes walked one by one), cut at every byte', () => {
+    const long = [
+      { a: `${'x'.repeat(30)}\\"${'y'.repeat(30)}\\\\`, b: ['\\'.repeat(41), `"${'\\'.repeat(40)}"`], c: { d: `${'}'.repeat(25)}"]"{` } },
+      { e: `${'z'.repeat(60)}\\\\\\"\\`, 'long key \\" with escapes past the walk': 1 },
+    ];
+    const bytes = enc.encode(har(long));
+    for (let cut = 0; cut <= bytes.length; cut++) expect(split(bytes, [cut, cut + 29]).entries, `cut at ${cut}`).toEqual(long);
+  });
+
+  it('reads the outer keys whole when an escape in one is cut between chunks', () => {
+    const bytes = enc.encode('{"log":{"v\\"x":1,"entr\\u0069es":[{"a":1}]}}');
+    for (let cut = 0; cut <= bytes.length; cut++) expect(split(bytes, [cut]).entries, `cut at ${cut}`).toEqual([{ a: 1 }]);
+  });
+
   it('takes entries before version, a byte order mark and white space anywhere', () => {
     const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(' { "log" : { "entries" : [ {"a":1} , {"b":2} ] , "version" : "1.1" } } \n')]);
     expect(split(bom, [1, 2, 5])).toEqual({ entries: [{ a: 1 }, { b: 2 }], info: { version: '1.1' } });

@@ -57,7 +57,7 @@ export class HarSplitter {
   private keyParts: Uint8Array[] | null = null;
   private entryParts: Uint8Array[] | null = null;
   private entryIndex = 0;
-  private readonly skeleton: Uint8Array[] = [];
+  private skeleton = Buffer.allocUnsafe(4096);
   private skeletonBytes = 0;
   private offset = 0;
   /** The first bytes, until it is known whether they are a byte order mark. */
@@ -86,51 +86,35 @@ export class HarSplitter {
     let mark = 0;
     while (i < n) {
       if (this.inString) {
-        if (this.escapeNext) {
-          this.escapeNext = false;
-          i++;
-          continue;
-        }
-        const start = i;
-        let q = chunk.indexOf(QUOTE, i);
-        while (q >= 0) {
-          let run = 0;
-          for (let b = q - 1; b >= start && chunk[b] === BACKSLASH; b--) run++;
-          if ((run & 1) === 0) break;
-          q = chunk.indexOf(QUOTE, q + 1);
-        }
+        // A byte escaped at the end of the last chunk is skipped here, but stays part of a key.
+        const start = this.escapeNext ? i + 1 : i;
+        const q = start >= n ? -1 : stringEnd(chunk, start, n);
+        this.escapeNext = q === -2;
         if (q < 0) {
-          let run = 0;
-          for (let b = n - 1; b >= start && chunk[b] === BACKSLASH; b--) run++;
-          this.escapeNext = (run & 1) === 1;
-          if (this.keyParts) this.keyParts.push(chunk.subarray(start, n));
+          if (this.keyParts) this.keyParts.push(chunk.subarray(i, n));
           i = n;
           break;
         }
         this.inString = false;
         if (this.keyParts) {
-          this.keyParts.push(chunk.subarray(start, q));
+          this.keyParts.push(chunk.subarray(i, q));
           this.endKey();
         }
         i = q + 1;
         continue;
       }
-      const c = chunk[i]!;
       if (this.depth > 0) {
         // Inside an entry (or a value nested below the outer levels): only strings and nesting matter until it closes.
-        if (c === QUOTE) this.inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-          if (++this.depth > MAX_HAR_DEPTH) throw this.malformed(`${this.entryParts ? `log.entries[${this.entryIndex}]` : 'it'} is nested more than ${MAX_HAR_DEPTH} levels deep (at byte ${(this.offset + i).toLocaleString('en-US')})`);
-        } else if (c === 0x7d || c === 0x5d) {
-          if (--this.depth === 0 && this.entryParts) {
-            this.entryParts.push(chunk.subarray(mark, i + 1));
-            out.push(this.finishEntry());
-            mark = i + 1;
-          }
+        const stop = this.scanNested(chunk, i, n);
+        if (this.depth > MAX_HAR_DEPTH) throw this.malformed(`${this.entryParts ? `log.entries[${this.entryIndex}]` : 'it'} is nested more than ${MAX_HAR_DEPTH} levels deep (at byte ${digits(this.offset + stop)})`);
+        if (this.depth === 0 && this.entryParts) {
+          out.push(this.finishEntry(chunk, mark, stop));
+          mark = stop;
         }
-        i++;
+        i = stop;
         continue;
       }
+      const c = chunk[i]!;
       switch (c) {
         case 0x20:
         case 0x0a:
@@ -207,14 +191,14 @@ export class HarSplitter {
       this.head = null;
       this.push(head);
     }
-    if (this.offset === 0 || (this.skeletonBytes > 0 && Buffer.concat(this.skeleton).toString('utf8').trim() === '')) throw this.malformed('it is empty');
+    if (this.offset === 0 || (this.skeletonBytes > 0 && this.skeleton.toString('utf8', 0, this.skeletonBytes).trim() === '')) throw this.malformed('it is empty');
     if (this.inString || this.depth > 0 || this.frames.length > 0) {
       const where = this.entryParts ? ` inside log.entries[${this.entryIndex}]` : '';
-      throw this.malformed(`it ends before its JSON is complete (cut short after ${this.offset.toLocaleString('en-US')} bytes${where})`);
+      throw this.malformed(`it ends before its JSON is complete (cut short after ${digits(this.offset)} bytes${where})`);
     }
     let root: unknown;
     try {
-      root = JSON.parse(Buffer.concat(this.skeleton).toString('utf8'));
+      root = JSON.parse(this.skeleton.toString('utf8', 0, this.skeletonBytes));
     } catch (err) {
       throw this.malformed(`its JSON is broken outside log.entries (${(err as Error).message.replace(/ (in JSON )?at position \d+.*$/, '')})`);
     }
@@ -255,14 +239,49 @@ export class HarSplitter {
     top.expectKey = false;
   }
 
-  private finishEntry(): RawHarEntry {
+  /**
+   * Follows a nested value from `chunk[i]` (outside its strings) until it closes, its nesting
+   * goes over the limit (there) or the chunk ends; says where it stopped. Where a capture's
+   * bytes go: kept apart from `push` so that it is small, and compiled early and once.
+   */
+  private scanNested(chunk: Uint8Array, i: number, n: number): number {
+    let depth = this.depth;
+    for (; i < n; i++) {
+      const c = chunk[i]!;
+      if (c === QUOTE) {
+        const q = stringEnd(chunk, i + 1, n);
+        if (q < 0) {
+          this.inString = true;
+          this.escapeNext = q === -2;
+          i = n;
+          break;
+        }
+        i = q;
+      } else if (c === 0x7b || c === 0x5b) {
+        if (++depth > MAX_HAR_DEPTH) break;
+      } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+        i++;
+        break;
+      }
+    }
+    this.depth = depth;
+    return i;
+  }
+
+  /** The entry whose last bytes are `chunk[from, to)`, parsed: decoded once, from the chunk itself when it lies in one. */
+  private finishEntry(chunk: Uint8Array, from: number, to: number): RawHarEntry {
     const parts = this.entryParts!;
     this.entryParts = null;
-    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     const index = this.entryIndex++;
+    let bytes: Uint8Array;
+    if (parts.length === 0) bytes = chunk.subarray(from, to);
+    else {
+      parts.push(chunk.subarray(from, to));
+      bytes = Buffer.concat(parts);
+    }
     let value: unknown;
     try {
-      value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+      value = JSON.parse(utf8(bytes));
     } catch (err) {
       throw this.malformed(`log.entries[${index}] is not valid JSON (${(err as Error).message})`);
     }
@@ -271,12 +290,18 @@ export class HarSplitter {
 
   private addSkeleton(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    this.skeletonBytes += bytes.length;
-    if (this.skeletonBytes > MAX_SKELETON_BYTES) {
+    const size = this.skeletonBytes + bytes.length;
+    if (size > MAX_SKELETON_BYTES) {
       throw this.malformed(this.sawEntries ? `it holds over ${MAX_SKELETON_BYTES / 1024 / 1024} MB outside log.entries` : `no log.entries array was found in its first ${MAX_SKELETON_BYTES / 1024 / 1024} MB`);
     }
-    // Chunks are reused by some streams: the skeleton keeps its own copy.
-    this.skeleton.push(Uint8Array.from(bytes));
+    // One growing copy (chunks are reused by some streams), not a piece per entry's separator.
+    if (size > this.skeleton.length) {
+      const grown = Buffer.allocUnsafe(Math.min(MAX_SKELETON_BYTES, Math.max(size, 2 * this.skeleton.length)));
+      grown.set(this.skeleton.subarray(0, this.skeletonBytes));
+      this.skeleton = grown;
+    }
+    this.skeleton.set(bytes, this.skeletonBytes);
+    this.skeletonBytes = size;
   }
 
   private malformed(why: string): ParleyError {
@@ -299,6 +324,42 @@ export function kindOf(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/**
+ * Where the string whose contents start at `from` ends: the index of its closing quote, or -1
+ * when it goes on past `n` (-2 when the byte after `n` is escaped). Short strings (keys, most
+ * values) are walked here; a long one jumps from quote to quote with indexOf (memchr).
+ */
+function stringEnd(chunk: Uint8Array, from: number, n: number): number {
+  const walk = Math.min(n, from + 24);
+  let j = from;
+  for (; j < walk; j++) {
+    const b = chunk[j]!;
+    if (b === QUOTE) return j;
+    if (b === BACKSLASH && ++j >= n) return -2;
+  }
+  // j is not inside an escape: a quote after it is escaped only by an odd run of backslashes before it.
+  let q = j >= n ? -1 : chunk.indexOf(QUOTE, j);
+  while (q >= 0) {
+    let run = 0;
+    for (let b = q - 1; b >= j && chunk[b] === BACKSLASH; b--) run++;
+    if ((run & 1) === 0) return q;
+    q = chunk.indexOf(QUOTE, q + 1);
+  }
+  let run = 0;
+  for (let b = n - 1; b >= j && chunk[b] === BACKSLASH; b--) run++;
+  return (run & 1) === 1 ? -2 : -1;
+}
+
+/** Bytes as UTF-8 text, as Buffer#toString reads them (a stream's chunks are Buffers; a test's may not be). */
+function utf8(bytes: Uint8Array): string {
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8');
+}
+
+/** A count as en-US writes it (1,234), without Intl: its first use costs tens of ms. */
+export function digits(n: number): string {
+  return Number.isSafeInteger(n) && n >= 0 ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : n.toLocaleString('en-US');
+}
+
 function scalarKind(c: number): string {
   if (c === 0x74) return 'true';
   if (c === 0x66) return 'false';
@@ -312,8 +373,19 @@ function scalarKind(c: number): string {
  * hears what the capture says of itself once the whole of it was read and found well formed.
  */
 export async function* readHarEntries(chunks: AsyncIterable<Uint8Array>, name: string, onLog?: (info: HarLogInfo, count: number) => void): AsyncGenerator<RawHarEntry> {
+  for await (const batch of readHarBatches(chunks, name, onLog)) yield* batch;
+}
+
+/**
+ * The same entries, in the batches each chunk completes (never empty): a consumer that takes
+ * thousands of entries pays the async generator's round trip per chunk, not per entry.
+ */
+export async function* readHarBatches(chunks: AsyncIterable<Uint8Array>, name: string, onLog?: (info: HarLogInfo, count: number) => void): AsyncGenerator<RawHarEntry[]> {
   const splitter = new HarSplitter(name);
-  for await (const chunk of chunks) yield* splitter.push(chunk);
+  for await (const chunk of chunks) {
+    const batch = splitter.push(chunk);
+    if (batch.length > 0) yield batch;
+  }
   const info = splitter.end();
   onLog?.(info, splitter.count);
 }
