@@ -23,9 +23,8 @@ import { readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join, sep } from 'node:path';
-import WebSocket from 'ws';
 import { parseDocument } from 'yaml';
-import { bundleBrowser, bundleNode, cleanup, importFile, launchChromium, machine, median, ms, openUi, startParley, summarize, tempDir } from './fixtures/harness.mjs';
+import { bundleBrowser, bundleNode, cleanup, connectBus, importFile, launchChromium, machine, median, ms, openUi, startParley, summarize, tempDir } from './fixtures/harness.mjs';
 
 const RUNS = Number(process.argv[2] ?? 3);
 const APIS = 4;
@@ -254,10 +253,7 @@ const busOpen = [];
 for (let run = 0; run < RUNS; run++) {
   const app = await startParley([]);
   try {
-    const url = new URL(app.url);
-    const ws = new WebSocket(`ws://${url.host}/bus?token=${url.searchParams.get('token')}`, { headers: { origin: url.origin } });
-    const peer = new busKit.Peer(busKit.webSocketTransport(ws), { role: 'ui', validate: busKit.validateInterpreted });
-    await peer.ready;
+    const peer = await connectBus(app, busKit);
     started = performance.now();
     const pages = [];
     const opened = busKit.withPages(pages, await peer.call('project.open', { path: projectDir }, { onChunk: (page) => pages.push(page) }));

@@ -29,8 +29,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
 import { request } from 'undici';
-import WebSocket from 'ws';
-import { bundleBrowser, bundleNode, cleanup, importFile, launchChromium, machine, median, openUi, rate, startParley, summarize, tempDir } from './fixtures/harness.mjs';
+import { bundleBrowser, bundleNode, cleanup, connectBus, importFile, launchChromium, machine, median, openUi, rate, startParley, summarize, tempDir } from './fixtures/harness.mjs';
 
 const EVENTS = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 3);
@@ -85,9 +84,7 @@ await page.getByRole('treeitem', { name: /List pets/ }).dblclick();
 await page.getByLabel('URL', { exact: true }).fill(streamUrl);
 
 // The bus contestant: a second connection to the same supervisor, sending the demo's request.
-const ws = new WebSocket(`ws://${new URL(app.url).host}/bus?token=${new URL(app.url).searchParams.get('token')}`, { headers: { origin: new URL(app.url).origin } });
-const bus = new busKit.Peer(busKit.webSocketTransport(ws), { role: 'ui', validate: busKit.validateInterpreted });
-await bus.ready;
+const bus = await connectBus(app, busKit);
 const [demoRoot] = (await bus.call('app.info', {})).projects;
 const demoTree = await bus.call('project.tree', { project: demoRoot });
 const listPets = demoTree.items.find((i) => i.kind === 'request' && i.name === 'List pets');

@@ -11,8 +11,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import WebSocket from 'ws';
-import { bundleNode, cleanup, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
+import { bundleNode, cleanup, connectBus, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
 
 const runs = Number(process.argv[2] ?? 3);
 const MB = 1024 * 1024;
@@ -58,10 +57,7 @@ function importerPids(parent) {
 async function throughApp(file, n) {
   const app = await startParley([]);
   try {
-    const url = new URL(app.url);
-    const ws = new WebSocket(`ws://${url.host}/bus?token=${url.searchParams.get('token')}`, { headers: { origin: url.origin } });
-    const page = new busKit.Peer(busKit.webSocketTransport(ws), { role: 'ui', validate: busKit.validateInterpreted });
-    await page.ready;
+    const page = await connectBus(app, busKit);
     // The reference: the same pings to the idle app for 2 s first (on a shared machine, contention alone delays some).
     const idle = [];
     for (const until = performance.now() + 2000; performance.now() < until; ) {

@@ -16,8 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import WebSocket from 'ws';
-import { bundleNode, cleanup, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
+import { bundleNode, cleanup, connectBus, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
 import { collection } from './fixtures/postman-collection.mjs';
 
 const requests = Number(process.argv[2] ?? 5000);
@@ -44,10 +43,7 @@ async function throughApp(build, source, format, n) {
   const { busKit, codec } = build;
   const app = await startParley([], { source: build.dir });
   try {
-    const url = new URL(app.url);
-    const ws = new WebSocket(`ws://${url.host}/bus?token=${url.searchParams.get('token')}`, { headers: { origin: url.origin } });
-    const page = new busKit.Peer(busKit.webSocketTransport(ws), { role: 'ui', validate: busKit.validateInterpreted });
-    await page.ready;
+    const page = await connectBus(app, busKit);
     let treeBytes = 0;
     let treeEvents = 0;
     page.on('project.changed', (payload) => {

@@ -11,8 +11,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import WebSocket from 'ws';
-import { bundleNode, cleanup, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
+import { bundleNode, cleanup, connectBus, importFile, machine, median, root, startParley, tempDir } from './fixtures/harness.mjs';
 
 const operations = Number(process.argv[2] ?? 1000);
 const runs = Number(process.argv[3] ?? 2);
@@ -36,10 +35,7 @@ async function newMockThroughApp(build, project, apiId, name) {
   const { busKit } = build;
   const app = await startParley([], { source: build.dir });
   try {
-    const url = new URL(app.url);
-    const ws = new WebSocket(`ws://${url.host}/bus?token=${url.searchParams.get('token')}`, { headers: { origin: url.origin } });
-    const page = new busKit.Peer(busKit.webSocketTransport(ws), { role: 'ui', validate: busKit.validateInterpreted });
-    await page.ready;
+    const page = await connectBus(app, busKit);
     await page.call('project.open', { path: project });
     const folder = join(project, 'mocks', name);
     const marks = { start: performance.now() };
