@@ -18,7 +18,7 @@ import type { Mock } from '../model/mock.js';
 import { checkAll } from '../validate-node.js';
 import { apiKind, projectKind, requestKind } from './layout.js';
 import { loadMockFolder, serializeMockFolder } from './mock-files.js';
-import { fastLoad, parseYamlFile, parseYamlFileWithDocument, writeYaml, type FileKind } from './yaml-file.js';
+import { fastLoad, fastLoadValue, parseYamlFile, parseYamlFileWithDocument, writeYaml, type FileKind } from './yaml-file.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -229,6 +229,9 @@ describe('files Parley writes', () => {
     for (let i = 0; i < runs; i++) {
       const written = { version: 1, ...(value(0) as object), k: value(1) };
       const text = writeYaml(written, rnd.next() < 0.3 ? writeYaml({ version: 1, k: value(1), c: 'x' }) : undefined);
+      // The value-only path (big imported definitions) reads the same wherever it reads.
+      const read = fastLoadValue(text);
+      if (read !== undefined) expect(read, JSON.stringify(text)).toStrictEqual(yamlReads(text));
       const fast = fastLoad(text);
       if (fast === undefined) continue;
       fastCount++;
@@ -291,6 +294,42 @@ describe('files the fast parser would read differently from YAML 1.2', () => {
     const reference = yamlReads(text);
     const fast = fastLoad(text);
     if (fast !== undefined) expect(fast).toStrictEqual(reference);
+    // The value-only path agrees wherever yaml reads the text; the one text it reads that yaml refuses is a glued comment.
+    const value = fastLoadValue(text);
+    if (value !== undefined && reference !== undefined) expect(value).toStrictEqual(reference);
+    if (value !== undefined && reference === undefined) expect(_what).toBe('a comment glued to a quoted value');
+  });
+
+  it('takes the value-only fast path for an OpenAPI document full of quoted references and Markdown, reading it as yaml does', () => {
+    const text = [
+      'openapi: 3.0.3',
+      "info: {title: 'Graph-like', version: '1.0'}",
+      'paths:',
+      '  /users/{id}:',
+      '    get:',
+      '      description: |',
+      '        Returns **one** user. Filters: `a != b`, *emphasis*, what? & more!',
+      '        * a list item',
+      '      parameters:',
+      "        - {$ref: '#/components/parameters/top'}",
+      '      responses:',
+      "        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/user'}}}}",
+      'components:',
+      '  parameters:',
+      "    top: {name: $top, in: query, description: Show only the first n items! (n >= 0) & no more *, schema: {type: integer}}",
+      '  schemas:',
+      "    user: {type: object, properties: {id: {type: string, pattern: '^[a-z]*$'}}}",
+    ].join('\n');
+    expect(fastLoad(text)).toBeUndefined(); // the project-file path leaves quoted references to yaml
+    const value = fastLoadValue(text);
+    expect(value).not.toBeUndefined();
+    expect(value).toStrictEqual(yamlReads(text));
+  });
+
+  it('leaves anchors, tags, explicit keys, collections as keys and merge keys at a node start to yaml on the value-only path (an alias alone is an error to js-yaml)', () => {
+    for (const text of ['a: &x 1\nb: *x', '- !tag x', 'a:\n  - &y [1]\n  - *y', 'b: {c: *x}', 'base: {b: 1}\nx:\n  <<: {c: 2}', '? [a]\n: b', '[a, &z b]: c']) {
+      expect(fastLoadValue(text), text).toBeUndefined();
+    }
   });
 
   it('keeps YAML 1.2 core values, not js-yaml defaults', () => {

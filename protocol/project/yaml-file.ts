@@ -208,6 +208,39 @@ function throwWarning(warning: Error): never {
 /** The file's value read by js-yaml, or undefined when `yaml` must read it (see LEAVE_TO_YAML). */
 export function fastLoad(text: string): unknown {
   if (leaveToYaml(text)) return undefined;
+  return loadFast(text);
+}
+
+/**
+ * LEAVE_TO_YAML for a document of megabytes read for its value, with its rules narrowed to where
+ * they matter, since the descriptions of big definitions are full of Markdown (`**bold**`, `!=`,
+ * `[link]: x`) and their paths of braces (`/users/{id}:`):
+ * - a comment glued to a quote (`"a"#c`, which `yaml` refuses and js-yaml reads) is not looked
+ *   for: OpenAPI YAML quotes every local reference (`$ref: '#/components/...'`), and the rule
+ *   cannot tell an opening quote from a closing one;
+ * - an anchor, tag or explicit key counts only where a node can start (a line's start after its
+ *   indentation and dashes, after `: `, `- ` or `? `, at a flow collection's start or after a
+ *   comma inside one); elsewhere `&`, `!` and `?` are text to both parsers. Aliases are not looked
+ *   for: one whose anchor was not found is an error to js-yaml, which leaves the text to `yaml`;
+ * - a flow collection as a key only where it starts a node;
+ * - a merge key (`<<:`) is left to `yaml`, which the importer asks to merge.
+ */
+const LEAVE_TO_YAML_FOR_VALUE =
+  /^\uFEFF?%|(?:^[ \t]*(?:[-?][ \t]+)*|[:?-][ \t]+|[[{][ \t]*|[[{][^\n\]}]*,[ \t]*)(?:&\S|!|\?(?:\s|$))|(?:^[ \t]*(?:[-?][ \t]+)*|[[{][ \t]*)[[{][^\n]*?[\]}][ \t]*:|<<[ \t]*:|\r(?!\n)|^(?:---|\.\.\.)\S|^ *\t|(?:^|\s)-[ \t]+-(?:\s|$)/m;
+
+/**
+ * A document's value by the fast path where only its value is wanted (an imported definition of
+ * megabytes: js-yaml reads it about 10x quicker than `yaml`'s documents, in a fraction of the
+ * memory). Read the same as `yaml` reads it wherever `yaml` reads it at all; the one difference is
+ * that a comment glued to a closing quote (`"a"#c`), which `yaml` refuses, is read as a comment.
+ * Undefined when `yaml` must read it.
+ */
+export function fastLoadValue(text: string): unknown {
+  if (LEAVE_TO_YAML_FOR_VALUE.test(text)) return undefined;
+  return loadFast(text);
+}
+
+function loadFast(text: string): unknown {
   let value: unknown;
   try {
     value = jsYaml.load(text, { schema: coreSchema, onWarning: throwWarning });
