@@ -327,7 +327,7 @@ describe('files the fast parser would read differently from YAML 1.2', () => {
   });
 
   it('leaves anchors, tags, explicit keys, collections as keys and merge keys at a node start to yaml on the value-only path (an alias alone is an error to js-yaml)', () => {
-    for (const text of ['a: &x 1\nb: *x', '- !tag x', 'a:\n  - &y [1]\n  - *y', 'b: {c: *x}', 'base: {b: 1}\nx:\n  <<: {c: 2}', '? [a]\n: b', '[a, &z b]: c']) {
+    for (const text of ['a: &x 1\nb: *x', '- !tag x', 'a:\n  - &y [1]\n  - *y', 'b: {c: *x}', 'base: {b: 1}\nx:\n  <<: {c: 2}', '? [a]\n: b', '[a, &z b]: c', 'a: [[1], &w 2]\nb: *w', 'a: {b: [1], c: &v 2}\nd: *v', 'a: {"b":&u 1}\nc: *u']) {
       expect(fastLoadValue(text), text).toBeUndefined();
     }
   });

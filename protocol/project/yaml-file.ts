@@ -220,13 +220,15 @@ export function fastLoad(text: string): unknown {
  *   cannot tell an opening quote from a closing one;
  * - an anchor, tag or explicit key counts only where a node can start (a line's start after its
  *   indentation and dashes, after `: `, `- ` or `? `, at a flow collection's start or after a
- *   comma inside one); elsewhere `&`, `!` and `?` are text to both parsers. Aliases are not looked
- *   for: one whose anchor was not found is an error to js-yaml, which leaves the text to `yaml`;
+ *   comma inside one; an anchor after any comma or colon, since a comma after a nested collection
+ *   on the line is not seen as inside one, and JSON-like flow allows `"a":&x 1`); elsewhere `&`, `!` and `?` are text to both parsers. Aliases
+ *   are not looked for: one whose anchor was not found is an error to js-yaml, which leaves the
+ *   text to `yaml` and its alias limit;
  * - a flow collection as a key only where it starts a node;
  * - a merge key (`<<:`) is left to `yaml`, which the importer asks to merge.
  */
 const LEAVE_TO_YAML_FOR_VALUE =
-  /^\uFEFF?%|(?:^[ \t]*(?:[-?][ \t]+)*|[:?-][ \t]+|[[{][ \t]*|[[{][^\n\]}]*,[ \t]*)(?:&\S|!|\?(?:\s|$))|(?:^[ \t]*(?:[-?][ \t]+)*|[[{][ \t]*)[[{][^\n]*?[\]}][ \t]*:|<<[ \t]*:|\r(?!\n)|^(?:---|\.\.\.)\S|^ *\t|(?:^|\s)-[ \t]+-(?:\s|$)/m;
+  /^\uFEFF?%|(?:^[ \t]*(?:[-?][ \t]+)*|[:?-][ \t]+|[[{][ \t]*|[[{][^\n\]}]*,[ \t]*)(?:&\S|!|\?(?:\s|$))|[,:][ \t]*&\S|(?:^[ \t]*(?:[-?][ \t]+)*|[[{][ \t]*)[[{][^\n]*?[\]}][ \t]*:|<<[ \t]*:|\r(?!\n)|^(?:---|\.\.\.)\S|^ *\t|(?:^|\s)-[ \t]+-(?:\s|$)/m;
 
 /**
  * A document's value by the fast path where only its value is wanted (an imported definition of
