@@ -230,6 +230,9 @@ export function fastLoad(text: string): unknown {
 const LEAVE_TO_YAML_FOR_VALUE =
   /^\uFEFF?%|(?:^[ \t]*(?:[-?][ \t]+)*|[:?-][ \t]+|[[{][ \t]*|[[{][^\n\]}]*,[ \t]*)(?:&\S|!|\?(?:\s|$))|[,:][ \t]*&\S|(?:^[ \t]*(?:[-?][ \t]+)*|[[{][ \t]*)[[{][^\n]*?[\]}][ \t]*:|<<[ \t]*:|\r(?!\n)|^(?:---|\.\.\.)\S|^ *\t|(?:^|\s)-[ \t]+-(?:\s|$)/m;
 
+/** From this length a definition's YAML is worth the value-only fast path (the importer's read and the supervisor's). */
+export const FAST_VALUE_FROM_CHARS = 1024 * 1024;
+
 /**
  * A document's value by the fast path where only its value is wanted (an imported definition of
  * megabytes: js-yaml reads it about 10x quicker than `yaml`'s documents, in a fraction of the

@@ -5,14 +5,12 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { ParleyError } from '../../../protocol/errors.js';
-import { fastLoadValue } from '../../../protocol/project/yaml-file.js';
-
-const FAST_YAML_FROM = 1024 * 1024;
+import { FAST_VALUE_FROM_CHARS, fastLoadValue } from '../../../protocol/project/yaml-file.js';
 
 export function parseDefinitionText(text: string, name: string): unknown {
   try {
     if (name.endsWith('.json')) return JSON.parse(text);
-    const fast = text.length >= FAST_YAML_FROM ? fastLoadValue(text) : undefined;
+    const fast = text.length >= FAST_VALUE_FROM_CHARS ? fastLoadValue(text) : undefined;
     return fast !== undefined ? fast : parseYaml(text, { maxAliasCount: 1000 });
   } catch (err) {
     throw new ParleyError('no-definition', `The cached definition file ${name} does not parse: ${(err as Error).message.split('\n')[0]}`);

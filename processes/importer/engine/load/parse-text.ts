@@ -9,7 +9,7 @@
 import { LineCounter, isMap, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { ParleyError } from '../../../../protocol/errors.js';
 import { pointerSegments } from '../../../../protocol/json-pointer.js';
-import { fastLoadValue } from '../../../../protocol/project/yaml-file.js';
+import { FAST_VALUE_FROM_CHARS, fastLoadValue } from '../../../../protocol/project/yaml-file.js';
 
 export interface ParsedText {
   value: unknown;
@@ -20,8 +20,6 @@ export interface ParsedText {
 
 /** JSON files, and YAML read by the fast path, larger than this get no line numbers: re-reading them as YAML's document costs too much. */
 const LINE_MAP_LIMIT = 8 * 1024 * 1024;
-/** YAML texts this long or longer are read by the value-only fast path when it can. */
-const FAST_YAML_FROM = 1024 * 1024;
 /** Aliases a YAML document may expand, against "billion laughs" documents. */
 const MAX_ALIAS_COUNT = 10_000;
 
@@ -51,7 +49,7 @@ export function parseText(text: string, file: string, options: { fastYamlFrom?: 
     }
     return { value, syntax: 'json', locate: lazyLines(text) };
   }
-  if (text.length >= (options.fastYamlFrom ?? FAST_YAML_FROM)) {
+  if (text.length >= (options.fastYamlFrom ?? FAST_VALUE_FROM_CHARS)) {
     const value = fastLoadValue(text);
     if (value !== undefined) return { value, syntax: 'yaml', locate: lazyLines(text) };
   }
