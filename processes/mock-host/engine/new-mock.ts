@@ -3,9 +3,8 @@
  * response named Default (SPEC: the lowest documented 2xx with its example, or a sample of its
  * schema). Pure: ids come from `newId`.
  */
-import { sample } from 'openapi-sampler';
+import { sampleSchema } from '../../../protocol/schema-sample.js';
 import { XMLBuilder } from 'fast-xml-parser';
-import type { JSONSchema7 } from 'json-schema';
 import { fileNameKey, portableFileName } from '../../../protocol/project/file-names.js';
 import { DEFAULT_RESPONSE, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
 import { deref, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
@@ -155,13 +154,13 @@ function bodyText(kind: Exclude<MockBodyKind, 'none'>, example: { value: unknown
   if (example) value = example.value;
   else if (schema && typeof schema === 'object') {
     try {
-      value = sample(shieldProto(schema) as JSONSchema7, { skipWriteOnly: true, quiet: true }, shieldProto(doc) as OpenApiDocument);
+      value = sampleSchema(schema, doc, { skip: 'writeOnly' });
     } catch {
       value = undefined;
     }
   }
   if (value === undefined) return '';
-  if (kind === 'json') return `${JSON.stringify(value, null, 2).replaceAll(PROTO_STAND_IN_JSON, '"__proto__":')}\n`;
+  if (kind === 'json') return `${JSON.stringify(value, null, 2)}\n`;
   if (typeof value === 'string') return value;
   if (kind === 'xml') {
     const root = (deref(doc, schema)?.xml as { name?: string } | undefined)?.name ?? 'root';
@@ -170,37 +169,3 @@ function bodyText(kind: Exclude<MockBodyKind, 'none'>, example: { value: unknown
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/**
- * openapi-sampler builds objects by assignment, so a property named `__proto__` set the sample's
- * prototype and went missing from the body (the checker then found the required property absent).
- * The sampler gets a copy where that name is a stand-in, put back in the JSON text.
- */
-const PROTO_STAND_IN = '\u0000parley:__proto__';
-const PROTO_STAND_IN_JSON = `${JSON.stringify(PROTO_STAND_IN)}:`;
-const shielded = new WeakMap<object, unknown>();
-
-function shieldProto(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const known = shielded.get(value);
-  if (known !== undefined) return known;
-  const copy = shieldCopy(value, new Map(), '');
-  shielded.set(value, copy);
-  return copy;
-}
-
-function shieldCopy(value: unknown, seen: Map<object, unknown>, key: string): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const done = seen.get(value);
-  if (done !== undefined) return done;
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    seen.set(value, out);
-    // The name in `required`; an enum or const value `__proto__` is data and stays.
-    for (const item of value) out.push(key === 'required' && item === '__proto__' ? PROTO_STAND_IN : shieldCopy(item, seen, ''));
-    return out;
-  }
-  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  seen.set(value, out);
-  for (const name of Object.keys(value)) out[name === '__proto__' ? PROTO_STAND_IN : name] = shieldCopy((value as Record<string, unknown>)[name], seen, name);
-  return out;
-}

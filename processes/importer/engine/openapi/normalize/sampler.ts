@@ -1,11 +1,10 @@
 /**
- * Sample bodies from schemas with openapi-sampler. The sampler follows only `#/...` references
- * inside the one spec object it is given, so a definition split over several documents is
- * given to it as one synthetic spec holding every document, each `$ref` rewritten to point
- * inside it. The documents themselves are never changed.
+ * Sample bodies from schemas (protocol/schema-sample.ts). The sampler follows only `#/...`
+ * references inside the one spec object it is given, so a definition split over several
+ * documents is given to it as one synthetic spec holding every document, each `$ref` rewritten
+ * to point inside it. The documents themselves are never changed.
  */
-import { sample } from 'openapi-sampler';
-import type { JSONSchema7 } from 'json-schema';
+import { sampleSchema } from '../../../../../protocol/schema-sample.js';
 import { refOf, type DocumentSet } from '../../load/document-set.js';
 import { joinPointer, pointerSegments, valueAt } from '../../../../../protocol/json-pointer.js';
 import type { SchemaHandle } from './model.js';
@@ -28,7 +27,6 @@ export interface Sampler {
 }
 
 const DOCUMENTS_KEY = 'x-parley-documents';
-const OPTIONS = { quiet: true, skipReadOnly: true, maxSampleDepth: 10 } as const;
 
 /**
  * `versionKey` tells openapi-sampler how to treat `$ref` siblings (ignored before 3.1).
@@ -49,13 +47,22 @@ export function createSetSampler(set: DocumentSet, versionKey: Record<string, st
     const docs = specFor()[DOCUMENTS_KEY] as unknown[];
     return valueAt(docs[index], schema.pointer).value ?? schema.node;
   };
+  // Operations share body schemas by reference (Graph: one entity's POST and PATCH at many
+  // paths), so a sample of a bare `{ $ref }` is made once per target. Callers only read samples.
+  const byRef = new Map<string, unknown>();
   const run = (schema: SchemaHandle, format: 'json' | 'xml'): unknown => {
+    const ref = bareRef(schema.node);
+    const key = ref === undefined ? undefined : `${format} ${schema.docUrl} ${ref}`;
+    if (key !== undefined && byRef.has(key)) return byRef.get(key);
+    let value: unknown;
     try {
-      return sample(nodeFor(schema) as JSONSchema7, { ...OPTIONS, format }, specFor());
+      value = sampleSchema(nodeFor(schema), specFor(), { skip: 'readOnly', format });
     } catch (err) {
       onError(schema, err instanceof Error ? err.message : String(err));
-      return undefined;
+      value = undefined;
     }
+    if (key !== undefined) byRef.set(key, value);
+    return value;
   };
   const resolve = (schema: SchemaHandle): SchemaHandle | undefined => {
     const resolved = set.deref(schema.docUrl, schema.pointer, schema.node);
@@ -70,6 +77,13 @@ export function createSetSampler(set: DocumentSet, versionKey: Record<string, st
     resolve,
     shape: (schema) => shapeOf(schema, resolve, 0),
   };
+}
+
+/** The `$ref` of a schema that is nothing but one. */
+function bareRef(node: unknown): string | undefined {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+  const keys = Object.keys(node);
+  return keys.length === 1 && keys[0] === '$ref' ? refOf(node) : undefined;
 }
 
 function shapeOf(schema: SchemaHandle, resolve: (s: SchemaHandle) => SchemaHandle | undefined, depth: number): SchemaShape {
