@@ -26,14 +26,20 @@ export interface SchemaSampleOptions {
  * arrays and scalars) a sample may hold. A sample of an ordinary definition stays far inside
  * them (the largest body of GitHub's REST description follows a few hundred references).
  */
-export const SAMPLE_LIMITS = { depth: 10, refs: 2_000, values: 2_500 } as const;
+export interface SampleLimits {
+  depth: number;
+  refs: number;
+  values: number;
+}
+
+export const SAMPLE_LIMITS: Readonly<SampleLimits> = { depth: 10, refs: 2_000, values: 2_500 };
 
 /**
  * A sample of `schema`, whose `$ref`s point into `document`; the sampler's own errors propagate
  * (a reference to nothing, say). Nesting is cut at the deepest level that keeps within
  * SAMPLE_LIMITS; at level 1 an object is `{}`.
  */
-export function sampleSchema(schema: unknown, document: object, options: SchemaSampleOptions, limits = SAMPLE_LIMITS): unknown {
+export function sampleSchema(schema: unknown, document: object, options: SchemaSampleOptions, limits: Readonly<SampleLimits> = SAMPLE_LIMITS): unknown {
   const shieldedDocument = shieldProto(document) as object;
   const shieldedSchema = shieldProto(schema) as JSONSchema7;
   const shielded = shieldedDocument !== document || shieldedSchema !== schema;
@@ -43,7 +49,7 @@ export function sampleSchema(schema: unknown, document: object, options: SchemaS
 }
 
 /** The JSON sample of the deepest level that keeps within the limits (level 1 when none does). */
-function jsonWithinLimits(schema: JSONSchema7, document: object, skip: SchemaSampleOptions['skip'], limits: typeof SAMPLE_LIMITS): { value: unknown; depth: number } {
+function jsonWithinLimits(schema: JSONSchema7, document: object, skip: SchemaSampleOptions['skip'], limits: Readonly<SampleLimits>): { value: unknown; depth: number } {
   const within = (depth: number): unknown => {
     try {
       const value = run(schema, document, skip, 'json', depth, limits.refs);

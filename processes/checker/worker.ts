@@ -3,6 +3,6 @@
  * BudgetedPool posts (check-task.ts), each on its budget.
  */
 import { serveBudgetedTasks } from '../runtime/budgeted-worker.js';
-import { runCheck } from './check-task.js';
+import { prepareCheck, runCheck } from './check-task.js';
 
-serveBudgetedTasks(runCheck);
+serveBudgetedTasks(runCheck, prepareCheck);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { until } from '../../test/support/until.js';
 import { BudgetedPool } from './budgeted-pool.js';
 
-type Task = { kind: 'echo'; n: number } | { kind: 'spin' } | { kind: 'throw' } | { kind: 'exit' } | { kind: 'deadline' };
+type Task = { kind: 'echo'; n: number } | { kind: 'spin' } | { kind: 'throw' } | { kind: 'exit' } | { kind: 'deadline' } | { kind: 'slow-prepare'; ms: number };
 
 let dir = '';
 let workerFile = '';
@@ -30,8 +30,12 @@ beforeAll(async () => {
           if (task.kind === 'spin') for (;;) {}
           if (task.kind === 'throw') throw new Error('handler threw');
           if (task.kind === 'exit') process.exit(3);
-          if (task.kind === 'deadline') return deadline - Date.now();
+          if (task.kind === 'deadline' || task.kind === 'slow-prepare') return deadline - Date.now();
           return { n: task.n, data: budgetedWorkerData() };
+        }, (task) => {
+          if (task.kind !== 'slow-prepare') return;
+          const until = Date.now() + task.ms;
+          while (Date.now() < until) {}
         });`,
       resolveDir: import.meta.dirname,
       loader: 'ts',
@@ -141,6 +145,18 @@ test('a worker file that does not load fails the task instead of starting worker
   const p = new BudgetedPool<Task, unknown>({ filename: broken, threads: 1, budgetMs: 300, maxQueue: 4 });
   try {
     expect(await p.run({ kind: 'echo', n: 1 })).toMatchObject({ ok: false, reason: 'failed', error: 'cannot load' });
+  } finally {
+    await p.close();
+  }
+});
+
+test("a worker's preparation runs before the task's budget starts, and is not stopped at it", async () => {
+  const p = pool({ budgetMs: 300 });
+  try {
+    const outcome = await p.run({ kind: 'slow-prepare', ms: 900 });
+    expect(outcome.ok).toBe(true);
+    // The handler still had its whole soft budget when it started.
+    expect((outcome as { value: number }).value).toBeGreaterThan(150);
   } finally {
     await p.close();
   }

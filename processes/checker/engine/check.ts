@@ -70,7 +70,8 @@ export function screenBody(method: string, contentType: string | undefined, body
 
 const operationCache = new WeakMap<PreparedDefinition, OperationEntry[]>();
 
-function operationsOf(def: PreparedDefinition): OperationEntry[] {
+/** The definition's operations, listed once per prepared definition. */
+export function operationsOf(def: PreparedDefinition): OperationEntry[] {
   let ops = operationCache.get(def);
   if (!ops) operationCache.set(def, (ops = listOperations(def)));
   return ops;
