@@ -26,7 +26,7 @@ import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } fr
 import { CurlImportReport } from './model/curl.js';
 import { Example, ExampleSource } from './model/example.js';
 import { Environment } from './model/workspace.js';
-import { CheckJob, DefinitionRef, Verdict } from './model/verdict.js';
+import { CheckJob, DefinitionRef, MockDocuments, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
 import { ImportResultPart } from './model/import-parts.js';
 import { CookieInput, CookieKey, CookieOutcome, JarCookie, JarStatus } from './model/cookies.js';
@@ -83,15 +83,10 @@ function UpdateSource() {
   });
 }
 
-/** The parsed cached definition documents of an API: entry key plus documents by API-folder-relative path or URL. */
-function MockDocuments() {
-  return T.Object({ entry: T.String(), documents: T.Record(T.String(), T.Unknown()) });
-}
-
 function MockHostConfig() {
   return T.Object({
     mock: Mock,
-    documents: MockDocuments(),
+    documents: MockDocuments,
     listenAllInterfaces: T.Boolean(),
     /** The port the mock had before its process restarted, kept when the mock's own port is 0. */
     keepPort: T.Optional(T.Integer()),
@@ -180,11 +175,11 @@ export const methods = {
    * relative to mocks/<name>/). `soapBinding`: the WSDL binding a SOAP interface is.
    */
   'importer.newMock': {
-    req: T.Object({ documents: MockDocuments(), name: T.String(), api: T.String(), soapBinding: T.Optional(T.String()) }),
+    req: T.Object({ documents: MockDocuments, name: T.String(), api: T.String(), soapBinding: T.Optional(T.String()) }),
     res: T.Object({ files: T.Array(T.Object({ path: T.String(), content: T.Union([T.String(), T.Uint8Array()]) })) }),
   },
 
-  /** Starts serving `mock` (the mock-host child); `documents` is the API's cached definition. */
+  /** Starts serving `mock` (the mock-host child); `documents` are the API's cached definition's (an OpenAPI definition or a WSDL's texts). */
   'mockHost.start': { req: MockHostConfig(), res: MockAddress() },
   /** Applies an edit at once, on the same port. */
   'mockHost.reconfigure': { req: MockHostConfig(), res: MockAddress() },
@@ -192,7 +187,7 @@ export const methods = {
   'mockHost.reset': { req: Empty, res: Empty },
   /** Stubs against the contract (SPEC Mock HTTP surface rule 9), computed by the checker child. */
   'checker.mockFindings': {
-    req: T.Object({ mock: Mock, documents: MockDocuments() }),
+    req: T.Object({ mock: Mock, documents: MockDocuments }),
     res: T.Object({ findings: T.Array(MockFinding), warnings: T.Array(T.String()) }),
   },
 

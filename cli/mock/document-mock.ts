@@ -9,18 +9,18 @@ import { fileURLToPath } from 'node:url';
 import { ParleyError, isWireError } from '../../protocol/errors.js';
 import type { ImportSource, ReportItem } from '../../protocol/model/import.js';
 import type { ContractCheckMode, Mock } from '../../protocol/model/mock.js';
+import type { Definition, MockDocuments } from '../../protocol/model/verdict.js';
 import { detectDialect } from '../../processes/checker/engine/definition.js';
 import { readSourceDefinition } from '../../processes/importer/engine/definition-update/read-source.js';
 import { createDocumentLoader } from '../../processes/importer/engine/load/loader.js';
 import type { DocumentSet } from '../../processes/importer/engine/load/document-set.js';
 import { newMockFromDocuments } from '../../processes/mock-host/engine/new-mock.js';
-import type { OpenApiDocuments } from '../../processes/mock-host/engine/openapi-documents.js';
 import { newId } from '../../protocol/ids.js';
 
 export interface DocumentMock {
   mock: Mock;
   /** What the mock host reads: the same shape a project's cached definition is handed over in. */
-  documents: OpenApiDocuments;
+  documents: MockDocuments;
   /** The file or URL as given (a URL without credentials), for messages. */
   source: string;
   /** `info.title`, when the document has one. */
@@ -57,7 +57,7 @@ export async function mockFromDocument(where: string, options: DocumentMockOptio
   if (detectDialect(entry.value) === undefined) {
     throw new ParleyError('definition-unsupported', `${shown} is not an OpenAPI 3.x or Swagger 2.0 document; mocks are made from those.`);
   }
-  const documents = documentsOf(set);
+  const documents = { openapi: definitionOf(set) };
   const info = (entry.value as { info?: { title?: unknown } }).info;
   const title = typeof info?.title === 'string' && info.title.trim() !== '' ? info.title.trim() : undefined;
   const made = await newMockFromDocuments(documents, { name: title ?? nameOf(source), api: 'document', newId: () => newId('m') });
@@ -72,14 +72,12 @@ export async function mockFromDocument(where: string, options: DocumentMockOptio
 }
 
 /**
- * Every document read, by the address it was read from (`$ref`s, relative or absolute, resolve
- * against those, the entry's first), where a project's cached definition names them by their path
- * in the API folder: the mock host bundles either the same way.
+ * Every document read, entry first, by the address it was read from (`$ref`s, relative or
+ * absolute, resolve against those), where a project's cached definition has them by their path
+ * in the API folder: the mock host reads either the same way, as `parley check` does.
  */
-function documentsOf(set: DocumentSet): OpenApiDocuments {
-  const documents: Record<string, unknown> = {};
-  for (const doc of set.documents) documents[doc.url] = doc.value;
-  return { entry: set.entry.url, documents };
+function definitionOf(set: DocumentSet): Definition {
+  return set.documents.map((doc) => ({ uri: doc.url, document: doc.value }));
 }
 
 function sourceOf(where: string): ImportSource {

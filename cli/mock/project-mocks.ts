@@ -1,6 +1,7 @@
 /** A project's mocks by name, and the contract a mock answers for: shared by `check` and `serve`. */
 import { ParleyError } from '../../protocol/errors.js';
 import type { Mock } from '../../protocol/model/mock.js';
+import type { MockDocuments } from '../../protocol/model/verdict.js';
 import { mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
 import type { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 
@@ -18,7 +19,7 @@ export function mockNames(store: ProjectStore, only: string | undefined): string
   return [only];
 }
 
-export async function documentsOf(store: ProjectStore, mock: Mock) {
+export async function documentsOf(store: ProjectStore, mock: Mock): Promise<MockDocuments> {
   const api = store.listApis().find((a) => a.id === mock.api);
   if (!api) throw new ParleyError('not-found', `The API this mock answers for (${mock.api}) is not in the project.`);
   return mockDocuments(store.apiDir(api.id), api);

@@ -3,12 +3,12 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ParleyError } from '../../protocol/errors.js';
 import type { ContractCheckMode, Mock } from '../../protocol/model/mock.js';
-import type { OpenApiDocuments } from '../../processes/mock-host/engine/openapi-documents.js';
+import type { MockDocuments } from '../../protocol/model/verdict.js';
 import { isDocumentUrl, mockFromDocument } from './document-mock.js';
 
 export interface ServeTarget {
   mock: Mock;
-  documents: OpenApiDocuments;
+  documents: MockDocuments;
   /** The first line printed, before the URL: "Mock Pets" or "Mock of Museum API (museum.yaml)". */
   label: string;
   /** List the routes once serving (a document's mock has no files to look them up in). */

@@ -11,7 +11,7 @@
 import { BudgetedPool, type BudgetedOutcome } from '../runtime/budgeted-pool.js';
 import { CHECK_LIMITS } from '../checker/engine/verdicts.js';
 import type { MockCheckResult, MockCheckTask, SharedContract, WireRequest } from './check-task.js';
-import type { CheckOutcome, ContractDefinition, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
+import type { CheckOutcome, Contract, ContractChecker, ContractRequest, OperationRef } from './engine/contract.js';
 import type { RegexRunner } from './engine/match-conditions.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
 import type { SoapContractCheck } from './engine/soap/soap-checker.js';
@@ -31,8 +31,8 @@ const encoder = new TextEncoder();
 
 export class MockCheckPool {
   private pool: BudgetedPool<MockCheckTask, MockCheckResult> | undefined;
-  private readonly contracts = new WeakMap<ContractDefinition, SharedContract>();
-  private readonly inline = new WeakMap<ContractDefinition, EngineContractChecker>();
+  private readonly contracts = new WeakMap<Contract, SharedContract>();
+  private readonly inline = new WeakMap<Contract, EngineContractChecker>();
   private readonly soapChecks = new WeakMap<SoapContract, SoapContractCheck>();
   private soapWorkers = false;
   private contractCount = 0;
@@ -48,7 +48,7 @@ export class MockCheckPool {
   }
 
   /** A ContractChecker that checks on the spot what is quick and bounded, and in the pool the rest. */
-  checker(contract: ContractDefinition): ContractChecker {
+  checker(contract: Contract): ContractChecker {
     const shared = this.shared(contract);
     const inline = this.inlineChecker(contract);
     return {
@@ -112,13 +112,13 @@ export class MockCheckPool {
     }));
   }
 
-  private inlineChecker(contract: ContractDefinition): EngineContractChecker {
+  private inlineChecker(contract: Contract): EngineContractChecker {
     let checker = this.inline.get(contract);
     if (!checker) this.inline.set(contract, (checker = contractChecker(contract)));
     return checker;
   }
 
-  private shared(contract: ContractDefinition): SharedContract {
+  private shared(contract: Contract): SharedContract {
     let shared = this.contracts.get(contract);
     if (!shared) this.contracts.set(contract, (shared = this.share(JSON.stringify(contract.definition))));
     return shared;

@@ -17,7 +17,7 @@ import type { Peer } from '../../protocol/peer.js';
 import { connectToSupervisor } from '../runtime/child.js';
 // Single engine modules, not its index, which also reaches the TypeScript compiler.
 import { MockServer, type LogRecord } from './engine/mock-server.js';
-import { readContract, type ContractDefinition } from './engine/contract.js';
+import { openApiDefinition, readContract, type Contract } from './engine/contract.js';
 import { MockCheckPool } from './check-pool.js';
 import { contractWarnings } from './engine/mock-findings.js';
 import type { SoapContract } from './engine/soap/soap-contract.js';
@@ -27,7 +27,7 @@ import type { ContractChecker } from './engine/contract.js';
 type Config = ReqOf<'mockHost.start'>;
 
 let server: MockServer | null = null;
-let contract: { key: string; value: ContractDefinition } | null = null;
+let contract: { key: string; value: Contract } | null = null;
 let soapContract: { key: string; value: SoapContract } | null = null;
 let peer: Peer | null = null;
 /** Request checks that could hold the listener, and slow match conditions, run here on a budget (threads start with the first). */
@@ -79,9 +79,9 @@ class LogBatcher {
 const batcher = new LogBatcher();
 
 /** The contract as written (bundled only for New Mock's sampler, never here), read again only when the definition changed. */
-async function contractFor(config: Config): Promise<ContractDefinition> {
+async function contractFor(config: Config): Promise<Contract> {
   const key = JSON.stringify(config.documents);
-  if (contract?.key !== key) contract = { key, value: await readContract(config.documents) };
+  if (contract?.key !== key) contract = { key, value: await readContract(openApiDefinition(config.documents)) };
   return contract.value;
 }
 
@@ -89,8 +89,8 @@ async function contractFor(config: Config): Promise<ContractDefinition> {
 async function soapContractFor(config: Config): Promise<SoapContract> {
   const key = `${config.mock.binding ?? ''}\n${JSON.stringify(config.documents)}`;
   if (soapContract?.key !== key) {
-    const { loadSoapContract } = await import('./engine/soap/soap-contract-from-wsdl.js');
-    soapContract = { key, value: await loadSoapContract(config.documents, config.mock.binding) };
+    const { loadSoapContract, wsdlDocuments } = await import('./engine/soap/soap-contract-from-wsdl.js');
+    soapContract = { key, value: await loadSoapContract(wsdlDocuments(config.documents), config.mock.binding) };
   }
   return soapContract.value;
 }

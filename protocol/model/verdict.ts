@@ -1,11 +1,12 @@
 /**
- * Contract checks: what the checker is asked (a CheckJob) and what it answers (a Verdict).
+ * Definitions as they travel between processes and engines (ARCHITECTURE.md, "Names"), and
+ * contract checks: what the checker is asked (a CheckJob) and what it answers (a Verdict).
  * See SPEC.md "Response and contract verdict" and "Contract-check rules".
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 import { OperationLink } from './request.js';
 
-/** One cached document of an API's definition, already parsed; `uri` resolves `$ref`s across them. */
+/** One document of a definition, already parsed; `uri` is its address, which relative `$ref`s in it resolve against. */
 export const DefinitionDocument = T.Object({
   uri: T.String({ minLength: 1 }),
   document: T.Unknown(),
@@ -13,12 +14,39 @@ export const DefinitionDocument = T.Object({
 export type DefinitionDocument = Static<typeof DefinitionDocument>;
 
 /**
- * The definition a check runs against. `documents` (entry first) may be left out once the checker
- * has seen the fingerprint, or when the checker can look it up itself.
+ * A definition: an OpenAPI 3.x or Swagger 2.0 API's documents, parsed, entry first, each with the
+ * uri its relative `$ref`s resolve from (a project's cached documents: protocol/cached-definition-uri.ts;
+ * a document read from a file or URL: that address). The one shape the checker, the mock host,
+ * New Mock and the supervisor's checks pass it in.
+ */
+export const Definition = T.Array(DefinitionDocument);
+export type Definition = Static<typeof Definition>;
+
+/**
+ * One cached document of a WSDL definition (the WSDL, a WSDL it imports, an XSD it includes) as
+ * text, by its path in the API folder; `source` is the address it was read from at import (the
+ * API's `soap.sources`), so an absolute import finds its cached copy offline.
+ */
+export const WsdlDocument = T.Object({
+  path: T.String({ minLength: 1 }),
+  text: T.String(),
+  source: T.Optional(T.String()),
+});
+export type WsdlDocument = Static<typeof WsdlDocument>;
+
+/** What a mock is served from: a REST mock's OpenAPI definition, or a SOAP mock's WSDL documents (entry first). */
+export const MockDocuments = T.Union([T.Object({ openapi: Definition }), T.Object({ wsdl: T.Array(WsdlDocument) })]);
+export type MockDocuments = Static<typeof MockDocuments>;
+
+/**
+ * A definition named by its fingerprint, which caches key on (the supervisor's reads, the
+ * checker's prepared definitions). `documents` may be left out once the checker has seen the
+ * fingerprint, or when the checker can look it up itself; `Required<DefinitionRef>` is a
+ * definition with its fingerprint.
  */
 export const DefinitionRef = T.Object({
   fingerprint: T.String({ minLength: 1 }),
-  documents: T.Optional(T.Array(DefinitionDocument)),
+  documents: T.Optional(Definition),
 });
 export type DefinitionRef = Static<typeof DefinitionRef>;
 

@@ -9,6 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import { MockCheckPool } from '../../processes/mock-host/check-pool.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { readContract, type ContractRequest } from '../../processes/mock-host/engine/contract.js';
+import { cachedDefinition } from '../../processes/mock-host/engine/test-support/mocks.js';
 
 const workerFile = join(repoRoot(), 'dist', 'mock-check-worker.js');
 const pools: MockCheckPool[] = [];
@@ -33,7 +34,7 @@ function request(body: unknown): ContractRequest {
 it('checks a large Swagger 2.0 body in a worker with the problems the listener gives a small one', async () => {
   const pool = new MockCheckPool({ workerFile });
   pools.push(pool);
-  const checker = pool.checker(await readContract({ entry: 'swagger.json', documents: { 'swagger.json': document } }));
+  const checker = pool.checker(await readContract(cachedDefinition({ 'swagger.json': document })));
   const op = { method: 'POST', path: '/notes' };
   const small = checker.checkRequestNow!(op, request({ pinned: 'yes' }));
   const big = request({ pinned: 'yes', extra: 'x'.repeat(100 * 1024) });

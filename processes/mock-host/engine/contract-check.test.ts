@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractCheckMode, MockLogEntry } from '../../../protocol/model/mock.js';
 import { MockServer } from './mock-server.js';
-import type { Contract, ContractChecker } from './contract.js';
+import type { SampledContract, ContractChecker } from './contract.js';
 import { contractChecker } from './contract-checker.js';
 import { json, loadContractFixture, mockOf, operation, send } from './test-support/mocks.js';
 
-let contract: Contract;
+let contract: SampledContract;
 let checker: ContractChecker;
 beforeAll(async () => {
   contract = await loadContractFixture('pets.openapi.yaml', ['pets.schemas.yaml']);

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractRequest } from './index.js';
-import { MockServer, indexContract, loadContract, newMockFromContract, type Contract } from './index.js';
+import { MockServer, indexContract, loadSampledContract, newMockFromContract, type SampledContract } from './index.js';
 import { contractChecker } from './contract-checker.js';
 import { mockFindings } from './mock-findings.js';
 import { documentsOf, json, loadContractFixture, mockOf, operation, send } from './test-support/mocks.js';
 
-let contract: Contract;
+let contract: SampledContract;
 beforeAll(async () => {
   contract = await loadContractFixture('pets.openapi.yaml', ['pets.schemas.yaml']);
 });
@@ -165,7 +165,7 @@ describe('response bodies and stub findings', () => {
   it('finds stubs the contract does not allow, and warns of operations it no longer has', async () => {
     const documents = await documentsOf('pets.openapi.yaml', ['pets.schemas.yaml']);
     let n = 0;
-    const mock = newMockFromContract(await loadContract(documents), { name: 'pets', api: 'a1', newId: () => `id${++n}` });
+    const mock = newMockFromContract(await loadSampledContract(documents.openapi), { name: 'pets', api: 'a1', newId: () => `id${++n}` });
     expect((await mockFindings(mock, documents)).findings).toEqual([]);
 
     const getPet = mock.operations.find((op) => op.operationId === 'getPet')!;

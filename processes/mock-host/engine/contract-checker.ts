@@ -12,7 +12,7 @@
  */
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
-import { child, followed, listContractOperations, mediaList, prepare, type ContractDefinition, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
+import { child, followed, listContractOperations, mediaList, prepare, type Contract, type ContractChecker, type CheckOutcome, type ContractRequest, type OperationRef } from './contract.js';
 import {
   CHECK_LIMITS,
   NeedsWorker,
@@ -100,7 +100,7 @@ export interface EngineContractChecker extends ContractChecker {
   checkResponseBodyUntil(op: OperationRef, response: { status: number; contentType: string; body: string }, deadline: number): CheckOutcome;
 }
 
-export function contractChecker(contract: Pick<ContractDefinition, 'definition'>, options: CheckerOptions = {}): EngineContractChecker {
+export function contractChecker(contract: Pick<Contract, 'definition'>, options: CheckerOptions = {}): EngineContractChecker {
   const def = prepare(contract.definition);
   const parameterDef = def.dialect === 'swagger2' ? swaggerParameterSchemas(def) : def;
   let prefixes: Map<string, string[] | undefined> | undefined;

@@ -12,12 +12,12 @@
 import { OPENAPI_32_METHODS, SWAGGER_METHODS } from '../../../protocol/openapi-methods.js';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { MockProblem } from '../../../protocol/model/mock.js';
-import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
+import type { Definition, MockDocuments } from '../../../protocol/model/verdict.js';
 import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 import { PreparedDefinition } from '../../checker/engine/definition.js';
 import { listOperations } from '../../checker/engine/select-operation.js';
 import type { Loc } from '../../checker/engine/keywords/site.js';
-import { bundleOpenApi, checkRefs, definitionDocuments, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
+import { bundleOpenApi, checkRefs, type OpenApiDocument } from './openapi-documents.js';
 
 export interface OperationRef {
   method: string;
@@ -92,16 +92,17 @@ export interface ContractOperation extends OperationRef {
   prefixes?: string[];
 }
 
-/** The contract as the checks and the routing read it: the documents as written and their operations. */
-export interface ContractDefinition {
-  /** The cached documents as written, entry first, with the uris the check reads them by. */
-  definition: DefinitionDocument[];
+/** A contract: a definition and its operation index, as the checks and the routing read them. */
+export interface Contract {
+  /** The documents as written, entry first, with the uris the check reads them by. */
+  definition: Definition;
   operations: ContractOperation[];
 }
 
-export interface Contract extends ContractDefinition {
+/** A contract New Mock samples from: with its definition bundled for openapi-sampler. */
+export interface SampledContract extends Contract {
   /** The documents bundled into one OpenAPI 3.x document (Swagger 2.0 converted): for openapi-sampler only. */
-  document: OpenApiDocument;
+  bundle: OpenApiDocument;
 }
 
 export const HTTP_METHODS = OPENAPI_32_METHODS;
@@ -113,25 +114,30 @@ export const CONTRACT_URI = 'file:///api/contract.json';
  * Reads an API's cached documents for checks and routing (a mock host, stub findings): indexed as
  * written, nothing bundled or converted; a reference the shared rule refuses refuses the contract.
  */
-export async function readContract(documents: OpenApiDocuments): Promise<ContractDefinition> {
-  checkRefs(documents);
-  const definition = definitionDocuments(documents);
+export async function readContract(definition: Definition): Promise<Contract> {
+  checkRefs(definition);
   return { definition, operations: listContractOperations(prepare(definition)) };
 }
 
 /** The contract New Mock samples from: read as for the checks, and bundled for openapi-sampler. */
-export async function loadContract(documents: OpenApiDocuments): Promise<Contract> {
-  return { ...(await readContract(documents)), document: await bundleOpenApi(documents) };
+export async function loadSampledContract(definition: Definition): Promise<SampledContract> {
+  return { ...(await readContract(definition)), bundle: await bundleOpenApi(definition) };
 }
 
 /** A contract of one self-contained OpenAPI document (3.x or 2.0), checked and sampled as it is. */
-export function indexContract(document: OpenApiDocument): Contract {
+export function indexContract(document: OpenApiDocument): SampledContract {
   const definition = [{ uri: CONTRACT_URI, document }];
-  return { definition, operations: listContractOperations(prepare(definition)), document };
+  return { definition, operations: listContractOperations(prepare(definition)), bundle: document };
+}
+
+/** A REST mock's definition among what a mock is served from; a WSDL's documents refuse the contract. */
+export function openApiDefinition(documents: MockDocuments): Definition {
+  if ('openapi' in documents) return documents.openapi;
+  throw new ParleyError('contract-unsupported', 'The definition is a WSDL: a REST mock is served from an OpenAPI 3.x or 2.0 definition.');
 }
 
 /** The checker engine's reading of the documents; not OpenAPI 3.x or 2.0 refuses the contract. */
-export function prepare(definition: readonly DefinitionDocument[]): PreparedDefinition {
+export function prepare(definition: Definition): PreparedDefinition {
   try {
     return new PreparedDefinition(definition, 'mock-contract');
   } catch (err) {
@@ -202,7 +208,7 @@ export function followed(def: PreparedDefinition, loc: Loc): { loc: Loc; value: 
   return typeof found === 'string' || !isObject(found.value) ? undefined : { loc: found.loc, value: found.value };
 }
 
-export function findContractOperation(contract: Pick<ContractDefinition, 'operations'>, ref: OperationRef): ContractOperation | undefined {
+export function findContractOperation(contract: Pick<Contract, 'operations'>, ref: OperationRef): ContractOperation | undefined {
   return contract.operations.find((op) => op.method === ref.method.toUpperCase() && op.path === ref.path);
 }
 

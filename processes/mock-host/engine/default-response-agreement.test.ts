@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { mockFindings } from './mock-findings.js';
 import { newMockFromDocuments } from './new-mock.js';
+import { cachedDefinition } from './test-support/mocks.js';
 
 type Schema = Record<string, unknown>;
 
@@ -66,7 +67,7 @@ test('every default response of a new mock passes the contract its findings are 
         paths[`/things/${i}`] = { get: { operationId: `get${i}`, responses: { [status]: { description: 'ok', content: { 'application/json': { schema: s } } } } } };
       });
       const document = { openapi: '3.0.3', info: { title: 'generated', version: '1' }, paths };
-      const documents = { entry: 'openapi.json', documents: { 'openapi.json': document } };
+      const documents = { openapi: cachedDefinition({ 'openapi.json': document }) };
       let n = 0;
       const mock = await newMockFromDocuments(documents, { name: 'Generated', api: 'a', newId: () => `id${++n}` });
       const { findings } = await mockFindings(mock, documents);
@@ -90,7 +91,7 @@ test('every default response of a new mock of a Swagger 2.0 API passes the 2.0 c
           paths[`/things/${i}`] = { get: operation };
         });
         const document = { swagger: '2.0', info: { title: 'generated', version: '1' }, basePath: '/v1', ...(produces && !atOperation ? { produces } : {}), paths };
-        const documents = { entry: 'swagger.json', documents: { 'swagger.json': document } };
+        const documents = { openapi: cachedDefinition({ 'swagger.json': document }) };
         let n = 0;
         const mock = await newMockFromDocuments(documents, { name: 'Generated', api: 'a', newId: () => `id${++n}` });
         const { findings } = await mockFindings(mock, documents);

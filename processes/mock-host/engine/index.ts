@@ -1,13 +1,14 @@
 /** The mock engine's public surface: what processes/mock-host/main.ts and the supervisor call. */
 export { MockServer, MAX_REQUEST_BODY, type MockServerOptions, type MockAddress, type MockReconfiguration } from './mock-server.js';
 export {
-  loadContract,
+  loadSampledContract,
+  openApiDefinition,
   readContract,
   indexContract,
   findContractOperation,
   responseForStatus,
+  type SampledContract,
   type Contract,
-  type ContractDefinition,
   type ContractOperation,
   type ContractResponse,
   type ContractChecker,
@@ -15,7 +16,7 @@ export {
   type CheckOutcome,
   type OperationRef,
 } from './contract.js';
-export { bundleOpenApi, type OpenApiDocuments, type OpenApiDocument } from './openapi-documents.js';
+export { bundleOpenApi, type OpenApiDocument } from './openapi-documents.js';
 export { newMockFromDocuments, newMockFromContract, type NewMockOptions } from './new-mock.js';
 export { findStubProblems, operationsNotInContract, type BodyChecker } from './stub-findings.js';
 export { checkDispatchScript, dispatchDeclarations, type ScriptDiagnostic } from './script-diagnostics.js';

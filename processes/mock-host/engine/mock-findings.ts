@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { Mock, MockFinding } from '../../../protocol/model/mock.js';
 // Single engine modules, not its index: the index also reaches isolated-vm and TypeScript.
-import { readContract, type ContractDefinition } from './contract.js';
+import { openApiDefinition, readContract, type Contract } from './contract.js';
+import type { Definition, MockDocuments } from '../../../protocol/model/verdict.js';
 import { findStubProblems, operationsNotInContract } from './stub-findings.js';
-import type { OpenApiDocuments } from './openapi-documents.js';
 import { contractChecker } from './contract-checker.js';
 import type { SoapContractCheck } from './soap/soap-checker.js';
 
@@ -20,35 +20,35 @@ export interface MockFindings {
 }
 
 /** Contracts (read as written, never bundled) by the hash of their documents: a tab's every edit re-checks the same one. */
-const contracts = new Map<string, Promise<ContractDefinition>>();
+const contracts = new Map<string, Promise<Contract>>();
 const MAX_CONTRACTS = 8;
 
 /** SOAP contract checks (their schemas compiled once) by binding and documents. */
 const soapChecks = new Map<string, Promise<SoapContractCheck>>();
 
-export async function mockFindings(mock: Mock, documents: OpenApiDocuments): Promise<MockFindings> {
+export async function mockFindings(mock: Mock, documents: MockDocuments): Promise<MockFindings> {
   if (mock.kind === 'soap') {
     // Loaded only for a SOAP mock: libxml2 takes a few hundred ms to load.
     const { findSoapStubProblems } = await import('./soap/soap-findings.js');
     const findings = findSoapStubProblems(mock, await cachedSoapCheck(mock.binding, documents));
     return { findings, warnings: findings.filter((f) => f.rule === 'operation-not-in-contract').map((f) => f.message) };
   }
-  const contract = await cachedContract(documents);
+  const contract = await cachedContract(openApiDefinition(documents));
   const findings = await findStubProblems(mock, contract, contractChecker(contract));
   return { findings, warnings: contractWarnings(mock, contract) };
 }
 
-export function contractWarnings(mock: Mock, contract: ContractDefinition): string[] {
+export function contractWarnings(mock: Mock, contract: Contract): string[] {
   return operationsNotInContract(mock, contract).map(
     (op) => `The contract no longer has ${op.method} ${op.path}: the responses of ${op.name} are not checked.`,
   );
 }
 
-function cachedSoapCheck(binding: string | undefined, documents: OpenApiDocuments): Promise<SoapContractCheck> {
+function cachedSoapCheck(binding: string | undefined, documents: MockDocuments): Promise<SoapContractCheck> {
   const key = createHash('sha256').update(`${binding ?? ''}\n${JSON.stringify(documents)}`).digest('base64url');
   let check = soapChecks.get(key);
   if (!check) {
-    check = Promise.all([import('./soap/soap-contract-from-wsdl.js'), import('./soap/soap-checker.js')]).then(async ([{ loadSoapContract }, { SoapContractCheck }]) => new SoapContractCheck(await loadSoapContract(documents, binding)));
+    check = Promise.all([import('./soap/soap-contract-from-wsdl.js'), import('./soap/soap-checker.js')]).then(async ([{ loadSoapContract, wsdlDocuments }, { SoapContractCheck }]) => new SoapContractCheck(await loadSoapContract(wsdlDocuments(documents), binding)));
     soapChecks.set(key, check);
     check.catch(() => soapChecks.delete(key));
     if (soapChecks.size > MAX_CONTRACTS) soapChecks.delete(soapChecks.keys().next().value!);
@@ -56,11 +56,11 @@ function cachedSoapCheck(binding: string | undefined, documents: OpenApiDocument
   return check;
 }
 
-function cachedContract(documents: OpenApiDocuments): Promise<ContractDefinition> {
-  const key = createHash('sha256').update(JSON.stringify(documents)).digest('base64url');
+function cachedContract(definition: Definition): Promise<Contract> {
+  const key = createHash('sha256').update(JSON.stringify(definition)).digest('base64url');
   let contract = contracts.get(key);
   if (!contract) {
-    contract = readContract(documents);
+    contract = readContract(definition);
     contracts.set(key, contract);
     contract.catch(() => contracts.delete(key));
     if (contracts.size > MAX_CONTRACTS) contracts.delete(contracts.keys().next().value!);

@@ -8,7 +8,7 @@ import { newMockFromContract, operationName, pickDefaultStatus } from './new-moc
 import { findStubProblems } from './stub-findings.js';
 import { MockServer } from './mock-server.js';
 import { contractChecker } from './contract-checker.js';
-import { documentsOf, loadContractFixture, send } from './test-support/mocks.js';
+import { cachedDefinition, documentsOf, loadContractFixture, send } from './test-support/mocks.js';
 
 function counter() {
   let n = 0;
@@ -95,7 +95,7 @@ describe('New Mock from a document split across files', () => {
       info: { title: 'Old', version: '1' },
       paths: { '/things': { get: { operationId: 'things', produces: ['application/json'], responses: { 200: { description: 'ok', schema: { type: 'array', items: { type: 'string' } } } } } } },
     };
-    const contract = indexContract(await bundleOpenApi({ entry: 'swagger.json', documents: { 'swagger.json': doc } }));
+    const contract = indexContract(await bundleOpenApi(cachedDefinition({ 'swagger.json': doc })));
     const mock = newMockFromContract(contract, { name: 'Old', api: 'a', newId: counter() });
     expect(mock.operations[0]!.responses[0]).toMatchObject({ status: 200, body: { kind: 'json', text: '[\n  "string"\n]\n' } });
   });
@@ -110,7 +110,7 @@ describe('New Mock from a document split across files', () => {
         schemas: { Thing: { type: 'object', properties: { $ref: { type: 'string' }, next: { $ref: '#/components/schemas/Thing' } } } },
       },
     };
-    const bundled = await bundleOpenApi({ entry: 'api.json', documents: { 'api.json': doc } });
+    const bundled = await bundleOpenApi(cachedDefinition({ 'api.json': doc }));
     expect(bundled).toEqual(doc);
     expect(bundled).not.toBe(doc);
     (bundled.info as { title: string }).title = 'changed';
@@ -118,13 +118,13 @@ describe('New Mock from a document split across files', () => {
     // A recursive YAML alias makes a cycle: still one pass over it.
     const cyclic = structuredClone(doc) as typeof doc & { 'x-loop'?: unknown[] };
     cyclic['x-loop'] = [cyclic];
-    await expect(bundleOpenApi({ entry: 'api.json', documents: { 'api.json': cyclic } })).resolves.toMatchObject({ openapi: '3.0.3' });
+    await expect(bundleOpenApi(cachedDefinition({ 'api.json': cyclic }))).resolves.toMatchObject({ openapi: '3.0.3' });
   });
 
   it('refuses a document set without the entry or with a $ref to a document it does not hold', async () => {
-    await expect(bundleOpenApi({ entry: 'missing.yaml', documents: {} })).rejects.toMatchObject({ code: 'contract-unavailable' });
+    await expect(bundleOpenApi([])).rejects.toMatchObject({ code: 'contract-unavailable' });
     const docs = await documentsOf('pets.openapi.yaml');
-    await expect(bundleOpenApi(docs)).rejects.toMatchObject({ code: 'contract-unavailable' });
+    await expect(bundleOpenApi(docs.openapi)).rejects.toMatchObject({ code: 'contract-unavailable' });
   });
 });
 

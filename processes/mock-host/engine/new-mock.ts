@@ -7,8 +7,9 @@ import { sampleSchema } from '../../../protocol/schema-sample.js';
 import { XMLBuilder } from 'fast-xml-parser';
 import { fileNameKey, portableFileName } from '../../../protocol/project/file-names.js';
 import { DEFAULT_RESPONSE, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
-import { deref, type OpenApiDocument, type OpenApiDocuments } from './openapi-documents.js';
-import { isJsonMediaType, loadContract, type Contract, type ContractOperation } from './contract.js';
+import type { MockDocuments } from '../../../protocol/model/verdict.js';
+import { deref, type OpenApiDocument } from './openapi-documents.js';
+import { isJsonMediaType, loadSampledContract, openApiDefinition, type SampledContract, type ContractOperation } from './contract.js';
 
 export interface NewMockOptions {
   name: string;
@@ -17,14 +18,14 @@ export interface NewMockOptions {
   newId: () => string;
 }
 
-/** New Mock straight from an API's cached documents. */
-export async function newMockFromDocuments(documents: OpenApiDocuments, options: NewMockOptions): Promise<Mock> {
-  return newMockFromContract(await loadContract(documents), options);
+/** New Mock straight from an API's cached documents (an OpenAPI definition's; a WSDL's is refused: New SOAP Mock takes those). */
+export async function newMockFromDocuments(documents: MockDocuments, options: NewMockOptions): Promise<Mock> {
+  return newMockFromContract(await loadSampledContract(openApiDefinition(documents)), options);
 }
 
-export function newMockFromContract(contract: Contract, options: NewMockOptions): Mock {
+export function newMockFromContract(contract: SampledContract, options: NewMockOptions): Mock {
   const taken = new Set<string>();
-  const operations = contract.operations.map((op) => newOperation(contract.document, op, uniqueName(operationName(op), taken), options.newId));
+  const operations = contract.operations.map((op) => newOperation(contract.bundle, op, uniqueName(operationName(op), taken), options.newId));
   return {
     version: 1,
     id: options.newId(),

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bundleOpenApi, deref } from './openapi-documents.js';
+import { cachedDefinition } from './test-support/mocks.js';
 import { PROTOTYPE_NAMES, withKey } from '../../../test/support/prototype-names.js';
 
 const entry = (ref: string) => ({
@@ -15,10 +16,9 @@ const entry = (ref: string) => ({
 
 describe('bundleOpenApi and the shared reference rule', () => {
   it('bundles a reference between cached files', async () => {
-    const bundled = await bundleOpenApi({
-      entry: 'definition/spec/openapi.yaml',
-      documents: { 'definition/spec/openapi.yaml': entry('../common/Pet.yaml#/Pet'), 'definition/common/Pet.yaml': { Pet: { type: 'object', required: ['id'] } } },
-    });
+    const bundled = await bundleOpenApi(
+      cachedDefinition({ 'definition/spec/openapi.yaml': entry('../common/Pet.yaml#/Pet'), 'definition/common/Pet.yaml': { Pet: { type: 'object', required: ['id'] } } }),
+    );
     const op = deref<{ get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>(bundled, (bundled.paths as Record<string, unknown>)['/a']);
     expect(deref(bundled, op?.get.responses['200']?.content['application/json']?.schema)).toEqual({ type: 'object', required: ['id'] });
   });
@@ -34,7 +34,7 @@ describe('bundleOpenApi and the shared reference rule', () => {
     ['Missing.yaml', /names a document that is not among the definition's documents/],
   ])('refuses the contract for %j, saying which reference, where and why', async (ref, why) => {
     const documents = { 'definition/openapi.yaml': entry(ref), 'definition/Other.yaml': { X: { type: 'string' } } };
-    const refused = await bundleOpenApi({ entry: 'definition/openapi.yaml', documents }).then(
+    const refused = await bundleOpenApi(cachedDefinition(documents)).then(
       () => undefined,
       (err: { code: string; message: string }) => err,
     );
@@ -57,7 +57,7 @@ describe('deref', () => {
 describe('Swagger 2.0 converted for the sampler', () => {
   it('keeps a property named __proto__ through the conversion', async () => {
     const doc = JSON.parse('{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok","schema":{"type":"object","required":["__proto__"],"properties":{"__proto__":{"type":"string"}}}}}}}}}') as Record<string, unknown>;
-    const bundled = await bundleOpenApi({ entry: 'swagger.json', documents: { 'swagger.json': doc } });
+    const bundled = await bundleOpenApi(cachedDefinition({ 'swagger.json': doc }));
     const schema = deref<{ properties: Record<string, unknown> }>(bundled, (bundled as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }> }).paths['/a']!.get.responses['200']!.content['*/*']!.schema);
     expect(Object.keys(schema!.properties)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(schema!.properties)).toBe(Object.prototype);
@@ -66,6 +66,6 @@ describe('Swagger 2.0 converted for the sampler', () => {
   it('converts a document that holds one object twice (a YAML alias)', async () => {
     const shared = { type: 'string' };
     const doc = { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'ok', schema: { type: 'object', properties: { x: shared, y: shared } } } } } } } };
-    await expect(bundleOpenApi({ entry: 'swagger.json', documents: { 'swagger.json': doc } })).resolves.toMatchObject({ openapi: expect.stringMatching(/^3\./) });
+    await expect(bundleOpenApi(cachedDefinition({ 'swagger.json': doc }))).resolves.toMatchObject({ openapi: expect.stringMatching(/^3\./) });
   });
 });

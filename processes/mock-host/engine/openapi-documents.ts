@@ -1,90 +1,53 @@
 /**
- * An API's cached definition documents, two ways: as written, each with the uri its relative
- * `$ref`s resolve from (what the contract check reads, Swagger 2.0 as 2.0), and bundled into one
- * OpenAPI 3.x document whose `$ref`s all point inside it, for openapi-sampler (New Mock's default
- * bodies), which reads nothing else.
+ * A definition (DefinitionDocument[], entry first) bundled into one OpenAPI 3.x document whose
+ * `$ref`s all point inside it, for openapi-sampler (New Mock's default bodies), which reads
+ * nothing else; and the check every reference between its documents passes first, by the shared
+ * rule, so the contract a mock checks against is refused for the same references. The documents
+ * as written (Swagger 2.0 as 2.0) are what the contract check reads, by the same uris.
  */
 import { pointerSegments } from '../../../protocol/json-pointer.js';
 import { ParleyError } from '../../../protocol/errors.js';
 import { resolveRefLocation, type RefScope } from '../../../protocol/ref-location.js';
-import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
+import { apiFolderScope, cachedDocumentPath, isCachedDocumentUri } from '../../../protocol/cached-definition-uri.js';
+import type { Definition } from '../../../protocol/model/verdict.js';
 
-export interface OpenApiDocuments {
-  /** Key of the entry document in `documents`. */
-  entry: string;
-  /** Parsed documents by the name `$ref`s use for them: a path relative to the API folder, or a URL. */
-  documents: Record<string, unknown>;
-}
-
+/** One parsed OpenAPI (or Swagger 2.0) document as an object: a definition's entry, or its bundle. */
 export type OpenApiDocument = Record<string, unknown>;
-
-// Relative names are given a fixed base so `$ref: ../x.yaml` resolves the way it does on disk.
-const BASE = 'file:///api/';
-
-function isAddress(name: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/i.test(name);
-}
-
-function urlOf(name: string): string {
-  return isAddress(name) ? name : new URL(name, BASE).href;
-}
 
 // swagger2openapi ships no types; the one function used is typed here.
 type ConvertObj = (doc: unknown, options: Record<string, unknown>) => Promise<{ openapi: OpenApiDocument }>;
 const SWAGGER2OPENAPI = 'swagger2openapi';
 
-/**
- * The documents as written, entry first, each under the address its name gives it below a fixed
- * folder (the names of the cached files the supervisor passes), so a `$ref` between them resolves
- * as it did on disk and a finding names the file the user wrote.
- */
-export function definitionDocuments(input: OpenApiDocuments): DefinitionDocument[] {
-  const { byUrl, entryUrl, entry } = indexed(input);
-  const out: DefinitionDocument[] = [{ uri: entryUrl, document: entry }];
-  for (const [uri, document] of byUrl) if (uri !== entryUrl) out.push({ uri, document });
-  return out;
-}
-
-/** The documents by absolute address, and their names; the entry, refused when missing. */
-function indexed(input: OpenApiDocuments): { byUrl: Map<string, unknown>; names: Map<string, string>; entryUrl: string; entry: object } {
-  const byUrl = new Map<string, unknown>();
-  const names = new Map<string, string>();
-  for (const [name, doc] of Object.entries(input.documents)) {
-    byUrl.set(urlOf(name), doc);
-    names.set(urlOf(name), name);
+/** The documents by uri (the first of two with one uri counts, as in the checker), and the entry, refused when missing. */
+function indexed(definition: Definition): { byUri: Map<string, unknown>; entryUri: string; entry: object } {
+  const byUri = new Map<string, unknown>();
+  for (const doc of definition) if (!byUri.has(doc.uri)) byUri.set(doc.uri, doc.document);
+  const first = definition[0];
+  if (!first || !first.document || typeof first.document !== 'object') {
+    throw new ParleyError('contract-unavailable', first ? `The cached definition's entry document ${shownName(first.uri)} is not an object.` : 'The cached definition has no documents.');
   }
-  const entryUrl = urlOf(input.entry);
-  const entry = byUrl.get(entryUrl);
-  if (!entry || typeof entry !== 'object') {
-    throw new ParleyError('contract-unavailable', `The cached definition has no document named ${input.entry}.`);
-  }
-  return { byUrl, names, entryUrl, entry };
-}
-
-/** A project's cached documents are named by their path in the API folder: none may lead out of it. */
-function scopeOf(input: OpenApiDocuments): RefScope['within'] {
-  return isAddress(input.entry) ? undefined : { folder: BASE, name: "the API's folder" };
+  return { byUri, entryUri: first.uri, entry: first.document };
 }
 
 /**
  * Every `$ref` to another document checked by the shared rule, as bundling checks them, without
  * bundling: the contract a mock checks against is refused for the same references, by the same message.
  */
-export function checkRefs(input: OpenApiDocuments): void {
-  const { byUrl, names } = indexed(input);
-  placeRefs(byUrl, names, scopeOf(input), false);
+export function checkRefs(definition: Definition): void {
+  const { byUri, entryUri } = indexed(definition);
+  placeRefs(byUri, apiFolderScope(entryUri), false);
 }
 
-export async function bundleOpenApi(input: OpenApiDocuments): Promise<OpenApiDocument> {
-  const { byUrl, names, entryUrl, entry } = indexed(input);
+export async function bundleOpenApi(definition: Definition): Promise<OpenApiDocument> {
+  const { byUri, entryUri, entry } = indexed(definition);
   let bundled: OpenApiDocument;
   // One document whose $refs all point inside it is bundled already. The common case (a document
   // mock, most APIs) then never loads the ref parser: about 220 KB of code at a mock host's start.
-  if (Object.keys(input.documents).length === 1 && outsideRefHolders(entry).length === 0) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
-  const placed = placeRefs(byUrl, names, scopeOf(input));
+  if (byUri.size === 1 && outsideRefHolders(entry).length === 0) return checkedOpenApi(await asOpenApi3(structuredClone(entry) as OpenApiDocument));
+  const placed = placeRefs(byUri, apiFolderScope(entryUri));
   try {
     const { bundleWithRefParser } = await import('./ref-parser-bundle.js');
-    bundled = await bundleWithRefParser(entryUrl, placed.get(entryUrl) as object, placed);
+    bundled = await bundleWithRefParser(entryUri, placed.get(entryUri) as object, placed);
   } catch (err) {
     throw new ParleyError('contract-unavailable', `The cached definition could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -132,32 +95,33 @@ function checkedOpenApi(document: OpenApiDocument): OpenApiDocument {
  * contract with a message naming the reference, its document and why. `copy` false only checks
  * (the documents as they are come back, unchanged).
  */
-function placeRefs(byUrl: ReadonlyMap<string, unknown>, names: ReadonlyMap<string, string>, within: RefScope['within'], copy = true): Map<string, unknown> {
+function placeRefs(byUri: ReadonlyMap<string, unknown>, within: RefScope['within'], copy = true): Map<string, unknown> {
   const placed = new Map<string, unknown>();
-  for (const [url, doc] of byUrl) {
+  for (const [uri, doc] of byUri) {
     const held = copy ? structuredClone(doc) : doc;
-    const documentName = shownName(names.get(url) ?? url);
+    const documentName = shownName(uri);
     for (const holder of outsideRefHolders(held)) {
       const ref = holder.$ref;
-      const target = resolveRefLocation(ref, url, { documentName, ...(within ? { within } : {}) });
+      const target = resolveRefLocation(ref, uri, { documentName, ...(within ? { within } : {}) });
       if (!target.ok) throw new ParleyError('contract-unavailable', `The contract could not be read. ${target.error.message}`, { ref: target.error.ref, document: documentName });
-      if (!byUrl.has(target.url)) {
+      if (!byUri.has(target.url)) {
         throw new ParleyError('contract-unavailable', `The contract could not be read. The reference ${JSON.stringify(ref)} in ${documentName} names a document that is not among the definition's documents.`, { ref, document: documentName });
       }
       if (copy) holder.$ref = target.href;
     }
-    placed.set(url, held);
+    placed.set(uri, held);
   }
   return placed;
 }
 
 /** A document's name in messages: its path in the API folder, a local path, or its URL. */
-function shownName(name: string): string {
-  if (!name.startsWith('file:')) return name;
+function shownName(uri: string): string {
+  if (isCachedDocumentUri(uri)) return cachedDocumentPath(uri);
+  if (!uri.startsWith('file:')) return uri;
   try {
-    return decodeURIComponent(new URL(name).pathname);
+    return decodeURIComponent(new URL(uri).pathname);
   } catch {
-    return name;
+    return uri;
   }
 }
 

@@ -6,11 +6,11 @@ import { MockServer } from './mock-server.js';
 import { findStubProblems } from './stub-findings.js';
 import { contractChecker } from './contract-checker.js';
 import { fixtures, loadContractFixture, send } from './test-support/mocks.js';
-import type { Contract } from './contract.js';
+import type { SampledContract } from './contract.js';
 
 // The hand-written pets folder, loaded from disk the way the app loads it, then served.
 let mock: Mock;
-let contract: Contract;
+let contract: SampledContract;
 let server: MockServer;
 let port: number;
 const logs: MockLogEntry[] = [];

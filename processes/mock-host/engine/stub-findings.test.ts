@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { MockFinding } from '../../../protocol/model/mock.js';
-import type { Contract } from './contract.js';
+import type { SampledContract } from './contract.js';
 import { findStubProblems, operationsNotInContract } from './stub-findings.js';
 import { contractChecker } from './contract-checker.js';
 import { json, loadContractFixture, mockOf, operation, response } from './test-support/mocks.js';
 
-let contract: Contract;
+let contract: SampledContract;
 beforeAll(async () => {
   contract = await loadContractFixture('pets.openapi.yaml', ['pets.schemas.yaml']);
 });

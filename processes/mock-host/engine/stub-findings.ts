@@ -5,11 +5,11 @@
  * checked; each such operation gives one warning (shown when the mock starts).
  */
 import type { Mock, MockFinding, MockOperation, MockResponse } from '../../../protocol/model/mock.js';
-import { findContractOperation, isJsonMediaType, mediaTypeDeclared, responseForStatus, type ContractDefinition, type ContractChecker, type ContractOperation } from './contract.js';
+import { findContractOperation, isJsonMediaType, mediaTypeDeclared, responseForStatus, type Contract, type ContractChecker, type ContractOperation } from './contract.js';
 
 export type BodyChecker = Pick<ContractChecker, 'checkResponseBody'>;
 
-export async function findStubProblems(mock: Mock, contract: ContractDefinition, checker: BodyChecker | undefined): Promise<MockFinding[]> {
+export async function findStubProblems(mock: Mock, contract: Contract, checker: BodyChecker | undefined): Promise<MockFinding[]> {
   const findings: MockFinding[] = [];
   for (const op of mock.operations) {
     const base = { mock: mock.id, operation: op.name, operationId: op.id, method: op.method, path: op.path };
@@ -29,7 +29,7 @@ export async function findStubProblems(mock: Mock, contract: ContractDefinition,
 }
 
 /** Only the operations the contract no longer has: the warnings a start gives. */
-export function operationsNotInContract(mock: Mock, contract: ContractDefinition): MockOperation[] {
+export function operationsNotInContract(mock: Mock, contract: Contract): MockOperation[] {
   return mock.operations.filter((op) => !findContractOperation(contract, op));
 }
 

@@ -2,7 +2,7 @@
  * Swagger 2.0 is read the same way for sends and mocks (issue 12): a mock of a real 2.0 definition
  * refuses a request, and judges a stub, with the very problems (pointer and message) the checker
  * engine finds in the same exchange when it reads the cached documents as a send's check does
- * (file URIs, the 2.0 document as written, never swagger2openapi's conversion).
+ * (the one definition both are handed, the 2.0 document as written, never swagger2openapi's conversion).
  *
  * Fixtures: test/fixtures/checker/petstore-separate (five files with `$ref`s between them, a
  * basePath, a body parameter, a csv query array, an int64 path parameter; provenance in each file)
@@ -12,35 +12,31 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
+import type { Definition } from '../../../protocol/model/verdict.js';
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import { isObject } from '../../../protocol/json-pointer.js';
 import { PreparedDefinition, checkExchange, listOperations, matchOperation, validateValue, type Loc } from '../../checker/engine/index.js';
 import { MockServer } from './mock-server.js';
-import { loadContract } from './contract.js';
+import { loadSampledContract } from './contract.js';
 import { contractChecker } from './contract-checker.js';
 import { mockFindings } from './mock-findings.js';
 import { newMockFromDocuments } from './new-mock.js';
-import type { OpenApiDocuments } from './openapi-documents.js';
-import { json, mockOf, operation, send } from './test-support/mocks.js';
+import { cachedDefinition, json, mockOf, operation, send } from './test-support/mocks.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures');
 
-/** An API folder's cached files two ways: as the supervisor hands them to a mock, and as it hands them to the checker child. */
-function api(folder: string, names: string[]): { mock: OpenApiDocuments; checker: DefinitionDocument[] } {
-  const documents: Record<string, unknown> = {};
-  const checker: DefinitionDocument[] = [];
-  for (const name of names) {
-    const path = join(folder, name);
-    const text = readFileSync(path, 'utf8');
-    const document = name.endsWith('.json') ? (JSON.parse(text) as unknown) : parseYaml(text);
-    documents[name] = document;
-    checker.push({ uri: pathToFileURL(path).href, document });
-  }
-  return { mock: { entry: names[0]!, documents }, checker };
+/** An API folder's cached files as the supervisor reads them: one definition, handed to a mock and to the checker child alike. */
+function api(folder: string, names: string[]): { mock: { openapi: Definition }; checker: Definition } {
+  const checker = cachedDefinition(
+    names.map((name) => {
+      const text = readFileSync(join(folder, name), 'utf8');
+      return [name, name.endsWith('.json') ? (JSON.parse(text) as unknown) : parseYaml(text)] as const;
+    }),
+  );
+  return { mock: { openapi: checker }, checker };
 }
 
 const petstore = api(join(fixtures, 'checker/petstore-separate'), ['spec/swagger.yaml', 'spec/Pet.yaml', 'spec/NewPet.yaml', 'spec/parameters.yaml', 'common/Error.yaml']);
@@ -67,7 +63,8 @@ const formsDocument = {
     },
   },
 };
-const forms = { mock: { entry: 'swagger.json', documents: { 'swagger.json': formsDocument } }, checker: [{ uri: 'file:///project/apis/forms/swagger.json', document: formsDocument }] };
+const formsDefinition = cachedDefinition({ 'swagger.json': formsDocument });
+const forms = { mock: { openapi: formsDefinition }, checker: formsDefinition };
 
 const running: MockServer[] = [];
 afterAll(async () => {
@@ -75,10 +72,10 @@ afterAll(async () => {
 });
 
 /** New Mock of the API, refusing what breaks the contract, served as the mock host serves it. */
-async function serve(documents: OpenApiDocuments): Promise<number> {
+async function serve(documents: { openapi: Definition }): Promise<number> {
   let n = 0;
   const mock = { ...(await newMockFromDocuments(documents, { name: 'm', api: 'a', newId: () => `id${++n}` })), contractCheck: 'refuse' as const };
-  const server = new MockServer({ mock, checker: contractChecker(await loadContract(documents)) });
+  const server = new MockServer({ mock, checker: contractChecker(await loadSampledContract(documents.openapi)) });
   running.push(server);
   return (await server.start()).port;
 }

@@ -7,7 +7,8 @@ import { hasCode, type ParleyError } from '../../../protocol/errors.js';
 import type { ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Handler, Handlers } from '../../../protocol/peer.js';
 import type { Supervisor } from '../supervisor.js';
-import { loadDefinition, type LoadedDefinition } from './definitions.js';
+import type { DefinitionRef } from '../../../protocol/model/verdict.js';
+import { loadDefinition } from './definitions.js';
 
 type BodySchemaAnswer = ResOf<'request.bodySchema'>;
 
@@ -28,7 +29,7 @@ export function bodySchemaHandler(sup: Pick<Supervisor, 'project'> & { checker: 
     const api = store.apiOf(request.id);
     if (!api.definition) return unavailable(`The API ${api.name} has no imported definition.`);
     const apiDir = store.apiDir(api.id);
-    let definition: LoadedDefinition;
+    let definition: Required<DefinitionRef>;
     try {
       definition = await loadDefinition(apiDir, api);
     } catch (err) {
@@ -49,7 +50,7 @@ export function bodySchemaHandler(sup: Pick<Supervisor, 'project'> & { checker: 
 /** The fingerprint first (the checker usually holds the definition from a check); the documents when it asks. */
 async function inlinedByChecker(
   checker: BodySchemaChecker,
-  definition: LoadedDefinition,
+  definition: Required<DefinitionRef>,
   operation: ReqOf<'checker.bodySchema'>['operation'],
   signal: AbortSignal,
 ): Promise<BodySchemaAnswer> {

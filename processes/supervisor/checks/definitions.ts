@@ -1,25 +1,21 @@
 /**
- * The cached definition documents of an API, parsed once per fingerprint and handed to the
- * checker (or a mock) as `{ uri, document }` with file URIs, so relative `$ref`s between the
- * cached files resolve exactly as they did in the original folder.
+ * An API's cached definition, parsed once per fingerprint: a definition (DefinitionDocument[],
+ * entry first) with its fingerprint, as the checker, the mock host and New Mock all read it. Each
+ * document's uri is its path in the API folder below `file:///api/` (protocol/cached-definition-uri.ts),
+ * so relative `$ref`s between the cached files resolve exactly as they did in the original folder.
  */
 import { readFile } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
-import type { DefinitionDocument } from '../../../protocol/model/verdict.js';
+import { cachedDocumentUri } from '../../../protocol/cached-definition-uri.js';
+import type { DefinitionRef } from '../../../protocol/model/verdict.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { definitionParser } from './definition-parser.js';
 
-export interface LoadedDefinition {
-  fingerprint: string;
-  documents: DefinitionDocument[];
-}
-
 const MAX_CACHED = 16;
-const cache = new Map<string, Promise<LoadedDefinition>>();
+const cache = new Map<string, Promise<Required<DefinitionRef>>>();
 
-export function loadDefinition(apiDir: string, api: Api): Promise<LoadedDefinition> {
+export function loadDefinition(apiDir: string, api: Api): Promise<Required<DefinitionRef>> {
   const definition = api.definition;
   if (!definition || definition.cached.length === 0) {
     return Promise.reject(new ParleyError('no-definition', `The API ${api.name} has no cached definition: import it again with "Cache specification documents" on.`));
@@ -35,14 +31,14 @@ export function loadDefinition(apiDir: string, api: Api): Promise<LoadedDefiniti
   return loaded;
 }
 
-async function readAll(apiDir: string, files: string[], fingerprint: string): Promise<LoadedDefinition> {
+async function readAll(apiDir: string, files: string[], fingerprint: string): Promise<Required<DefinitionRef>> {
   const documents = await Promise.all(
     files.map(async (rel) => {
       const path = definitionFilePath(apiDir, rel);
       const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
         throw new ParleyError('no-definition', `The cached definition file ${rel} could not be read (${err.code}).`);
       });
-      return { uri: pathToFileURL(path).href, document: await definitionParser.parse(text, rel) };
+      return { uri: cachedDocumentUri(rel), document: await definitionParser.parse(text, rel) };
     }),
   );
   return { fingerprint, documents };

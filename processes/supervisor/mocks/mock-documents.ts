@@ -1,13 +1,14 @@
 /**
- * An API's cached definition in the shape the mock engine reads: documents by their path
- * relative to the API folder (so `$ref: schemas.yaml` resolves as it did on disk), entry first.
+ * What an API's mock is served from (MockDocuments): a REST API's cached definition exactly as the
+ * checker reads it (loadDefinition: the same DefinitionDocument[] by the same uris, so the mock
+ * and the contract chip cannot disagree on a `$ref`), or a SOAP interface's cached WSDL and
+ * schemas as texts by their path in the API folder, entry first.
  */
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
-import type { OpenApiDocuments } from '../../mock-host/engine/openapi-documents.js';
+import type { MockDocuments, WsdlDocument } from '../../../protocol/model/verdict.js';
 import { definitionFilePath, loadDefinition } from '../checks/definitions.js';
 import { readFile, stat } from 'node:fs/promises';
-import { setOwn } from '../../../protocol/own.js';
 
 /** SPEC Errors: starting (or making) a mock whose API has no cached definition. */
 export const NO_DEFINITION = 'Cannot be mocked until imported again with definitions cached.';
@@ -16,25 +17,19 @@ export function hasCachedDefinition(api: Api): boolean {
   return (api.definition?.cached.length ?? 0) > 0;
 }
 
-export async function mockDocuments(apiDir: string, api: Api): Promise<OpenApiDocuments> {
+export async function mockDocuments(apiDir: string, api: Api): Promise<MockDocuments> {
   const cached = api.definition?.cached ?? [];
   if (cached.length === 0) throw new ParleyError('no-definition', NO_DEFINITION, { api: api.id });
-  if (api.soap) return soapDocuments(apiDir, api, cached);
-  // loadDefinition reads `cached` in order, so the i-th document is the i-th file.
-  const loaded = await loadDefinition(apiDir, api);
-  const documents: Record<string, unknown> = {};
-  loaded.documents.forEach((doc, i) => {
-    setOwn(documents, cached[i]!, doc.document);
-  });
-  return { entry: cached[0]!, documents };
+  if (api.soap) return { wsdl: await wsdlDocuments(apiDir, api, cached) };
+  return { openapi: (await loadDefinition(apiDir, api)).documents };
 }
 
 /**
  * A SOAP interface's cached WSDL and schemas as text, each with the address it was read from at
  * import (`soap.sources`), so the mock host resolves imports as the import did, offline.
  */
-async function soapDocuments(apiDir: string, api: Api, cached: string[]): Promise<OpenApiDocuments> {
-  const documents: Record<string, unknown> = {};
+async function wsdlDocuments(apiDir: string, api: Api, cached: string[]): Promise<WsdlDocument[]> {
+  const documents: WsdlDocument[] = [];
   for (const [i, rel] of cached.entries()) {
     const path = definitionFilePath(apiDir, rel);
     let text: string;
@@ -44,9 +39,9 @@ async function soapDocuments(apiDir: string, api: Api, cached: string[]): Promis
       throw new ParleyError('no-definition', `${NO_DEFINITION} (${rel.slice(0, 200)} is missing)`, { api: api.id });
     }
     const source = api.soap?.sources[i];
-    setOwn(documents, rel, source === undefined ? text : { text, source });
+    documents.push({ path: rel, text, ...(source === undefined ? {} : { source }) });
   }
-  return { entry: cached[0]!, documents };
+  return documents;
 }
 
 /** The fingerprint that changes whenever the documents do: part of a findings cache key. */

@@ -16,6 +16,7 @@ import { ensureDemoProject } from '../../../demo/project.js';
 import { mockFindings } from '../../mock-host/engine/mock-findings.js';
 import { MockService, type MockServiceHost } from './mock-service.js';
 import { NO_DEFINITION, mockDocuments } from './mock-documents.js';
+import { loadDefinition } from '../checks/definitions.js';
 import { until } from '../../../test/support/until.js';
 import { inProcessNewMock } from '../../../test/support/new-mock-jobs.js';
 
@@ -58,13 +59,12 @@ async function harness(): Promise<Harness> {
 }
 
 describe('MockService', () => {
-  it('turns an API\'s cached definition into documents named as on disk', async () => {
+  it('hands a mock an API\'s cached definition as the checker reads it: by its path in the API folder', async () => {
     const { store, apiId } = await harness();
     const api = store.getApi(apiId);
     const docs = await mockDocuments(store.apiDir(apiId), api);
-    expect(docs.entry).toBe('definition/openapi.yaml');
-    expect(Object.keys(docs.documents)).toEqual(['definition/openapi.yaml']);
-    expect((docs.documents['definition/openapi.yaml'] as { openapi: string }).openapi).toBe('3.1.0');
+    expect(docs).toEqual({ openapi: [{ uri: 'file:///api/definition/openapi.yaml', document: expect.objectContaining({ openapi: '3.1.0' }) }] });
+    expect(docs).toEqual({ openapi: (await loadDefinition(store.apiDir(apiId), api)).documents });
   });
 
   it('never reads a cached definition named outside the API folder (a cloned api.yaml controls the names)', async () => {

@@ -8,6 +8,7 @@ import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { EventName, EventOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Mock, MockFinding, MockLogEntry } from '../../../protocol/model/mock.js';
 import type { Api } from '../../../protocol/model/api.js';
+import type { MockDocuments } from '../../../protocol/model/verdict.js';
 import {
   isSafeFileName,
   mockFolderOf,
@@ -350,14 +351,14 @@ export class MockService {
     }
   }
 
-  private async contractOf(entry: MockEntry, mock: Mock): Promise<{ api: Api; documents: Awaited<ReturnType<typeof mockDocuments>> }> {
+  private async contractOf(entry: MockEntry, mock: Mock): Promise<{ api: Api; documents: MockDocuments }> {
     const store = this.host.project(entry.root);
     const api = store.listApis().find((a) => a.id === mock.api);
     if (!api) throw new ParleyError('not-found', `The API this mock answers for (${mock.api}) is not in ${store.name}.`);
     return { api, documents: await mockDocuments(store.apiDir(api.id), api) };
   }
 
-  private config(mock: Mock, documents: Awaited<ReturnType<typeof mockDocuments>>, keepPort: number | undefined): ReqOf<'mockHost.start'> {
+  private config(mock: Mock, documents: MockDocuments, keepPort: number | undefined): ReqOf<'mockHost.start'> {
     return {
       mock,
       documents,

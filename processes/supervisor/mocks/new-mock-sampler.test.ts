@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ParleyError } from '../../../protocol/errors.js';
 import { sampleNewMock, type JobRunner } from './new-mock-sampler.js';
 
-const request = { documents: { entry: 'openapi.json', documents: {} }, name: 'Pets', api: 'a_1' };
+const request = { documents: { openapi: [] }, name: 'Pets', api: 'a_1' };
 
 /** A job whose child answers `importer.newMock` by throwing `err`; records the spec it was started with. */
 function failingJob(err: Error): JobRunner & { specs: unknown[] } {

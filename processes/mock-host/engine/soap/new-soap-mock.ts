@@ -10,7 +10,8 @@ import { DEFAULT_RESPONSE, type Mock, type MockOperation, type MockResponse } fr
 import { operationName } from '../new-mock.js';
 import { fileNameKey } from '../../../../protocol/project/file-names.js';
 import { contentTypeFor } from './soap-version.js';
-import { pickBinding, readCachedWsdl, type SoapDocuments } from './soap-contract-from-wsdl.js';
+import type { MockDocuments } from '../../../../protocol/model/verdict.js';
+import { pickBinding, readCachedWsdl, wsdlDocuments } from './soap-contract-from-wsdl.js';
 
 export interface NewSoapMockOptions {
   name: string;
@@ -20,8 +21,9 @@ export interface NewSoapMockOptions {
   binding?: string;
 }
 
-export async function newSoapMockFromDocuments(documents: SoapDocuments, options: NewSoapMockOptions): Promise<Mock> {
-  const { definition } = await readCachedWsdl(documents);
+/** New Mock straight from an API's cached WSDL documents (an OpenAPI definition is refused: New Mock takes those). */
+export async function newSoapMockFromDocuments(documents: MockDocuments, options: NewSoapMockOptions): Promise<Mock> {
+  const { definition } = await readCachedWsdl(wsdlDocuments(documents));
   return newSoapMock(definition, pickBinding(definition, options.binding), options);
 }
 

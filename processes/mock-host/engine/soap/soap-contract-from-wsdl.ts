@@ -8,37 +8,27 @@ import { posix } from 'node:path';
 import { ParleyError } from '../../../../protocol/errors.js';
 import { cachedWsdlReader, qkey, readWsdl, type WsdlBinding, type WsdlDefinition, type WsdlOperation, type WsdlReader } from '../../../../protocol/wsdl/index.js';
 import { resolveRefLocation } from '../../../../protocol/ref-location.js';
+import type { MockDocuments, WsdlDocument } from '../../../../protocol/model/verdict.js';
 import type { RpcWrapper, SoapContract, SoapOperationContract } from './soap-contract.js';
 
-/**
- * An API's cached definition as the mock host receives it: documents by path, entry first. A
- * WSDL's document is its text, or `{ text, source }` with the address it was read from at import
- * (the API's `soap.sources`), so an absolute import finds its cached copy.
- */
-export interface SoapDocuments {
-  entry: string;
-  documents: Record<string, unknown>;
+/** A SOAP mock's WSDL documents among what a mock is served from; an OpenAPI definition has no binding to serve. */
+export function wsdlDocuments(documents: MockDocuments): WsdlDocument[] {
+  if ('wsdl' in documents) return documents.wsdl;
+  throw new ParleyError('contract-unsupported', 'The definition is not a WSDL: a SOAP mock is served from a WSDL binding.');
 }
 
-/** The documents as text by path (a WSDL's cached documents are XML text). */
-export function documentTexts(documents: SoapDocuments): Map<string, string> {
+/** The documents' texts by path (the first of two with one path counts). */
+export function documentTexts(documents: readonly WsdlDocument[]): Map<string, string> {
   const texts = new Map<string, string>();
-  for (const [path, value] of Object.entries(documents.documents)) {
-    if (typeof value === 'string') texts.set(path, value);
-    else if (isSourced(value)) texts.set(path, value.text);
-  }
+  for (const doc of documents) if (!texts.has(doc.path)) texts.set(doc.path, doc.text);
   return texts;
 }
 
 /** Where each cached document was read from, by path; empty when the documents do not say. */
-export function documentSources(documents: SoapDocuments): Map<string, string> {
+export function documentSources(documents: readonly WsdlDocument[]): Map<string, string> {
   const sources = new Map<string, string>();
-  for (const [path, value] of Object.entries(documents.documents)) if (isSourced(value)) sources.set(path, value.source);
+  for (const doc of documents) if (doc.source !== undefined && !sources.has(doc.path)) sources.set(doc.path, doc.source);
   return sources;
-}
-
-function isSourced(value: unknown): value is { text: string; source: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string' && typeof (value as { source?: unknown }).source === 'string';
 }
 
 /**
@@ -82,15 +72,17 @@ export function locateCached(texts: ReadonlyMap<string, string>, base: string, r
   return found.length === 1 ? found[0] : undefined;
 }
 
-export async function readCachedWsdl(documents: SoapDocuments): Promise<{ definition: WsdlDefinition; texts: Map<string, string>; sources: Map<string, string> }> {
+/** The WSDL of `documents` (entry first), read by the WSDL engine from among them only. */
+export async function readCachedWsdl(documents: readonly WsdlDocument[]): Promise<{ definition: WsdlDefinition; texts: Map<string, string>; sources: Map<string, string>; entry: string }> {
   const texts = documentTexts(documents);
   const sources = documentSources(documents);
-  const text = texts.get(documents.entry);
-  if (text === undefined) throw new ParleyError('no-definition', 'The cached WSDL is missing; import the API again with definitions cached.');
-  const entrySource = sources.get(documents.entry);
+  const entry = documents[0]?.path;
+  const text = entry === undefined ? undefined : texts.get(entry);
+  if (entry === undefined || text === undefined) throw new ParleyError('no-definition', 'The cached WSDL is missing; import the API again with definitions cached.');
+  const entrySource = sources.get(entry);
   const definition =
     entrySource === undefined
-      ? await readWsdl({ location: documents.entry, text }, cachedReader(texts))
+      ? await readWsdl({ location: entry, text }, cachedReader(texts))
       : await readWsdl(
           { location: entrySource, text },
           cachedWsdlReader(
@@ -98,7 +90,7 @@ export async function readCachedWsdl(documents: SoapDocuments): Promise<{ defini
             async (path) => texts.get(path) ?? '',
           ),
         );
-  return { definition, texts, sources };
+  return { definition, texts, sources, entry };
 }
 
 /** The binding a mock names, or the first when it names none; a name the WSDL lacks is an error. */
@@ -150,7 +142,7 @@ function bodyElement(op: WsdlOperation, direction: 'input' | 'output'): string |
 }
 
 /** Everything a SOAP mock host needs, from the cached documents. */
-export async function loadSoapContract(documents: SoapDocuments, bindingName: string | undefined): Promise<SoapContract> {
-  const { definition, texts, sources } = await readCachedWsdl(documents);
-  return soapContract(pickBinding(definition, bindingName), texts, documents.entry, sources);
+export async function loadSoapContract(documents: readonly WsdlDocument[], bindingName: string | undefined): Promise<SoapContract> {
+  const { definition, texts, sources, entry } = await readCachedWsdl(documents);
+  return soapContract(pickBinding(definition, bindingName), texts, entry, sources);
 }

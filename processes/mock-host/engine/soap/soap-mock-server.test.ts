@@ -3,7 +3,8 @@ import type { Mock, MockLogEntry } from '../../../../protocol/model/mock.js';
 import { MockServer } from '../mock-server.js';
 import { send } from '../test-support/mocks.js';
 import { newSoapMockFromDocuments } from './new-soap-mock.js';
-import { loadSoapContract, type SoapDocuments } from './soap-contract-from-wsdl.js';
+import type { WsdlDocument } from '../../../../protocol/model/verdict.js';
+import { loadSoapContract } from './soap-contract-from-wsdl.js';
 import { SoapContractCheck } from './soap-checker.js';
 import { soapRouting } from './soap-endpoint.js';
 import { findSoapStubProblems } from './soap-findings.js';
@@ -17,14 +18,16 @@ afterEach(async () => {
 let ids = 0;
 const newId = () => `s${++ids}`;
 
-function documents(folder: string, entry: string): SoapDocuments {
-  return { entry, documents: Object.fromEntries(fixtureDocuments(folder)) };
+/** A fixture folder's WSDL documents as a SOAP mock is handed them, `entry` first. */
+function documents(folder: string, entry: string): { wsdl: WsdlDocument[] } {
+  const texts = [...fixtureDocuments(folder)].map(([path, text]) => ({ path, text }));
+  return { wsdl: [...texts.filter((d) => d.path === entry), ...texts.filter((d) => d.path !== entry)] };
 }
 
-async function start(docs: SoapDocuments, edit: (mock: Mock) => void = () => {}, binding?: string, maxBodyBytes?: number) {
+async function start(docs: { wsdl: WsdlDocument[] }, edit: (mock: Mock) => void = () => {}, binding?: string, maxBodyBytes?: number) {
   const mock = await newSoapMockFromDocuments(docs, { name: 'soap', api: 'api-soap', newId, ...(binding ? { binding } : {}) });
   edit(mock);
-  const soap = await loadSoapContract(docs, mock.binding);
+  const soap = await loadSoapContract(docs.wsdl, mock.binding);
   const logs: MockLogEntry[] = [];
   const server = new MockServer({ mock, soap: soapRouting(soap), checker: new SoapContractCheck(soap).contractChecker(), onLog: (e) => logs.push(e), ...(maxBodyBytes ? { maxBodyBytes } : {}) });
   running.push(server);
@@ -60,7 +63,7 @@ describe('New Mock of a SOAP interface', () => {
   it('its default responses pass the stub checks', async () => {
     const docs = documents('test1', 'TestService.wsdl');
     const mock = await newSoapMockFromDocuments(docs, { name: 'm', api: 'a', newId });
-    const check = new SoapContractCheck(await loadSoapContract(docs, mock.binding));
+    const check = new SoapContractCheck(await loadSoapContract(docs.wsdl, mock.binding));
     expect(findSoapStubProblems(mock, check)).toEqual([]);
   });
 });
@@ -160,7 +163,7 @@ describe('a running SOAP mock', () => {
     // rpc/encoded: soapenc:Array is in no schema the definition carries.
     expect((await rpc('Sum', '<values>anything</values>')).status).toBe(200);
     expect(logs.at(-1)!.problems).toEqual([]);
-    const check = new SoapContractCheck(await loadSoapContract(documents('rpc', 'calc-rpc.wsdl'), undefined));
+    const check = new SoapContractCheck(await loadSoapContract(documents('rpc', 'calc-rpc.wsdl').wsdl, undefined));
     const stub = check.checkMessage(check.operation({ name: 'Multiply' } as never)!, { contentType: 'text/xml', body: envelope11(`<c:MultiplyResponse xmlns:c="${CALC}"><product>x</product></c:MultiplyResponse>`) }, 'output');
     expect(stub.problems.map((p) => p.message).join('\n')).toMatch(/product.*not a valid value/);
   });

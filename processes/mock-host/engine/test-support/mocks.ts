@@ -5,8 +5,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { Mock, MockOperation, MockResponse } from '../../../../protocol/model/mock.js';
-import type { OpenApiDocuments } from '../openapi-documents.js';
-import { loadContract, type Contract } from '../contract.js';
+import { cachedDocumentUri } from '../../../../protocol/cached-definition-uri.js';
+import type { Definition } from '../../../../protocol/model/verdict.js';
+import { loadSampledContract, type SampledContract } from '../contract.js';
 
 export const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../../test/fixtures/mocks');
 
@@ -79,12 +80,19 @@ export function send(port: number, options: { method?: string; path: string; hea
 }
 
 /** Reads contract fixtures (YAML) into the shape the app hands the engine, then loads the contract as the app does. */
-export async function loadContractFixture(entry: string, others: string[] = []): Promise<Contract> {
-  return loadContract(await documentsOf(entry, others));
+export async function loadContractFixture(entry: string, others: string[] = []): Promise<SampledContract> {
+  return loadSampledContract((await documentsOf(entry, others)).openapi);
 }
 
-export async function documentsOf(entry: string, others: string[] = []): Promise<OpenApiDocuments> {
-  const documents: Record<string, unknown> = {};
-  for (const name of [entry, ...others]) documents[name] = parseYaml(await readFile(join(fixtures, 'contracts', name), 'utf8')) as unknown;
-  return { entry, documents };
+/** Contract fixtures (YAML) as a REST mock is handed them: a definition of cached documents, `entry` first. */
+export async function documentsOf(entry: string, others: string[] = []): Promise<{ openapi: Definition }> {
+  const files: [string, unknown][] = [];
+  for (const name of [entry, ...others]) files.push([name, parseYaml(await readFile(join(fixtures, 'contracts', name), 'utf8')) as unknown]);
+  return { openapi: cachedDefinition(files) };
+}
+
+/** A definition of cached documents by their path in the API folder, entry first, as the supervisor reads one (checks/definitions.ts). */
+export function cachedDefinition(files: Iterable<readonly [string, unknown]> | Record<string, unknown>): Definition {
+  const entries = Symbol.iterator in files ? [...(files as Iterable<readonly [string, unknown]>)] : Object.entries(files);
+  return entries.map(([path, document]) => ({ uri: cachedDocumentUri(path), document }));
 }
