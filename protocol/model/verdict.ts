@@ -1,6 +1,7 @@
 /**
- * Definitions as they travel between processes and engines (ARCHITECTURE.md, "Names"), and
- * contract checks: what the checker is asked (a CheckJob) and what it answers (a Verdict).
+ * Definitions as they travel between processes and engines (ARCHITECTURE.md, "Names:
+ * definitions and contracts"), and contract checks: what the checker is asked (a CheckJob) and
+ * what it answers (a Verdict).
  * See SPEC.md "Response and contract verdict" and "Contract-check rules".
  */
 import { Type as T, type Static } from '@sinclair/typebox';
