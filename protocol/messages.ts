@@ -179,7 +179,7 @@ export const methods = {
     res: T.Object({ files: T.Array(T.Object({ path: T.String(), content: T.Union([T.String(), T.Uint8Array()]) })) }),
   },
 
-  /** Starts serving `mock` (the mock-host child); `documents` are the API's cached definition's (an OpenAPI definition or a WSDL's texts). */
+  /** Starts serving `mock` (the mock-host child) from its API's cached definition: `documents` (a REST mock's OpenAPI definition, a SOAP mock's WSDL texts). */
   'mockHost.start': { req: MockHostConfig(), res: MockAddress() },
   /** Applies an edit at once, on the same port. */
   'mockHost.reconfigure': { req: MockHostConfig(), res: MockAddress() },

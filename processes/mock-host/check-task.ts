@@ -4,7 +4,7 @@
  * can run. Each runs on the worker's thread, which the pool stops past the budget, so the listener
  * on the main thread never waits on it.
  */
-import type { DefinitionDocument } from '../../protocol/model/verdict.js';
+import type { Definition } from '../../protocol/model/verdict.js';
 import type { CheckOutcome, ContractRequest, OperationRef } from './engine/contract.js';
 import { compileEcmaPattern } from '../checker/engine/regex.js';
 import { contractChecker, type EngineContractChecker } from './engine/contract-checker.js';
@@ -46,7 +46,7 @@ const decoder = new TextDecoder();
 function checkerFor(contract: SharedContract): EngineContractChecker {
   let checker = checkers.get(contract.key);
   if (!checker) {
-    const definition = JSON.parse(decoder.decode(new Uint8Array(contract.json))) as DefinitionDocument[];
+    const definition = JSON.parse(decoder.decode(new Uint8Array(contract.json))) as Definition;
     checker = contractChecker({ definition }, { backtracking: true });
     checkers.set(contract.key, checker);
     if (checkers.size > MAX_CONTRACTS) checkers.delete(checkers.keys().next().value!);

@@ -17,7 +17,7 @@ import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 import { PreparedDefinition } from '../../checker/engine/definition.js';
 import { listOperations } from '../../checker/engine/select-operation.js';
 import type { Loc } from '../../checker/engine/keywords/site.js';
-import { bundleOpenApi, checkRefs, type OpenApiDocument } from './openapi-documents.js';
+import { bundleOpenApi, checkRefs, type OpenApiDocument } from './definition-bundle.js';
 
 export interface OperationRef {
   method: string;

@@ -16,7 +16,7 @@ export {
   type CheckOutcome,
   type OperationRef,
 } from './contract.js';
-export { bundleOpenApi, type OpenApiDocument } from './openapi-documents.js';
+export { bundleOpenApi, type OpenApiDocument } from './definition-bundle.js';
 export { newMockFromDocuments, newMockFromContract, type NewMockOptions } from './new-mock.js';
 export { findStubProblems, operationsNotInContract, type BodyChecker } from './stub-findings.js';
 export { checkDispatchScript, dispatchDeclarations, type ScriptDiagnostic } from './script-diagnostics.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { Mock } from '../../../protocol/model/mock.js';
 import { parseMockFolder, serializeMockFolder } from '../../../protocol/project/mock-files.js';
-import { bundleOpenApi } from './openapi-documents.js';
+import { bundleOpenApi } from './definition-bundle.js';
 import { indexContract } from './contract.js';
 import { newMockFromContract, operationName, pickDefaultStatus } from './new-mock.js';
 import { findStubProblems } from './stub-findings.js';

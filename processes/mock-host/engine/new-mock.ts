@@ -8,7 +8,7 @@ import { XMLBuilder } from 'fast-xml-parser';
 import { fileNameKey, portableFileName } from '../../../protocol/project/file-names.js';
 import { DEFAULT_RESPONSE, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
 import type { MockDocuments } from '../../../protocol/model/verdict.js';
-import { deref, type OpenApiDocument } from './openapi-documents.js';
+import { deref, type OpenApiDocument } from './definition-bundle.js';
 import { isJsonMediaType, loadSampledContract, openApiDefinition, type SampledContract, type ContractOperation } from './contract.js';
 
 export interface NewMockOptions {

@@ -1,9 +1,9 @@
 /**
  * The `$ref` bundling of a set of cached documents, in a module of its own so the ref parser is
- * loaded only for a contract that needs it (openapi-documents.ts).
+ * loaded only for a contract that needs it (definition-bundle.ts).
  */
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
-import type { OpenApiDocument } from './openapi-documents.js';
+import type { OpenApiDocument } from './definition-bundle.js';
 
 /** One document with every `$ref` into the others of `byUrl` made internal; no file or network. */
 export async function bundleWithRefParser(entryUrl: string, entry: object, byUrl: ReadonlyMap<string, unknown>): Promise<OpenApiDocument> {

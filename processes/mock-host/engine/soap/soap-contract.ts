@@ -41,7 +41,7 @@ export interface SoapContract {
   /** The binding's name (a WSDL with several is mocked one binding at a time). */
   binding: string;
   operations: SoapOperationContract[];
-  /** Cached documents by path relative to the definition folder, as text. */
+  /** The cached documents as text, by their path in the API folder. */
   documents: Map<string, string>;
   /** The WSDL the binding comes from; what `?wsdl` serves. */
   entry: string;

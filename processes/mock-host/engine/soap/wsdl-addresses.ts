@@ -19,7 +19,7 @@ const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 export type LocateDocument = (fromPath: string, location: string) => string | undefined;
 
 export interface WsdlSite {
-  /** Cached documents by path relative to the definition folder. */
+  /** The cached documents as text, by their path in the API folder. */
   documents: ReadonlyMap<string, string>;
   /** The WSDL `?wsdl` serves. */
   entry: string;

@@ -4,7 +4,7 @@
  * message naming the reference, its document and why (never a raw Node error code).
  */
 import { describe, expect, it } from 'vitest';
-import { bundleOpenApi, deref } from './openapi-documents.js';
+import { bundleOpenApi, deref } from './definition-bundle.js';
 import { cachedDefinition } from './test-support/mocks.js';
 import { PROTOTYPE_NAMES, withKey } from '../../../test/support/prototype-names.js';
 
