@@ -11,6 +11,7 @@
  */
 import { OPENAPI_32_METHODS, SWAGGER_METHODS } from '../../../protocol/openapi-methods.js';
 import { ParleyError } from '../../../protocol/errors.js';
+import { cachedDocumentUri } from '../../../protocol/cached-definition-uri.js';
 import type { MockProblem } from '../../../protocol/model/mock.js';
 import type { Definition, MockDocuments } from '../../../protocol/model/verdict.js';
 import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
@@ -108,7 +109,7 @@ export interface SampledContract extends Contract {
 export const HTTP_METHODS = OPENAPI_32_METHODS;
 
 /** Where a contract given as one document (a test's, a bundle) is placed; relative `$ref`s have no other document to name. */
-export const CONTRACT_URI = 'file:///api/contract.json';
+export const CONTRACT_URI = cachedDocumentUri('contract.json');
 
 /**
  * Reads an API's cached documents for checks and routing (a mock host, stub findings): indexed as

@@ -23,6 +23,18 @@ describe('bundleOpenApi and the shared reference rule', () => {
     expect(deref(bundled, op?.get.responses['200']?.content['application/json']?.schema)).toEqual({ type: 'object', required: ['id'] });
   });
 
+  it('bundles a definition read from its own addresses (parley mock serve <file>), held to no API folder', async () => {
+    const definition = [
+      { uri: 'file:///home/me/spec/openapi.yaml', document: entry('../common/Pet.yaml#/Pet') },
+      { uri: 'file:///home/me/common/Pet.yaml', document: { Pet: { type: 'object', required: ['name'] } } },
+    ];
+    const bundled = await bundleOpenApi(definition);
+    const op = deref<{ get: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>(bundled, (bundled.paths as Record<string, unknown>)['/a']);
+    expect(deref(bundled, op?.get.responses['200']?.content['application/json']?.schema)).toEqual({ type: 'object', required: ['name'] });
+    const outside = [{ uri: 'file:///home/me/spec/openapi.yaml', document: entry('../../x.yaml') }];
+    await expect(bundleOpenApi(outside)).rejects.toMatchObject({ message: expect.stringContaining('The reference "../../x.yaml" in /home/me/spec/openapi.yaml names a document that is not among') });
+  });
+
   it.each([
     ['%2e%2e%2foutside%2fsecret.json', /percent-encoded "\/"/],
     ['//169.254.169.254/latest/x.json', /names another machine/],

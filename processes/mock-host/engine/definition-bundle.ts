@@ -18,15 +18,26 @@ export type OpenApiDocument = Record<string, unknown>;
 type ConvertObj = (doc: unknown, options: Record<string, unknown>) => Promise<{ openapi: OpenApiDocument }>;
 const SWAGGER2OPENAPI = 'swagger2openapi';
 
-/** The documents by uri (the first of two with one uri counts, as in the checker), and the entry, refused when missing. */
+/** The documents by uri as the shared rule writes addresses (the first of two with one uri counts, as in the checker), and the entry, refused when missing. */
 function indexed(definition: Definition): { byUri: Map<string, unknown>; entryUri: string; entry: object } {
   const byUri = new Map<string, unknown>();
-  for (const doc of definition) if (!byUri.has(doc.uri)) byUri.set(doc.uri, doc.document);
+  for (const doc of definition) if (!byUri.has(normalUri(doc.uri))) byUri.set(normalUri(doc.uri), doc.document);
   const first = definition[0];
   if (!first || !first.document || typeof first.document !== 'object') {
     throw new ParleyError('contract-unavailable', first ? `The cached definition's entry document ${shownName(first.uri)} is not an object.` : 'The cached definition has no documents.');
   }
-  return { byUri, entryUri: first.uri, entry: first.document };
+  return { byUri, entryUri: normalUri(first.uri), entry: first.document };
+}
+
+/** An address as `resolveRefLocation` gives one (parsed, without fragment), so a reference's target is found by equality. */
+function normalUri(uri: string): string {
+  try {
+    const url = new URL(uri);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return uri;
+  }
 }
 
 /**
