@@ -7,6 +7,8 @@
 //   app       `parley ui`, import.run over the UI bus (WebSocket) as the dialog calls it, the bus
 //             pinged every 5 ms meanwhile; the importer child's peak RSS (VmHWM) from /proc
 //   check     `parley check --har` of the 99 MB capture (no operation matches: the budget case)
+// and, as the floor of any peak memory here, Node's own: an empty `node -e ''` and an importer
+// child idle after its bus handshake (dist/importer.js, no job).
 // Usage: npm run build && node bench/har-import.mjs [runs=3]
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -71,7 +73,12 @@ async function throughApp(file, n) {
     let finished = false;
     const pings = [];
     const started = performance.now();
-    const job = page.call('import.run', { source: { kind: 'file', path: file }, format: 'har', options: {}, into: { kind: 'new', path: join(work, `project-${n}`) } }).finally(() => (finished = true));
+    // The first progress (1 MB read) says when the child was up, its job thread started and the HAR engine loaded.
+    let firstMs = NaN;
+    const onChunk = () => {
+      if (Number.isNaN(firstMs)) firstMs = performance.now() - started;
+    };
+    const job = page.call('import.run', { source: { kind: 'file', path: file }, format: 'har', options: {}, into: { kind: 'new', path: join(work, `project-${n}`) } }, { onChunk }).finally(() => (finished = true));
     const sampler = setInterval(() => {
       for (const pid of importerPids(app.child.pid)) {
         try {
@@ -92,7 +99,7 @@ async function throughApp(file, n) {
     clearInterval(sampler);
     page.close();
     pings.sort((a, b) => a - b);
-    return { ms, peakMb: peak, pingP99: pings[Math.floor(pings.length * 0.99)] ?? NaN, idleP99: idle[Math.floor(idle.length * 0.99)] ?? NaN, pings: pings.length, requests: result.report.requestCount };
+    return { ms, firstMs, peakMb: peak, pingP99: pings[Math.floor(pings.length * 0.99)] ?? NaN, idleP99: idle[Math.floor(idle.length * 0.99)] ?? NaN, pings: pings.length, requests: result.report.requestCount };
   } finally {
     await app.stop();
   }
@@ -111,9 +118,25 @@ function check(file) {
   });
 }
 
+/** Node's own memory: peak RSS of an empty `node -e ''`, and of an importer child idle after its handshake. */
+async function baselines() {
+  const empty = median(Array.from({ length: 3 }, () => fresh(`console.log(JSON.stringify({ rssMb: process.resourceUsage().maxRSS / 1024 }))`).rssMb));
+  const idle = [];
+  for (let r = 0; r < 3; r++) {
+    const child = new busKit.ChildProcessHandle({ name: 'importer process', entry: join(root, 'dist', 'importer.js'), execArgv: ['--max-old-space-size=768'], restart: false, log: () => {} });
+    await child.start();
+    await child.call('sys.ping', { t: Date.now() });
+    idle.push(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024);
+    await child.stop();
+  }
+  return { empty, idle: median(idle) };
+}
+
 const fmt = (x, d = 0) => x.toFixed(d);
 try {
   console.log(`# HAR import bench (${new Date().toISOString()})\n${machine()}\n`);
+  const floor = await baselines();
+  console.log(`Node's own peak memory: empty \`node -e ''\` ${fmt(floor.empty, 1)} MB; importer child idle after its handshake ${fmt(floor.idle, 1)} MB (median of 3)\n`);
   for (const size of [10, 99]) {
     const file = join(work, `capture-${size}.har`);
     const { bytes, entries } = await kit.writeHar(file, { bytes: size * MB, paths: 300 });
@@ -139,7 +162,7 @@ try {
       const c = m(rows.check, 'ms');
       console.log(`| parley check --har (${rows.check[0].noOperation.toLocaleString('en-US')} exchanges, no operation matches) | ${fmt(c)} ms | ${fmt(fileMb / (c / 1000), 1)} | ${fmt(c / bare, 2)} | | | |`);
     }
-    console.log(`\nRuns: bare ${rows.bare.map((x) => fmt(x.ms)).join(', ')}; engine ${rows.engine.map((x) => fmt(x.ms)).join(', ')}; app ${rows.app.map((x) => fmt(x.ms)).join(', ')}${rows.check.length ? `; check ${rows.check.map((x) => fmt(x.ms)).join(', ')}` : ''} ms\n`);
+    console.log(`\nRuns: bare ${rows.bare.map((x) => fmt(x.ms)).join(', ')}; engine ${rows.engine.map((x) => fmt(x.ms)).join(', ')}; app ${rows.app.map((x) => fmt(x.ms)).join(', ')} (first progress at ${rows.app.map((x) => fmt(x.firstMs)).join(', ')})${rows.check.length ? `; check ${rows.check.map((x) => fmt(x.ms)).join(', ')}` : ''} ms\n`);
   }
 } finally {
   await cleanup(work);

@@ -15,16 +15,16 @@ const job = workerData as ThreadJob;
 // Never aborted here: a cancel terminates this thread.
 const deps = { now: () => new Date(), signal: new AbortController().signal, onProgress: (progress: ImportProgress) => post({ progress }) };
 
-// Each kind loads only its own engine: the importers' (2 MB of every format's readers) are no use
-// to New Mock, nor the sampler to an import.
+// Each kind loads only its own engine: the importers' are no use to New Mock, nor the sampler to an
+// import; an import then loads its own format's converter only (engine/importer.ts).
 async function run(): Promise<unknown> {
   switch (job.kind) {
     case 'run':
-      return (await import('./engine/index.js')).runImportJob(job.job, { ...deps, newId });
+      return (await import('./engine/run-job.js')).runImportJob(job.job, { ...deps, newId });
     case 'preview':
-      return (await import('./engine/index.js')).runDefinitionPreview(job.job, deps);
+      return (await import('./engine/run-job.js')).runDefinitionPreview(job.job, deps);
     case 'apply':
-      return (await import('./engine/index.js')).runDefinitionApply(job.job, { ...deps, newId });
+      return (await import('./engine/run-job.js')).runDefinitionApply(job.job, { ...deps, newId });
     case 'newMock':
       return (await import('./new-mock-job.js')).runNewMockJob(job.job);
   }

@@ -9,7 +9,6 @@
 import type { ResOf } from '../../protocol/messages.js';
 import { sendInParts } from '../../protocol/model/import-parts.js';
 import { connectToSupervisor } from '../runtime/child.js';
-import { convertCurlCommand } from './engine/curl/convert-command.js';
 import { runInThread } from './job-thread.js';
 
 connectToSupervisor({
@@ -23,6 +22,7 @@ connectToSupervisor({
     'importer.apply': (job, ctx) => runInThread({ kind: 'apply', job }, ctx),
     // No progress to tell: New Mock is one step, bounded by the supervisor's deadline.
     'importer.newMock': (job, ctx) => runInThread({ kind: 'newMock', job }, { signal: ctx.signal, chunk: () => {} }),
-    'importer.readCurl': ({ command, id, name }) => convertCurlCommand(command, { id, ...(name !== undefined ? { name } : {}) }),
+    // Loaded at the first read: an import job's child never needs curlconverter (nor it the job's engines).
+    'importer.readCurl': async ({ command, id, name }) => (await import('./engine/curl/convert-command.js')).convertCurlCommand(command, { id, ...(name !== undefined ? { name } : {}) }),
   },
 });

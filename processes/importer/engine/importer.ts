@@ -86,5 +86,10 @@ export interface Importer {
   reads?: 'text' | 'stream';
   limits?: ImporterLimits;
   detect(input: ImportInput): Detection | null;
+  /**
+   * Loads its converter when called (a dynamic import): the registry, auto-detect and a job of
+   * another format then load no format's code but their detect rules (a HAR job compiled 3 MB
+   * of every format's readers before it read a byte; bench/README.md, "HAR import").
+   */
   convert(input: ImportInput, ctx: ImportContext): Promise<ImportOutcome>;
 }

@@ -16,12 +16,8 @@ import type {
   ImportProgress,
   ImportResult,
 } from '../../../protocol/model/import.js';
-import { applyDefinitionUpdate } from './definition-update/apply.js';
-import { readCachedDefinition } from './definition-update/definitions.js';
-import { previewDefinitionUpdate, type DefinitionUpdateInput } from './definition-update/preview.js';
-import { readSourceDefinition } from './definition-update/read-source.js';
-import { readCachedWsdl, readSourceWsdl } from './definition-update/wsdl-read.js';
-import { applyWsdlUpdate, previewWsdlUpdate, type WsdlUpdateInput } from './definition-update/wsdl-update.js';
+import type { DefinitionUpdateInput } from './definition-update/preview.js';
+import type { WsdlUpdateInput } from './definition-update/wsdl-update.js';
 import { basename, resolve } from 'node:path';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Detection, ImportInput, Importer } from './importer.js';
@@ -129,9 +125,10 @@ function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+// A definition update loads its engines (OpenAPI or WSDL) when it runs, as an import's converter does (importer.ts).
 export async function runDefinitionPreview(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdatePreview> {
-  if (job.api.soap) return previewWsdlUpdate(await wsdlUpdateInput(job, deps));
-  return previewDefinitionUpdate(await updateInput(job, deps));
+  if (job.api.soap) return (await import('./definition-update/wsdl-update.js')).previewWsdlUpdate(await wsdlUpdateInput(job, deps));
+  return (await import('./definition-update/preview.js')).previewDefinitionUpdate(await updateInput(job, deps));
 }
 
 /** Reads the sources again; throws `definition-changed` when they differ from the preview's. */
@@ -141,20 +138,22 @@ export async function runDefinitionApply(job: DefinitionApplyJob, deps: JobDeps)
     expectedFingerprint: job.expectedFingerprint,
     ...(job.recordSource !== undefined ? { source: job.recordSource } : {}),
   };
-  if (job.api.soap) return applyWsdlUpdate(await wsdlUpdateInput(job, deps), options);
-  return applyDefinitionUpdate(await updateInput(job, deps), options);
+  if (job.api.soap) return (await import('./definition-update/wsdl-update.js')).applyWsdlUpdate(await wsdlUpdateInput(job, deps), options);
+  return (await import('./definition-update/apply.js')).applyDefinitionUpdate(await updateInput(job, deps), options);
 }
 
 async function updateInput(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdateInput> {
   const credentials = job.source.kind === 'url' ? job.source.credentials : undefined;
+  const { readSourceDefinition } = await import('./definition-update/read-source.js');
   const next = await withLoader(job, credentials, deps, (loader) => readSourceDefinition(job.source, loader, deps.onProgress, deps.signal));
-  const old = job.cached.length > 0 ? await readCachedDefinition(job.cached) : null;
+  const old = job.cached.length > 0 ? await (await import('./definition-update/definitions.js')).readCachedDefinition(job.cached) : null;
   return { api: job.api, requests: job.requests, old, next };
 }
 
 /** A SOAP interface: its WSDL read now, and the copy cached at import (docs/soap.md). */
 async function wsdlUpdateInput(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<WsdlUpdateInput> {
   const credentials = job.source.kind === 'url' ? job.source.credentials : undefined;
+  const { readCachedWsdl, readSourceWsdl } = await import('./definition-update/wsdl-read.js');
   const next = await withLoader(job, credentials, deps, (loader) => readSourceWsdl(job.source, loader, deps.onProgress, deps.signal));
   const old = await readCachedWsdl(job.api, job.cached);
   return { api: job.api, requests: job.requests, old: old.definition, next: old.warning ? { ...next, warnings: [old.warning, ...next.warnings] } : next };

@@ -6,7 +6,6 @@
  */
 import type { Importer } from '../importer.js';
 import { runDetectRules } from '../detect-rules.js';
-import { convertHar } from './convert.js';
 import { HAR_DETECT_RULES } from './detect.js';
 
 export const HAR_FILE_LIMIT = 100 * 1024 * 1024;
@@ -18,5 +17,5 @@ export const harImporter: Importer = {
   reads: 'stream',
   limits: { fileBytes: HAR_FILE_LIMIT, pasteChars: HAR_PASTE_LIMIT },
   detect: (input) => runDetectRules(HAR_DETECT_RULES, input),
-  convert: convertHar,
+  convert: async (input, ctx) => (await import('./convert.js')).convertHar(input, ctx),
 };

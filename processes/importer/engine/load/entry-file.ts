@@ -7,7 +7,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ParleyError } from '../../../../protocol/errors.js';
-import { decodeText } from './parse-text.js';
+import { decodeText } from './decode-text.js';
 
 /** Auto-detect looks at most at this much of a file; the import itself reads it all. */
 export const DETECT_HEAD_BYTES = 1024 * 1024;

@@ -10,6 +10,9 @@ import { LineCounter, isMap, isSeq, parseDocument, type Document, type Node } fr
 import { ParleyError } from '../../../../protocol/errors.js';
 import { pointerSegments } from '../../../../protocol/json-pointer.js';
 import { FAST_VALUE_FROM_CHARS, fastLoadValue } from '../../../../protocol/project/yaml-file.js';
+import { looksLikeJson } from './decode-text.js';
+
+export { decodeText, looksLikeJson } from './decode-text.js';
 
 export interface ParsedText {
   value: unknown;
@@ -22,18 +25,6 @@ export interface ParsedText {
 const LINE_MAP_LIMIT = 8 * 1024 * 1024;
 /** Aliases a YAML document may expand, against "billion laughs" documents. */
 const MAX_ALIAS_COUNT = 10_000;
-
-/** UTF-8, or UTF-16 when the bytes start with its byte order mark (Postman on Windows writes that); the BOM is dropped. */
-export function decodeText(bytes: Uint8Array): string {
-  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
-  const text = new TextDecoder(encoding, { fatal: false }).decode(bytes);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-export function looksLikeJson(text: string): boolean {
-  const first = /\S/.exec(text);
-  return first !== null && (first[0] === '{' || first[0] === '[');
-}
 
 /** Throws `import-malformed` naming the file and line when the text does not parse. */
 export function parseText(text: string, file: string, options: { fastYamlFrom?: number } = {}): ParsedText {

@@ -9,7 +9,7 @@ import type { ImportSource } from '../../../../protocol/model/import.js';
 import type { ImportInput } from '../importer.js';
 import { DEFAULT_LIMITS, tooLarge } from './limits.js';
 import type { DocumentLoader } from './loader.js';
-import { decodeText } from './parse-text.js';
+import { decodeText } from './decode-text.js';
 
 export async function readImportInput(source: ImportSource, loader: DocumentLoader): Promise<ImportInput> {
   if (source.kind === 'paste') {

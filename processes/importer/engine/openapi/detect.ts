@@ -6,7 +6,7 @@
  */
 import { baseName, type DetectRule } from '../detect-rules.js';
 import { topLevelJsonKeys } from '../load/json-top-level.js';
-import { looksLikeJson } from '../load/parse-text.js';
+import { looksLikeJson } from '../load/decode-text.js';
 
 const KEYS = ['openapi', 'swagger', 'swaggerVersion'] as const;
 type Key = (typeof KEYS)[number];

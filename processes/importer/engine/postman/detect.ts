@@ -9,7 +9,7 @@
  */
 import { baseName, type DetectRule } from '../detect-rules.js';
 import { topLevelJsonKeys } from '../load/json-top-level.js';
-import { looksLikeJson } from '../load/parse-text.js';
+import { looksLikeJson } from '../load/decode-text.js';
 
 export const COLLECTION = 'postman-collection';
 export const ENVIRONMENT = 'postman-environment';

@@ -3,7 +3,9 @@
  * `soapui-project` in the SoapUI config namespace (after the XML declaration and comments).
  */
 import { baseName, xmlRootIs, type DetectRule } from '../detect-rules.js';
-import { SOAPUI_NS } from './read-project.js';
+
+/** The SoapUI config namespace; here, not in read-project.ts, so detecting does not load the XML reader. */
+export const SOAPUI_NS = 'http://eviware.com/soapui/config';
 
 /** True when the root element is soapui-project in the SoapUI namespace (checked on the root tag). */
 export function looksLikeSoapuiProject(text: string): boolean {

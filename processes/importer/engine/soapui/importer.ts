@@ -1,7 +1,6 @@
 /** The legacy SoapUI project importer: WSDL interfaces, saved requests, properties, environments, scripts as text (docs/soap.md). */
 import { runDetectRules } from '../detect-rules.js';
 import type { Importer } from '../importer.js';
-import { convertSoapui } from './convert.js';
 import { SOAPUI_DETECT_RULES } from './detect.js';
 
 export const soapuiImporter: Importer = {
@@ -10,5 +9,5 @@ export const soapuiImporter: Importer = {
   // As any XML input: the safe reader refuses a document over 10 MiB characters; bytes bound the read first.
   limits: { fileBytes: 40 * 1024 * 1024 },
   detect: (input) => runDetectRules(SOAPUI_DETECT_RULES, input),
-  convert: convertSoapui,
+  convert: async (input, ctx) => (await import('./convert.js')).convertSoapui(input, ctx),
 };

@@ -6,8 +6,10 @@
  */
 import { ParleyError } from '../../../../protocol/errors.js';
 import { DEFAULT_XML_LIMITS, childrenNamed, firstChild, parseXml, type XmlElement } from '../../../../protocol/wsdl/index.js';
+import { SOAPUI_NS } from './detect.js';
 
-export const SOAPUI_NS = 'http://eviware.com/soapui/config';
+export { SOAPUI_NS };
+
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 export interface SoapuiCall {
