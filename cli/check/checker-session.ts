@@ -14,7 +14,7 @@ import { listOperations, matchOperation, type OperationEntry } from '../../proce
 import { CHECK_LIMITS, reasoned } from '../../processes/checker/engine/verdicts.js';
 import { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
 import { distEntry } from '../../processes/supervisor/paths.js';
-import type { CheckDefinition } from './load-definition.js';
+import type { CommandLineDefinition } from '../definition-source.js';
 
 /** One recorded response to check, as the checker's rules read it. */
 export interface Exchange {
@@ -55,11 +55,11 @@ export class CheckerSession {
 
   private constructor(
     private readonly handle: ChildProcessHandle,
-    private readonly definition: CheckDefinition,
+    private readonly definition: CommandLineDefinition,
   ) {}
 
   /** Starts the checker child; the caller must `stop()` the session it gets. */
-  static async start(definition: CheckDefinition, options: SessionOptions = {}): Promise<CheckerSession> {
+  static async start(definition: CommandLineDefinition, options: SessionOptions = {}): Promise<CheckerSession> {
     const entry = distEntry('checker.js');
     if (!existsSync(entry)) throw new ParleyError('not-built', `${entry} is missing: build Parley first (node scripts/build.mjs).`);
     const handle = new ChildProcessHandle({ name: 'checker process', entry, restart: true, ...(options.log ? { log: options.log } : {}) });

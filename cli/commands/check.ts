@@ -20,7 +20,7 @@ import { CheckerSession, MAX_IN_FLIGHT, type Exchange } from '../check/checker-s
 import { readHarEntries, type HarEntry } from '../check/har-entries.js';
 import { HarSummary } from '../check/har-summary.js';
 import { runInOrder } from '../check/in-order.js';
-import { loadCheckDefinition, type CheckDefinition } from '../check/load-definition.js';
+import { readCommandLineDefinition, type CommandLineDefinition } from '../definition-source.js';
 import { declaresOperation, operationLabel, parseOperation } from '../check/operation-arg.js';
 import { EXIT_NOT_CHECKED, Outcome } from '../check/outcome.js';
 import { readBody } from '../check/read-body.js';
@@ -124,7 +124,7 @@ export async function runCheck(args: string[], io: CheckIo = processIo()): Promi
   const out = writerFor(io.stdout, () => controller.abort());
   let session: CheckerSession | undefined;
   try {
-    const definition = await loadCheckDefinition(options.definition!, controller.signal);
+    const definition = await readCommandLineDefinition(options.definition!, controller.signal);
     for (const warning of definition.warnings) io.stderr.write(`parley check: warning: ${warning}\n`);
     const plan = await planOf(options, definition, io);
     if (typeof plan === 'string') {
@@ -150,7 +150,7 @@ export async function runCheck(args: string[], io: CheckIo = processIo()): Promi
 type Plan = (session: CheckerSession, out: Writer, signal: AbortSignal) => Promise<number>;
 
 /** What the options ask for, checked before any process starts; a string says what is wrong. */
-async function planOf(options: Options, definition: CheckDefinition, io: CheckIo): Promise<Plan | string> {
+async function planOf(options: Options, definition: CommandLineDefinition, io: CheckIo): Promise<Plan | string> {
   if (options.batch !== undefined) {
     const file = options.batch;
     if (file !== '-' && !(await readable(file))) return `--batch ${file} was not found or cannot be read.`;
@@ -229,7 +229,7 @@ async function runBatch(input: Readable, session: CheckerSession, out: Writer, i
   return outcome.exitCode;
 }
 
-async function runHar(file: string, definition: CheckDefinition, session: CheckerSession, out: Writer, json: boolean, signal: AbortSignal): Promise<number> {
+async function runHar(file: string, definition: CommandLineDefinition, session: CheckerSession, out: Writer, json: boolean, signal: AbortSignal): Promise<number> {
   const summary = new HarSummary(basename(file), definition.title ? `${definition.title} (${definition.name})` : definition.name);
   try {
     await runInOrder(

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { ParleyError } from '../../protocol/errors.js';
 import type { ContractCheckMode, Mock } from '../../protocol/model/mock.js';
 import type { MockDocuments } from '../../protocol/model/verdict.js';
-import { isDocumentUrl, mockFromDocument } from './document-mock.js';
+import { isDefinitionUrl } from '../definition-source.js';
+import { mockFromDocument } from './document-mock.js';
 
 export interface ServeTarget {
   mock: Mock;
@@ -36,7 +37,7 @@ export async function serveTarget(where: string, mockName: string | undefined, p
 
 /** A folder (or a path that is not a document's URL and does not exist as a file) is a project. */
 async function isProjectFolder(where: string): Promise<boolean> {
-  if (isDocumentUrl(where)) return false;
+  if (isDefinitionUrl(where)) return false;
   const found = await stat(where).catch(() => null);
   if (!found) throw new ParleyError('not-found', `${where} does not exist: give a project folder, an OpenAPI file or an http(s) URL.`);
   return found.isDirectory();

@@ -136,13 +136,18 @@ describe('definitions and usage', () => {
   it('a definition that does not load exits 2 naming the file and what is wrong', async () => {
     const broken = await parley(['--definition', join(fixtures, 'broken.yaml'), '--method', 'GET', '--path', '/a', '--status', '200']);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/broken\.yaml did not load: broken\.yaml is not valid YAML \(line \d+\)/);
+    expect(broken.stderr).toMatch(/The definition .*broken\.yaml did not load: broken\.yaml is not valid YAML \(line \d+\)/);
     const notOpenApi = await parley(['--definition', join(fixtures, 'not-openapi.json'), '--method', 'GET', '--path', '/a', '--status', '200']);
     expect(notOpenApi.code).toBe(2);
     expect(notOpenApi.stderr).toContain('not-openapi.json has no openapi, swagger or swaggerVersion field');
     const missing = await parley(['--definition', join(fixtures, 'nowhere.yaml'), '--method', 'GET', '--path', '/a', '--status', '200']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nowhere\.yaml.*was not found/);
+    // Read by the same reader as `parley mock serve <document>`, so refused in the same words.
+    const swagger12 = join(root, 'test', 'fixtures', 'importers', 'openapi', 'swagger-1.2', 'singleFile.json');
+    const old = await parley(['--definition', swagger12, '--method', 'GET', '--path', '/a', '--status', '200']);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toBe(`parley check: ${swagger12} is a Swagger 1.2 document; Parley checks and mocks OpenAPI 3.x and Swagger 2.0 definitions only.\n`);
   });
 
   it('--help prints usage; a missing option is a usage error (exit 2)', async () => {

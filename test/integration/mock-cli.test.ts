@@ -303,7 +303,12 @@ describe('parley mock serve <openapi document>', () => {
     expect(missing.stderr).toMatch(/does not exist/);
     const notOpenApi = await parley(['mock', 'serve', join(fixtures, 'schemas', 'book.yaml')]);
     expect(notOpenApi.code).toBe(2);
-    expect(notOpenApi.stderr).toMatch(/not an OpenAPI/);
+    expect(notOpenApi.stderr).toMatch(/The definition .*book\.yaml did not load: .*book\.yaml has no openapi, swagger or swaggerVersion field, so it is not an OpenAPI or Swagger document\./);
+    // Read by the same reader as `parley check --definition`, so refused in the same words.
+    const swagger12 = join(root, 'test', 'fixtures', 'importers', 'openapi', 'swagger-1.2', 'singleFile.json');
+    const old = await parley(['mock', 'serve', swagger12]);
+    expect(old.code).toBe(2);
+    expect(old.stderr).toContain(`${swagger12} is a Swagger 1.2 document; Parley checks and mocks OpenAPI 3.x and Swagger 2.0 definitions only.`);
     const noMock = await parley(['mock', 'serve', project]);
     expect(noMock.code).toBe(2);
     const badCheck = await parley(['mock', 'serve', library, '--check', 'strict']);

@@ -2,12 +2,14 @@
  * The two sides of a WSDL interface's definition update: the WSDL read from its source now
  * (by the import's own read, so the same loader rules, cache paths and fingerprint), and the
  * copy cached under definition/ at import, read offline with each file standing for the
- * address it was read from (`soap.sources`), as the mock host reads it.
+ * address it was read from (`soap.sources`) by the mock host's own reader of a cached WSDL
+ * (protocol/wsdl/cached-wsdl.ts).
  */
 import type { Api } from '../../../../protocol/model/api.js';
 import type { CachedFile, ImportProgress, ImportSource, ReportItem } from '../../../../protocol/model/import.js';
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
-import { WsdlError, cachedWsdlReader, readWsdl, type WsdlDefinition } from '../../../../protocol/wsdl/index.js';
+import { WsdlError, type WsdlDefinition } from '../../../../protocol/wsdl/index.js';
+import { readCachedWsdlDocuments } from '../../../../protocol/wsdl/cached-wsdl.js';
 import type { DocumentLoader } from '../load/loader.js';
 import { decodeText } from '../load/parse-text.js';
 import { readImportInput } from '../load/read-input.js';
@@ -51,11 +53,12 @@ export async function readCachedWsdl(api: Api, files: readonly CachedFile[]): Pr
     const source = api.soap?.sources[i];
     if (source !== undefined) sourceOf.set(inCache(path), source);
   });
-  const located = files.map((f) => ({ path: f.path, source: sourceOf.get(f.path) ?? new URL(f.path, CACHE_BASE).href }));
-  const texts = new Map(files.map((f) => [f.path, decodeText(f.bytes)] as const));
-  const reader = cachedWsdlReader(located, async (path) => texts.get(path) ?? '');
+  // A file the API records no source for (a hand-edited api.yaml) stands at its place in the
+  // cache: a relative reference still finds it, and one that finds nothing is a problem of the
+  // read, never a failure of the update.
+  const documents = files.map((f) => ({ path: f.path, text: decodeText(f.bytes), source: sourceOf.get(f.path) ?? new URL(f.path, CACHE_BASE).href }));
   try {
-    return { definition: await readWsdl({ location: located[0]!.source, text: texts.get(entry.path) ?? '' }, reader) };
+    return { definition: (await readCachedWsdlDocuments(documents)).definition };
   } catch (err) {
     if (!(err instanceof WsdlError)) throw err;
     return {

@@ -11,7 +11,8 @@ import { operationName } from '../new-mock.js';
 import { fileNameKey } from '../../../../protocol/project/file-names.js';
 import { contentTypeFor } from './soap-version.js';
 import type { MockDocuments } from '../../../../protocol/model/verdict.js';
-import { pickBinding, readCachedWsdl, wsdlDocuments } from './soap-contract-from-wsdl.js';
+import { readCachedWsdlDocuments } from '../../../../protocol/wsdl/cached-wsdl.js';
+import { pickBinding, wsdlDocuments } from './soap-contract-from-wsdl.js';
 
 export interface NewSoapMockOptions {
   name: string;
@@ -23,7 +24,7 @@ export interface NewSoapMockOptions {
 
 /** New Mock straight from an API's cached WSDL documents (an OpenAPI definition is refused: New Mock takes those). */
 export async function newSoapMockFromDocuments(documents: MockDocuments, options: NewSoapMockOptions): Promise<Mock> {
-  const { definition } = await readCachedWsdl(wsdlDocuments(documents));
+  const { definition } = await readCachedWsdlDocuments(wsdlDocuments(documents));
   return newSoapMock(definition, pickBinding(definition, options.binding), options);
 }
 

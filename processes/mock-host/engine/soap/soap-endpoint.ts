@@ -13,7 +13,7 @@ import { requestAction } from './soap-version.js';
 import { parseSafeXml } from './safe-xml.js';
 import { qname, readEnvelope } from './envelope.js';
 import { serveWsdlDocument, wsdlQuery } from './wsdl-addresses.js';
-import { cachedLocator } from './soap-contract-from-wsdl.js';
+import { cachedLocator } from '../../../../protocol/wsdl/cached-wsdl.js';
 
 export interface SoapIncoming {
   method: string;

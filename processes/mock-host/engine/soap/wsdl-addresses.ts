@@ -23,7 +23,7 @@ export interface WsdlSite {
   documents: ReadonlyMap<string, string>;
   /** The WSDL `?wsdl` serves. */
   entry: string;
-  /** The import's own rule (soap-contract-from-wsdl.ts, `cachedLocator`). */
+  /** The import's own rule (protocol/wsdl/cached-wsdl.ts, `cachedLocator`). */
   locate: LocateDocument;
 }
 
