@@ -10,8 +10,10 @@
 // Targets (issue 12 item 9): import, first check and first mock answer within 2x the peer's time,
 // the importer's peak memory within 1.5x the peer's.
 // Usage: node bench/graph-scale.mjs [v1|beta|both=v1] [runs=1]   (run `npm run build` first)
+// PARLEY_BENCH_ONLY=import,check,mock runs those steps only, beside the peer (PARLEY_BENCH_ONLY=import
+// PARLEY_BENCH_PEER=0 leaves the peer out: a quick look, no ratio).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -40,18 +42,21 @@ async function main() {
     const size = statSync(document).size;
     const rows = { peer: [], import: [], check: [], 'mock serve': [] };
     // The kinds take turns run after run, so a change in the machine's load moves them all.
+    const only = process.env.PARLEY_BENCH_ONLY?.split(',');
+    const step = (name) => !only || only.some((o) => name.startsWith(o));
     for (let run = 0; run < runs; run++) {
-      rows.peer.push(await timed(process.execPath, [fileURLToPath(import.meta.url), '--peer', document]));
-      rows.import.push(await importRow(document));
-      rows.check.push(await checkRow(document));
-      rows['mock serve'].push(await mockRow(document));
+      if (process.env.PARLEY_BENCH_PEER !== '0') rows.peer.push(await timed(process.execPath, [fileURLToPath(import.meta.url), '--peer', document]));
+      if (step('import')) rows.import.push(await importRow(document));
+      if (step('check')) rows.check.push(await checkRow(document));
+      if (step('mock')) rows['mock serve'].push(await mockRow(document));
     }
+    for (const [k, list] of Object.entries(rows)) if (list.length === 0) delete rows[k];
     const median = (list) => [...list].sort((a, b) => a.ms - b.ms)[Math.floor(list.length / 2)];
     const result = Object.fromEntries(Object.entries(rows).map(([k, list]) => [k, median(list)]));
     console.log(`\n${name}: ${document} (${(size / 1024 / 1024).toFixed(1)} MB), median of ${runs}, load average now ${loadavg()[0].toFixed(2)}`);
     console.log('| step | wall | x peer | peak MB (process) | x peer | peak MB (tree) | note |');
     console.log('|---|---:|---:|---:|---:|---:|---|');
-    const p = result.peer;
+    const p = result.peer ?? { ms: NaN, treeMb: NaN };
     for (const [step, r] of Object.entries(result)) {
       const own = r.processMb ?? r.treeMb;
       console.log(`| ${step} | ${(r.ms / 1000).toFixed(1)} s | ${(r.ms / p.ms).toFixed(2)} | ${Math.round(own)} | ${(own / p.treeMb).toFixed(2)} | ${Math.round(r.treeMb)} | ${r.note ?? ''} |`);
