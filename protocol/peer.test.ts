@@ -16,8 +16,10 @@ function pair(handlers: Handlers = {}, options: { maxFrame?: number; handlerErro
   const sideA = Duplex.from({ readable: bToA, writable: aToB });
   const sideB = Duplex.from({ readable: aToB, writable: bToA });
   const errors: ParleyError[] = [];
-  const client = new Peer(streamTransport(sideA, options.maxFrame), { role: 'client', validate: validateCompiled });
+  const limit = options.maxFrame !== undefined ? { maxFrame: options.maxFrame } : {};
+  const client = new Peer(streamTransport(sideA, options.maxFrame), { role: 'client', validate: validateCompiled, ...limit });
   const server = new Peer(streamTransport(sideB, options.maxFrame), {
+    ...limit,
     role: 'server',
     validate: validateCompiled,
     handlers,
@@ -28,6 +30,18 @@ function pair(handlers: Handlers = {}, options: { maxFrame?: number; handlerErro
 }
 
 describe('Peer', () => {
+  it('fails a call too large for the other side to read at once, and an answer too large as an error; the bus goes on', async () => {
+    const { client } = pair({ 'sys.ping': ({ t }) => (t === 2 ? ({ t, pid: 1, pad: 'x'.repeat(4_000) } as never) : { t, pid: 1 }) }, { maxFrame: 1024 });
+    // Before, the reader dropped the frame and the call waited for an answer that could not come.
+    await expect(client.call('importer.readCurl', { command: `curl ${'x'.repeat(4_000)}`, id: 'r1' })).rejects.toMatchObject({
+      code: 'frame-too-large',
+      message: expect.stringMatching(/message importer\.readCurl is 4 KB, over the 1 KB/),
+    });
+    expect(client.pending).toBe(0);
+    await expect(client.call('sys.ping', { t: 2 })).rejects.toMatchObject({ code: 'frame-too-large', message: expect.stringContaining('answer to sys.ping') });
+    await expect(client.call('sys.ping', { t: 1 })).resolves.toEqual({ t: 1, pid: 1 });
+  });
+
   it('round-trips a call with a correlation id and validates the reply', async () => {
     const { client } = pair({ 'sys.ping': ({ t }) => ({ t, pid: 42 }) });
     await expect(client.call('sys.ping', { t: 7 })).resolves.toEqual({ t: 7, pid: 42 });

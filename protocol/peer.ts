@@ -20,6 +20,7 @@ import {
   methods as methodCatalog,
 } from './messages.js';
 import { PROTOCOL_VERSION } from './version.js';
+import { DEFAULT_MAX_FRAME } from './framing.js';
 
 export interface Transport {
   send(bytes: Uint8Array): void;
@@ -70,6 +71,8 @@ export interface PeerOptions {
    */
   scope?: <T>(type: string, work: () => T) => T;
   pid?: number;
+  /** The largest message the other side reads (its FrameDecoder's limit); default DEFAULT_MAX_FRAME. */
+  maxFrame?: number;
 }
 
 /**
@@ -107,6 +110,7 @@ export class Peer {
   private readonly closeListeners = new Set<(err: ParleyError) => void>();
   private nextId = 1;
   private readonly pid: number;
+  private readonly maxFrame: number;
   private remote: Hello | null = null;
   private closedWith: ParleyError | null = null;
   private settleReady!: { resolve(h: Hello): void; reject(e: ParleyError): void };
@@ -125,6 +129,7 @@ export class Peer {
     transport.onFrameError = (err) => this.onProtocolError(err);
     transport.onClose = (reason) => this.closed(new ParleyError('peer-closed', reason || `The ${this.remoteRole} closed the connection.`));
     this.pid = options.pid ?? 0;
+    this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
     this.write(hello(this.role, this.pid));
   }
 
@@ -163,12 +168,24 @@ export class Peer {
         onChunk: options.onChunk as ((item: never) => void) | undefined,
         cleanup: () => signal?.removeEventListener('abort', onAbort),
       });
-      this.write({ v: PROTOCOL_VERSION, id, kind: 'req', type, payload });
+      try {
+        this.write({ v: PROTOCOL_VERSION, id, kind: 'req', type, payload });
+      } catch (err) {
+        // Too large to send: the call fails here rather than wait for an answer that cannot come.
+        this.pendingCalls.delete(id);
+        signal?.removeEventListener('abort', onAbort);
+        reject(err as ParleyError);
+      }
     });
   }
 
   emit<E extends EventName>(type: E, payload: EventOf<E>): void {
-    if (!this.closedWith) this.write({ v: PROTOCOL_VERSION, id: 0, kind: 'event', type, payload });
+    if (this.closedWith) return;
+    try {
+      this.write({ v: PROTOCOL_VERSION, id: 0, kind: 'event', type, payload });
+    } catch (err) {
+      this.onProtocolError(err as ParleyError);
+    }
   }
 
   on<E extends EventName>(type: E, listener: (payload: EventOf<E>) => void): () => void {
@@ -204,9 +221,22 @@ export class Peer {
     for (const listener of this.closeListeners) listener(err);
   }
 
+  /**
+   * Sends one message. One larger than the other side reads is refused here with `frame-too-large`
+   * (its reader would drop it, and a call would wait for ever): a call fails at once, a handler's
+   * answer or chunk becomes the caller's error, an event is reported as a protocol error.
+   */
   private write(envelope: Envelope): void {
     if (this.closedWith && envelope.kind !== 'hello') return;
-    this.transport.send(encode(envelope));
+    const bytes = encode(envelope);
+    if (bytes.byteLength > this.maxFrame) {
+      const size = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
+      throw new ParleyError('frame-too-large', `The ${envelope.kind === 'res' ? 'answer to' : 'message'} ${envelope.type} is ${size(bytes.byteLength)}, over the ${size(this.maxFrame)} one message between Parley's processes may carry.`, {
+        length: bytes.byteLength,
+        limit: this.maxFrame,
+      });
+    }
+    this.transport.send(bytes);
   }
 
   private receive(bytes: Uint8Array): void {
@@ -322,8 +352,15 @@ export class Peer {
   }
 
   private reply(id: number, type: string, payload: unknown, error?: WireError): void {
-    if (!error) this.write({ v: PROTOCOL_VERSION, id, kind: 'res', type, payload });
-    else this.write({ v: PROTOCOL_VERSION, id, kind: 'res', type, error: { ...error, message: boundText(error.message) } });
+    if (!error) {
+      try {
+        this.write({ v: PROTOCOL_VERSION, id, kind: 'res', type, payload });
+        return;
+      } catch (err) {
+        error = toWireError(err);
+      }
+    }
+    this.write({ v: PROTOCOL_VERSION, id, kind: 'res', type, error: { ...error, message: boundText(error.message) } });
   }
 
   private receiveChunk(id: number, payload: unknown): void {
