@@ -1,8 +1,9 @@
 /**
  * One checker child for a whole `parley check` run, the same process the app uses
- * (dist/checker.js on the msgpack bus). The definition's documents travel once per checker
+ * (dist/checker.js on the msgpack bus), started by the first check that needs it: a capture whose
+ * calls no operation describes never starts it. The definition's documents travel once per checker
  * process; later checks name it by fingerprint. `check` never rejects: whatever goes wrong
- * (the checker died, the run was interrupted) is a `not-checked` verdict.
+ * (the checker did not start or died, the run was interrupted) is a `not-checked` verdict.
  */
 import { existsSync } from 'node:fs';
 import { ParleyError, hasCode } from '../../protocol/errors.js';
@@ -52,26 +53,23 @@ export class CheckerSession {
   /** The first check sent to a new checker pid, which carries the documents. */
   private priming: { pid: number | undefined; done: Promise<void> } | undefined;
   private operationList: readonly OperationEntry[] | null | undefined;
+  /** The checker's start and warm-up, begun by the first check that needs the checker. */
+  private boot: Promise<void> | undefined;
 
   private constructor(
     private readonly handle: ChildProcessHandle,
     private readonly definition: CommandLineDefinition,
   ) {}
 
-  /** Starts the checker child; the caller must `stop()` the session it gets. */
-  static async start(definition: CommandLineDefinition, options: SessionOptions = {}): Promise<CheckerSession> {
+  /**
+   * A session for `definition`; its checker starts with the first check that needs one (a start
+   * that fails makes that check, and every later one, `not-checked`). The caller must `stop()` it.
+   */
+  static create(definition: CommandLineDefinition, options: SessionOptions = {}): CheckerSession {
     const entry = distEntry('checker.js');
     if (!existsSync(entry)) throw new ParleyError('not-built', `${entry} is missing: build Parley first (node scripts/build.mjs).`);
     const handle = new ChildProcessHandle({ name: 'checker process', entry, restart: true, ...(options.log ? { log: options.log } : {}) });
-    const session = new CheckerSession(handle, definition);
-    try {
-      await handle.start();
-      await session.warmUp();
-    } catch (err) {
-      await handle.stop();
-      throw err;
-    }
-    return session;
+    return new CheckerSession(handle, definition);
   }
 
   /** The definition's operations, read here once for matching; null when only the checker can read it. */
@@ -99,6 +97,7 @@ export class CheckerSession {
     const operations = this.operations();
     if (operations && !exchange.operation && !matchOperation(operations, exchange.method, exchange.url)) return reasoned('none', 'no-operation');
     try {
+      await (this.boot ??= this.handle.start().then(() => this.warmUp()));
       return await this.send(exchange, signal);
     } catch (err) {
       if (signal?.aborted) return reasoned('not-checked', 'cancelled', {}, 'the run was interrupted');
@@ -119,7 +118,8 @@ export class CheckerSession {
    * parsed and indexed by each) does not count against the 1000 ms budget of a real check.
    */
   private async warmUp(): Promise<void> {
-    const probe = (): Promise<unknown> => this.check({ method: 'GET', url: '/', status: 200, contentType: 'application/json', body: new TextEncoder().encode('{}') });
+    // Sent as they are: the local match above would answer them without the checker.
+    const probe = (): Promise<unknown> => this.send({ method: 'GET', url: '/', status: 200, contentType: 'application/json', body: new TextEncoder().encode('{}') }).catch(() => undefined);
     await probe();
     await Promise.all([probe(), probe(), probe(), probe()]);
   }

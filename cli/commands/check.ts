@@ -132,7 +132,7 @@ export async function runCheck(args: string[], io: CheckIo = processIo()): Promi
       return EXIT_NOT_CHECKED;
     }
     const log = options.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined;
-    session = await CheckerSession.start(definition, log ? { log } : {});
+    session = CheckerSession.create(definition, log ? { log } : {});
     const code = await plan(session, out, controller.signal);
     return interruptedBy ? exitForSignal(interruptedBy) : code;
   } catch (err) {
