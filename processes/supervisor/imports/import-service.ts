@@ -72,8 +72,8 @@ export class ImportService {
   async detect({ source }: ReqOf<'import.detect'>): Promise<ResOf<'import.detect'>> {
     if (source.kind === 'url') return { detection: null };
     const input = source.kind === 'paste' ? { text: source.text } : { name: basename(source.path), text: (await openEntryFile(resolve(source.path), basename(source.path))).head };
-    // Loaded on first use: the registry brings every format's reader (postman-collection and
-    // faker among them, about 150 ms), which a supervisor that never detects (parley run) skips.
+    // Loaded on first use: a supervisor that never detects (parley run) skips even the registry's
+    // detect rules (each format's converter loads only when an import runs, in the importer).
     const { createImporterRegistry } = await import('../../importer/engine/registry.js');
     return { detection: createImporterRegistry().detectFormat(input) };
   }
