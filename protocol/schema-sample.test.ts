@@ -89,3 +89,13 @@ describe('sampleSchema', () => {
     expect(() => sampleSchema({ $ref: '#/components/schemas/Missing' }, { openapi: '3.0.3', components: { schemas: {} } }, { skip: 'readOnly' })).toThrow(/Missing/);
   });
 });
+
+describe('sampleSchema and large examples', () => {
+  it('samples a schema whose example array is too long to spread into one call', () => {
+    const huge = Array.from({ length: 300_000 }, (_, i) => i);
+    const doc = { openapi: '3.0.3', components: { schemas: { Wide: { type: 'object', properties: { list: { type: 'array', items: { type: 'integer' }, example: huge } } } } } };
+    const value = sampleSchema({ $ref: '#/components/schemas/Wide' }, doc, { skip: 'readOnly' }) as { list?: unknown[] };
+    // Over the value budget at every level: cut to level 1, where an array is [] (openapi-sampler's cut).
+    expect(value).toEqual({ list: [] });
+  });
+});

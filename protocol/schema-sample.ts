@@ -63,13 +63,13 @@ function jsonWithinLimits(schema: JSONSchema7, document: object, skip: SchemaSam
   // by its fan-out with each level: the levels that fit cost less than the one that does not.
   const whole = within(limits.depth);
   if (whole !== OVER_BUDGET) return { value: whole, depth: limits.depth };
-  let best = { value: run(schema, document, skip, 'json', 1, Infinity), depth: 1 };
+  let best: { value: unknown; depth: number } | undefined;
   for (let depth = 2; depth < limits.depth; depth++) {
     const value = within(depth);
     if (value === OVER_BUDGET) break;
     best = { value, depth };
   }
-  return best;
+  return best ?? { value: run(schema, document, skip, 'json', 1, Infinity), depth: 1 };
 }
 
 const OVER_BUDGET = new Error('over the sample budget');
@@ -95,7 +95,8 @@ function countValues(value: unknown, stop: number): number {
   while (stack.length > 0 && count < stop) {
     const next = stack.pop();
     count++;
-    if (next !== null && typeof next === 'object') stack.push(...Object.values(next));
+    // One by one: a spread of an example array with a few hundred thousand items overflows the stack.
+    if (next !== null && typeof next === 'object') for (const child of Object.values(next)) stack.push(child);
   }
   return count;
 }
