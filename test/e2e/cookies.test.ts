@@ -15,6 +15,7 @@ import { ProjectStore } from '../../processes/supervisor/store/project-store.js'
 import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi, loadApp } from '../support/ui-app.js';
+import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
 
@@ -111,6 +112,8 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await expect(jarTable().innerText()).resolves.not.toContain('s3cr3t-session-value');
     await expect(page.locator('.jar-status').textContent()).resolves.toContain('encrypted with a key in the system keychain');
     await page.locator('.cookie-jar').getByRole('checkbox', { name: 'Show values' }).check();
+    // The values come from the supervisor after the tick: wait for them rather than read once (a loaded machine read the masks).
+    await until(async () => (await jarTable().innerText()).includes('s3cr3t-session-value'), 10_000, () => 'the jar never showed the cookie value after Show values');
     await expect(jarTable().innerText()).resolves.toContain('s3cr3t-session-value');
     await screenshot(page, 'cookies-jar-values');
   });
