@@ -9,6 +9,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { ParleyError, type WireError } from '../../protocol/errors.js';
+import type { ImportResultPart } from '../../protocol/model/import-parts.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
 import type { DefinitionApplyJob, DefinitionUpdateJob, ImportJob } from '../../protocol/model/import.js';
 import type { ReqOf } from '../../protocol/messages.js';
@@ -20,12 +21,14 @@ export type ThreadJob =
   | { kind: 'apply'; job: DefinitionApplyJob }
   | { kind: 'newMock'; job: ReqOf<'importer.newMock'> };
 
-/** What the thread posts: progress any number of times, then one outcome. */
-export type ThreadMessage = { progress: ImportProgress } | { ok: true; value: unknown } | { ok: false; error: WireError };
+/** What the thread posts: progress and an import's parts (its requests, as they are made) any number of times, then one outcome. */
+export type ThreadMessage = { progress: ImportProgress } | { part: ImportResultPart } | { ok: true; value: unknown } | { ok: false; error: WireError };
 
 export interface ThreadContext {
   signal: AbortSignal;
   chunk(progress: ImportProgress): void;
+  /** An import's answer in parts, sent on ahead of it in the order they come. */
+  part?(part: ImportResultPart): void;
 }
 
 const WORKER_FILE = new URL('./importer-worker.js', import.meta.url);
@@ -49,6 +52,8 @@ export function runInThread<R>(job: ThreadJob, ctx: ThreadContext): Promise<R> {
     worker.on('message', (message: ThreadMessage) => {
       if ('progress' in message) {
         if (!settled) ctx.chunk(message.progress);
+      } else if ('part' in message) {
+        if (!settled) ctx.part?.(message.part);
       } else if (message.ok) settle(() => resolve(message.value as R));
       else settle(() => reject(ParleyError.fromWire(message.error)));
     });

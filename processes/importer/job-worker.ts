@@ -20,7 +20,7 @@ const deps = { now: () => new Date(), signal: new AbortController().signal, onPr
 async function run(): Promise<unknown> {
   switch (job.kind) {
     case 'run':
-      return (await import('./engine/run-job.js')).runImportJob(job.job, { ...deps, newId });
+      return (await import('./engine/run-job.js')).runImportJob(job.job, { ...deps, newId, sendPart: (part) => post({ part }) });
     case 'preview':
       return (await import('./engine/run-job.js')).runDefinitionPreview(job.job, deps);
     case 'apply':

@@ -15,7 +15,7 @@ connectToSupervisor({
   role: 'importer',
   handlers: {
     'importer.run': async (job, ctx) => {
-      const { detection, result } = await runInThread<ResOf<'importer.run'>>({ kind: 'run', job }, ctx);
+      const { detection, result } = await runInThread<ResOf<'importer.run'>>({ kind: 'run', job }, { signal: ctx.signal, chunk: ctx.chunk, part: ctx.chunk });
       return { detection, result: sendInParts(result, ctx.chunk) };
     },
     'importer.preview': (job, ctx) => runInThread({ kind: 'preview', job }, ctx),

@@ -40,6 +40,41 @@ export function sendInParts(result: ImportResult, send: (part: ImportResultPart)
   return rest;
 }
 
+/**
+ * Where a converter puts the requests of one API as it makes them: kept for its result, or, when
+ * the job was given a `send` (ImportContext.sendPart), sent on in parts of PART_ITEMS.requests
+ * and let go of, so an import of Graph's 11,422 operations never holds them all. Either way the
+ * supervisor ends up with the same requests in the same order (ResultParts.join).
+ */
+export class RequestOutlet {
+  /** What the result carries: every request, or none when they went in parts. */
+  readonly kept: PlacedRequest[] = [];
+  count = 0;
+  private pending: PlacedRequest[] = [];
+
+  constructor(
+    private readonly api: number,
+    private readonly send?: (part: ImportResultPart) => void,
+  ) {}
+
+  add(item: PlacedRequest): void {
+    this.count++;
+    if (!this.send) {
+      this.kept.push(item);
+      return;
+    }
+    this.pending.push(item);
+    if (this.pending.length >= PART_ITEMS.requests) this.flush();
+  }
+
+  /** Sends what is left; call once, after the last add. */
+  flush(): void {
+    if (!this.send || this.pending.length === 0) return;
+    this.send({ part: 'requests', api: this.api, items: this.pending });
+    this.pending = [];
+  }
+}
+
 /** The parts as they arrive, put back into the answer once it comes. */
 export class ResultParts {
   private readonly requests: PlacedRequest[][] = [];

@@ -82,6 +82,7 @@ describe('HAR import of a 100 MB capture', () => {
   it('imports while the UI bus answers pings, with the importer peak memory bounded', async () => {
     const progress: ImportProgress[] = [];
     let peak = 0;
+    const argv: string[] = [];
     const job = page.call('import.run', { source: { kind: 'file', path: big }, format: 'auto', options: {}, into: { kind: 'new', path: join(dir, 'big-project') } }, { onChunk: (p) => void progress.push(p as ImportProgress) });
     let finished = false;
     void job.finally(() => (finished = true)).catch(() => {});
@@ -90,10 +91,16 @@ describe('HAR import of a 100 MB capture', () => {
       const started = performance.now();
       await page.call('app.ping', { t: started });
       if (!finished) pings.push(performance.now() - started);
-      for (const pid of importerPids()) peak = Math.max(peak, peakMb(pid) ?? 0);
+      for (const pid of importerPids()) {
+        peak = Math.max(peak, peakMb(pid) ?? 0);
+        argv.push(...readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const done = await job;
+    // A capture streams and is budgeted in time: its importer runs without --optimize-for-size.
+    expect(argv.some((a) => /^--max-old-space-size=\d+$/.test(a))).toBe(true);
+    expect(argv).not.toContain('--optimize-for-size');
     expect(done.detection).toMatchObject({ format: 'har', label: 'HAR 1.2' });
     expect(done.apis.map((a) => a.name).sort()).toEqual(['api.example.test', 'auth.example.test:8443', 'cdn.example.test']);
     // 300 paths over three hosts (each host its own 100), by GET and POST; preflights and assets skipped.

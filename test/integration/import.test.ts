@@ -5,7 +5,7 @@
  * lost), and the definition update's preview, apply, changed-sources refusal and failed save.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -174,11 +174,27 @@ describe('import through the importer process', () => {
     });
   });
 
+  it('an OpenAPI file found by auto-detect is converted by an importer that favors memory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parley-doc-'));
+    const paths = Object.fromEntries(Array.from({ length: 4000 }, (_, i) => [`/things/${i}`, { get: { summary: `Thing ${i}`, responses: { '200': { description: 'ok' } } } }]));
+    await writeFile(join(dir, 'many.json'), JSON.stringify({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, paths }));
+    const job = run({ source: { kind: 'file', path: join(dir, 'many.json') }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'many') } });
+    await until(() => sup.activeJobs.some((j) => j.pid !== undefined));
+    const cmdline = readFileSync(`/proc/${sup.activeJobs[0]!.pid!}/cmdline`, 'utf8').split('\0');
+    expect(cmdline).toContain('--optimize-for-size');
+    expect(cmdline.some((a) => /^--max-old-space-size=\d+$/.test(a))).toBe(true);
+    // Its 4,000 requests came over in parts, ahead of the answer, and all landed.
+    expect((await job).apis[0]).toMatchObject({ name: 'Many', requests: 4000 });
+    expect(sup.project(join(home, 'many')).requestsOf((await job).apis[0]!.id)).toHaveLength(4000);
+  }, 120_000);
+
   it('cancel stops the job and its importer process', async () => {
     const abort = new AbortController();
     const job = run({ source: { kind: 'url', url: `${base}/slow.yaml` }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'cancelled') } }, abort.signal);
     await until(() => sup.activeJobs.some((j) => j.pid !== undefined));
     const pid = sup.activeJobs[0]!.pid!;
+    // What comes from a URL is a definition: its importer favors memory (ImportService.inChild).
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--optimize-for-size');
     abort.abort();
     await expect(job).rejects.toMatchObject({ code: 'cancelled' });
     await until(() => sup.activeJobs.length === 0);

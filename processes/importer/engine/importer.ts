@@ -11,6 +11,7 @@
  * environments, globals), which the supervisor writes.
  */
 import type { FetchCredentials, ImportOptions, ImportProgress, ImportResult } from '../../../protocol/model/import.js';
+import type { ImportResultPart } from '../../../protocol/model/import-parts.js';
 import type { DocumentLoader } from './load/loader.js';
 
 /** Where the entry document came from; absent for pasted text. */
@@ -63,6 +64,12 @@ export interface ImportContext {
    * (their type and names; the secret itself is stored by the supervisor, never in a file).
    */
   sourceCredentials?: FetchCredentials;
+  /**
+   * Given when the job's answer travels in parts (the importer child): a converter that makes
+   * requests by the thousand may send them on as it goes (RequestOutlet) and leave them out of
+   * its result, so they are not all held until the end.
+   */
+  sendPart?: (part: ImportResultPart) => void;
 }
 
 export type ImportOutcome = ImportResult;

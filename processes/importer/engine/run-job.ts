@@ -20,6 +20,7 @@ import type { DefinitionUpdateInput } from './definition-update/preview.js';
 import type { WsdlUpdateInput } from './definition-update/wsdl-update.js';
 import { basename, resolve } from 'node:path';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
+import type { ImportResultPart } from '../../../protocol/model/import-parts.js';
 import type { Detection, ImportInput, Importer } from './importer.js';
 import { DETECT_HEAD_BYTES, countingBytes, openEntryFile } from './load/entry-file.js';
 import { tooLarge, type LoadLimits } from './load/limits.js';
@@ -31,6 +32,8 @@ export interface JobDeps {
   newId: (prefix: string) => string;
   now: () => Date;
   onProgress?: (event: ImportProgress) => void;
+  /** Where an import may send its requests in parts as it makes them (ImportContext.sendPart). */
+  sendPart?: (part: ImportResultPart) => void;
   signal?: AbortSignal;
   /** Defaults to every importer this build has. */
   registry?: ImporterRegistry;
@@ -50,6 +53,7 @@ export async function runImportJob(job: ImportJob, deps: JobDeps): Promise<{ det
       loader,
       options: job.options,
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+      ...(deps.sendPart ? { sendPart: deps.sendPart } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(credentials ? { sourceCredentials: credentials } : {}),
     });

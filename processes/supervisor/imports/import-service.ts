@@ -84,6 +84,7 @@ export class ImportService {
     else if (into) this.sup.project(into.project);
     const network = await this.network();
     const memoryMb = this.memoryMb ?? (await importerMemoryMb(req.source));
+    const compact = await this.convertsDefinition(req);
     const parts = new ResultParts();
     const reply = await this.inChild(
       (child) =>
@@ -93,6 +94,7 @@ export class ImportService {
           budgetMs: this.budgetMs,
         }),
       memoryMb,
+      compact,
     );
     const { detection } = reply;
     const result = parts.join(reply.result);
@@ -263,7 +265,8 @@ export class ImportService {
   async preview(req: ReqOf<'api.definitionPreview'>, ctx: JobContext<'api.definitionPreview'>): Promise<ResOf<'api.definitionPreview'>> {
     const { store, api } = this.apiOf(req);
     const job = await this.updateJob(store, api, req);
-    const preview = await this.inChild((child) => child.call('importer.preview', job, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }));
+    // An OpenAPI update builds the old definition and the new one: held whole, as in an import.
+    const preview = await this.inChild((child) => child.call('importer.preview', job, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }), undefined, !api.soap);
     return { preview, source: describeSource(job.source) };
   }
 
@@ -273,6 +276,8 @@ export class ImportService {
     const recordSource = req.source ? this.sourceToRecord(api, job.source) : undefined;
     const result = await this.inChild((child) =>
       child.call('importer.apply', { ...job, expectedFingerprint: req.fingerprint, ...(recordSource !== undefined ? { recordSource } : {}) }, { signal: ctx.signal, onChunk: ctx.chunk, budgetMs: this.budgetMs }),
+      undefined,
+      !api.soap,
     );
 
     const dir = store.apiDir(api.id);
@@ -311,9 +316,17 @@ export class ImportService {
     await rmdir(root).catch(() => {});
   }
 
-  /** Runs `work` in a fresh importer child whose heap is capped at `memoryMb` (sized from the source). */
-  private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>, memoryMb = this.memoryMb ?? DEFAULT_IMPORTER_MEMORY_MB): Promise<T> {
-    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`] }, work).catch((err: unknown) => {
+  /**
+   * Runs `work` in a fresh importer child whose heap is capped at `memoryMb` (sized from the source).
+   * `compact` when the job converts an OpenAPI definition: it is parsed whole and held while every
+   * operation is made, and under V8's default heap growth Microsoft Graph's import peaked at
+   * 325 MB, 1.75x swagger-parser's bundle of it; with V8's --optimize-for-size, 220 MB
+   * (bench/README.md, "Microsoft Graph"). A HAR capture streams in a small heap and is budgeted
+   * in time, which the flag cost 30-60%, so other formats run without it.
+   */
+  private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>, memoryMb = this.memoryMb ?? DEFAULT_IMPORTER_MEMORY_MB, compact = false): Promise<T> {
+    const execArgv = [`--max-old-space-size=${memoryMb}`, ...(compact ? ['--optimize-for-size'] : [])];
+    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js'), execArgv }, work).catch((err: unknown) => {
       // The backstop fired: the importer did not stop at its own deadline and was killed.
       if (hasCode(err, 'budget-exceeded')) throw jobDeadlineError(undefined, this.deadlines.jobMs);
       if (hasCode(err, 'child-died') && OUT_OF_MEMORY.test((err as Error).message)) {
@@ -326,6 +339,19 @@ export class ImportService {
       }
       throw err;
     });
+  }
+
+  /**
+   * Whether an import converts an OpenAPI definition (inChild's `compact`): said by the format, or
+   * by auto-detect on the file's or text's head. A URL is read by the importer, not here; what is
+   * imported from a URL is a definition (a HAR capture, the format whose budget is time, comes from
+   * a file or a paste). A source that cannot be read says no, and the importer says why.
+   */
+  private async convertsDefinition(req: ReqOf<'import.run'>): Promise<boolean> {
+    if (req.format !== 'auto') return req.format === 'openapi';
+    if (req.source.kind === 'url') return true;
+    const { detection } = await this.detect({ source: req.source }).catch(() => ({ detection: null }));
+    return detection?.format === 'openapi';
   }
 
   /** The job's deadline plus the grace the importer gets to report it itself. */

@@ -9,7 +9,8 @@ import type { ImportResult } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { createDocumentLoader } from '../load/loader.js';
 import { readImportInput } from '../load/read-input.js';
-import { FIXED_CLOCK, importSource } from '../test-support.js';
+import { FIXED_CLOCK, counterIds, importSource } from '../test-support.js';
+import { ResultParts, type ImportResultPart } from '../../../../protocol/model/import-parts.js';
 import { openApiImporter } from './importer.js';
 
 async function paste(doc: object, options = {}): Promise<ImportResult> {
@@ -400,5 +401,54 @@ describe('options and sources', () => {
     const ids = (r: ImportResult) => [r.apis[0]?.api.id, ...(r.apis[0]?.requests ?? []).map((p) => p.request.id)];
     expect(ids(first).filter((id) => ids(second).includes(id))).toEqual([]);
     expect(second.apis[0]?.api.name).toBe(first.apis[0]?.api.name);
+  });
+});
+
+describe('requests handed over in parts (the importer child)', () => {
+  // 600 operations: two full parts of 250 and the rest, so order across parts is seen.
+  const paths = Object.fromEntries(
+    Array.from({ length: 300 }, (_, i) => [
+      `/things/${i}`,
+      {
+        get: { tags: [`group${i % 7}`], summary: `Get thing ${i}`, responses: { '200': { description: 'ok' } } },
+        post: { tags: [`group${i % 7}`], summary: `Make thing ${i}`, requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { n: { type: 'integer', example: i } } } } } }, responses: { '201': { description: 'made' } } },
+      },
+    ]),
+  );
+  const doc = stringify({ openapi: '3.0.3', info, paths });
+
+  async function convert(sendPart?: (part: ImportResultPart) => void): Promise<ImportResult> {
+    const loader = createDocumentLoader({ offline: true });
+    try {
+      const input = await readImportInput({ kind: 'paste', text: doc }, loader);
+      return await openApiImporter.convert(input, { newId: counterIds(), now: FIXED_CLOCK, loader, options: {}, ...(sendPart ? { sendPart } : {}) });
+    } finally {
+      await loader.close();
+    }
+  }
+
+  it('sends every request on as it is made and holds none in the result; joined, it is the same import', async () => {
+    const whole = await convert();
+    const parts: ImportResultPart[] = [];
+    const rest = await convert((part) => parts.push(structuredClone(part)));
+    expect(rest.apis[0]!.requests).toEqual([]);
+    expect(parts.map((p) => (p.part === 'requests' ? `${p.api}:${p.items.length}` : p.part))).toEqual(['0:250', '0:250', '0:100']);
+    // The count, the folders and the report are the whole import's.
+    expect(rest.report.requestCount).toBe(600);
+    expect(rest.apis[0]!.folders).toEqual(whole.apis[0]!.folders);
+    const joined = new ResultParts();
+    for (const part of parts) joined.add(part);
+    expect(joined.join(rest)).toEqual(whole);
+  });
+
+  it('a request keeps its own copy of what was generated: editing it leaves the record as the document made it', async () => {
+    const parts: ImportResultPart[] = [];
+    await convert((part) => parts.push(part));
+    const first = parts[0]!.part === 'requests' ? parts[0]!.items[1]!.request : undefined;
+    expect(first?.name).toBe('Make thing 0');
+    first!.headers[0]!.value = 'edited';
+    first!.body.raw.text = 'edited';
+    expect(first!.generated?.headers[0]?.value).not.toBe('edited');
+    expect(first!.generated?.body).toContain('"n"');
   });
 });

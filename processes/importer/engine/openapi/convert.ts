@@ -7,11 +7,12 @@ import { pathToFileURL } from 'node:url';
 import { safeFileName } from '../../../../protocol/project/safe-path.js';
 import type { Api, DefinitionSource } from '../../../../protocol/model/api.js';
 import type { FetchCredentials, ImportResult, PlacedRequest, SecretToStore, UnimportedItem, WebhooksOutput } from '../../../../protocol/model/import.js';
+import { RequestOutlet } from '../../../../protocol/model/import-parts.js';
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import type { DocumentSet } from '../load/document-set.js';
 import { fingerprintDocuments } from '../load/document-set.js';
-import { buildDefinition, readDefinition } from './definition.js';
+import { generateEach, outlineDefinition, readDefinition } from './definition.js';
 import { requestFromGenerated } from './generate/request.js';
 
 /** The keychain entry holding the secret an API's definition is fetched with. */
@@ -32,7 +33,7 @@ export async function convertOpenApi(input: ImportInput, ctx: ImportContext): Pr
   ctx.onProgress?.({ phase: 'read', message: `Reading ${redactor.text(name)}` });
   const read = await readDefinition({ url: entryUrl, bytes: input.bytes ?? new TextEncoder().encode(input.text), text: input.text, name: redactor.text(name) }, ctx.loader, ctx.onProgress, ctx.signal);
   ctx.onProgress?.({ phase: 'convert', message: `Converting ${read.set.documents.length} document${read.set.documents.length === 1 ? '' : 's'}` });
-  const built = buildDefinition(read.set, read.version);
+  const built = outlineDefinition(read.set, read.version);
   const { napi } = built;
   const options = ctx.options;
   const apiId = ctx.newId('a');
@@ -55,7 +56,13 @@ export async function convertOpenApi(input: ImportInput, ctx: ImportContext): Pr
     },
     generated: structuredClone(built.api),
   };
-  const requests: PlacedRequest[] = built.operations.map((g) => ({ folder: g.folder, request: requestFromGenerated(g, ctx.newId('r')) }));
+  const requests = new RequestOutlet(0, ctx.sendPart);
+  const used = new Set<string>();
+  for (const g of generateEach(napi)) {
+    used.add(g.folder);
+    requests.add({ folder: g.folder, request: requestFromGenerated(g, ctx.newId('r'), true, true) });
+  }
+  requests.flush();
   const unimported: UnimportedItem[] = [...napi.unimported];
   let webhooks: WebhooksOutput | undefined;
   if (built.webhooks.length > 0 && options.importWebhooks !== false) {
@@ -63,18 +70,18 @@ export async function convertOpenApi(input: ImportInput, ctx: ImportContext): Pr
   } else if (built.webhooks.length > 0) {
     unimported.push({ item: `${built.webhooks.length} webhook and callback operation${built.webhooks.length === 1 ? '' : 's'}`, reason: 'Import webhooks & callbacks was not ticked.' });
   }
-  const folders = folderList(requests);
+  const folders = folderList(used);
   const secret = secretOf(ctx.sourceCredentials, apiId);
-  ctx.onProgress?.({ phase: 'done', message: `Imported ${requests.length} request${requests.length === 1 ? '' : 's'}`, done: requests.length, total: requests.length });
+  ctx.onProgress?.({ phase: 'done', message: `Imported ${requests.count} request${requests.count === 1 ? '' : 's'}`, done: requests.count, total: requests.count });
   return {
-    apis: [{ api, folders, requests, documents, ...(secret ? { secret } : {}) }],
+    apis: [{ api, folders, requests: requests.kept, documents, ...(secret ? { secret } : {}) }],
     ...(webhooks ? { webhooks } : {}),
     report: {
       format: 'openapi',
       declaredVersion: read.version.label,
       ...(napi.apiVersion !== undefined ? { apiVersion: napi.apiVersion } : {}),
       baseUrl: api.baseUrl,
-      requestCount: requests.length,
+      requestCount: requests.count,
       folderCount: folders.length,
       webhookCount: webhooks?.requests.length ?? 0,
       securitySchemes: built.securitySchemes,
@@ -129,10 +136,10 @@ function fallbackName(input: ImportInput): string {
   return base || 'Imported API';
 }
 
-/** Every folder path used, ancestors included, sorted. */
-export function folderList(requests: readonly PlacedRequest[]): string[] {
+/** Every folder path the requests were placed in, ancestors included, sorted. */
+export function folderList(used: Iterable<string>): string[] {
   const folders = new Set<string>();
-  for (const { folder } of requests) {
+  for (const folder of used) {
     const segments = folder.split('/').filter((s) => s !== '');
     for (let i = 1; i <= segments.length; i++) folders.add(segments.slice(0, i).join('/'));
   }

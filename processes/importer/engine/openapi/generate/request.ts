@@ -42,8 +42,12 @@ export function generateOperation(op: NOperation, api: NApi): GeneratedOperation
   };
 }
 
-/** A new request from a generation; `link` false for webhooks and callbacks (no operation to update from). */
-export function requestFromGenerated(g: GeneratedOperation, id: string, link = true): Request {
+/**
+ * A new request from a generation; `link` false for webhooks and callbacks (no operation to
+ * update from). `owned`: the caller lets go of `g`, so the request keeps its record as it is
+ * rather than a copy (an import of thousands of operations need not hold both).
+ */
+export function requestFromGenerated(g: GeneratedOperation, id: string, link = true, owned = false): Request {
   const request: Request = {
     version: 1,
     id,
@@ -59,7 +63,7 @@ export function requestFromGenerated(g: GeneratedOperation, id: string, link = t
   };
   if (link) {
     request.operation = { ...g.key };
-    request.generated = structuredClone(g.generated);
+    request.generated = owned ? g.generated : structuredClone(g.generated);
   }
   return request;
 }
