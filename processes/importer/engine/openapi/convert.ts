@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import { safeFileName } from '../../../../protocol/project/safe-path.js';
 import type { Api, DefinitionSource } from '../../../../protocol/model/api.js';
-import type { FetchCredentials, ImportResult, PlacedRequest, SecretToStore, UnimportedItem, WebhooksOutput } from '../../../../protocol/model/import.js';
+import type { FetchCredentials, ImportResult, SecretToStore, UnimportedItem, WebhooksOutput } from '../../../../protocol/model/import.js';
 import { RequestOutlet } from '../../../../protocol/model/import-parts.js';
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
 import type { ImportContext, ImportInput } from '../importer.js';
