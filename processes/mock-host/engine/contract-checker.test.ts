@@ -206,7 +206,7 @@ describe('OpenAPI 3.x form bodies: checked against their schema as the object of
   const avatar: Field = ['avatar', { file: '\x89PNG', type: 'image/png', filename: 'tom.png' }];
   const fitting: Field[] = [['name', 'Tom'], ['age', '3'], ['kind', 'cat'], ['subscribed', 'true'], ['tags', '1'], ['tags', '2'], avatar, ['photos', { file: 'a' }], ['photos', { file: 'b' }], ['meta', '{"color":"red"}'], ['__proto__', '7']];
   const without = (name: string, ...more: Field[]): Field[] => [...fitting.filter(([n]) => n !== name), ...more];
-  const body = (pointer: string, message: string) => ({ in: 'body', pointer, message });
+  const body = (pointer: string, message: string): MockProblem => ({ in: 'body', pointer, message });
   const multipart = async (fields: Field[]) => {
     const { contentType, body: bytes } = await multipartBody(fields);
     return request({ ...op, contentType, body: bytes.toString('utf8'), bodyBytes: bytes });

@@ -226,7 +226,7 @@ describe('2.0 formData over multipart/form-data: each field checked as a urlenco
   const photo: Field = ['photo', { file: '\x89PNG', type: 'image/png', filename: 'tom.png' }];
   const fitting: Field[] = [['name', 'Tom'], ['age', '3'], ['kind', 'cat'], photo, ['tags', '1'], ['tags', '2'], ['sizes', '1,2'], ['__proto__', '7'], ['constructor', 'true']];
   const without = (name: string, ...more: Field[]): Field[] => [...fitting.filter(([n]) => n !== name), ...more];
-  const body = (pointer: string, message: string) => ({ in: 'body', pointer, message });
+  const body = (pointer: string, message: string): MockProblem => ({ in: 'body', pointer, message });
 
   it.each<[string, Field[], MockProblem[]]>([
     ['a fitting upload', fitting, []],
