@@ -259,6 +259,15 @@ describe('OpenAPI 3.x form bodies: checked against their schema as the object of
     expect(outcome.problems).toEqual(problems);
   });
 
+  it('stops reading fields at its deadline: a worker\'s check gives up, the listener hands it to a worker', async () => {
+    const many = await multipart([...fitting, ...Array.from({ length: 100 }, (_, i): Field => [`extra${i}`, 'x'])]);
+    let t = 0;
+    // A clock that has run past any deadline each time it is read.
+    const late = contractChecker(indexContract(document), { now: () => (t += 10_000) });
+    expect(late.checkRequestNow(op, many)).toEqual({ problems: [], gaveUp: 'the check took longer than 1000 ms' });
+    expect(late.checkRequestInline(op, many)).toBeUndefined();
+  });
+
   it('checks a multipart body over 64 KiB in a worker, not on the listener', async () => {
     const big = await multipart(without('avatar', ['avatar', { file: 'x'.repeat(70 * 1024) }]));
     expect(checker.checkRequestInline(op, big)).toBeUndefined();

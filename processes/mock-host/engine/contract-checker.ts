@@ -17,6 +17,7 @@ import {
   CHECK_LIMITS,
   NeedsWorker,
   TOO_LARGE_TEXT,
+  reasoned,
   isJsonMediaType,
   parseJson,
   selectMediaType,
@@ -405,8 +406,12 @@ function checkFormField(field: Parameter, values: FormValue[], multipart: boolea
 
 /** An OpenAPI 3.x form body against its schema, as the object of its fields (form-object.ts). */
 function checkFormObject(def: PreparedDefinition, schema: Loc, media: Loc | undefined, form: Extract<FormRead, { ok: true }>, outcome: CheckOutcome, limits: Limits): void {
-  const object = formObject(def, schema, media, form.kind, form.fields);
+  const object = formObject(def, schema, media, form.kind, form.fields, limits);
   outcome.problems.push(...object.problems);
+  if (object.stopped) {
+    outcome.gaveUp = whyNotChecked(reasoned('not-checked', 'budget'));
+    return;
+  }
   const { verdict } = validateValue(def, schema, object.value, 'request', limits);
   outcome.problems.push(...formProblems(verdict.problems, object.unread));
   if (verdict.kind === 'not-checked') outcome.gaveUp = whyNotChecked(verdict);

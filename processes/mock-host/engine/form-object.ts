@@ -17,15 +17,18 @@ import type { MockProblem } from '../../../protocol/model/mock.js';
 import type { ContractProblem } from '../../../protocol/model/verdict.js';
 import { isObject, parsePointer } from '../../../protocol/json-pointer.js';
 import { setOwn } from '../../../protocol/own.js';
-import type { Loc, PreparedDefinition } from '../../checker/engine/index.js';
+import { NeedsWorker, type Loc, type PreparedDefinition } from '../../checker/engine/index.js';
 import { child, followed } from './contract.js';
 import { isFile, type FormKind, type FormValue } from './form-body.js';
 import { scalar, typesOf } from './text-coercion.js';
 
 type Found = { loc: Loc; value: Record<string, unknown> };
 
-/** How deep `allOf`/`anyOf`/`oneOf` are searched for a property's schema. */
+/** How deep, and through how many schemas, `allOf`/`anyOf`/`oneOf` are searched for a property's schema. */
 const MAX_COMPOSITION_DEPTH = 8;
+const MAX_SCHEMAS_SEARCHED = 64;
+/** After this many fields the clock is looked at again. */
+const FIELDS_PER_CLOCK = 64;
 /** `style` of an `encoding` entry with `explode: false`: what separates an array's items. */
 const STYLE_SEPARATORS: ReadonlyMap<string, string> = new Map([
   ['form', ','],
@@ -40,14 +43,29 @@ export interface FormObject {
   problems: MockProblem[];
   /** Fields sent but left out of the object (file parts for a property that is not binary). */
   unread: Set<string>;
+  /** The deadline passed before every field was read: the object is incomplete, not to be validated. */
+  stopped?: boolean;
+}
+
+/** The check's clock: past `deadline`, a check on the listener (`inline`) goes to a worker, any other stops. */
+export interface FormClock {
+  deadline: number;
+  now: () => number;
+  inline: boolean;
 }
 
 /** The form's fields as the object `schema` (at `media`'s `schema`) describes. */
-export function formObject(def: PreparedDefinition, schema: Loc, media: Loc | undefined, kind: FormKind, fields: ReadonlyMap<string, FormValue[]>): FormObject {
+export function formObject(def: PreparedDefinition, schema: Loc, media: Loc | undefined, kind: FormKind, fields: ReadonlyMap<string, FormValue[]>, clock: FormClock): FormObject {
   const out: FormObject = { value: Object.create(null) as Record<string, unknown>, problems: [], unread: new Set() };
   const root = followed(def, schema);
+  let count = 0;
   for (const [name, values] of fields) {
-    const property = root ? propertySchema(def, root, name, 0) : undefined;
+    if (++count % FIELDS_PER_CLOCK === 0 && clock.now() > clock.deadline) {
+      if (clock.inline) throw new NeedsWorker('it took longer than the time a check may hold the listener');
+      out.stopped = true;
+      return out;
+    }
+    const property = root ? propertySchema(def, root, name, 0, { left: MAX_SCHEMAS_SEARCHED }) : undefined;
     const types = typesOf(property?.value);
     const items = property && types.includes('array') && isObject(property.value.items) ? followed(def, child(property.loc, 'items')) : undefined;
     const binary = isBinary(property?.value) || (items !== undefined && isBinary(items.value));
@@ -121,16 +139,16 @@ function isBinary(schema: Record<string, unknown> | undefined): boolean {
 }
 
 /** The property's schema: under `properties`, else in an `allOf`/`anyOf`/`oneOf` member's. */
-function propertySchema(def: PreparedDefinition, schema: Found, name: string, depth: number): Found | undefined {
+function propertySchema(def: PreparedDefinition, schema: Found, name: string, depth: number, budget: { left: number }): Found | undefined {
   const properties = schema.value.properties;
   if (isObject(properties) && Object.hasOwn(properties, name)) return followed(def, child(schema.loc, 'properties', name));
-  if (depth >= MAX_COMPOSITION_DEPTH) return undefined;
+  if (depth >= MAX_COMPOSITION_DEPTH || --budget.left <= 0) return undefined;
   for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
     const members = schema.value[keyword];
     if (!Array.isArray(members)) continue;
     for (let i = 0; i < members.length; i++) {
       const member = followed(def, child(schema.loc, keyword, String(i)));
-      const found = member && propertySchema(def, member, name, depth + 1);
+      const found = member && propertySchema(def, member, name, depth + 1, budget);
       if (found) return found;
     }
   }
