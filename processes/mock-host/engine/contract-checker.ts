@@ -41,6 +41,11 @@ const DEFAULT_DEADLINE_MS = 900;
  */
 const INLINE_LEASH_MS = 20;
 const INLINE_BODY_MAX = 64 * 1024;
+/**
+ * A multipart body costs its reader some microseconds a part however small the part, and 64 KiB
+ * of tiny parts comes to tens of milliseconds: past this size it is read in a worker.
+ */
+const INLINE_MULTIPART_MAX = 16 * 1024;
 /** Header parameters OpenAPI says are ignored: they are described elsewhere. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
@@ -350,14 +355,14 @@ function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: 
     return;
   }
   if (body.form) {
-    const form = formFields(request, key, outcome);
+    const form = formFields(request, key, outcome, limits);
     if (form) for (const field of body.form) checkFormField(field, form.fields.get(field.name) ?? [], form.kind === 'multipart', outcome, limits);
     return;
   }
   const schema = body.content.get(key);
   if (!schema) return;
   if (!selected.json) {
-    const form = formFields(request, key, outcome);
+    const form = formFields(request, key, outcome, limits);
     if (form) checkFormObject(def, schema, body.media?.get(key), form, outcome, limits);
     return;
   }
@@ -369,14 +374,16 @@ function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: 
  * one); undefined for a body of any other type (not checked), or when it was not read: too large
  * (the check gives up), or a multipart body that does not parse (a problem naming what was wrong).
  */
-function formFields(request: ContractRequest, declared: string, outcome: CheckOutcome): Extract<FormRead, { ok: true }> | undefined {
+function formFields(request: ContractRequest, declared: string, outcome: CheckOutcome, limits: Limits): Extract<FormRead, { ok: true }> | undefined {
   const contentType = request.contentType || declared;
   const kind = formKind(contentType);
   if (!kind) return undefined;
-  if ((request.bodySize ?? request.bodyBytes?.byteLength ?? request.body.length) > CHECK_LIMITS.maxBodyBytes) {
+  const size = request.bodySize ?? request.bodyBytes?.byteLength ?? request.body.length;
+  if (size > CHECK_LIMITS.maxBodyBytes) {
     outcome.gaveUp = TOO_LARGE_TEXT;
     return undefined;
   }
+  if (kind === 'multipart' && limits.inline && size > INLINE_MULTIPART_MAX) throw new NeedsWorker('a multipart body over 16 KiB is read in a worker');
   // A urlencoded body is text; a multipart one is read from its bytes (a file part need not be UTF-8).
   const read = readForm(kind, contentType, kind === 'multipart' ? (request.bodyBytes ?? request.body) : request.body);
   if (read.ok) return read;
