@@ -5,10 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractRequest } from './index.js';
+import type { MockProblem } from '../../../protocol/model/mock.js';
 import { MockServer, indexContract, loadSampledContract, newMockFromContract, type SampledContract } from './index.js';
 import { contractChecker } from './contract-checker.js';
 import { mockFindings } from './mock-findings.js';
 import { documentsOf, json, loadContractFixture, mockOf, operation, send } from './test-support/mocks.js';
+import { multipartBody, type Field } from './test-support/multipart.js';
 
 let contract: SampledContract;
 beforeAll(async () => {
@@ -148,6 +150,129 @@ describe('on the listener thread (inline)', () => {
     let t = 0;
     const slow = contractChecker(indexContract(document), { now: () => (t += 50) });
     expect(slow.checkRequestInline(op, emails(Array.from({ length: 600 }, () => 'a@example.org')))).toBeUndefined();
+  });
+});
+
+describe('OpenAPI 3.x form bodies: checked against their schema as the object of their fields', () => {
+  const document = {
+    openapi: '3.1.0',
+    info: { title: 'forms', version: '1' },
+    paths: {
+      '/profiles': {
+        post: {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  allOf: [{ $ref: '#/components/schemas/Named' }],
+                  type: 'object',
+                  required: ['avatar'],
+                  additionalProperties: false,
+                  properties: {
+                    name: {},
+                    age: { type: 'integer', minimum: 0 },
+                    kind: { type: 'string', enum: ['cat', 'dog'] },
+                    subscribed: { type: 'boolean' },
+                    tags: { type: 'array', items: { type: 'integer' } },
+                    avatar: { type: 'string', format: 'binary' },
+                    photos: { type: 'array', items: { type: 'string', format: 'binary' } },
+                    meta: { type: 'object', required: ['color'], properties: { color: { type: 'string' } } },
+                    // A computed key: an own property named __proto__, as a parsed document has.
+                    ['__proto__']: { type: 'integer' },
+                  },
+                },
+              },
+              'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/Search' }, encoding: { ids: { style: 'form', explode: false }, words: { style: 'pipeDelimited', explode: false } } },
+            },
+          },
+          responses: { '204': { description: 'ok' } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Named: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+        Search: {
+          type: 'object',
+          required: ['q'],
+          properties: { q: { type: 'string' }, limit: { type: 'integer', maximum: 50 }, ids: { type: 'array', items: { type: 'integer' } }, words: { type: 'array', maxItems: 2 }, tags: { type: 'array', items: { type: 'integer' } } },
+        },
+      },
+    },
+  };
+  const op = { method: 'POST', path: '/profiles' };
+  const checker = contractChecker(indexContract(document));
+  const avatar: Field = ['avatar', { file: '\x89PNG', type: 'image/png', filename: 'tom.png' }];
+  const fitting: Field[] = [['name', 'Tom'], ['age', '3'], ['kind', 'cat'], ['subscribed', 'true'], ['tags', '1'], ['tags', '2'], avatar, ['photos', { file: 'a' }], ['photos', { file: 'b' }], ['meta', '{"color":"red"}'], ['__proto__', '7']];
+  const without = (name: string, ...more: Field[]): Field[] => [...fitting.filter(([n]) => n !== name), ...more];
+  const body = (pointer: string, message: string): MockProblem => ({ in: 'body', pointer, message });
+  const multipart = async (fields: Field[]) => {
+    const { contentType, body: bytes } = await multipartBody(fields);
+    return request({ ...op, contentType, body: bytes.toString('utf8'), bodyBytes: bytes });
+  };
+
+  it.each<[string, Field[], MockProblem[]]>([
+    ['a fitting multipart body', fitting, []],
+    ['only the required fields', [['name', 'Tom'], avatar], []],
+    ['a JSON part sent as a file (a Blob in FormData): present, its content not read', without('meta', ['meta', { file: '{"color":1}', type: 'application/json' }]), []],
+    ['a field of the wrong type', without('age', ['age', 'old']), [body('age', 'age: expected integer, found string')]],
+    ['a boolean that is not true or false', without('subscribed', ['subscribed', 'yes']), [body('subscribed', 'subscribed: expected boolean, found string')]],
+    ['a value outside the enum', without('kind', ['kind', 'horse']), [body('kind', 'kind: expected one of: "cat", "dog"')]],
+    ['a required field missing (required by an allOf member)', without('name'), [body('name', 'The form field name is required.')]],
+    ['a field under its allOf member\'s minLength', without('name', ['name', '']), [body('name', 'name: expected at least 1 characters')]],
+    ['the required binary field missing', without('avatar'), [body('avatar', 'The form field avatar is required.')]],
+    ['a text part where a binary field is expected', without('avatar', ['avatar', 'tom.png']), [body('avatar', 'The form field avatar must be a file, but a text field was sent.')]],
+    ['a text part among an array of binaries', [...fitting, ['photos', 'c']], [body('photos', 'The form field photos must be a file, but a text field was sent.')]],
+    ['a repeated array field with an item that is not an integer', without('tags', ['tags', '1'], ['tags', 'x']), [body('tags', 'tags/1: expected integer, found string')]],
+    ['a scalar field repeated', [...fitting, ['age', '4']], [body('age', 'age: expected integer, found array')]],
+    ['a JSON object part that breaks its schema', without('meta', ['meta', '{"color":1}']), [body('meta', 'meta/color: expected string, found number')]],
+    ['an object part that is not JSON', without('meta', ['meta', 'red']), [body('meta', 'meta: expected object, found string')]],
+    ['a field named __proto__ of the wrong type', without('__proto__', ['__proto__', 'x']), [body('__proto__', '__proto__: expected integer, found string')]],
+  ])('%s', async (_, fields, problems) => {
+    expect(checker.checkRequestNow(op, await multipart(fields)).problems).toEqual(problems);
+  });
+
+  it('names a field the schema does not allow, even one named constructor', async () => {
+    expect(checker.checkRequestNow(op, await multipart([...fitting, ['constructor', 'x']])).problems).toEqual([body('constructor', 'constructor: property not allowed by the schema')]);
+  });
+
+  it.each<[string, (contentType: string, bytes: Buffer) => [string, Buffer], string]>([
+    ['no boundary in the Content-Type', (_, bytes) => ['multipart/form-data', bytes], 'missing boundary in content-type header'],
+    ['a body cut short', (contentType, bytes) => [contentType, bytes.subarray(0, bytes.length - 40)], 'expected boundary after body'],
+    ['a body that is not multipart at all', (contentType) => [contentType, Buffer.from('{"name":"Tom"}')], 'no boundary found in multipart body'],
+  ])('a malformed multipart body (%s) is one problem naming what was wrong', async (_, spoil, wrong) => {
+    const good = await multipartBody(fitting);
+    const [contentType, bytes] = spoil(good.contentType, good.body);
+    const outcome = checker.checkRequestNow(op, request({ ...op, contentType, body: bytes.toString('utf8'), bodyBytes: bytes }));
+    expect(outcome).toEqual({ problems: [body('', `The multipart/form-data body could not be read: ${wrong}.`)] });
+  });
+
+  it.each<[string, string, MockProblem[]]>([
+    ['a fitting urlencoded body, an unexploded array split by its style', 'q=cats&limit=10&ids=1,2,3&words=a|b&tags=1&tags=2', []],
+    ['a field over its maximum', 'q=cats&limit=99', [body('limit', 'limit: expected at most 50')]],
+    ['an item of an unexploded array that is not an integer', 'q=cats&ids=1,x', [body('ids', 'ids/1: expected integer, found string')]],
+    ['a pipe-delimited array with too many items', 'q=cats&words=a|b|c', [body('words', 'words: expected at most 2 items')]],
+    ['a required field missing', 'limit=1', [body('q', 'The form field q is required.')]],
+  ])('%s', (_, text, problems) => {
+    const outcome = checker.checkRequestNow(op, request({ ...op, contentType: 'application/x-www-form-urlencoded', body: text }));
+    expect(outcome.problems).toEqual(problems);
+  });
+
+  it('stops reading fields at its deadline: a worker\'s check gives up, the listener hands it to a worker', async () => {
+    const many = await multipart([...fitting, ...Array.from({ length: 100 }, (_, i): Field => [`extra${i}`, 'x'])]);
+    let t = 0;
+    // A clock that has run past any deadline each time it is read.
+    const late = contractChecker(indexContract(document), { now: () => (t += 10_000) });
+    expect(late.checkRequestNow(op, many)).toEqual({ problems: [], gaveUp: 'the check took longer than 1000 ms' });
+    expect(late.checkRequestInline(op, many)).toBeUndefined();
+  });
+
+  it('reads a multipart body over 16 KiB in a worker, not on the listener', async () => {
+    expect(checker.checkRequestInline(op, await multipart(fitting))).toEqual({ problems: [] });
+    const big = await multipart(without('avatar', ['avatar', { file: 'x'.repeat(17 * 1024) }]));
+    expect(checker.checkRequestInline(op, big)).toBeUndefined();
+    expect(checker.checkRequestNow(op, big)).toEqual({ problems: [] });
   });
 });
 

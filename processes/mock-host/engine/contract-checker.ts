@@ -17,6 +17,7 @@ import {
   CHECK_LIMITS,
   NeedsWorker,
   TOO_LARGE_TEXT,
+  reasoned,
   isJsonMediaType,
   parseJson,
   selectMediaType,
@@ -27,6 +28,9 @@ import {
 } from '../../checker/engine/index.js';
 import { escapeSegment, isObject } from '../../../protocol/json-pointer.js';
 import { COLLECTION_SEPARATORS, swaggerParameterSchemas } from './swagger2-parameters.js';
+import { formKind, isFile, readForm, type FormRead, type FormValue } from './form-body.js';
+import { formObject, formProblems } from './form-object.js';
+import { scalar, typesOf } from './text-coercion.js';
 
 /** Below the engine's 1000 ms race, so the checker's own stop (with its findings) comes first. */
 const DEFAULT_DEADLINE_MS = 900;
@@ -37,6 +41,11 @@ const DEFAULT_DEADLINE_MS = 900;
  */
 const INLINE_LEASH_MS = 20;
 const INLINE_BODY_MAX = 64 * 1024;
+/**
+ * A multipart body costs its reader some microseconds a part however small the part, and 64 KiB
+ * of tiny parts comes to tens of milliseconds: past this size it is read in a worker.
+ */
+const INLINE_MULTIPART_MAX = 16 * 1024;
 /** Header parameters OpenAPI says are ignored: they are described elsewhere. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
@@ -55,6 +64,8 @@ interface Parameter {
    * `csv`; undefined for 2.0's `multi` (the parameter repeated, one item each).
    */
   separator?: string;
+  /** A Swagger 2.0 `type: file` form field: a file part of a multipart body. */
+  file?: boolean;
 }
 
 interface PreparedOperation {
@@ -66,11 +77,13 @@ interface PreparedOperation {
 interface PreparedBody {
   required: boolean;
   content: Map<string, Loc | undefined>;
+  /** OpenAPI 3.x: each declared media type's Media Type Object (a form's `encoding` is read there). */
+  media?: Map<string, Loc>;
   /** The declared media types, in order. */
   keys: string[];
   /** By request Content-Type: the declared media type it selects and whether it reads as JSON. Clients repeat theirs. */
   selected: Map<string, { key: string | undefined; json: boolean }>;
-  /** Swagger 2.0 `in: formData` parameters: checked in a urlencoded body (a multipart one is not parsed). */
+  /** Swagger 2.0 `in: formData` parameters: the fields of a urlencoded or multipart body. */
   form?: Parameter[];
 }
 
@@ -219,6 +232,7 @@ function prepareOperation(def: PreparedDefinition, parameterDef: PreparedDefinit
         parameter.def = parameterDef;
         const format = typeof p.value.collectionFormat === 'string' ? p.value.collectionFormat : 'csv';
         if (format !== 'multi') parameter.separator = COLLECTION_SEPARATORS.get(format) ?? ',';
+        if (where === 'formData' && p.value.type === 'file') parameter.file = true;
       } else {
         parameter.separator = ',';
         if (p.value.schema !== undefined) parameter.schema = child(p.loc, 'schema');
@@ -244,13 +258,15 @@ function prepareOperation(def: PreparedDefinition, parameterDef: PreparedDefinit
   const body = opLoc.value.requestBody === undefined ? undefined : followed(def, child(opLoc.loc, 'requestBody'));
   if (body) {
     const content = new Map<string, Loc | undefined>();
+    const mediaLocs = new Map<string, Loc>();
     if (isObject(body.value.content)) {
       for (const key of Object.keys(body.value.content)) {
         const media = followed(def, child(body.loc, 'content', key));
         content.set(key, media && media.value.schema !== undefined ? child(media.loc, 'schema') : undefined);
+        if (media) mediaLocs.set(key, media.loc);
       }
     }
-    prepared.body = { required: body.value.required === true, content, keys: [...content.keys()], selected: new Map() };
+    prepared.body = { required: body.value.required === true, content, media: mediaLocs, keys: [...content.keys()], selected: new Map() };
   }
   return prepared;
 }
@@ -317,22 +333,6 @@ function coerce(p: Parameter, values: string[]): unknown {
   return scalar(values[0]!, types);
 }
 
-function typesOf(schema: Record<string, unknown> | undefined): string[] {
-  if (!schema) return [];
-  if (typeof schema.type === 'string') return [schema.type];
-  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === 'string');
-  return [];
-}
-
-const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
-
-function scalar(text: string, types: string[]): unknown {
-  if ((types.includes('integer') || types.includes('number')) && NUMBER.test(text)) return Number(text);
-  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
-  if (types.includes('null') && text === '' && !types.includes('string')) return null;
-  return text;
-}
-
 function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: ContractRequest, outcome: CheckOutcome, limits: Limits): void {
   if (request.body === '' && !request.bodySize) {
     if (!body.required) return;
@@ -355,24 +355,73 @@ function checkRequestBody(def: PreparedDefinition, body: PreparedBody, request: 
     return;
   }
   if (body.form) {
-    const fields = formFields(request, key);
-    if (fields === TOO_LARGE) outcome.gaveUp = TOO_LARGE_TEXT;
-    else if (fields) for (const field of body.form) checkParameter(field, fields.getAll(field.name), outcome, limits);
+    const form = formFields(request, key, outcome, limits);
+    if (form) for (const field of body.form) checkFormField(field, form.fields.get(field.name) ?? [], form.kind === 'multipart', outcome, limits);
     return;
   }
   const schema = body.content.get(key);
-  if (!schema || !selected.json) return;
+  if (!schema) return;
+  if (!selected.json) {
+    const form = formFields(request, key, outcome, limits);
+    if (form) checkFormObject(def, schema, body.media?.get(key), form, outcome, limits);
+    return;
+  }
   checkJson(def, schema, request.bodyBytes ?? request.body, 'request', outcome, limits, request.bodySize);
 }
 
-const TOO_LARGE = Symbol('too large');
+/**
+ * A form body's fields (urlencoded or multipart, by the request's Content-Type, else the declared
+ * one); undefined for a body of any other type (not checked), or when it was not read: too large
+ * (the check gives up), or a multipart body that does not parse (a problem naming what was wrong).
+ */
+function formFields(request: ContractRequest, declared: string, outcome: CheckOutcome, limits: Limits): Extract<FormRead, { ok: true }> | undefined {
+  const contentType = request.contentType || declared;
+  const kind = formKind(contentType);
+  if (!kind) return undefined;
+  const size = request.bodySize ?? request.bodyBytes?.byteLength ?? request.body.length;
+  if (size > CHECK_LIMITS.maxBodyBytes) {
+    outcome.gaveUp = TOO_LARGE_TEXT;
+    return undefined;
+  }
+  if (kind === 'multipart' && limits.inline && size > INLINE_MULTIPART_MAX) throw new NeedsWorker('a multipart body over 16 KiB is read in a worker');
+  // A urlencoded body is text; a multipart one is read from its bytes (a file part need not be UTF-8).
+  const read = readForm(kind, contentType, kind === 'multipart' ? (request.bodyBytes ?? request.body) : request.body);
+  if (read.ok) return read;
+  outcome.problems.push({ in: 'body', pointer: '', message: read.message });
+  return undefined;
+}
 
-/** A urlencoded body's fields; undefined for any other (a multipart body is not parsed, so not checked). */
-function formFields(request: ContractRequest, declared: string): URLSearchParams | typeof TOO_LARGE | undefined {
-  const type = (request.contentType || declared).split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') return undefined;
-  if ((request.bodySize ?? request.body.length) > CHECK_LIMITS.maxBodyBytes) return TOO_LARGE;
-  return new URLSearchParams(request.body);
+/**
+ * A Swagger 2.0 form field, checked as a query parameter is. In a multipart body a `type: file`
+ * field must be a file part and any other a text part; a file sent where text is expected is not
+ * read (the check never reads a file's content).
+ */
+function checkFormField(field: Parameter, values: FormValue[], multipart: boolean, outcome: CheckOutcome, limits: Limits): void {
+  if (multipart && values.length > 0) {
+    const files = values.filter(isFile).length;
+    if (field.file && files < values.length) {
+      outcome.problems.push({ in: 'body', pointer: field.name, message: `The formData parameter ${field.name} must be a file, but a text field was sent.` });
+      return;
+    }
+    if (!field.file && files > 0) {
+      outcome.problems.push({ in: 'body', pointer: field.name, message: `The formData parameter ${field.name} must be a text field, but a file was sent.` });
+      return;
+    }
+  }
+  checkParameter(field, values.map((v) => (isFile(v) ? v.filename : v)), outcome, limits);
+}
+
+/** An OpenAPI 3.x form body against its schema, as the object of its fields (form-object.ts). */
+function checkFormObject(def: PreparedDefinition, schema: Loc, media: Loc | undefined, form: Extract<FormRead, { ok: true }>, outcome: CheckOutcome, limits: Limits): void {
+  const object = formObject(def, schema, media, form.kind, form.fields, limits);
+  outcome.problems.push(...object.problems);
+  if (object.stopped) {
+    outcome.gaveUp = whyNotChecked(reasoned('not-checked', 'budget'));
+    return;
+  }
+  const { verdict } = validateValue(def, schema, object.value, 'request', limits);
+  outcome.problems.push(...formProblems(verdict.problems, object.unread));
+  if (verdict.kind === 'not-checked') outcome.gaveUp = whyNotChecked(verdict);
 }
 
 /** The schema a response body of this status and Content-Type is held to, if the contract gives one. */

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MockLogEntry } from '../../../protocol/model/mock.js';
 import { MockServer, type LogRecord, type MockServerOptions } from './mock-server.js';
 import { json, mockOf, operation, response, send } from './test-support/mocks.js';
+import { indexContract } from './contract.js';
+import { contractChecker } from './contract-checker.js';
 
 const running: MockServer[] = [];
 afterEach(async () => {
@@ -440,5 +442,52 @@ describe('the hot path stays exact', () => {
     ]);
     expect(first.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(first.id).not.toBe(logs[1]!.id);
+  });
+});
+
+describe('a multipart/form-data request', () => {
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'uploads', version: '1' },
+    paths: {
+      '/avatars': {
+        post: {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', required: ['user', 'image'], properties: { user: { type: 'integer' }, image: { type: 'string', format: 'binary' }, caption: { type: 'string', maxLength: 20 } } },
+              },
+            },
+          },
+          responses: { '201': { description: 'stored' } },
+        },
+      },
+    },
+  };
+
+  it('sent by fetch with a FormData to a real mock: answered, and the log names the field that breaks the contract', async () => {
+    const mock = mockOf([operation({ name: 'upload', method: 'POST', path: '/avatars', responses: [response({ name: 'Stored', status: 201 })] })], { contractCheck: 'log' });
+    const { port, logs } = await start({ mock, checker: contractChecker(indexContract(document)) });
+    const post = async (fields: Array<[string, string | Blob]>) => {
+      const form = new FormData();
+      for (const [name, value] of fields) {
+        if (typeof value === 'string') form.append(name, value);
+        else form.append(name, value, 'me.png');
+      }
+      return (await fetch(`http://127.0.0.1:${port}/avatars`, { method: 'POST', body: form, signal: AbortSignal.timeout(10_000) })).status;
+    };
+    const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
+
+    expect(await post([['user', '7'], ['image', png], ['caption', 'me']])).toBe(201);
+    expect(await post([['user', 'seven'], ['image', 'me.png'], ['caption', 'x'.repeat(30)]])).toBe(201);
+    expect(logs.map((entry) => entry.problems)).toEqual([
+      [],
+      [
+        { in: 'body', pointer: 'image', message: 'The form field image must be a file, but a text field was sent.' },
+        { in: 'body', pointer: 'user', message: 'user: expected integer, found string' },
+        { in: 'body', pointer: 'caption', message: 'caption: expected at most 20 characters' },
+      ],
+    ]);
   });
 });

@@ -25,6 +25,7 @@ import { contractChecker } from './contract-checker.js';
 import { mockFindings } from './mock-findings.js';
 import { newMockFromDocuments } from './new-mock.js';
 import { cachedDefinition, json, mockOf, operation, send } from './test-support/mocks.js';
+import { multipartBody, type Field } from './test-support/multipart.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures');
 
@@ -66,6 +67,31 @@ const formsDocument = {
 const formsDefinition = cachedDefinition({ 'swagger.json': formsDocument });
 const forms = { mock: { openapi: formsDefinition }, checker: formsDefinition };
 
+/** A 2.0 upload: formData fields of a multipart body, a required `type: file` among them. */
+const uploadDocument = {
+  swagger: '2.0',
+  info: { title: 'uploads', version: '1' },
+  paths: {
+    '/uploads': {
+      post: {
+        consumes: ['multipart/form-data'],
+        parameters: [
+          { name: 'name', in: 'formData', required: true, type: 'string', minLength: 1 },
+          { name: 'age', in: 'formData', type: 'integer', minimum: 0 },
+          { name: 'kind', in: 'formData', type: 'string', enum: ['cat', 'dog'] },
+          { name: 'photo', in: 'formData', required: true, type: 'file' },
+          { name: 'tags', in: 'formData', type: 'array', collectionFormat: 'multi', items: { type: 'integer' } },
+          { name: 'sizes', in: 'formData', type: 'array', items: { type: 'integer' }, maxItems: 2 },
+          { name: '__proto__', in: 'formData', type: 'integer' },
+          { name: 'constructor', in: 'formData', required: true, type: 'boolean' },
+        ],
+        responses: { 200: { description: 'ok' } },
+      },
+    },
+  },
+};
+const uploadDefinition = cachedDefinition({ 'swagger.json': uploadDocument });
+
 const running: MockServer[] = [];
 afterAll(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop()));
@@ -86,7 +112,7 @@ interface Refusal {
   problems: MockProblem[];
 }
 
-async function refusal(port: number, method: string, path: string, contentType?: string, body?: string): Promise<Refusal> {
+async function refusal(port: number, method: string, path: string, contentType?: string, body?: string | Buffer): Promise<Refusal> {
   const answer = await send(port, { method, path, ...(contentType ? { headers: { 'Content-Type': contentType } } : {}), ...(body === undefined ? {} : { body }) });
   if (answer.status !== 400) return { status: answer.status, problems: [] };
   const problem = answer.json() as { operation: string; problems: MockProblem[] };
@@ -189,6 +215,46 @@ describe('2.0 forms and collection formats, read as 2.0', () => {
     ['a fitting form', '/forms/pets/1', 'name=Tom&age=3', []],
   ])('%s', async (_, path, body, problems) => {
     expect((await refusal(port, 'POST', path, form, body)).problems).toEqual(problems);
+  });
+});
+
+describe('2.0 formData over multipart/form-data: each field checked as a urlencoded one is', () => {
+  let port: number;
+  beforeAll(async () => {
+    port = await serve({ openapi: uploadDefinition });
+  });
+  const photo: Field = ['photo', { file: '\x89PNG', type: 'image/png', filename: 'tom.png' }];
+  const fitting: Field[] = [['name', 'Tom'], ['age', '3'], ['kind', 'cat'], photo, ['tags', '1'], ['tags', '2'], ['sizes', '1,2'], ['__proto__', '7'], ['constructor', 'true']];
+  const without = (name: string, ...more: Field[]): Field[] => [...fitting.filter(([n]) => n !== name), ...more];
+  const body = (pointer: string, message: string): MockProblem => ({ in: 'body', pointer, message });
+
+  it.each<[string, Field[], MockProblem[]]>([
+    ['a fitting upload', fitting, []],
+    ['only the required fields', [['name', 'Tom'], photo, ['constructor', 'false']], []],
+    ['a field of the wrong type', without('age', ['age', 'old']), [body('age', 'age: expected integer, found string')]],
+    ['a field below its minimum', without('age', ['age', '-1']), [body('age', 'age: expected at least 0')]],
+    ['a value outside the enum', without('kind', ['kind', 'horse']), [body('kind', 'kind: expected one of: "cat", "dog"')]],
+    ['a required field missing', without('name'), [body('name', 'The formData parameter name is required.')]],
+    ['the required file missing', without('photo'), [body('photo', 'The formData parameter photo is required.')]],
+    ['a text part where the file is required', without('photo', ['photo', 'tom.png']), [body('photo', 'The formData parameter photo must be a file, but a text field was sent.')]],
+    ['a file part where text is expected', without('name', ['name', { file: 'Tom' }]), [body('name', 'The formData parameter name must be a text field, but a file was sent.')]],
+    ['a `multi` array: an item that is not an integer', without('tags', ['tags', '1'], ['tags', 'x']), [body('tags', 'tags/1: expected integer, found string')]],
+    ['a csv array with too many items', without('sizes', ['sizes', '1,2,3']), [body('sizes', 'sizes: expected at most 2 items')]],
+    ['a field named __proto__ of the wrong type', without('__proto__', ['__proto__', 'x']), [body('__proto__', '__proto__: expected integer, found string')]],
+    ['a required field named constructor missing', without('constructor'), [body('constructor', 'The formData parameter constructor is required.')]],
+    ['fields the operation does not declare, named like Object.prototype members', [...fitting, ['toString', 'x'], ['hasOwnProperty', { file: 'x' }]], []],
+  ])('%s', async (_, fields, problems) => {
+    const { contentType, body: bytes } = await multipartBody(fields);
+    expect((await refusal(port, 'POST', '/uploads', contentType, bytes)).problems).toEqual(problems);
+  });
+
+  it.each<[string, (contentType: string, bytes: Buffer) => [string, Buffer], string]>([
+    ['no boundary in the Content-Type', (_, bytes) => ['multipart/form-data', bytes], 'missing boundary in content-type header'],
+    ['a body cut short', (contentType, bytes) => [contentType, bytes.subarray(0, bytes.length - 40)], 'expected boundary after body'],
+  ])('a malformed multipart body (%s) is refused, naming what was wrong', async (_, spoil, wrong) => {
+    const good = await multipartBody(fitting);
+    const [contentType, bytes] = spoil(good.contentType, good.body);
+    expect((await refusal(port, 'POST', '/uploads', contentType, bytes)).problems).toEqual([body('', `The multipart/form-data body could not be read: ${wrong}.`)]);
   });
 });
 
