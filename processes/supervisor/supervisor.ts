@@ -29,6 +29,7 @@ import { CurlReader } from './curl/curl-reader.js';
 import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
 import { definitionParser } from './checks/definition-parser.js';
+import { SpareJobChild, type JobSpec } from './children/spare-job.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -47,7 +48,11 @@ export interface SupervisorOptions {
   services?: boolean;
   /** How long an import's fetches and whole job may take; the importer's defaults when absent (tests shorten them). */
   importDeadlines?: ImportJobDeadlines;
+  /** How long a job child started ahead of its job (prepareJob) waits for it; 60 s when absent. */
+  spareJobMs?: number;
 }
+
+const SPARE_JOB_MS = 60_000;
 
 export class Supervisor {
   readonly sender: ChildProcessHandle;
@@ -74,6 +79,8 @@ export class Supervisor {
   private readonly loading = new Map<string, Promise<ProjectStore>>();
   private readonly uiPeers = new Set<Peer>();
   private readonly jobs = new Set<ChildProcessHandle>();
+  /** The one job child started ahead of its job, if any (prepareJob). */
+  readonly spareJob: SpareJobChild;
   private readonly options: SupervisorOptions;
   private stopped = false;
 
@@ -108,6 +115,7 @@ export class Supervisor {
     this.mocks = new MockService(this);
     this.imports = new ImportService(this, options.importDeadlines);
     this.curl = new CurlReader({ log: this.log });
+    this.spareJob = new SpareJobChild((spec) => this.jobChild(spec), options.spareJobMs ?? SPARE_JOB_MS);
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
@@ -135,17 +143,30 @@ export class Supervisor {
     return handle;
   }
 
-  /** A one-shot child for one job (an import); killed when the job is cancelled or done. */
-  async runJob<T>(spec: Omit<ChildSpec, 'log' | 'restart'>, work: (child: ChildProcessHandle) => Promise<T>): Promise<T> {
-    const child = new ChildProcessHandle({ ...spec, restart: false, log: this.log, heartbeatMs: this.options.heartbeatMs, hangMs: this.options.hangMs });
+  /**
+   * A one-shot child for one job (an import); killed when the job is cancelled or done. The child
+   * started ahead of it for the same spec (prepareJob) is taken when there is one.
+   */
+  async runJob<T>(spec: JobSpec, work: (child: ChildProcessHandle) => Promise<T>): Promise<T> {
+    const spare = await this.spareJob.take(spec);
+    const child = spare ?? this.jobChild(spec);
     this.jobs.add(child);
     try {
-      await child.start();
+      if (!spare) await child.start();
       return await work(child);
     } finally {
       this.jobs.delete(child);
       await child.stop(200);
     }
+  }
+
+  /** Starts the child a job with `spec` will run in, ahead of the job (SpareJobChild). */
+  prepareJob(spec: JobSpec): void {
+    if (!this.stopped) this.spareJob.prepare(spec);
+  }
+
+  private jobChild(spec: JobSpec): ChildProcessHandle {
+    return new ChildProcessHandle({ ...spec, restart: false, log: this.log, heartbeatMs: this.options.heartbeatMs, hangMs: this.options.hangMs });
   }
 
   get activeJobs(): ChildProcessHandle[] {
@@ -264,7 +285,7 @@ export class Supervisor {
     if (this.stopped) return;
     this.stopped = true;
     await this.mocks.stopAll();
-    await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), definitionParser.close(), ...[...this.jobs].map((job) => job.stop(200))]);
+    await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), definitionParser.close(), this.spareJob.drop(), ...[...this.jobs].map((job) => job.stop(200))]);
     await this.cookies.flush();
     // An open under way finishes first, so its store is closed with the others.
     await Promise.allSettled(this.loading.values());

@@ -31,6 +31,7 @@ import { distEntry } from '../paths.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import { newId } from '../../../protocol/ids.js';
 import { ResultParts } from '../../../protocol/model/import-parts.js';
+import type { JobSpec } from '../children/spare-job.js';
 import type { Supervisor } from '../supervisor.js';
 
 /** The project's Webhooks collection is an API of this name (SPEC: "the project's Webhooks collection"). */
@@ -68,8 +69,18 @@ export class ImportService {
     this.memoryMb = deadlines.memoryMb;
   }
 
-  /** The auto-detect badge for a file or pasted text; null when nothing is recognised. */
+  /**
+   * The auto-detect badge for a file or pasted text; null when nothing is recognised. The dialog
+   * asks before the user presses Import: a recognised source's importer child starts now, so its
+   * start is not waited for then (Supervisor.prepareJob).
+   */
   async detect({ source }: ReqOf<'import.detect'>): Promise<ResOf<'import.detect'>> {
+    const found = await this.detectFormat(source);
+    if (found.detection) this.sup.prepareJob(importerSpec(this.memoryMb ?? (await importerMemoryMb(source)), found.detection.format === 'openapi'));
+    return found;
+  }
+
+  private async detectFormat(source: ImportSource): Promise<ResOf<'import.detect'>> {
     if (source.kind === 'url') return { detection: null };
     const input = source.kind === 'paste' ? { text: source.text } : { name: basename(source.path), text: (await openEntryFile(resolve(source.path), basename(source.path))).head };
     // Loaded on first use: a supervisor that never detects (parley run) skips even the registry's
@@ -325,8 +336,7 @@ export class ImportService {
    * in time, which the flag cost 30-60%, so other formats run without it.
    */
   private inChild<T>(work: (child: ChildProcessHandle) => Promise<T>, memoryMb = this.memoryMb ?? DEFAULT_IMPORTER_MEMORY_MB, compact = false): Promise<T> {
-    const execArgv = [`--max-old-space-size=${memoryMb}`, ...(compact ? ['--optimize-for-size'] : [])];
-    return this.sup.runJob({ name: 'importer process', entry: distEntry('importer.js'), execArgv }, work).catch((err: unknown) => {
+    return this.sup.runJob(importerSpec(memoryMb, compact), work).catch((err: unknown) => {
       // The backstop fired: the importer did not stop at its own deadline and was killed.
       if (hasCode(err, 'budget-exceeded')) throw jobDeadlineError(undefined, this.deadlines.jobMs);
       if (hasCode(err, 'child-died') && OUT_OF_MEMORY.test((err as Error).message)) {
@@ -350,7 +360,7 @@ export class ImportService {
   private async convertsDefinition(req: ReqOf<'import.run'>): Promise<boolean> {
     if (req.format !== 'auto') return req.format === 'openapi';
     if (req.source.kind === 'url') return true;
-    const { detection } = await this.detect({ source: req.source }).catch(() => ({ detection: null }));
+    const { detection } = await this.detectFormat(req.source).catch(() => ({ detection: null }));
     return detection?.format === 'openapi';
   }
 
@@ -468,6 +478,11 @@ const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i
  * multiple of the source (JSON.parse of a document takes several times its size), within
  * 256 MB..4 GB. A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
  */
+/** The importer child of a job: its heap cap, and whether it favors memory (ImportService.inChild). */
+function importerSpec(memoryMb: number, compact: boolean): JobSpec {
+  return { name: 'importer process', entry: distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`, ...(compact ? ['--optimize-for-size'] : [])] };
+}
+
 export async function importerMemoryMb(source: ImportSource): Promise<number> {
   let bytes: number | undefined;
   if (source.kind === 'paste') bytes = source.text.length * 2;
