@@ -9,7 +9,10 @@
 import type { ResOf } from '../../protocol/messages.js';
 import { sendInParts } from '../../protocol/model/import-parts.js';
 import { connectToSupervisor } from '../runtime/child.js';
-import { runInThread } from './job-thread.js';
+import { runInThread, startThreadAhead } from './job-thread.js';
+
+// Said by the supervisor of a child spawned for one import or definition update (import-service.ts importerSpec).
+if (process.argv.includes('--job-child')) startThreadAhead();
 
 connectToSupervisor({
   role: 'importer',

@@ -478,9 +478,12 @@ const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i
  * multiple of the source (JSON.parse of a document takes several times its size), within
  * 256 MB..4 GB. A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
  */
-/** The importer child of a job: its heap cap, and whether it favors memory (ImportService.inChild). */
+/**
+ * The importer child of a job: its heap cap, and whether it favors memory (ImportService.inChild).
+ * `--job-child` has it start its job thread while it waits for the job (job-thread.ts).
+ */
 function importerSpec(memoryMb: number, compact: boolean): JobSpec {
-  return { name: 'importer process', entry: distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`, ...(compact ? ['--optimize-for-size'] : [])] };
+  return { name: 'importer process', entry: distEntry('importer.js'), args: ['--job-child'], execArgv: [`--max-old-space-size=${memoryMb}`, ...(compact ? ['--optimize-for-size'] : [])] };
 }
 
 export async function importerMemoryMb(source: ImportSource): Promise<number> {
