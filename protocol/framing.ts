@@ -14,6 +14,8 @@ export const DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
  * receiver holds the parts and then the whole message while it decodes: about 1 GiB at most.
  */
 export const LARGE_MESSAGE_LIMIT = 512 * 1024 * 1024;
+/** The environment variable by which a supervisor tells its child the link's largest message (ChildSpec.maxMessage). */
+export const BUS_MAX_MESSAGE_ENV = 'PARLEY_BUS_MAX_MESSAGE';
 const HEADER = 4;
 
 export function encodeFrame(body: Uint8Array): Uint8Array {

@@ -78,16 +78,16 @@ class LogBatcher {
 
 const batcher = new LogBatcher();
 
-/** The contract as written (bundled only for New Mock's sampler, never here), read again only when the definition changed. */
+/** The contract as written (bundled only for New Mock's sampler, never here), read again only when the definition changed (its key says). */
 async function contractFor(config: Config): Promise<Contract> {
-  const key = JSON.stringify(config.documents);
+  const key = config.definitionKey;
   if (contract?.key !== key) contract = { key, value: await readContract(openApiDefinition(config.documents)) };
   return contract.value;
 }
 
 /** A SOAP mock's binding of the cached WSDL, read again only when the definition or binding changed. */
 async function soapContractFor(config: Config): Promise<SoapContract> {
-  const key = `${config.mock.binding ?? ''}\n${JSON.stringify(config.documents)}`;
+  const key = `${config.mock.binding ?? ''}\n${config.definitionKey}`;
   if (soapContract?.key !== key) {
     const { loadSoapContract, wsdlDocuments } = await import('./engine/soap/soap-contract-from-wsdl.js');
     soapContract = { key, value: await loadSoapContract(wsdlDocuments(config.documents), config.mock.binding) };

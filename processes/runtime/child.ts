@@ -6,10 +6,19 @@
 import { Socket } from 'node:net';
 import { Peer, type Handlers } from '../../protocol/peer.js';
 import { streamTransport } from '../../protocol/transport-stream.js';
+import { BUS_MAX_MESSAGE_ENV, DEFAULT_MAX_FRAME, LARGE_MESSAGE_LIMIT } from '../../protocol/framing.js';
 import { validateCompiled } from '../../protocol/validate-node.js';
 import { installCrashPolicy, messageScope } from './crash-policy.js';
 
 export const BUS_FD = 3;
+/**
+ * The link's largest message as the supervisor set it on a link that carries definitions and
+ * mocks (ChildSpec.maxMessage): a whole number within one frame and LARGE_MESSAGE_LIMIT, else one frame.
+ */
+export function busMaxMessage(value = process.env[BUS_MAX_MESSAGE_ENV]): number {
+  const n = value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : DEFAULT_MAX_FRAME;
+  return Math.min(Math.max(n, DEFAULT_MAX_FRAME), LARGE_MESSAGE_LIMIT);
+}
 
 export interface ChildOptions {
   role: string;
@@ -26,6 +35,7 @@ export function connectToSupervisor(options: ChildOptions): Peer {
   const peer = new Peer(streamTransport(socket), {
     role: options.role,
     pid: process.pid,
+    maxMessage: busMaxMessage(),
     validate: validateCompiled,
     scope: messageScope,
     onProtocolError: (err) => log(`[${options.role}] bus: ${err.code}: ${err.message}`),

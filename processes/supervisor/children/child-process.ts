@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { Peer, CallOptions, Handlers } from '../../../protocol/peer.js';
 import type * as ChildBus from './child-bus.js';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
+import { BUS_MAX_MESSAGE_ENV } from '../../../protocol/framing.js';
 import type { MethodName, ReqOf, ResOf } from '../../../protocol/messages.js';
 
 export type ChildState = 'starting' | 'running' | 'restarting' | 'stopped';
@@ -28,7 +29,14 @@ export interface ChildSpec {
   log?: (line: string) => void;
   /** What the supervisor answers when the child calls it (the sender asks the cookie jar). */
   serve?: Handlers;
+  /**
+   * The largest message on this link, each way, when it carries definitions and mocks
+   * (LARGE_MESSAGE_LIMIT): over a frame, it goes in parts. The child is told in its environment
+   * (BUS_MAX_MESSAGE_ENV), so both ends agree. Default: one frame.
+   */
+  maxMessage?: number;
 }
+
 
 export interface ExitInfo {
   code: number | null;
@@ -147,7 +155,7 @@ export class ChildProcessHandle {
     this.setState(this.restarts > 0 ? 'restarting' : 'starting');
     const child = spawn(process.execPath, [...(this.spec.execArgv ?? []), this.spec.entry, ...(this.spec.args ?? [])], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...this.spec.env },
+      env: { ...process.env, ...this.spec.env, ...(this.spec.maxMessage ? { [BUS_MAX_MESSAGE_ENV]: String(this.spec.maxMessage) } : {}) },
     });
     this.child = child;
     this.startedAt = Date.now();
@@ -186,6 +194,7 @@ export class ChildProcessHandle {
       onProtocolError: (err) => log(`[${this.spec.name}] bus: ${err.code}: ${err.message}`),
       onHandlerError: (type, err) => log(`[${this.spec.name}] handling ${type} from it failed: ${describeError(err)}`),
       ...(this.spec.serve ? { handlers: this.spec.serve } : {}),
+      ...(this.spec.maxMessage ? { maxMessage: this.spec.maxMessage } : {}),
     });
     this.peer = peer;
 

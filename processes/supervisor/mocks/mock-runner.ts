@@ -7,6 +7,7 @@ import type { MockLogEntry } from '../../../protocol/model/mock.js';
 import type { ReqOf, ResOf } from '../../../protocol/messages.js';
 import { ChildProcessHandle } from '../children/child-process.js';
 import { distEntry } from '../paths.js';
+import { LARGE_MESSAGE_LIMIT } from '../../../protocol/framing.js';
 
 export type MockHostConfig = ReqOf<'mockHost.start'>;
 export type MockHostAddress = ResOf<'mockHost.start'>;
@@ -93,6 +94,8 @@ export class MockRunner {
       // isolated-vm (dispatch.ts) asks for this in its README.
       execArgv: scripts ? ['--no-node-snapshot'] : [],
       restart: false,
+      // The start carries the definition and the mock (Graph beta's: 97 MB).
+      maxMessage: LARGE_MESSAGE_LIMIT,
       ...(this.options.log ? { log: this.options.log } : {}),
     });
     child.onStatus((state, message) => {

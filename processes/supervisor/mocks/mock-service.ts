@@ -184,7 +184,7 @@ export class MockService {
       });
       let address;
       try {
-        address = await runner.start(this.config(mock, documents, entry.keptPort));
+        address = await runner.start(this.config(mock, api, documents, entry.keptPort));
       } catch (err) {
         await runner.stop();
         throw err;
@@ -317,7 +317,7 @@ export class MockService {
     const runner = entry.runner!;
     try {
       const documents = await mockDocuments(this.host.project(entry.root).apiDir(api.id), api);
-      const address = await runner.reconfigure(this.config(mock, documents, entry.keptPort));
+      const address = await runner.reconfigure(this.config(mock, api, documents, entry.keptPort));
       entry.address = { port: address.port, url: address.url };
       entry.keptPort = address.port;
       entry.servingKey = servingKey(mock, api);
@@ -340,7 +340,7 @@ export class MockService {
     if (findingsKey === entry.findingsKey) return;
     try {
       const documents = await mockDocuments(store.apiDir(api.id), api);
-      const result = await this.host.checker.call('checker.mockFindings', { mock, documents });
+      const result = await this.host.checker.call('checker.mockFindings', { mock, documents, definitionKey: definitionKey(api) });
       entry.findings = result.findings;
       entry.findingWarnings = result.warnings;
       entry.findingsKey = findingsKey;
@@ -358,10 +358,11 @@ export class MockService {
     return { api, documents: await mockDocuments(store.apiDir(api.id), api) };
   }
 
-  private config(mock: Mock, documents: MockDocuments, keepPort: number | undefined): ReqOf<'mockHost.start'> {
+  private config(mock: Mock, api: Api, documents: MockDocuments, keepPort: number | undefined): ReqOf<'mockHost.start'> {
     return {
       mock,
       documents,
+      definitionKey: definitionKey(api),
       listenAllInterfaces: this.host.workspace.get().preferences.mockListenAllInterfaces,
       ...(keepPort ? { keepPort } : {}),
     };
