@@ -221,14 +221,14 @@ async function withEcho(run: () => Promise<void>): Promise<void> {
   }
 }
 
-const echo: Handlers = {
-  ['test.echo' as 'sys.ping']: (async ({ text, chunk }: { text: string; chunk?: boolean }, ctx: { chunk(c: unknown): void }) => {
+const echo = {
+  'test.echo': (async ({ text, chunk }: { text: string; chunk?: boolean }, ctx: { chunk(c: unknown): void }) => {
     if (!chunk) return { text };
     ctx.chunk({ text });
     return { text: 'done' };
   }) as never,
-  'sys.ping': ({ t }) => ({ t, pid: 1 }),
-};
+  'sys.ping': ({ t }: { t: number }) => ({ t, pid: 1 }),
+} as Handlers;
 const callEcho = (peer: Peer, text: string, options: { chunk?: boolean; onChunk?: (c: { text: string }) => void } = {}) =>
   peer.call('test.echo' as 'sys.ping', { text, ...(options.chunk ? { chunk: true } : {}) } as never, options.onChunk ? { onChunk: options.onChunk as never } : {}) as unknown as Promise<{ text: string }>;
 
