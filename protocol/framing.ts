@@ -16,6 +16,8 @@ export const DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
 export const LARGE_MESSAGE_LIMIT = 512 * 1024 * 1024;
 /** The environment variable by which a supervisor tells its child the link's largest message (ChildSpec.maxMessage). */
 export const BUS_MAX_MESSAGE_ENV = 'PARLEY_BUS_MAX_MESSAGE';
+/** And its frame, when not DEFAULT_MAX_FRAME (ChildSpec.maxFrame: tests make it small, so a message goes in parts). */
+export const BUS_MAX_FRAME_ENV = 'PARLEY_BUS_MAX_FRAME';
 const HEADER = 4;
 
 export function encodeFrame(body: Uint8Array): Uint8Array {

@@ -195,6 +195,13 @@ export class Peer {
     return this.pendingCalls.size;
   }
 
+  /** Bytes of multi-part messages not yet sent (0 when none is on its way out). */
+  get sending(): number {
+    let bytes = 0;
+    for (const entry of this.outgoing) if (entry.parts) bytes += entry.bytes.byteLength - entry.parts.offset;
+    return bytes;
+  }
+
   /** Bytes announced by the multi-part messages arriving now (what they may hold). */
   get arriving(): number {
     return this.assembling;

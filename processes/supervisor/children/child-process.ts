@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { Peer, CallOptions, Handlers } from '../../../protocol/peer.js';
 import type * as ChildBus from './child-bus.js';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
-import { BUS_MAX_MESSAGE_ENV } from '../../../protocol/framing.js';
+import { BUS_MAX_FRAME_ENV, BUS_MAX_MESSAGE_ENV } from '../../../protocol/framing.js';
 import type { MethodName, ReqOf, ResOf } from '../../../protocol/messages.js';
 
 export type ChildState = 'starting' | 'running' | 'restarting' | 'stopped';
@@ -35,6 +35,8 @@ export interface ChildSpec {
    * (BUS_MAX_MESSAGE_ENV), so both ends agree. Default: one frame.
    */
   maxMessage?: number;
+  /** The link's frame, each way, when not DEFAULT_MAX_FRAME (tests make it small, so a message goes in parts). */
+  maxFrame?: number;
 }
 
 
@@ -155,7 +157,12 @@ export class ChildProcessHandle {
     this.setState(this.restarts > 0 ? 'restarting' : 'starting');
     const child = spawn(process.execPath, [...(this.spec.execArgv ?? []), this.spec.entry, ...(this.spec.args ?? [])], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...this.spec.env, ...(this.spec.maxMessage ? { [BUS_MAX_MESSAGE_ENV]: String(this.spec.maxMessage) } : {}) },
+      env: {
+        ...process.env,
+        ...this.spec.env,
+        ...(this.spec.maxMessage ? { [BUS_MAX_MESSAGE_ENV]: String(this.spec.maxMessage) } : {}),
+        ...(this.spec.maxFrame ? { [BUS_MAX_FRAME_ENV]: String(this.spec.maxFrame) } : {}),
+      },
     });
     this.child = child;
     this.startedAt = Date.now();
@@ -186,7 +193,7 @@ export class ChildProcessHandle {
     // (about 35 ms sooner for `parley mock serve`); the pipe holds what the child writes until then.
     const { Peer, streamTransport, validateCompiled, messageScope } = await busCode();
     if (this.child !== child) throw this.startFailure(this.lastExit);
-    const peer = new Peer(streamTransport(child.stdio[3] as Duplex), {
+    const peer = new Peer(streamTransport(child.stdio[3] as Duplex, this.spec.maxFrame), {
       role: 'supervisor',
       pid: process.pid,
       validate: validateCompiled,
@@ -195,6 +202,7 @@ export class ChildProcessHandle {
       onHandlerError: (type, err) => log(`[${this.spec.name}] handling ${type} from it failed: ${describeError(err)}`),
       ...(this.spec.serve ? { handlers: this.spec.serve } : {}),
       ...(this.spec.maxMessage ? { maxMessage: this.spec.maxMessage } : {}),
+      ...(this.spec.maxFrame ? { maxFrame: this.spec.maxFrame } : {}),
     });
     this.peer = peer;
 

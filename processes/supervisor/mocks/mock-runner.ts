@@ -20,6 +20,8 @@ export interface MockRunnerOptions {
   onDied(message: string): void;
   log?: (line: string) => void;
   entry?: string;
+  /** The bus's frame on the host's link when not the default (tests make it small, so a start goes in parts). */
+  busFrameBytes?: number;
 }
 
 /** A dispatch.ts runs in isolated-vm, which needs a host started without Node's own snapshot. */
@@ -40,6 +42,11 @@ export class MockRunner {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** Bytes of a message (a big start) still on their way to the host. */
+  get sending(): number {
+    return this.child?.currentPeer?.sending ?? 0;
   }
 
   /**
@@ -96,6 +103,7 @@ export class MockRunner {
       restart: false,
       // The start carries the definition and the mock (Graph beta's: 97 MB).
       maxMessage: LARGE_MESSAGE_LIMIT,
+      ...(this.options.busFrameBytes ? { maxFrame: this.options.busFrameBytes } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
     });
     child.onStatus((state, message) => {

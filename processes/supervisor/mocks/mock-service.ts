@@ -44,6 +44,8 @@ export interface MockServiceHost extends JobRunner {
 export interface MockServiceOptions {
   /** The mock-host entry; default dist/mock-host.js. */
   mockHostEntry?: string;
+  /** The bus's frame to a mock host when not the default (tests make it small, so a start goes in parts). */
+  busFrameBytes?: number;
   /** How long New Mock's sampling may take (NEW_MOCK_DEADLINE_MS when absent; tests shorten it). */
   newMockDeadlineMs?: number;
 }
@@ -64,6 +66,8 @@ interface MockEntry {
   findingWarnings: string[];
   findingsKey: string;
   runner: MockRunner | null;
+  /** The runner while its start is under way (a big start goes to the host in parts). */
+  starting?: MockRunner | undefined;
   address: { port: number; url: string } | null;
   /** The mock and definition the child serves now, to tell whether an edit needs applying. */
   servingKey: string;
@@ -178,16 +182,20 @@ export class MockService {
       const runner = new MockRunner({
         name: entry.name,
         ...(this.options.mockHostEntry ? { entry: this.options.mockHostEntry } : {}),
+        ...(this.options.busFrameBytes ? { busFrameBytes: this.options.busFrameBytes } : {}),
         log: this.host.log,
         onLogged: (entries) => this.logged(entry, entries),
         onDied: (message) => void this.serially(entry, async () => this.died(entry, runner, message)),
       });
       let address;
+      entry.starting = runner;
       try {
         address = await runner.start(this.config(mock, api, documents, entry.keptPort));
       } catch (err) {
         await runner.stop();
         throw err;
+      } finally {
+        entry.starting = undefined;
       }
       entry.runner = runner;
       entry.address = { port: address.port, url: address.url };
@@ -218,8 +226,16 @@ export class MockService {
   }
 
   /** The pid of a running mock's host process, for diagnostics and tests. */
+  /** The mock host's process id, while it runs or starts. */
   processId(root: string, id: string): number | undefined {
-    return this.entries.get(key(this.host.project(root).root, id))?.runner?.pid;
+    const entry = this.entries.get(key(this.host.project(root).root, id));
+    return (entry?.runner ?? entry?.starting)?.pid;
+  }
+
+  /** Bytes of a message (a big start) still on their way to the mock's host; 0 when none. */
+  sendingTo(root: string, id: string): number {
+    const entry = this.entries.get(key(this.host.project(root).root, id));
+    return (entry?.runner ?? entry?.starting)?.sending ?? 0;
   }
 
   diagnose(request: ReqOf<'mocks.diagnose'>): Promise<ResOf<'mocks.diagnose'>> {
