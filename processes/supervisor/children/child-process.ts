@@ -61,6 +61,8 @@ export class ChildProcessHandle {
   lastExit: ExitInfo | null = null;
   /** The error line the last child printed on stderr before it exited, if any (see lastWords). */
   lastWords = '';
+  /** Why this handle killed the current child itself (a missed heartbeat), said with its exit. */
+  private killedFor = '';
   private child: ChildProcess | null = null;
   private peer: Peer | null = null;
   private startedAt = 0;
@@ -165,6 +167,7 @@ export class ChildProcessHandle {
       },
     });
     this.child = child;
+    this.killedFor = '';
     this.startedAt = Date.now();
     const log = this.spec.log ?? (() => {});
     const prefix = (data: Buffer) => {
@@ -231,7 +234,7 @@ export class ChildProcessHandle {
 
   /** How the child ended, with the error it printed (kill -9 leaves none). */
   private describeLastExit(info: ExitInfo): string {
-    const how = describeExit(this.spec.name, info);
+    const how = this.killedFor ? `${describeExit(this.spec.name, info).slice(0, -1)} ${this.killedFor}.` : describeExit(this.spec.name, info);
     return this.lastWords ? `${how.slice(0, -1)}: ${this.lastWords}` : how;
   }
 
@@ -298,6 +301,7 @@ export class ChildProcessHandle {
       peer.call('sys.ping', { t: Date.now() }, { signal: AbortSignal.timeout(hangMs) }).catch((err: unknown) => {
         if (hasCode(err, 'timeout') && this.child === child) {
           this.spec.log?.(`${this.spec.name} missed its heartbeat for ${hangMs} ms; killing it`);
+          this.killedFor = `after it missed its heartbeat for ${hangMs / 1000} s`;
           child.kill('SIGKILL');
         }
       });
