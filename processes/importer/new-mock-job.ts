@@ -11,8 +11,13 @@ import { serializeMockFolder } from '../../protocol/project/mock-files.js';
 import { newMockFromDocuments } from '../mock-host/engine/new-mock.js';
 import { newSoapMockFromDocuments } from '../mock-host/engine/soap/new-soap-mock.js';
 
-/** The most one New Mock writes: half the bus's 64 MB frame. */
-export const MAX_NEW_MOCK_BYTES = 32 * 1024 * 1024;
+/**
+ * The most one New Mock writes: 256 MiB, half the 512 MiB message its answer may be on the bus
+ * (LARGE_MESSAGE_LIMIT: it goes in parts), leaving room for the envelope and the paths. The
+ * supervisor holds the answer while it commits it, and every start of the mock sends it on to a
+ * mock host, so a folder past this is no longer a mock anyone can use.
+ */
+export const MAX_NEW_MOCK_BYTES = 256 * 1024 * 1024;
 
 export async function runNewMockJob(job: ReqOf<'importer.newMock'>, limitBytes = MAX_NEW_MOCK_BYTES): Promise<ResOf<'importer.newMock'>> {
   const options = { name: job.name, api: job.api, newId: () => newId('m') };
