@@ -10,32 +10,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
-import { MockService, type MockServiceHost } from '../../processes/supervisor/mocks/mock-service.js';
+import { MockService } from '../../processes/supervisor/mocks/mock-service.js';
 import { ensureDemoProject } from '../../demo/project.js';
 import { until } from '../support/until.js';
-import { inProcessNewMock } from '../support/new-mock-jobs.js';
+import { quietMockHost } from '../support/new-mock-jobs.js';
 
 let dir: string;
 let project: string;
 let store: ProjectStore;
 let service: MockService;
-const logged: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parley-mock-parts-'));
   project = join(dir, 'project');
   await ensureDemoProject(project, 'http://127.0.0.1:9');
   store = await ProjectStore.open(project);
-  const host: MockServiceHost = {
-    log: (line) => void logged.push(line),
-    broadcast: () => {},
-    notify: () => {},
-    project: () => store,
-    workspace: { get: () => ({ preferences: { mockListenAllInterfaces: false } }) },
-    checker: { call: (async () => ({ findings: [], warnings: [] })) as never },
-    ...inProcessNewMock,
-  };
-  service = new MockService(host, { busFrameBytes: 16 * 1024 });
+  service = new MockService(quietMockHost(store), { busFrameBytes: 16 * 1024 });
 }, 30_000);
 
 afterAll(async () => {
