@@ -11,7 +11,7 @@ export const DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
  * host, importer, checker), sent in several frames (Peer's `maxMessage`). Microsoft Graph's beta
  * document (47 MB) makes a 97 MB `mockHost.start`; 512 MiB leaves five times that, and is about
  * V8's longest string (2^29 characters), which one document's text cannot pass anyway. The
- * receiver holds the parts and then the whole message while it decodes: about 1 GiB at most.
+ * receiver holds the message's bytes (filled as its parts arrive) while it decodes them.
  */
 export const LARGE_MESSAGE_LIMIT = 512 * 1024 * 1024;
 /** The environment variable by which a supervisor tells its child the link's largest message (ChildSpec.maxMessage). */

@@ -110,7 +110,8 @@ interface Assembly {
   total: number;
   received: number;
   next: number;
-  parts: Uint8Array[];
+  /** The message's bytes, filled part by part (one copy: no list of parts joined at the end). */
+  whole: Uint8Array;
 }
 
 const size = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
@@ -380,7 +381,7 @@ export class Peer {
         this.refusePart(id, part, part.total - part.bytes.byteLength, new ParleyError('message-too-large', `The ${what} is ${size(part.total)}${why}, over the ${size(this.maxMessage)} one message between Parley's processes may carry.`, { length: part.total, limit: this.maxMessage }));
         return;
       }
-      assembly = { type, of: part.of, ref: part.ref, total: part.total, received: 0, next: 0, parts: [] };
+      assembly = { type, of: part.of, ref: part.ref, total: part.total, received: 0, next: 0, whole: new Uint8Array(part.total) };
       this.assemblies.set(id, assembly);
       this.assembling += part.total;
     }
@@ -392,19 +393,12 @@ export class Peer {
       this.refusePart(id, part, assembly.total - assembly.received - part.bytes.byteLength, err);
       return;
     }
-    assembly.parts.push(part.bytes);
+    assembly.whole.set(part.bytes, assembly.received);
     assembly.received += part.bytes.byteLength;
     assembly.next++;
     if (assembly.received < assembly.total) return;
     this.releaseAssembly(id, assembly);
-    const whole = new Uint8Array(assembly.total);
-    let offset = 0;
-    for (const bytes of assembly.parts) {
-      whole.set(bytes, offset);
-      offset += bytes.byteLength;
-    }
-    assembly.parts = [];
-    this.receive(whole, true);
+    this.receive(assembly.whole, true);
   }
 
   private releaseAssembly(id: number, assembly: Assembly): void {
