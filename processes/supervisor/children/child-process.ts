@@ -159,12 +159,7 @@ export class ChildProcessHandle {
     this.setState(this.restarts > 0 ? 'restarting' : 'starting');
     const child = spawn(process.execPath, [...(this.spec.execArgv ?? []), this.spec.entry, ...(this.spec.args ?? [])], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        ...this.spec.env,
-        ...(this.spec.maxMessage ? { [BUS_MAX_MESSAGE_ENV]: String(this.spec.maxMessage) } : {}),
-        ...(this.spec.maxFrame ? { [BUS_MAX_FRAME_ENV]: String(this.spec.maxFrame) } : {}),
-      },
+      env: this.childEnv(),
     });
     this.child = child;
     this.killedFor = '';
@@ -224,6 +219,16 @@ export class ChildProcessHandle {
     const waiters = this.runningWaiters;
     this.runningWaiters = [];
     for (const waiter of waiters) waiter.resolve(peer);
+  }
+
+  /** This process's environment for the child, with the link's limits as this spec sets them (never as inherited). */
+  private childEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...this.spec.env };
+    delete env[BUS_MAX_MESSAGE_ENV];
+    delete env[BUS_MAX_FRAME_ENV];
+    if (this.spec.maxMessage) env[BUS_MAX_MESSAGE_ENV] = String(this.spec.maxMessage);
+    if (this.spec.maxFrame) env[BUS_MAX_FRAME_ENV] = String(this.spec.maxFrame);
+    return env;
   }
 
   private startFailure(info: ExitInfo | null): ParleyError {
