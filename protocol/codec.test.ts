@@ -42,5 +42,14 @@ describe('codec', () => {
     expect({ ...back, bytes: [...(back.bytes as Uint8Array)] }).toEqual({ ...value, bytes: [1, 2] });
     expect(({} as Record<string, unknown>).b).toBeUndefined();
   });
-});
 
+  it('does not keep the buffer a big message was packed into: the next message packs into one of its own', () => {
+    const big = encode({ text: 'x'.repeat(10 * 1024 * 1024) });
+    const small = encode({ t: 1, text: 'y'.repeat(200) });
+    expect(decode(small)).toEqual({ t: 1, text: 'y'.repeat(200) });
+    // Before, every later message was a slice of the big one's buffer, held for good.
+    expect(small.buffer === big.buffer).toBe(false);
+    expect(small.buffer.byteLength).toBeLessThan(1024 * 1024);
+    expect((decode(big) as { text: string }).text.length).toBe(10 * 1024 * 1024);
+  });
+});

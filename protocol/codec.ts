@@ -23,11 +23,28 @@ const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const PROTO_BYTES = ascii('__proto__');
 const ESCAPED_BYTES = ascii('__proto___');
 
+/**
+ * msgpackr packs every message into one buffer it keeps and reuses (each result is a slice of it),
+ * and one grown for a big message stays that big: after a 100 MB mock start, 100 MB held for good.
+ * Past this size (a part of a big message is 4 MiB) the next message starts a buffer of its own, and
+ * the big one goes with its message.
+ */
+const KEEP_BUFFER_BYTES = 1024 * 1024;
+
 export function encode(value: unknown): Uint8Array {
-  const bytes = packr.pack(value);
-  if (!contains(bytes, PROTO_BYTES)) return bytes;
-  const escaped = renameKeys(value, NEEDS_ESCAPE, (key) => `${key}_`);
-  return escaped === value ? bytes : packr.pack(escaped);
+  let bytes = packr.pack(value);
+  if (contains(bytes, PROTO_BYTES)) {
+    const escaped = renameKeys(value, NEEDS_ESCAPE, (key) => `${key}_`);
+    if (escaped !== value) bytes = packr.pack(escaped);
+  }
+  if (bytes.byteLength > KEEP_BUFFER_BYTES) packr.useBuffer(freshBuffer(64 * 1024));
+  return bytes;
+}
+
+/** What msgpackr packs into: a Buffer in Node (it writes strings with Buffer's utf8Write), else bytes. */
+function freshBuffer(size: number): Uint8Array {
+  const NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(n: number): Uint8Array } }).Buffer;
+  return NodeBuffer ? NodeBuffer.allocUnsafeSlow(size) : new Uint8Array(size);
 }
 
 export function decode(bytes: Uint8Array): unknown {

@@ -6,6 +6,18 @@
 import { ParleyError } from './errors.js';
 
 export const DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
+/**
+ * The largest message on a link that carries definitions and mocks (supervisor or CLI and mock
+ * host, importer, checker), sent in several frames (Peer's `maxMessage`). Microsoft Graph's beta
+ * document (47 MB) makes a 97 MB `mockHost.start`; 512 MiB leaves five times that, and is about
+ * V8's longest string (2^29 characters), which one document's text cannot pass anyway. The
+ * receiver holds the message's bytes (filled as its parts arrive) while it decodes them.
+ */
+export const LARGE_MESSAGE_LIMIT = 512 * 1024 * 1024;
+/** The environment variable by which a supervisor tells its child the link's largest message (ChildSpec.maxMessage). */
+export const BUS_MAX_MESSAGE_ENV = 'PARLEY_BUS_MAX_MESSAGE';
+/** And its frame, when not DEFAULT_MAX_FRAME (ChildSpec.maxFrame: tests make it small, so a message goes in parts). */
+export const BUS_MAX_FRAME_ENV = 'PARLEY_BUS_MAX_FRAME';
 const HEADER = 4;
 
 export function encodeFrame(body: Uint8Array): Uint8Array {

@@ -87,6 +87,12 @@ function MockHostConfig() {
   return T.Object({
     mock: Mock,
     documents: MockDocuments,
+    /**
+     * Names `documents` exactly (the API's id and definition fingerprint; a document's sha256 for
+     * `parley mock serve <document>`): the host reads its contract again only when this changes,
+     * never stringifying a definition of tens of MB to find out.
+     */
+    definitionKey: T.String({ maxLength: 1024 }),
     listenAllInterfaces: T.Boolean(),
     /** The port the mock had before its process restarted, kept when the mock's own port is 0. */
     keepPort: T.Optional(T.Integer()),
@@ -187,7 +193,8 @@ export const methods = {
   'mockHost.reset': { req: Empty, res: Empty },
   /** Stubs against the contract (SPEC Mock HTTP surface rule 9), computed by the checker child. */
   'checker.mockFindings': {
-    req: T.Object({ mock: Mock, documents: MockDocuments }),
+    /** `definitionKey`: as in `mockHost.start`, what the checker's contract cache is keyed on. */
+    req: T.Object({ mock: Mock, documents: MockDocuments, definitionKey: T.String({ maxLength: 1024 }) }),
     res: T.Object({ findings: T.Array(MockFinding), warnings: T.Array(T.String()) }),
   },
 

@@ -7,19 +7,23 @@ import { validateCompiled } from './validate-node.js';
 import { encodeFrame } from './framing.js';
 import { encode } from './codec.js';
 import { ParleyError, quote } from './errors.js';
+import { PROTOCOL_VERSION } from './version.js';
 import { PROTOTYPE_NAMES } from '../test/support/prototype-names.js';
+import { until } from '../test/support/until.js';
 
 /** Two Peers joined by in-memory pipes with real framing, as between two processes. */
-function pair(handlers: Handlers = {}, options: { maxFrame?: number; handlerErrors?: [string, unknown][] } = {}) {
+function pair(handlers: Handlers = {}, options: { maxFrame?: number; maxMessage?: number; serverMaxMessage?: number; handlerErrors?: [string, unknown][] } = {}) {
   const aToB = new PassThrough();
   const bToA = new PassThrough();
   const sideA = Duplex.from({ readable: bToA, writable: aToB });
   const sideB = Duplex.from({ readable: aToB, writable: bToA });
   const errors: ParleyError[] = [];
   const limit = options.maxFrame !== undefined ? { maxFrame: options.maxFrame } : {};
-  const client = new Peer(streamTransport(sideA, options.maxFrame), { role: 'client', validate: validateCompiled, ...limit });
+  const serverMaxMessage = options.serverMaxMessage ?? options.maxMessage;
+  const client = new Peer(streamTransport(sideA, options.maxFrame), { role: 'client', validate: validateCompiled, ...limit, ...(options.maxMessage ? { maxMessage: options.maxMessage } : {}) });
   const server = new Peer(streamTransport(sideB, options.maxFrame), {
     ...limit,
+    ...(serverMaxMessage ? { maxMessage: serverMaxMessage } : {}),
     role: 'server',
     validate: validateCompiled,
     handlers,
@@ -203,6 +207,101 @@ describe('Peer', () => {
     expect(error.message.endsWith('x…')).toBe(true);
     expect(quote(huge)).toBe(`"${'x'.repeat(79)}…" (1,000,000 characters)`);
   });
+});
+
+/** A method for these tests: echoes `text`, first as a chunk when `chunk` is set. */
+async function withEcho(run: () => Promise<void>): Promise<void> {
+  const catalog = (await import('./messages.js')).methods as Record<string, { req: unknown; res: unknown; chunk?: unknown }>;
+  const { Type } = await import('@sinclair/typebox');
+  catalog['test.echo'] = { req: Type.Object({ text: Type.String(), chunk: Type.Optional(Type.Boolean()) }), res: Type.Object({ text: Type.String() }), chunk: Type.Object({ text: Type.String() }) };
+  try {
+    await run();
+  } finally {
+    delete catalog['test.echo'];
+  }
+}
+
+const echo = {
+  'test.echo': (async ({ text, chunk }: { text: string; chunk?: boolean }, ctx: { chunk(c: unknown): void }) => {
+    if (!chunk) return { text };
+    ctx.chunk({ text });
+    return { text: 'done' };
+  }) as never,
+  'sys.ping': ({ t }: { t: number }) => ({ t, pid: 1 }),
+} as Handlers;
+const callEcho = (peer: Peer, text: string, options: { chunk?: boolean; onChunk?: (c: { text: string }) => void } = {}) =>
+  peer.call('test.echo' as 'sys.ping', { text, ...(options.chunk ? { chunk: true } : {}) } as never, options.onChunk ? { onChunk: options.onChunk as never } : {}) as unknown as Promise<{ text: string }>;
+
+describe('Peer: messages larger than a frame', () => {
+  const FRAME = 4096;
+
+  it('carries one in parts, both ways, whole, while small messages pass between its parts', () =>
+    withEcho(async () => {
+      const { client, server, errors } = pair(echo, { maxFrame: FRAME, maxMessage: 1024 * 1024 });
+      await client.ready;
+      const big = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join('\n'); // about 200 KB: 50-odd parts each way
+      const order: string[] = [];
+      const echoed = callEcho(client, big).then((r) => {
+        order.push('echo');
+        return r;
+      });
+      const pings = Array.from({ length: 5 }, (_, t) => client.call('sys.ping', { t }).then(() => order.push(`ping ${t}`)));
+      const [answer] = await Promise.all([echoed, ...pings]);
+      expect(answer.text).toBe(big);
+      // Every ping was sent after the big call, and answered before it: nothing waited behind its parts.
+      expect(order).toEqual(['ping 0', 'ping 1', 'ping 2', 'ping 3', 'ping 4', 'echo']);
+      // A big chunk and the small answer after it stay in order.
+      const chunks: string[] = [];
+      await expect(callEcho(client, big, { chunk: true, onChunk: (c) => chunks.push(c.text) })).resolves.toEqual({ text: 'done' });
+      expect(chunks).toEqual([big]);
+      // A big event, then a small one: in order too.
+      const notices: string[] = [];
+      const both = new Promise<void>((resolve) => server.on('notice', (n) => notices.push(n.message) === 2 && resolve()));
+      client.emit('notice', { level: 'info', message: big });
+      client.emit('notice', { level: 'info', message: 'after' });
+      await both;
+      expect(notices).toEqual([big, 'after']);
+      expect(server.arriving).toBe(0);
+      expect(errors).toEqual([]);
+    }));
+
+  it('refuses one over the link\'s limit, at the sender and at a receiver with a lower limit, and the link goes on', () =>
+    withEcho(async () => {
+      const { client, server, errors } = pair(echo, { maxFrame: FRAME, maxMessage: 4 * 1024 * 1024, serverMaxMessage: 256 * 1024 });
+      const big = 'x'.repeat(5 * 1024 * 1024);
+      await expect(callEcho(client, big)).rejects.toMatchObject({ code: 'message-too-large', message: expect.stringMatching(/message test\.echo is 5\.0 MB, over the 4\.0 MB/) });
+      // Within the sender's limit, over the receiver's: refused on its first part, the rest dropped unread.
+      await expect(callEcho(client, 'y'.repeat(1024 * 1024))).rejects.toMatchObject({ code: 'message-too-large', message: expect.stringMatching(/message test\.echo is 1\.0 MB, over the 256 KB/) });
+      expect(errors.map((e) => e.code)).toEqual(['message-too-large']);
+      expect(server.arriving).toBe(0);
+      await expect(client.call('sys.ping', { t: 1 })).resolves.toEqual({ t: 1, pid: 1 });
+      const fits = 'z'.repeat(100_000);
+      await expect(callEcho(client, fits)).resolves.toEqual({ text: fits });
+    }));
+
+  it('on a link that did not opt in, refuses one over a frame as before, and takes no parts', () =>
+    withEcho(async () => {
+      const { client, errors, rawToServer } = pair(echo, { maxFrame: FRAME });
+      await expect(callEcho(client, 'x'.repeat(10_000))).rejects.toMatchObject({ code: 'frame-too-large', message: expect.stringMatching(/over the 4 KB/) });
+      await client.ready;
+      const part = (n: number, bytes: Uint8Array) => encodeFrame(encode({ v: PROTOCOL_VERSION, id: 1, kind: 'part', type: 'test.echo', payload: { n, total: 10_000, of: 'event', ref: 0, bytes } }));
+      rawToServer.write(part(0, new Uint8Array(3000)));
+      rawToServer.write(part(1, new Uint8Array(3000)));
+      await expect(client.call('sys.ping', { t: 1 })).resolves.toEqual({ t: 1, pid: 1 });
+      expect(errors.map((e) => e.code)).toEqual(['message-too-large']);
+    }));
+
+  it('releases the parts of a message whose sender went away', () =>
+    withEcho(async () => {
+      const { client, server, rawToServer } = pair(echo, { maxFrame: FRAME, maxMessage: 1024 * 1024 });
+      await client.ready;
+      await server.ready;
+      rawToServer.write(encodeFrame(encode({ v: PROTOCOL_VERSION, id: 7, kind: 'part', type: 'test.echo', payload: { n: 0, total: 500_000, of: 'req', ref: 99, bytes: new Uint8Array(3000) } })));
+      await until(() => server.arriving === 500_000);
+      client.close();
+      await until(() => server.isClosed);
+      expect(server.arriving).toBe(0);
+    }));
 });
 
 export type { Transport };

@@ -6,7 +6,7 @@
  */
 import type { TSchema } from '@sinclair/typebox';
 import { decode, encode } from './codec.js';
-import { type Envelope, type Hello, hello, readEnvelope } from './envelope.js';
+import { type Envelope, type Hello, type PartPayload, hello, readEnvelope } from './envelope.js';
 import { ParleyError, type WireError, boundText, isWireError, toWireError } from './errors.js';
 import {
   type ChunkOf,
@@ -71,9 +71,50 @@ export interface PeerOptions {
    */
   scope?: <T>(type: string, work: () => T) => T;
   pid?: number;
-  /** The largest message the other side reads (its FrameDecoder's limit); default DEFAULT_MAX_FRAME. */
+  /** The largest frame the other side reads (its FrameDecoder's limit); default DEFAULT_MAX_FRAME. */
   maxFrame?: number;
+  /**
+   * The largest message this link carries whole, each way; default maxFrame (one frame, as on the
+   * UI's WebSocket). A message whose encoding is over maxFrame goes as `part` frames of at most
+   * MAX_PART_BYTES and is put back together by the other side, which refuses one announced or
+   * grown past this before buffering it. Both ends of a link set the same value: the links that
+   * carry definitions and mocks opt in with LARGE_MESSAGE_LIMIT (protocol/framing.ts).
+   */
+  maxMessage?: number;
 }
+
+/**
+ * A part's bytes: small enough that a heartbeat's answer written meanwhile waits behind one part,
+ * not the whole message (4 MiB is a few ms on a pipe), large enough that a 100 MB message is 25 frames.
+ */
+export const MAX_PART_BYTES = 4 * 1024 * 1024;
+/** Room in a part's frame for its envelope around the bytes (a type name is at most 128 characters). */
+const PART_OVERHEAD = 512;
+/** While this many bytes wait to be written, the next part waits too (polled on this period). */
+const PART_WAIT_MS = 2;
+
+/** A message on its way out after a multi-part one of its lane (same call, or an event): sent in order. */
+interface Outgoing {
+  lane: string;
+  type: string;
+  bytes: Uint8Array;
+  /** Set for a multi-part message: its part id, kind, id, and how far it has been sent. */
+  parts?: { id: number; of: PartPayload['of']; ref: number; n: number; offset: number };
+}
+
+/** A multi-part message being received. */
+interface Assembly {
+  type: string;
+  of: PartPayload['of'];
+  ref: number;
+  total: number;
+  received: number;
+  next: number;
+  /** The message's bytes, filled part by part (one copy: no list of parts joined at the end). */
+  whole: Uint8Array;
+}
+
+const size = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
 
 /**
  * The catalog's entry for a name from outside, or undefined: own properties only, so
@@ -111,6 +152,18 @@ export class Peer {
   private nextId = 1;
   private readonly pid: number;
   private readonly maxFrame: number;
+  private readonly maxMessage: number;
+  private readonly partBytes: number;
+  /** Messages waiting behind a multi-part one (the first is being sent), and how many per lane. */
+  private outgoing: Outgoing[] = [];
+  private readonly lanes = new Map<string, number>();
+  private pumpTimer: ReturnType<typeof setTimeout> | null = null;
+  private nextPartId = 1;
+  /** Multi-part messages arriving, by the sender's part id; `assembling` is their announced bytes. */
+  private readonly assemblies = new Map<number, Assembly>();
+  private assembling = 0;
+  /** Refused multi-part messages: bytes of their parts still to drop unread. */
+  private readonly refusedParts = new Map<number, number>();
   private remote: Hello | null = null;
   private closedWith: ParleyError | null = null;
   private settleReady!: { resolve(h: Hello): void; reject(e: ParleyError): void };
@@ -130,6 +183,8 @@ export class Peer {
     transport.onClose = (reason) => this.closed(new ParleyError('peer-closed', reason || `The ${this.remoteRole} closed the connection.`));
     this.pid = options.pid ?? 0;
     this.maxFrame = options.maxFrame ?? DEFAULT_MAX_FRAME;
+    this.maxMessage = Math.max(this.maxFrame, options.maxMessage ?? this.maxFrame);
+    this.partBytes = Math.max(1, Math.min(MAX_PART_BYTES, this.maxFrame - PART_OVERHEAD));
     this.write(hello(this.role, this.pid));
   }
 
@@ -139,6 +194,18 @@ export class Peer {
 
   get pending(): number {
     return this.pendingCalls.size;
+  }
+
+  /** Bytes of multi-part messages not yet sent (0 when none is on its way out). */
+  get sending(): number {
+    let bytes = 0;
+    for (const entry of this.outgoing) if (entry.parts) bytes += entry.bytes.byteLength - entry.parts.offset;
+    return bytes;
+  }
+
+  /** Bytes announced by the multi-part messages arriving now (what they may hold). */
+  get arriving(): number {
+    return this.assembling;
   }
 
   get isClosed(): boolean {
@@ -218,28 +285,142 @@ export class Peer {
     this.pendingCalls.clear();
     for (const controller of this.running.values()) controller.abort(err);
     this.running.clear();
+    // What was on its way in or out in parts goes with the link.
+    this.outgoing = [];
+    this.lanes.clear();
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    this.pumpTimer = null;
+    this.assemblies.clear();
+    this.assembling = 0;
+    this.refusedParts.clear();
     for (const listener of this.closeListeners) listener(err);
   }
 
   /**
-   * Sends one message. One larger than the other side reads is refused here with `frame-too-large`
-   * (its reader would drop it, and a call would wait for ever): a call fails at once, a handler's
-   * answer or chunk becomes the caller's error, an event is reported as a protocol error.
+   * Sends one message. One larger than the link carries is refused here with `frame-too-large`
+   * (`message-too-large` on a link that opted into multi-part messages), as its reader would drop
+   * it and a call would wait for ever: a call fails at once, a handler's answer or chunk becomes
+   * the caller's error, an event is reported as a protocol error. One over a frame (on a link
+   * that carries those) goes in parts, between which other messages still go out; a message of
+   * the same call, or an event after an event, waits behind it so that order holds.
    */
   private write(envelope: Envelope): void {
     if (this.closedWith && envelope.kind !== 'hello') return;
     const bytes = encode(envelope);
-    if (bytes.byteLength > this.maxFrame) {
-      const size = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
-      throw new ParleyError('frame-too-large', `The ${envelope.kind === 'res' ? 'answer to' : 'message'} ${envelope.type} is ${size(bytes.byteLength)}, over the ${size(this.maxFrame)} one message between Parley's processes may carry.`, {
+    if (bytes.byteLength > this.maxMessage) {
+      const code = this.maxMessage > this.maxFrame ? 'message-too-large' : 'frame-too-large';
+      throw new ParleyError(code, `The ${envelope.kind === 'res' ? 'answer to' : 'message'} ${envelope.type} is ${size(bytes.byteLength)}, over the ${size(this.maxMessage)} one message between Parley's processes may carry.`, {
         length: bytes.byteLength,
-        limit: this.maxFrame,
+        limit: this.maxMessage,
       });
     }
-    this.transport.send(bytes);
+    const lane = laneOf(envelope);
+    const big = bytes.byteLength > this.maxFrame && envelope.kind !== 'hello' && envelope.kind !== 'cancel' && envelope.kind !== 'part';
+    if (!big && (lane === null || !this.lanes.has(lane))) {
+      this.transport.send(bytes);
+      return;
+    }
+    const entry: Outgoing = { lane: lane!, type: envelope.type, bytes };
+    if (big) entry.parts = { id: this.nextPartId++, of: envelope.kind as PartPayload['of'], ref: envelope.id, n: 0, offset: 0 };
+    this.outgoing.push(entry);
+    this.lanes.set(entry.lane, (this.lanes.get(entry.lane) ?? 0) + 1);
+    if (this.outgoing.length === 1) this.pump();
   }
 
-  private receive(bytes: Uint8Array): void {
+  /** Sends the head of `outgoing`: one part per turn, while the transport is not behind. */
+  private pump(): void {
+    this.pumpTimer = null;
+    while (this.outgoing.length > 0 && !this.closedWith) {
+      const head = this.outgoing[0]!;
+      const parts = head.parts;
+      if (parts) {
+        if ((this.transport.backlog?.() ?? 0) >= this.partBytes) {
+          this.pumpTimer = setTimeout(() => this.pump(), PART_WAIT_MS);
+          return;
+        }
+        const end = Math.min(parts.offset + this.partBytes, head.bytes.byteLength);
+        const payload: PartPayload = { n: parts.n, total: head.bytes.byteLength, of: parts.of, ref: parts.ref, bytes: head.bytes.subarray(parts.offset, end) };
+        this.transport.send(encode({ v: PROTOCOL_VERSION, id: parts.id, kind: 'part', type: head.type, payload }));
+        parts.n++;
+        parts.offset = end;
+        if (end < head.bytes.byteLength) {
+          // A turn between parts: what arrived meanwhile (a ping) is answered, and its answer goes out.
+          this.pumpTimer = setTimeout(() => this.pump(), 0);
+          return;
+        }
+      } else {
+        this.transport.send(head.bytes);
+      }
+      this.outgoing.shift();
+      const left = (this.lanes.get(head.lane) ?? 1) - 1;
+      if (left > 0) this.lanes.set(head.lane, left);
+      else this.lanes.delete(head.lane);
+    }
+  }
+
+  /**
+   * One part of a multi-part message. Its announced size is checked before any of it is kept, and
+   * the parts received are checked against it; a refused message's other parts are dropped unread.
+   */
+  private receivePart(id: number, type: string, part: PartPayload): void {
+    const skip = this.refusedParts.get(id);
+    if (skip !== undefined) {
+      if (skip - part.bytes.byteLength > 0) this.refusedParts.set(id, skip - part.bytes.byteLength);
+      else this.refusedParts.delete(id);
+      return;
+    }
+    let assembly = this.assemblies.get(id);
+    if (!assembly) {
+      if (part.n !== 0) {
+        this.onProtocolError(new ParleyError('bad-message', `Part ${part.n} of ${type} arrived without its first part.`));
+        return;
+      }
+      if (part.total > this.maxMessage || this.assembling + part.total > this.maxMessage) {
+        const what = `${part.of === 'res' ? 'answer to' : 'message'} ${type}`;
+        const why = part.total > this.maxMessage ? '' : ` with ${size(this.assembling)} of other messages still arriving`;
+        this.refusePart(id, part, part.total - part.bytes.byteLength, new ParleyError('message-too-large', `The ${what} is ${size(part.total)}${why}, over the ${size(this.maxMessage)} one message between Parley's processes may carry.`, { length: part.total, limit: this.maxMessage }));
+        return;
+      }
+      assembly = { type, of: part.of, ref: part.ref, total: part.total, received: 0, next: 0, whole: new Uint8Array(part.total) };
+      this.assemblies.set(id, assembly);
+      this.assembling += part.total;
+    }
+    if (part.n !== assembly.next || assembly.received + part.bytes.byteLength > assembly.total) {
+      this.releaseAssembly(id, assembly);
+      const err = part.n !== assembly.next
+        ? new ParleyError('bad-message', `Part ${part.n} of ${type} arrived when part ${assembly.next} was due.`)
+        : new ParleyError('message-too-large', `The parts of ${type} grew past the ${size(assembly.total)} it announced.`, { length: assembly.received + part.bytes.byteLength, limit: assembly.total });
+      this.refusePart(id, part, assembly.total - assembly.received - part.bytes.byteLength, err);
+      return;
+    }
+    assembly.whole.set(part.bytes, assembly.received);
+    assembly.received += part.bytes.byteLength;
+    assembly.next++;
+    if (assembly.received < assembly.total) return;
+    this.releaseAssembly(id, assembly);
+    this.receive(assembly.whole, true);
+  }
+
+  private releaseAssembly(id: number, assembly: Assembly): void {
+    if (this.assemblies.delete(id)) this.assembling -= assembly.total;
+  }
+
+  /** Drops a multi-part message and fails what waited on it: the caller of a refused call or answer gets the error. */
+  private refusePart(id: number, part: PartPayload, left: number, err: ParleyError): void {
+    if (left > 0) this.refusedParts.set(id, left);
+    this.onProtocolError(err);
+    if (part.of === 'req' && part.ref > 0) {
+      this.write({ v: PROTOCOL_VERSION, id: part.ref, kind: 'res', type: 'error', error: err.toWire() });
+    } else if (part.of === 'res' || part.of === 'chunk') {
+      const pending = this.pendingCalls.get(part.ref);
+      if (!pending) return;
+      this.pendingCalls.delete(part.ref);
+      pending.cleanup();
+      pending.reject(err);
+    }
+  }
+
+  private receive(bytes: Uint8Array, whole = false): void {
     let value: unknown;
     try {
       value = decode(bytes);
@@ -250,6 +431,10 @@ export class Peer {
     const envelope = readEnvelope(value);
     if (typeof envelope === 'string') {
       this.rejectMalformed(value, envelope);
+      return;
+    }
+    if (whole && (envelope.kind === 'hello' || envelope.kind === 'part' || envelope.kind === 'cancel')) {
+      this.onProtocolError(new ParleyError('bad-message', `A ${envelope.kind} cannot travel in parts.`));
       return;
     }
     if (envelope.kind === 'hello') {
@@ -275,6 +460,9 @@ export class Peer {
         return;
       case 'cancel':
         this.running.get(envelope.id)?.abort(new ParleyError('cancelled', 'Cancelled by the caller.'));
+        return;
+      case 'part':
+        this.receivePart(envelope.id, envelope.type, envelope.payload);
         return;
     }
   }
@@ -419,6 +607,25 @@ export class Peer {
         this.onHandlerError(type, err);
       }
     }
+  }
+}
+
+/**
+ * Messages of one lane keep their order when one of them goes in parts: a call's request and its
+ * cancel; a call's chunks and its answer; events. A hello is never held.
+ */
+function laneOf(envelope: Envelope): string | null {
+  switch (envelope.kind) {
+    case 'req':
+    case 'cancel':
+      return `call ${envelope.id}`;
+    case 'chunk':
+    case 'res':
+      return `answer ${envelope.id}`;
+    case 'event':
+      return 'events';
+    default:
+      return null;
   }
 }
 

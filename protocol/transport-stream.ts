@@ -9,6 +9,7 @@ import type { Transport } from './peer.js';
 export function streamTransport(stream: Duplex, maxFrame = DEFAULT_MAX_FRAME): Transport {
   const decoder = new FrameDecoder(maxFrame);
   let queue: Uint8Array[] = [];
+  let queued = 0;
   let scheduled = false;
   let closed = false;
 
@@ -17,6 +18,7 @@ export function streamTransport(stream: Duplex, maxFrame = DEFAULT_MAX_FRAME): T
     if (closed || queue.length === 0) return;
     const batch = queue.length === 1 ? queue[0]! : Buffer.concat(queue);
     queue = [];
+    queued = 0;
     stream.write(batch);
   };
 
@@ -26,12 +28,16 @@ export function streamTransport(stream: Duplex, maxFrame = DEFAULT_MAX_FRAME): T
     onClose: null,
     send(bytes) {
       if (closed) return;
-      queue.push(encodeFrame(bytes));
+      const frame = encodeFrame(bytes);
+      queue.push(frame);
+      queued += frame.byteLength;
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
       }
     },
+    // What waits in this tick's batch and in the stream: a multi-part message's next part waits on it.
+    backlog: () => queued + stream.writableLength,
     close() {
       if (closed) return;
       flush();

@@ -5,6 +5,7 @@
  * process; later checks name it by fingerprint. `check` never rejects: whatever goes wrong
  * (the checker did not start or died, the run was interrupted) is a `not-checked` verdict.
  */
+import { LARGE_MESSAGE_LIMIT } from '../../protocol/framing.js';
 import { existsSync } from 'node:fs';
 import { ParleyError, hasCode } from '../../protocol/errors.js';
 import type { OperationLink } from '../../protocol/model/request.js';
@@ -68,7 +69,7 @@ export class CheckerSession {
   static create(definition: CommandLineDefinition, options: SessionOptions = {}): CheckerSession {
     const entry = distEntry('checker.js');
     if (!existsSync(entry)) throw new ParleyError('not-built', `${entry} is missing: build Parley first (node scripts/build.mjs).`);
-    const handle = new ChildProcessHandle({ name: 'checker process', entry, restart: true, ...(options.log ? { log: options.log } : {}) });
+    const handle = new ChildProcessHandle({ name: 'checker process', entry, restart: true, maxMessage: LARGE_MESSAGE_LIMIT, ...(options.log ? { log: options.log } : {}) });
     return new CheckerSession(handle, definition);
   }
 

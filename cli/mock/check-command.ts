@@ -47,7 +47,8 @@ async function checkOne(store: ProjectStore, name: string): Promise<MockReport> 
   const report: MockReport = { name, problems: loaded.problems, findings: [], warnings: [] };
   if (!loaded.mock) return { ...report, error: 'The mock does not load.' };
   try {
-    const { findings, warnings } = await mockFindings(loaded.mock, await documentsOf(store, loaded.mock));
+    const { documents, definitionKey } = await documentsOf(store, loaded.mock);
+    const { findings, warnings } = await mockFindings(loaded.mock, documents, definitionKey);
     return { ...report, findings, warnings };
   } catch (err) {
     return { ...report, error: err instanceof Error ? err.message : String(err) };

@@ -16,6 +16,8 @@ export interface DocumentMock {
   mock: Mock;
   /** What the mock host reads: the same shape a project's cached definition is handed over in. */
   documents: MockDocuments;
+  /** `document:` and the sha256 of every document's bytes, read once (mockHost.start's `definitionKey`). */
+  definitionKey: string;
   /** The file or URL as given (a URL without credentials), for messages. */
   source: string;
   /** `info.title`, when the document has one. */
@@ -37,6 +39,7 @@ export async function mockFromDocument(where: string, options: DocumentMockOptio
   return {
     mock: { ...made, contractCheck: options.contractCheck, port: options.port },
     documents,
+    definitionKey: `document:${read.fingerprint}`,
     source: read.name,
     ...(read.title ? { title: read.title } : {}),
     warnings: read.warnings,

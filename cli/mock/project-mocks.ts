@@ -2,7 +2,7 @@
 import { ParleyError } from '../../protocol/errors.js';
 import type { Mock } from '../../protocol/model/mock.js';
 import type { MockDocuments } from '../../protocol/model/verdict.js';
-import { mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
+import { definitionKey, mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
 import type { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 
 /** `only`, checked to exist, or every mock of the project. */
@@ -19,8 +19,9 @@ export function mockNames(store: ProjectStore, only: string | undefined): string
   return [only];
 }
 
-export async function documentsOf(store: ProjectStore, mock: Mock): Promise<MockDocuments> {
+/** The mock's API's cached documents, and the key that names them (`definitionKey`). */
+export async function documentsOf(store: ProjectStore, mock: Mock): Promise<{ documents: MockDocuments; definitionKey: string }> {
   const api = store.listApis().find((a) => a.id === mock.api);
   if (!api) throw new ParleyError('not-found', `The API this mock answers for (${mock.api}) is not in the project.`);
-  return mockDocuments(store.apiDir(api.id), api);
+  return { documents: await mockDocuments(store.apiDir(api.id), api), definitionKey: definitionKey(api) };
 }

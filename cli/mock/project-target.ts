@@ -16,7 +16,7 @@ export async function projectTarget(root: string, name: string, port: number | u
       throw new ParleyError('mock-invalid', `The mock ${found} does not load; fix the files above.`);
     }
     const mock = { ...loaded.mock, ...(port === undefined ? {} : { port }), ...(check === undefined ? {} : { contractCheck: check }) };
-    return { mock, documents: await documentsOf(store, mock), label: `Mock ${mock.name}`, listOperations: false, warnings: [] };
+    return { mock, ...(await documentsOf(store, mock)), label: `Mock ${mock.name}`, listOperations: false, warnings: [] };
   } finally {
     await store.close();
   }

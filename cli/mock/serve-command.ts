@@ -64,13 +64,13 @@ async function hasDispatchScript(project: string, mockName: string): Promise<boo
 }
 
 async function runServer(runner: MockRunner, ended: Promise<string>, target: ServeTarget): Promise<number> {
-  const { mock, documents } = target;
+  const { mock, documents, definitionKey } = target;
   // Ctrl+C while the host is still starting stops it too, rather than leaving it behind.
   const signalled = new Promise<null>((done) => {
     process.once('SIGINT', () => done(null));
     process.once('SIGTERM', () => done(null));
   });
-  const starting = runner.start({ mock, documents, listenAllInterfaces: false });
+  const starting = runner.start({ mock, documents, definitionKey, listenAllInterfaces: false });
   // Left behind when Ctrl+C comes first: its failure then is of no interest.
   starting.catch(() => {});
   let address;

@@ -10,6 +10,8 @@ import { mockFromDocument } from './document-mock.js';
 export interface ServeTarget {
   mock: Mock;
   documents: MockDocuments;
+  /** Names `documents` exactly (mockHost.start's `definitionKey`). */
+  definitionKey: string;
   /** The first line printed, before the URL: "Mock Pets" or "Mock of Museum API (museum.yaml)". */
   label: string;
   /** List the routes once serving (a document's mock has no files to look them up in). */
@@ -29,6 +31,7 @@ export async function serveTarget(where: string, mockName: string | undefined, p
   return {
     mock: made.mock,
     documents: made.documents,
+    definitionKey: made.definitionKey,
     label: `Mock of ${made.title ? `${made.title} (${made.source})` : made.source}`,
     listOperations: true,
     warnings: made.warnings.map((w) => `a referenced document was not read: ${w}`),

@@ -16,7 +16,7 @@ connectToSupervisor({
   role: 'checker',
   handlers: {
     'checker.check': (job, { signal }) => pool.check(job, signal),
-    'checker.mockFindings': ({ mock, documents }) => mockFindings(mock, documents),
+    'checker.mockFindings': ({ mock, documents, definitionKey }) => mockFindings(mock, documents, definitionKey),
     'checker.query': (job, { signal }) => queries.run(job, signal),
     'checker.bodySchema': async ({ definition, operation }, { signal }) => {
       const documents = await pool.definitionDocuments(definition, signal);

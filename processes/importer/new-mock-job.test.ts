@@ -5,8 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseMockFolder } from '../../protocol/project/mock-files.js';
 import { newMockFromDocuments } from '../mock-host/engine/new-mock.js';
-import { documentsOf } from '../mock-host/engine/test-support/mocks.js';
-import { runNewMockJob } from './new-mock-job.js';
+import { cachedDefinition, documentsOf } from '../mock-host/engine/test-support/mocks.js';
+import { LARGE_MESSAGE_LIMIT } from '../../protocol/framing.js';
+import { MAX_NEW_MOCK_BYTES, runNewMockJob } from './new-mock-job.js';
 
 function textFiles(files: { path: string; content: string | Uint8Array }[]): Map<string, string> {
   return new Map(files.map((f) => [f.path, typeof f.content === 'string' ? f.content : Buffer.from(f.content).toString('utf8')]));
@@ -28,6 +29,19 @@ describe('importer.newMock', () => {
     // On disk operations load sorted by folder name.
     const sorted = (m: typeof direct) => ({ ...m, operations: [...m.operations].sort((a, b) => a.name.localeCompare(b.name)) });
     expect(withoutIds(sorted(loaded.mock!))).toEqual(withoutIds(sorted(direct)));
+  });
+
+  it('makes a mock of more than the old 32 MB cap: the answer goes to the supervisor in parts now', async () => {
+    const text = 'x'.repeat(40 * 1024 * 1024);
+    const documents = {
+      openapi: cachedDefinition([
+        ['big.openapi.yaml', { openapi: '3.0.3', info: { title: 'Big', version: '1' }, paths: { '/big': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { example: { text } } } } } } } } }],
+      ]),
+    };
+    const { files } = await runNewMockJob({ documents, name: 'Big', api: 'api-big' });
+    const bytes = files.reduce((sum, f) => sum + (typeof f.content === 'string' ? Buffer.byteLength(f.content) : f.content.byteLength), 0);
+    expect(bytes).toBeGreaterThan(40 * 1024 * 1024);
+    expect(MAX_NEW_MOCK_BYTES).toBeLessThanOrEqual(LARGE_MESSAGE_LIMIT / 2);
   });
 
   it('refuses an answer over its size cap with mock-too-large, naming the sizes', async () => {

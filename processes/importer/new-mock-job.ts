@@ -11,8 +11,14 @@ import { serializeMockFolder } from '../../protocol/project/mock-files.js';
 import { newMockFromDocuments } from '../mock-host/engine/new-mock.js';
 import { newSoapMockFromDocuments } from '../mock-host/engine/soap/new-soap-mock.js';
 
-/** The most one New Mock writes: half the bus's 64 MB frame. */
-export const MAX_NEW_MOCK_BYTES = 32 * 1024 * 1024;
+/**
+ * The most one New Mock writes: 128 MiB. Its answer now goes to the supervisor in parts (up to
+ * LARGE_MESSAGE_LIMIT, 512 MiB), so the bus no longer sets it: Microsoft Graph v1.0's New Mock
+ * writes 37.7 MB in 31,983 files, beta's some 50-100 MB. Past that the job's heap (at least
+ * 512 MB, new-mock-sampler.ts) holds the files as text beside the mock they come from, and every
+ * start of the mock sends it whole to a mock host: a folder that size is no mock anyone can use.
+ */
+export const MAX_NEW_MOCK_BYTES = 128 * 1024 * 1024;
 
 export async function runNewMockJob(job: ReqOf<'importer.newMock'>, limitBytes = MAX_NEW_MOCK_BYTES): Promise<ResOf<'importer.newMock'>> {
   const options = { name: job.name, api: job.api, newId: () => newId('m') };

@@ -6,10 +6,28 @@
 import { Socket } from 'node:net';
 import { Peer, type Handlers } from '../../protocol/peer.js';
 import { streamTransport } from '../../protocol/transport-stream.js';
+import { BUS_MAX_FRAME_ENV, BUS_MAX_MESSAGE_ENV, DEFAULT_MAX_FRAME, LARGE_MESSAGE_LIMIT } from '../../protocol/framing.js';
 import { validateCompiled } from '../../protocol/validate-node.js';
 import { installCrashPolicy, messageScope } from './crash-policy.js';
 
 export const BUS_FD = 3;
+/**
+ * The link's largest message as the supervisor set it on a link that carries definitions and
+ * mocks (ChildSpec.maxMessage): a whole number within one frame and LARGE_MESSAGE_LIMIT, else one frame.
+ */
+export function busMaxMessage(value = process.env[BUS_MAX_MESSAGE_ENV]): number {
+  return bounded(value, DEFAULT_MAX_FRAME, LARGE_MESSAGE_LIMIT, DEFAULT_MAX_FRAME);
+}
+
+/** The link's frame as the supervisor set it (ChildSpec.maxFrame, a test's small frame): 4 KB to DEFAULT_MAX_FRAME. */
+export function busMaxFrame(value = process.env[BUS_MAX_FRAME_ENV]): number {
+  return bounded(value, 4096, DEFAULT_MAX_FRAME, DEFAULT_MAX_FRAME);
+}
+
+function bounded(value: string | undefined, min: number, max: number, fallback: number): number {
+  const n = value !== undefined && /^\d{1,12}$/.test(value) ? Number(value) : fallback;
+  return Math.min(Math.max(n, min), max);
+}
 
 export interface ChildOptions {
   role: string;
@@ -23,9 +41,12 @@ export function connectToSupervisor(options: ChildOptions): Peer {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   installCrashPolicy({ role: options.role, log });
   const socket = new Socket({ fd: BUS_FD, readable: true, writable: true });
-  const peer = new Peer(streamTransport(socket), {
+  const maxFrame = busMaxFrame();
+  const peer = new Peer(streamTransport(socket, maxFrame), {
     role: options.role,
     pid: process.pid,
+    maxFrame,
+    maxMessage: busMaxMessage(),
     validate: validateCompiled,
     scope: messageScope,
     onProtocolError: (err) => log(`[${options.role}] bus: ${err.code}: ${err.message}`),

@@ -3,6 +3,7 @@
  * of every child process, and the other end of every UI connection. Headless under the CLI;
  * the Electron main process on the desktop.
  */
+import { LARGE_MESSAGE_LIMIT } from '../../protocol/framing.js';
 import { createHash } from 'node:crypto';
 import { setImmediate as turn } from 'node:timers/promises';
 import { join, resolve } from 'node:path';
@@ -99,7 +100,8 @@ export class Supervisor {
       onChange: (count) => this.broadcast('cookies.changed', { count }),
     });
     this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true, serve: cookieSenderHandlers(this.cookies) });
-    this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true });
+    // Definitions travel to the checker (checks, stub findings): its link carries messages over a frame.
+    this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true, maxMessage: LARGE_MESSAGE_LIMIT });
     this.verdicts = new ContractVerdicts(this.checker);
     const oauth = new OAuthTokens(
       () => this.workspace.get().preferences,

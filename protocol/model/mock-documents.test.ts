@@ -9,9 +9,9 @@ const openapi = { openapi: [{ uri: 'file:///api/definition/openapi.yaml', docume
 const wsdl = { wsdl: [{ path: 'definition/calc.wsdl', text: '<definitions/>', source: 'https://example.com/calc?wsdl' }, { path: 'definition/types.xsd', text: '<schema/>' }] };
 
 const payloads = {
-  'mockHost.start': (documents: unknown) => ({ mock, documents, listenAllInterfaces: false }),
-  'mockHost.reconfigure': (documents: unknown) => ({ mock, documents, listenAllInterfaces: false }),
-  'checker.mockFindings': (documents: unknown) => ({ mock, documents }),
+  'mockHost.start': (documents: unknown) => ({ mock, documents, definitionKey: 'a1:sha256', listenAllInterfaces: false }),
+  'mockHost.reconfigure': (documents: unknown) => ({ mock, documents, definitionKey: 'a1:sha256', listenAllInterfaces: false }),
+  'checker.mockFindings': (documents: unknown) => ({ mock, documents, definitionKey: 'a1:sha256' }),
   'importer.newMock': (documents: unknown) => ({ documents, name: 'Pets', api: 'a1' }),
 } as const;
 

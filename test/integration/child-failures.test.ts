@@ -16,11 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
-import { MockService, type MockServiceHost } from '../../processes/supervisor/mocks/mock-service.js';
+import { MockService } from '../../processes/supervisor/mocks/mock-service.js';
 import { ensureDemoProject } from '../../demo/project.js';
 import { finished } from '../support/processes.js';
 import { until } from '../support/until.js';
-import { inProcessNewMock } from '../support/new-mock-jobs.js';
+import { quietMockHost } from '../support/new-mock-jobs.js';
 
 let dir: string;
 let faultyEntry: string;
@@ -109,16 +109,7 @@ describe('a child that cannot start', () => {
     const project = join(dir, 'project');
     await ensureDemoProject(project, 'http://127.0.0.1:9');
     const store = await ProjectStore.open(project);
-    const host: MockServiceHost = {
-      log: () => {},
-      broadcast: () => {},
-      notify: () => {},
-      project: () => store,
-      workspace: { get: () => ({ preferences: { mockListenAllInterfaces: false } }) },
-      checker: { call: (async () => ({ findings: [], warnings: [] })) as never },
-      ...inProcessNewMock,
-    };
-    const service = new MockService(host, { mockHostEntry: join(bareInstall, 'dist', 'mock-host.js') });
+    const service = new MockService(quietMockHost(store), { mockHostEntry: join(bareInstall, 'dist', 'mock-host.js') });
     try {
       const view = await service.create(project, store.listApis()[0]!.id, 'Broken host');
       const failure = await service.start(project, view.id).then(

@@ -19,7 +19,7 @@ import { Supervisor } from '../../processes/supervisor/supervisor.js';
 import { ensureDemoProject } from '../../demo/project.js';
 import { repoRoot } from '../../processes/supervisor/paths.js';
 import { ChildProcessHandle } from '../../processes/supervisor/children/child-process.js';
-import { mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
+import { definitionKey, mockDocuments } from '../../processes/supervisor/mocks/mock-documents.js';
 import { commandLine } from '../support/processes.js';
 import { until } from '../support/until.js';
 
@@ -225,7 +225,7 @@ describe('a mock host started without script support', () => {
       await host.start();
       const logged: MockLogEntry[] = [];
       host.currentPeer!.on('mockHost.logged', ({ entries }) => void logged.push(...entries));
-      const address = await host.call('mockHost.start', { mock: { ...next, port: 0 }, documents: await mockDocuments(store.apiDir(apiId), api), listenAllInterfaces: false });
+      const address = await host.call('mockHost.start', { mock: { ...next, port: 0 }, documents: await mockDocuments(store.apiDir(apiId), api), definitionKey: definitionKey(api), listenAllInterfaces: false });
       expect((await get(`${address.url}/pets`)).status).toBe(200);
       const refused = await get(`${address.url}/pets/1`);
       expect(refused.status).toBe(500);

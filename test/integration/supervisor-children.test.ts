@@ -92,11 +92,15 @@ describe('supervisor and its children under kill -9', () => {
     await expect(sup.checker.call('checker.check', job('^a+$', 'aaa'))).resolves.toMatchObject({ kind: 'pass' });
   });
 
-  it('a hung child misses its heartbeat, is killed and replaced', async () => {
+  it('a hung child misses its heartbeat, is killed and replaced, and is said to have been', async () => {
     const before = sup.sender.pid!;
+    const said: string[] = [];
+    const unlisten = sup.sender.onStatus((_state, message) => void (message && said.push(message)));
     process.kill(before, 'SIGSTOP');
     await waitForRunning(sup.sender, before);
+    unlisten();
     expect(sup.sender.pid).not.toBe(before);
+    expect(said.join(' ')).toMatch(/sender process was stopped by SIGKILL after it missed its heartbeat for 1 s/);
     await expect(sup.sender.call('sender.send', spec('/fast'))).resolves.toMatchObject({ status: 200 });
   });
 

@@ -4,7 +4,6 @@
  * bodies, so a stub is held to exactly what a send's contract chip would hold it to. Pure: the CLI
  * calls the same function in its own process.
  */
-import { createHash } from 'node:crypto';
 import type { Mock, MockFinding } from '../../../protocol/model/mock.js';
 // Single engine modules, not its index: the index also reaches isolated-vm and TypeScript.
 import { openApiDefinition, readContract, type Contract } from './contract.js';
@@ -19,21 +18,26 @@ export interface MockFindings {
   warnings: string[];
 }
 
-/** Contracts (read as written, never bundled) by the hash of their documents: a tab's every edit re-checks the same one. */
+/**
+ * Contracts (read as written, never bundled) by their documents' key (`definitionKey`: the API's
+ * id and definition fingerprint), so a tab's every edit re-checks the same one without
+ * stringifying, let alone hashing, a definition of tens of MB each time.
+ */
 const contracts = new Map<string, Promise<Contract>>();
 const MAX_CONTRACTS = 8;
 
 /** SOAP contract checks (their schemas compiled once) by binding and documents. */
 const soapChecks = new Map<string, Promise<SoapContractCheck>>();
 
-export async function mockFindings(mock: Mock, documents: MockDocuments): Promise<MockFindings> {
+/** `definitionKey` names `documents` exactly; without one (a test's documents) the contract is read and not kept. */
+export async function mockFindings(mock: Mock, documents: MockDocuments, definitionKey?: string): Promise<MockFindings> {
   if (mock.kind === 'soap') {
     // Loaded only for a SOAP mock: libxml2 takes a few hundred ms to load.
     const { findSoapStubProblems } = await import('./soap/soap-findings.js');
-    const findings = findSoapStubProblems(mock, await cachedSoapCheck(mock.binding, documents));
+    const findings = findSoapStubProblems(mock, await cachedSoapCheck(mock.binding, documents, definitionKey));
     return { findings, warnings: findings.filter((f) => f.rule === 'operation-not-in-contract').map((f) => f.message) };
   }
-  const contract = await cachedContract(openApiDefinition(documents));
+  const contract = await cachedContract(openApiDefinition(documents), definitionKey);
   const findings = await findStubProblems(mock, contract, contractChecker(contract));
   return { findings, warnings: contractWarnings(mock, contract) };
 }
@@ -44,11 +48,12 @@ export function contractWarnings(mock: Mock, contract: Contract): string[] {
   );
 }
 
-function cachedSoapCheck(binding: string | undefined, documents: MockDocuments): Promise<SoapContractCheck> {
-  const key = createHash('sha256').update(`${binding ?? ''}\n${JSON.stringify(documents)}`).digest('base64url');
-  let check = soapChecks.get(key);
+function cachedSoapCheck(binding: string | undefined, documents: MockDocuments, definitionKey: string | undefined): Promise<SoapContractCheck> {
+  const key = `${binding ?? ''}\n${definitionKey}`;
+  let check = definitionKey === undefined ? undefined : soapChecks.get(key);
   if (!check) {
     check = Promise.all([import('./soap/soap-contract-from-wsdl.js'), import('./soap/soap-checker.js')]).then(async ([{ loadSoapContract, wsdlDocuments }, { SoapContractCheck }]) => new SoapContractCheck(await loadSoapContract(wsdlDocuments(documents), binding)));
+    if (definitionKey === undefined) return check;
     soapChecks.set(key, check);
     check.catch(() => soapChecks.delete(key));
     if (soapChecks.size > MAX_CONTRACTS) soapChecks.delete(soapChecks.keys().next().value!);
@@ -56,8 +61,8 @@ function cachedSoapCheck(binding: string | undefined, documents: MockDocuments):
   return check;
 }
 
-function cachedContract(definition: Definition): Promise<Contract> {
-  const key = createHash('sha256').update(JSON.stringify(definition)).digest('base64url');
+function cachedContract(definition: Definition, key: string | undefined): Promise<Contract> {
+  if (key === undefined) return readContract(definition);
   let contract = contracts.get(key);
   if (!contract) {
     contract = readContract(definition);

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { Peer, CallOptions, Handlers } from '../../../protocol/peer.js';
 import type * as ChildBus from './child-bus.js';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
+import { BUS_MAX_FRAME_ENV, BUS_MAX_MESSAGE_ENV } from '../../../protocol/framing.js';
 import type { MethodName, ReqOf, ResOf } from '../../../protocol/messages.js';
 
 export type ChildState = 'starting' | 'running' | 'restarting' | 'stopped';
@@ -28,7 +29,16 @@ export interface ChildSpec {
   log?: (line: string) => void;
   /** What the supervisor answers when the child calls it (the sender asks the cookie jar). */
   serve?: Handlers;
+  /**
+   * The largest message on this link, each way, when it carries definitions and mocks
+   * (LARGE_MESSAGE_LIMIT): over a frame, it goes in parts. The child is told in its environment
+   * (BUS_MAX_MESSAGE_ENV), so both ends agree. Default: one frame.
+   */
+  maxMessage?: number;
+  /** The link's frame, each way, when not DEFAULT_MAX_FRAME (tests make it small, so a message goes in parts). */
+  maxFrame?: number;
 }
+
 
 export interface ExitInfo {
   code: number | null;
@@ -51,6 +61,8 @@ export class ChildProcessHandle {
   lastExit: ExitInfo | null = null;
   /** The error line the last child printed on stderr before it exited, if any (see lastWords). */
   lastWords = '';
+  /** Why this handle killed the current child itself (a missed heartbeat), said with its exit. */
+  private killedFor = '';
   private child: ChildProcess | null = null;
   private peer: Peer | null = null;
   private startedAt = 0;
@@ -147,9 +159,10 @@ export class ChildProcessHandle {
     this.setState(this.restarts > 0 ? 'restarting' : 'starting');
     const child = spawn(process.execPath, [...(this.spec.execArgv ?? []), this.spec.entry, ...(this.spec.args ?? [])], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ...this.spec.env },
+      env: this.childEnv(),
     });
     this.child = child;
+    this.killedFor = '';
     this.startedAt = Date.now();
     const log = this.spec.log ?? (() => {});
     const prefix = (data: Buffer) => {
@@ -178,7 +191,7 @@ export class ChildProcessHandle {
     // (about 35 ms sooner for `parley mock serve`); the pipe holds what the child writes until then.
     const { Peer, streamTransport, validateCompiled, messageScope } = await busCode();
     if (this.child !== child) throw this.startFailure(this.lastExit);
-    const peer = new Peer(streamTransport(child.stdio[3] as Duplex), {
+    const peer = new Peer(streamTransport(child.stdio[3] as Duplex, this.spec.maxFrame), {
       role: 'supervisor',
       pid: process.pid,
       validate: validateCompiled,
@@ -186,6 +199,8 @@ export class ChildProcessHandle {
       onProtocolError: (err) => log(`[${this.spec.name}] bus: ${err.code}: ${err.message}`),
       onHandlerError: (type, err) => log(`[${this.spec.name}] handling ${type} from it failed: ${describeError(err)}`),
       ...(this.spec.serve ? { handlers: this.spec.serve } : {}),
+      ...(this.spec.maxMessage ? { maxMessage: this.spec.maxMessage } : {}),
+      ...(this.spec.maxFrame ? { maxFrame: this.spec.maxFrame } : {}),
     });
     this.peer = peer;
 
@@ -206,6 +221,16 @@ export class ChildProcessHandle {
     for (const waiter of waiters) waiter.resolve(peer);
   }
 
+  /** This process's environment for the child, with the link's limits as this spec sets them (never as inherited). */
+  private childEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...this.spec.env };
+    delete env[BUS_MAX_MESSAGE_ENV];
+    delete env[BUS_MAX_FRAME_ENV];
+    if (this.spec.maxMessage) env[BUS_MAX_MESSAGE_ENV] = String(this.spec.maxMessage);
+    if (this.spec.maxFrame) env[BUS_MAX_FRAME_ENV] = String(this.spec.maxFrame);
+    return env;
+  }
+
   private startFailure(info: ExitInfo | null): ParleyError {
     const how = info ? exitWords(info) : 'it exited';
     const said = info && this.lastWords ? `: ${this.lastWords}` : '';
@@ -214,7 +239,7 @@ export class ChildProcessHandle {
 
   /** How the child ended, with the error it printed (kill -9 leaves none). */
   private describeLastExit(info: ExitInfo): string {
-    const how = describeExit(this.spec.name, info);
+    const how = this.killedFor ? `${describeExit(this.spec.name, info).slice(0, -1)} ${this.killedFor}.` : describeExit(this.spec.name, info);
     return this.lastWords ? `${how.slice(0, -1)}: ${this.lastWords}` : how;
   }
 
@@ -281,6 +306,7 @@ export class ChildProcessHandle {
       peer.call('sys.ping', { t: Date.now() }, { signal: AbortSignal.timeout(hangMs) }).catch((err: unknown) => {
         if (hasCode(err, 'timeout') && this.child === child) {
           this.spec.log?.(`${this.spec.name} missed its heartbeat for ${hangMs} ms; killing it`);
+          this.killedFor = `after it missed its heartbeat for ${hangMs / 1000} s`;
           child.kill('SIGKILL');
         }
       });

@@ -7,6 +7,7 @@ import type { MockLogEntry } from '../../../protocol/model/mock.js';
 import type { ReqOf, ResOf } from '../../../protocol/messages.js';
 import { ChildProcessHandle } from '../children/child-process.js';
 import { distEntry } from '../paths.js';
+import { LARGE_MESSAGE_LIMIT } from '../../../protocol/framing.js';
 
 export type MockHostConfig = ReqOf<'mockHost.start'>;
 export type MockHostAddress = ResOf<'mockHost.start'>;
@@ -19,6 +20,8 @@ export interface MockRunnerOptions {
   onDied(message: string): void;
   log?: (line: string) => void;
   entry?: string;
+  /** The bus's frame on the host's link when not the default (tests make it small, so a start goes in parts). */
+  busFrameBytes?: number;
 }
 
 /** A dispatch.ts runs in isolated-vm, which needs a host started without Node's own snapshot. */
@@ -39,6 +42,11 @@ export class MockRunner {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** Bytes of a message (a big start) still on their way to the host. */
+  get sending(): number {
+    return this.child?.currentPeer?.sending ?? 0;
   }
 
   /**
@@ -93,6 +101,9 @@ export class MockRunner {
       // isolated-vm (dispatch.ts) asks for this in its README.
       execArgv: scripts ? ['--no-node-snapshot'] : [],
       restart: false,
+      // The start carries the definition and the mock (Graph beta's: 97 MB).
+      maxMessage: LARGE_MESSAGE_LIMIT,
+      ...(this.options.busFrameBytes ? { maxFrame: this.options.busFrameBytes } : {}),
       ...(this.options.log ? { log: this.options.log } : {}),
     });
     child.onStatus((state, message) => {

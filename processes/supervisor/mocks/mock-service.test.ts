@@ -45,7 +45,7 @@ async function harness(): Promise<Harness> {
     project: () => store,
     workspace: { get: () => ({ preferences: { mockListenAllInterfaces: false } }) },
     // The checker child runs exactly this function.
-    checker: { call: (async (_type: string, payload: { mock: Mock; documents: Parameters<typeof mockFindings>[1] }) => mockFindings(payload.mock, payload.documents)) as never },
+    checker: { call: (async (_type: string, payload: { mock: Mock; documents: Parameters<typeof mockFindings>[1]; definitionKey: string }) => mockFindings(payload.mock, payload.documents, payload.definitionKey)) as never },
     // The importer's job thread runs exactly this function for New Mock.
     ...inProcessNewMock,
   };

@@ -44,6 +44,8 @@ export interface MockServiceHost extends JobRunner {
 export interface MockServiceOptions {
   /** The mock-host entry; default dist/mock-host.js. */
   mockHostEntry?: string;
+  /** The bus's frame to a mock host when not the default (tests make it small, so a start goes in parts). */
+  busFrameBytes?: number;
   /** How long New Mock's sampling may take (NEW_MOCK_DEADLINE_MS when absent; tests shorten it). */
   newMockDeadlineMs?: number;
 }
@@ -64,6 +66,8 @@ interface MockEntry {
   findingWarnings: string[];
   findingsKey: string;
   runner: MockRunner | null;
+  /** The runner while its start is under way (a big start goes to the host in parts). */
+  starting?: MockRunner | undefined;
   address: { port: number; url: string } | null;
   /** The mock and definition the child serves now, to tell whether an edit needs applying. */
   servingKey: string;
@@ -178,16 +182,20 @@ export class MockService {
       const runner = new MockRunner({
         name: entry.name,
         ...(this.options.mockHostEntry ? { entry: this.options.mockHostEntry } : {}),
+        ...(this.options.busFrameBytes ? { busFrameBytes: this.options.busFrameBytes } : {}),
         log: this.host.log,
         onLogged: (entries) => this.logged(entry, entries),
         onDied: (message) => void this.serially(entry, async () => this.died(entry, runner, message)),
       });
       let address;
+      entry.starting = runner;
       try {
-        address = await runner.start(this.config(mock, documents, entry.keptPort));
+        address = await runner.start(this.config(mock, api, documents, entry.keptPort));
       } catch (err) {
         await runner.stop();
         throw err;
+      } finally {
+        entry.starting = undefined;
       }
       entry.runner = runner;
       entry.address = { port: address.port, url: address.url };
@@ -218,8 +226,16 @@ export class MockService {
   }
 
   /** The pid of a running mock's host process, for diagnostics and tests. */
+  /** The mock host's process id, while it runs or starts. */
   processId(root: string, id: string): number | undefined {
-    return this.entries.get(key(this.host.project(root).root, id))?.runner?.pid;
+    const entry = this.entries.get(key(this.host.project(root).root, id));
+    return (entry?.runner ?? entry?.starting)?.pid;
+  }
+
+  /** Bytes of a message (a big start) still on their way to the mock's host; 0 when none. */
+  sendingTo(root: string, id: string): number {
+    const entry = this.entries.get(key(this.host.project(root).root, id));
+    return (entry?.runner ?? entry?.starting)?.sending ?? 0;
   }
 
   diagnose(request: ReqOf<'mocks.diagnose'>): Promise<ResOf<'mocks.diagnose'>> {
@@ -317,7 +333,7 @@ export class MockService {
     const runner = entry.runner!;
     try {
       const documents = await mockDocuments(this.host.project(entry.root).apiDir(api.id), api);
-      const address = await runner.reconfigure(this.config(mock, documents, entry.keptPort));
+      const address = await runner.reconfigure(this.config(mock, api, documents, entry.keptPort));
       entry.address = { port: address.port, url: address.url };
       entry.keptPort = address.port;
       entry.servingKey = servingKey(mock, api);
@@ -340,7 +356,7 @@ export class MockService {
     if (findingsKey === entry.findingsKey) return;
     try {
       const documents = await mockDocuments(store.apiDir(api.id), api);
-      const result = await this.host.checker.call('checker.mockFindings', { mock, documents });
+      const result = await this.host.checker.call('checker.mockFindings', { mock, documents, definitionKey: definitionKey(api) });
       entry.findings = result.findings;
       entry.findingWarnings = result.warnings;
       entry.findingsKey = findingsKey;
@@ -358,10 +374,11 @@ export class MockService {
     return { api, documents: await mockDocuments(store.apiDir(api.id), api) };
   }
 
-  private config(mock: Mock, documents: MockDocuments, keepPort: number | undefined): ReqOf<'mockHost.start'> {
+  private config(mock: Mock, api: Api, documents: MockDocuments, keepPort: number | undefined): ReqOf<'mockHost.start'> {
     return {
       mock,
       documents,
+      definitionKey: definitionKey(api),
       listenAllInterfaces: this.host.workspace.get().preferences.mockListenAllInterfaces,
       ...(keepPort ? { keepPort } : {}),
     };

@@ -9,6 +9,7 @@ import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { ReqOf, ResOf } from '../../../protocol/messages.js';
 import { describeDuration } from '../../importer/engine/load/limits.js';
 import type { ChildProcessHandle, ChildSpec } from '../children/child-process.js';
+import { LARGE_MESSAGE_LIMIT } from '../../../protocol/framing.js';
 import { distEntry } from '../paths.js';
 import { memoryForBytes } from '../imports/import-service.js';
 
@@ -41,7 +42,7 @@ export async function sampleNewMock(jobs: JobRunner, request: ReqOf<'importer.ne
   const what = `New Mock of ${options.apiName}`;
   try {
     const { files } = await jobs.runJob(
-      { name: 'importer process (New Mock)', entry: options.entry ?? distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`] },
+      { name: 'importer process (New Mock)', entry: options.entry ?? distEntry('importer.js'), execArgv: [`--max-old-space-size=${memoryMb}`], maxMessage: LARGE_MESSAGE_LIMIT },
       (child) => child.call('importer.newMock', request, { budgetMs: deadlineMs }),
     );
     return files;
