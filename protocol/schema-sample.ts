@@ -14,6 +14,7 @@
 import { sample } from 'openapi-sampler';
 import type { JSONSchema7 } from 'json-schema';
 import { setOwn } from './own.js';
+import { repairSample } from './sample-repair.js';
 
 export interface SchemaSampleOptions {
   /** A request body leaves out readOnly properties; a response leaves out writeOnly ones. */
@@ -44,7 +45,7 @@ export function sampleSchema(schema: unknown, document: object, options: SchemaS
   const shieldedSchema = shieldProto(schema) as JSONSchema7;
   const shielded = shieldedDocument !== document || shieldedSchema !== schema;
   const json = jsonWithinLimits(shieldedSchema, shieldedDocument, options.skip, limits);
-  const value = options.format === 'xml' ? run(shieldedSchema, shieldedDocument, options.skip, 'xml', json.depth, Infinity) : json.value;
+  const value = options.format === 'xml' ? run(shieldedSchema, shieldedDocument, options.skip, 'xml', json.depth, Infinity) : repaired(json.value, shieldedSchema, shieldedDocument, options.skip, limits);
   return shielded ? restoreProto(value, new Map()) : value;
 }
 
@@ -70,6 +71,30 @@ function jsonWithinLimits(schema: JSONSchema7, document: object, skip: SchemaSam
     best = { value, depth };
   }
   return best ?? { value: run(schema, document, skip, 'json', 1, Infinity), depth: 1 };
+}
+
+/**
+ * The sample with what the sampler gets wrong mended (protocol/sample-repair.ts): discriminator
+ * tags, nulls past the depth cut, cut objects without their required properties. Its shallow
+ * samples are the sampler's at depth 1, within what is left of the `$ref` budget.
+ */
+function repaired(value: unknown, schema: JSONSchema7, document: object, skip: SchemaSampleOptions['skip'], limits: Readonly<SampleLimits>): unknown {
+  let refs = limits.refs;
+  const resample = (part: object): unknown => {
+    let used = 0;
+    const counted = new Proxy(document, {
+      get(target, key, receiver) {
+        if (++used > refs) throw OVER_BUDGET;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    try {
+      return sample(part as JSONSchema7, { quiet: true, format: 'json', maxSampleDepth: 1, skipReadOnly: skip === 'readOnly', skipWriteOnly: skip === 'writeOnly' }, counted);
+    } finally {
+      refs -= used;
+    }
+  };
+  return repairSample(value, schema, { document, skip, resample, budget: limits.values * 2 });
 }
 
 const OVER_BUDGET = new Error('over the sample budget');
