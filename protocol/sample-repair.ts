@@ -22,8 +22,10 @@ type Schema = Record<string, unknown>;
 
 interface Discriminator {
   property: string;
-  /** Mapping key → the target's pointer (`#/components/schemas/X`) or bare name as written. */
-  mapping: Map<string, string>;
+  /** Mapping keys. */
+  mapping: Set<string>;
+  /** The keys naming each target: by `ptr:` and the pointer's segments, or `name:` and a bare schema name. */
+  keysFor: Map<string, string[]>;
   /** The pointer of the schema that holds the discriminator, when reached by a `$ref`. */
   owner: string | undefined;
   /** Beside oneOf/anyOf: the pointer of the first branch (the sampler's pick); the tag names it. */
@@ -234,16 +236,14 @@ function tagFor(view: View, state: State): string | undefined {
   for (const d of view.discriminators) if (d.owner !== undefined) targets.push(d.owner);
   const candidates: string[] = [];
   for (const target of targets) {
-    for (const d of view.discriminators) for (const [key, to] of d.mapping) if (samePlace(to, target)) candidates.push(key);
     const name = nameOf(target);
+    for (const d of view.discriminators) {
+      candidates.push(...(d.keysFor.get(`ptr:${pointerSegments(target).join('/')}`) ?? []));
+      if (name !== undefined) candidates.push(...(d.keysFor.get(`name:${name}`) ?? []));
+    }
     if (name !== undefined) candidates.push(name);
   }
   return candidates.find((tag) => view.discriminators.every((d) => accepted(d, tag, state)));
-}
-
-function samePlace(mapped: string, pointer: string): boolean {
-  if (!/[#/]/.test(mapped)) return nameOf(pointer) === mapped;
-  return mapped.startsWith('#') && pointerSegments(mapped).join('/') === pointerSegments(pointer).join('/');
 }
 
 /** The schema name of `#/components/schemas/X` (or `#/definitions/X`); undefined for other places. */
@@ -358,9 +358,30 @@ function discriminatorOf(part: Schema, owner: string | undefined, branch: string
   const raw = part.discriminator;
   const property = typeof raw === 'string' ? raw : isSchema(raw) && typeof raw.propertyName === 'string' ? raw.propertyName : undefined;
   if (property === undefined) return undefined;
-  const mapping = new Map<string, string>();
-  if (isSchema(raw) && isSchema(raw.mapping)) for (const [key, to] of Object.entries(raw.mapping)) if (typeof to === 'string') mapping.set(key, to);
-  return { property, mapping, owner, branch };
+  // Graph's base has thousands of mapping entries and hundreds of schemas extend it: read it once.
+  const known = isSchema(raw) ? mappings.get(raw) : undefined;
+  const { mapping, keysFor } = known ?? readMapping(raw);
+  if (isSchema(raw) && !known) mappings.set(raw, { mapping, keysFor });
+  return { property, mapping, keysFor, owner, branch };
+}
+
+const mappings = new WeakMap<object, Pick<Discriminator, 'mapping' | 'keysFor'>>();
+
+function readMapping(raw: unknown): Pick<Discriminator, 'mapping' | 'keysFor'> {
+  const mapping = new Set<string>();
+  const keysFor = new Map<string, string[]>();
+  if (!isSchema(raw) || !isSchema(raw.mapping)) return { mapping, keysFor };
+  for (const [key, to] of Object.entries(raw.mapping)) {
+    if (typeof to !== 'string') continue;
+    mapping.add(key);
+    // The checker reads a value without `#` or `/` as a schema name, else as a reference.
+    const place = /[#/]/.test(to) ? (to.startsWith('#') ? `ptr:${pointerSegments(to).join('/')}` : undefined) : `name:${to}`;
+    if (place === undefined) continue;
+    const keys = keysFor.get(place);
+    if (keys) keys.push(key);
+    else keysFor.set(place, [key]);
+  }
+  return { mapping, keysFor };
 }
 
 function isSchema(value: unknown): value is Schema {
