@@ -99,3 +99,124 @@ describe('sampleSchema and large examples', () => {
     expect(value).toEqual({ list: [] });
   });
 });
+
+/**
+ * Graph's shapes: a base entity with a discriminator on `@odata.type` whose mapping names the
+ * schemas that extend it with allOf, navigation properties that nest past the depth cut, and
+ * complex types whose `@odata.type` is required.
+ */
+function odataDocument(mapping: 'explicit' | 'implicit'): Record<string, unknown> {
+  const derived = (name: string, extra: Record<string, unknown>) => ({
+    allOf: [{ $ref: '#/components/schemas/graph.entity' }, { type: 'object', properties: { '@odata.type': { type: 'string' }, ...extra } }],
+  });
+  return {
+    openapi: '3.0.4',
+    components: {
+      schemas: {
+        'graph.entity': {
+          type: 'object',
+          required: ['@odata.type'],
+          properties: { id: { type: 'string' }, '@odata.type': { type: 'string' } },
+          discriminator: {
+            propertyName: '@odata.type',
+            ...(mapping === 'explicit' ? { mapping: { '#graph.activity': '#/components/schemas/graph.activity', '#graph.historyItem': '#/components/schemas/graph.historyItem' } } : {}),
+          },
+        },
+        'graph.activity': derived('graph.activity', {
+          historyItems: { type: 'array', items: { $ref: '#/components/schemas/graph.historyItem' } },
+          visualElements: { $ref: '#/components/schemas/graph.visualInfo' },
+        }),
+        'graph.historyItem': derived('graph.historyItem', {
+          activity: { $ref: '#/components/schemas/graph.activity' },
+          next: { type: 'array', items: { $ref: '#/components/schemas/graph.historyItem' } },
+        }),
+        'graph.visualInfo': {
+          type: 'object',
+          required: ['@odata.type', 'kind'],
+          properties: { '@odata.type': { type: 'string' }, kind: { type: 'string', enum: ['tile', 'card'] }, attribution: { $ref: '#/components/schemas/graph.visualInfo' } },
+        },
+      },
+    },
+  };
+}
+
+/** Every value of `value`, with its pointer. */
+function* walk(value: unknown, pointer = ''): Generator<[string, unknown]> {
+  yield [pointer, value];
+  if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* walk(v, `${pointer}/${k}`);
+}
+
+describe('sampleSchema mends what the sampler gets wrong', () => {
+  it('a derived schema carries its mapping key in the discriminator property', () => {
+    const value = sampleSchema({ $ref: '#/components/schemas/graph.activity' }, odataDocument('explicit'), { skip: 'writeOnly' }) as Record<string, unknown>;
+    expect(value['@odata.type']).toBe('#graph.activity');
+    expect((value.historyItems as Record<string, unknown>[])[0]?.['@odata.type']).toBe('#graph.historyItem');
+  });
+
+  it('without a mapping, the tag is the schema name (the implicit mapping)', () => {
+    const value = sampleSchema({ $ref: '#/components/schemas/graph.activity' }, odataDocument('implicit'), { skip: 'writeOnly' }) as Record<string, unknown>;
+    expect(value['@odata.type']).toBe('graph.activity');
+    expect((value.historyItems as Record<string, unknown>[])[0]?.['@odata.type']).toBe('graph.historyItem');
+  });
+
+  it('a schema cut past the depth gives [] (not [null]), and cut objects keep their required properties', () => {
+    for (const limits of [SAMPLE_LIMITS, { depth: 3, refs: 2_000, values: 2_500 }]) {
+      // As the mock writes it: JSON, where a cut optional property (undefined) is left out.
+      const value = JSON.parse(JSON.stringify(sampleSchema({ $ref: '#/components/schemas/graph.activity' }, odataDocument('explicit'), { skip: 'writeOnly' }, limits))) as unknown;
+      const nulls = [...walk(value)].filter(([, v]) => v === null).map(([p]) => p);
+      expect(nulls, JSON.stringify(value)).toEqual([]);
+      expect(JSON.stringify(value)).toMatch(/"(historyItems|next)":\[\]/);
+      // Every object sampled from a schema with required properties has them, cut or not.
+      for (const [pointer, v] of walk(value)) {
+        if (pointer.endsWith('/visualElements') || pointer.endsWith('/attribution')) expect(v, pointer).toMatchObject({ '@odata.type': 'string', kind: 'tile' });
+        if (/\/(historyItems|next)\/\d+$/.test(pointer)) expect(v, pointer).toMatchObject({ '@odata.type': '#graph.historyItem' });
+      }
+    }
+  });
+
+  it('a cut array keeps its minItems, filled with shallow samples', () => {
+    const doc = {
+      openapi: '3.0.3',
+      components: {
+        schemas: {
+          Node: { type: 'object', required: ['name'], properties: { name: { type: 'string', example: 'n' }, children: { type: 'array', minItems: 1, items: { allOf: [{ $ref: '#/components/schemas/Node' }] } } } },
+        },
+      },
+    };
+    const value = JSON.parse(JSON.stringify(sampleSchema({ $ref: '#/components/schemas/Node' }, doc, { skip: 'writeOnly' }, { depth: 3, refs: 2_000, values: 2_500 }))) as unknown;
+    for (const [pointer, v] of walk(value)) {
+      expect(v, pointer).not.toBeNull();
+      if (pointer.endsWith('/children')) expect((v as unknown[]).length, pointer).toBeGreaterThanOrEqual(1);
+      if (/\/children\/\d+$/.test(pointer)) expect(v, pointer).toMatchObject({ name: 'n' });
+    }
+  });
+
+  it('leaves null where the schema allows it, and a sample that needs nothing as the sampler made it', async () => {
+    const { sample } = await import('openapi-sampler');
+    const doc = {
+      openapi: '3.0.3',
+      components: {
+        schemas: {
+          Pet: {
+            type: 'object',
+            required: ['name', 'kind'],
+            properties: {
+              name: { type: 'string' },
+              kind: { type: 'string', example: 'cat' },
+              owner: { anyOf: [{ $ref: '#/components/schemas/Owner' }, { type: 'object', nullable: true }] },
+              tags: { type: 'array', items: { type: 'string', nullable: true } },
+              nothing: { nullable: true, type: 'string', default: null },
+            },
+            // 'cat' is a mapping key already: the tag stays as the sampler took it.
+            discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/Pet' } },
+          },
+          Owner: { type: 'object', properties: { id: { type: 'integer' } } },
+        },
+      },
+    };
+    const schema = { $ref: '#/components/schemas/Pet' };
+    const value = sampleSchema(schema, doc, { skip: 'writeOnly' });
+    expect(value).toEqual(sample(schema as never, { quiet: true, maxSampleDepth: 10, skipWriteOnly: true }, doc));
+    expect(value).toMatchObject({ kind: 'cat', nothing: null });
+  });
+});
