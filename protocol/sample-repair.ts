@@ -64,14 +64,15 @@ export interface RepairContext {
   budget: number;
 }
 
-const viewCaches = new WeakMap<object, WeakMap<object, View>>();
+/** Views by document and by what is skipped (a view keeps its shallow sample, which depends on that). */
+const viewCaches = new WeakMap<object, Record<RepairContext['skip'], WeakMap<object, View>>>();
 const STUB_COST = 10;
 const STUB_DEPTH = 6;
 
 /** `value` mended against `schema` (see the module comment); `value` itself when it needs nothing. */
 export function repairSample(value: unknown, schema: unknown, ctx: RepairContext): unknown {
   if (!isSchema(schema)) return value;
-  const state: State = { ctx, cache: cacheFor(ctx.document), stubbing: new Set(), stubDepth: 0 };
+  const state: State = { ctx, cache: cacheFor(ctx.document)[ctx.skip], stubbing: new Set(), stubDepth: 0 };
   return repair(value, viewOf(state, [schema]), state);
 }
 
@@ -82,10 +83,10 @@ interface State {
   stubDepth: number;
 }
 
-function cacheFor(document: object): WeakMap<object, View> {
+function cacheFor(document: object): Record<RepairContext['skip'], WeakMap<object, View>> {
   let cache = viewCaches.get(document);
   if (!cache) {
-    cache = new WeakMap();
+    cache = { readOnly: new WeakMap(), writeOnly: new WeakMap() };
     viewCaches.set(document, cache);
   }
   return cache;

@@ -191,6 +191,29 @@ describe('sampleSchema mends what the sampler gets wrong', () => {
     }
   });
 
+  it('fills a cut object with its required properties, but not one the sample leaves out (readOnly in a request), and keeps __proto__ an own name', () => {
+    const doc = JSON.parse(
+      JSON.stringify({
+        openapi: '3.0.3',
+        components: {
+          schemas: {
+            Node: {
+              type: 'object',
+              required: ['id', 'PROTO', 'name'],
+              properties: { id: { type: 'integer', readOnly: true }, PROTO: { type: 'string', example: 'p' }, name: { type: 'string', format: 'date' }, child: { $ref: '#/components/schemas/Node' } },
+            },
+          },
+        },
+      }).replaceAll('PROTO', '__proto__'),
+    ) as Record<string, unknown>;
+    const limits = { depth: 2, refs: 2_000, values: 2_500 };
+    const response = sampleSchema({ $ref: '#/components/schemas/Node' }, doc, { skip: 'writeOnly' }, limits) as Record<string, Record<string, unknown>>;
+    const request = sampleSchema({ $ref: '#/components/schemas/Node' }, doc, { skip: 'readOnly' }, limits) as Record<string, Record<string, unknown>>;
+    expect(JSON.parse(JSON.stringify(response.child))).toEqual(JSON.parse('{"id":0,"__proto__":"p","name":"2019-08-24"}'));
+    expect(Object.hasOwn(response.child!, '__proto__')).toBe(true);
+    expect(JSON.parse(JSON.stringify(request.child))).toEqual(JSON.parse('{"__proto__":"p","name":"2019-08-24"}'));
+  });
+
   it('leaves null where the schema allows it, and a sample that needs nothing as the sampler made it', async () => {
     const { sample } = await import('openapi-sampler');
     const doc = {
