@@ -31,6 +31,8 @@ interface Discriminator {
   owner: string | undefined;
   /** Beside oneOf/anyOf: the pointer of the first branch (the sampler's pick); the tag names it. */
   branch: string | undefined;
+  /** Beside oneOf/anyOf: the names of the alternatives that are `$ref`s (the checker's implicit mapping there). */
+  alternatives: Set<string>;
 }
 
 /** What a sample at one place must satisfy, merged over `$ref`s and `allOf`. */
@@ -226,10 +228,10 @@ function stub(view: View, state: State): unknown {
   return value;
 }
 
-/** The checker's rule: a mapping key, a first-branch name beside oneOf/anyOf, else (inheritance) any named schema. */
+/** The checker's rule: a mapping key, an alternative's name beside oneOf/anyOf, else (inheritance) any named schema. */
 function accepted(d: Discriminator, tag: string, state: State): boolean {
   if (d.mapping.has(tag)) return true;
-  if (d.branch !== undefined) return nameOf(d.branch) === tag;
+  if (d.branch !== undefined) return d.alternatives.has(tag);
   return isSchema(ownValue(namedSchemas(state.ctx.document), tag));
 }
 
@@ -357,7 +359,7 @@ function buildView(document: object, schemas: Schema[]): View {
     // Graph's nullable navigation: anyOf [$ref, { nullable: true }]; the checker takes null by the second.
     if (choice?.some((b) => isSchema(b) && (b.nullable === true || b.type === 'null' || (Array.isArray(b.type) && b.type.includes('null'))))) view.nullable = true;
     if (isSchema(branch)) stack.push([branch, undefined]);
-    const discriminator = discriminatorOf(part, reachedBy, choice ? (isSchema(branch) && typeof branch.$ref === 'string' ? branch.$ref : '') : undefined);
+    const discriminator = discriminatorOf(part, reachedBy, choice ? (isSchema(branch) && typeof branch.$ref === 'string' ? branch.$ref : '') : undefined, choice ?? []);
     if (discriminator) view.discriminators.push(discriminator);
   }
   // A schema without a readable place (an unresolved `$ref`) is mended no further.
@@ -365,7 +367,7 @@ function buildView(document: object, schemas: Schema[]): View {
   return view;
 }
 
-function discriminatorOf(part: Schema, owner: string | undefined, branch: string | undefined): Discriminator | undefined {
+function discriminatorOf(part: Schema, owner: string | undefined, branch: string | undefined, choice: unknown[]): Discriminator | undefined {
   const raw = part.discriminator;
   const property = typeof raw === 'string' ? raw : isSchema(raw) && typeof raw.propertyName === 'string' ? raw.propertyName : undefined;
   if (property === undefined) return undefined;
@@ -373,7 +375,18 @@ function discriminatorOf(part: Schema, owner: string | undefined, branch: string
   const known = isSchema(raw) ? mappings.get(raw) : undefined;
   const { mapping, keysFor } = known ?? readMapping(raw);
   if (isSchema(raw) && !known) mappings.set(raw, { mapping, keysFor });
-  return { property, mapping, keysFor, owner, branch };
+  // As the checker names them: the `$ref`'s last segment, percent-decoded.
+  const alternatives = new Set<string>();
+  for (const alt of choice) {
+    const ref = isSchema(alt) ? alt.$ref : undefined;
+    if (typeof ref !== 'string') continue;
+    try {
+      alternatives.add(decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1)));
+    } catch {
+      // Not valid percent-encoding: the checker could not name it either.
+    }
+  }
+  return { property, mapping, keysFor, owner, branch, alternatives };
 }
 
 const mappings = new WeakMap<object, Pick<Discriminator, 'mapping' | 'keysFor'>>();

@@ -159,6 +159,22 @@ describe('sampleSchema mends what the sampler gets wrong', () => {
     expect((value.historyItems as Record<string, unknown>[])[0]?.['@odata.type']).toBe('graph.historyItem');
   });
 
+  it('beside oneOf, the tag names the alternative the sampler took (by mapping key, else by name)', () => {
+    const doc = (mapping: Record<string, string> | undefined) => ({
+      openapi: '3.0.3',
+      components: {
+        schemas: {
+          Pet: { oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }], discriminator: { propertyName: 'petType', ...(mapping ? { mapping } : {}) } },
+          Cat: { type: 'object', required: ['petType'], properties: { petType: { type: 'string' }, purrs: { type: 'boolean' } } },
+          Dog: { type: 'object', required: ['petType'], properties: { petType: { type: 'string' }, barks: { type: 'boolean' } } },
+        },
+      },
+    });
+    const schema = { $ref: '#/components/schemas/Pet' };
+    expect(sampleSchema(schema, doc(undefined), { skip: 'writeOnly' })).toEqual({ petType: 'Cat', purrs: true });
+    expect(sampleSchema(schema, doc({ cat: '#/components/schemas/Cat', dog: '#/components/schemas/Dog' }), { skip: 'writeOnly' })).toEqual({ petType: 'cat', purrs: true });
+  });
+
   it('a schema cut past the depth gives [] (not [null]), and cut objects keep their required properties', () => {
     for (const limits of [SAMPLE_LIMITS, { depth: 3, refs: 2_000, values: 2_500 }]) {
       // As the mock writes it: JSON, where a cut optional property (undefined) is left out.
