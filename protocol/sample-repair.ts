@@ -124,8 +124,9 @@ function repairArray(value: unknown[], view: View, state: State): unknown[] {
     if (out && next !== DROP) out.push(next);
   });
   if (!out) return value;
-  // Dropped cut items; the array keeps at least minItems when a shallow sample can fill them.
-  while (out.length < view.minItems) {
+  // Dropped cut items; the array keeps at least minItems when a shallow sample can fill them (no
+  // more items than the sampler made: a `minItems` from outside may be huge).
+  while (out.length < Math.min(view.minItems, value.length)) {
     const filler = stub(itemView, state);
     if (filler === undefined) break;
     out.push(filler);
