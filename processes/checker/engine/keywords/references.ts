@@ -169,6 +169,15 @@ export function discriminatorKeyword(
     if (alternatives) return evaluate(target, v, ev);
     if (target === self) return true;
     const depth = ev.path.length;
+    // Reached through a `$ref` to the very schema the tag names (the usual way in: a property of
+    // type Cat whose allOf brings in Pet): the body is being checked against it already. Going
+    // there again checked it twice, and twice again at every level below (Microsoft Graph's
+    // entities, each tagged `@odata.type`, gave up at the step budget).
+    for (let i = ev.refStack.length - 1; i >= 0; i--) {
+      const entry = ev.refStack[i]!;
+      if (entry.depth < depth) break;
+      if (entry.node === target) return true;
+    }
     ev.dispatching.push({ node: self, depth });
     ev.refStack.push({ node: null, depth });
     const ok = evaluate(target, v, ev);
