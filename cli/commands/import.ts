@@ -155,7 +155,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
     return session.exitCode(hasProblems(result.report) ? 1 : 0);
   } catch (err) {
     progress.clear();
-    if (session.interruptedBy) return session.cancelled('import', io.stderr);
+    if (session.wasInterrupted(err)) return session.cancelled('import', io.stderr);
     return commandFailed(io, 'import', err, options.json);
   } finally {
     await session.close();

@@ -208,7 +208,7 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
     await writeReports(reporters, report, io);
     return session.exitCode(report.summary.failed > 0 ? 1 : 0);
   } catch (err) {
-    if (session.interruptedBy) return session.cancelled('run', io.stderr);
+    if (session.wasInterrupted(err)) return session.cancelled('run', io.stderr);
     return failed(io, err);
   } finally {
     await session.close();

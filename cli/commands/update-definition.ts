@@ -90,7 +90,7 @@ export async function runUpdateDefinition(args: string[], io: CommandIo = proces
     return session.exitCode(0);
   } catch (err) {
     progress.clear();
-    if (session.interruptedBy) return session.cancelled('update-definition', io.stderr);
+    if (session.wasInterrupted(err)) return session.cancelled('update-definition', io.stderr);
     return commandFailed(io, 'update-definition', err, options.json, advice(err));
   } finally {
     await session.close();

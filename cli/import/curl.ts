@@ -68,7 +68,7 @@ export async function runCurlImport(options: CurlOptions, arg: string, io: Comma
     io.stdout.write(options.json ? `${JSON.stringify(curlJson(result, store.root, place), null, 2)}\n` : renderCurl(result, place));
     return session.exitCode(0);
   } catch (err) {
-    if (session.interruptedBy) return session.cancelled('import', io.stderr);
+    if (session.wasInterrupted(err)) return session.cancelled('import', io.stderr);
     return commandFailed(io, 'import', err, options.json);
   } finally {
     await session.close();

@@ -5,7 +5,7 @@
  * when their bus closes, so nothing is left running either way.
  */
 import type { Writable } from 'node:stream';
-import { ParleyError } from '../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../protocol/errors.js';
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
 import { defaultDataDir } from '../../processes/supervisor/store/workspace-store.js';
 
@@ -43,6 +43,21 @@ export class CliSession {
     return this.sup;
   }
 
+  /**
+   * Whether the run was interrupted: a signal reached this process, or `err` says a child of it was
+   * stopped by SIGINT or SIGTERM, which is then taken as this run's signal. Ctrl+C in a terminal
+   * signals the whole foreground group, and a child dying of it (one still starting fails at once)
+   * can be seen before this process's own handler has run; Parley stops its children with a
+   * shutdown message or SIGKILL, never these.
+   */
+  wasInterrupted(err: unknown): boolean {
+    if (!this.interrupted && hasCode(err, 'child-died')) {
+      const signal = exitSignal((err as ParleyError).data);
+      if (signal === 'SIGINT' || signal === 'SIGTERM') this.interrupted = signal;
+    }
+    return this.interrupted !== undefined;
+  }
+
   /** The exit code for a signal that arrived, whatever the work did meanwhile; else `code`. */
   exitCode(code: number): number {
     return this.interrupted ? exitForSignal(this.interrupted) : code;
@@ -75,4 +90,13 @@ export async function requireKeychain(sup: Supervisor): Promise<void> {
 
 function exitForSignal(signal: NodeJS.Signals): number {
   return signal === 'SIGINT' ? 130 : 143;
+}
+
+/** The signal a `child-died` error's exit record names (`{ exit: { signal } }`), if any. */
+function exitSignal(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || !Object.hasOwn(data, 'exit')) return undefined;
+  const exit = (data as { exit: unknown }).exit;
+  if (typeof exit !== 'object' || exit === null || !Object.hasOwn(exit, 'signal')) return undefined;
+  const signal = (exit as { signal: unknown }).signal;
+  return typeof signal === 'string' ? signal : undefined;
 }

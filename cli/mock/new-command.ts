@@ -21,7 +21,7 @@ export async function newMock(args: string[]): Promise<number> {
     else printNewMock(report, positionals[0]!, (text) => process.stdout.write(text));
     return 0;
   } catch (err) {
-    if (session.interruptedBy) return session.cancelled('mock new', process.stderr);
+    if (session.wasInterrupted(err)) return session.cancelled('mock new', process.stderr);
     throw err;
   } finally {
     await session.close();

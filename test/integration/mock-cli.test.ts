@@ -127,8 +127,7 @@ describe('parley mock new', () => {
     const importer = await until(async () => (await childrenOf(child.pid!, 'importer.js'))[0], 30_000);
     process.kill(-child.pid!, 'SIGINT');
     const done = await run;
-    expect(done.code).toBe(130);
-    expect(done.stderr).toBe('parley mock new: cancelled.\n');
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 130, stderr: 'parley mock new: cancelled.\n' });
     expect(done.stdout).toBe('');
     await until(() => !alive(importer));
     expect(await readdir(join(big, 'mocks')).catch(() => [])).toEqual([]);
