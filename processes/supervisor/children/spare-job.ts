@@ -51,7 +51,8 @@ export class SpareJobChild {
     this.spare = null;
     clearTimeout(spare.timer);
     if (spare.key === specKey(spec) && (await spare.started) && spare.child.state === 'running') return spare.child;
-    await spare.child.stop(200);
+    // Not waited for: the job starts its own meanwhile.
+    void spare.child.stop(200);
     return null;
   }
 

@@ -474,11 +474,6 @@ const DEFAULT_IMPORTER_MEMORY_MB = 768;
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
 
 /**
- * The importer's heap cap for a source: room for the runtime and the converted model plus a
- * multiple of the source (JSON.parse of a document takes several times its size), within
- * 256 MB..4 GB. A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
- */
-/**
  * The importer child of a job: its heap cap, and whether it favors memory (ImportService.inChild).
  * `--job-child` has it start its job thread while it waits for the job (job-thread.ts).
  */
@@ -486,6 +481,11 @@ function importerSpec(memoryMb: number, compact: boolean): JobSpec {
   return { name: 'importer process', entry: distEntry('importer.js'), args: ['--job-child'], execArgv: [`--max-old-space-size=${memoryMb}`, ...(compact ? ['--optimize-for-size'] : [])] };
 }
 
+/**
+ * The importer's heap cap for a source: room for the runtime and the converted model plus a
+ * multiple of the source (JSON.parse of a document takes several times its size), within
+ * 256 MB..4 GB. A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
+ */
 export async function importerMemoryMb(source: ImportSource): Promise<number> {
   let bytes: number | undefined;
   if (source.kind === 'paste') bytes = source.text.length * 2;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { ImportResult } from '../../../../protocol/model/import.js';
+import type { ImportProgress, ImportResult } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { createDocumentLoader } from '../load/loader.js';
 import { readImportInput } from '../load/read-input.js';
@@ -417,11 +417,11 @@ describe('requests handed over in parts (the importer child)', () => {
   );
   const doc = stringify({ openapi: '3.0.3', info, paths });
 
-  async function convert(sendPart?: (part: ImportResultPart) => void): Promise<ImportResult> {
+  async function convert(sendPart?: (part: ImportResultPart) => void, onProgress?: (p: ImportProgress) => void): Promise<ImportResult> {
     const loader = createDocumentLoader({ offline: true });
     try {
       const input = await readImportInput({ kind: 'paste', text: doc }, loader);
-      return await openApiImporter.convert(input, { newId: counterIds(), now: FIXED_CLOCK, loader, options: {}, ...(sendPart ? { sendPart } : {}) });
+      return await openApiImporter.convert(input, { newId: counterIds(), now: FIXED_CLOCK, loader, options: {}, ...(sendPart ? { sendPart } : {}), ...(onProgress ? { onProgress } : {}) });
     } finally {
       await loader.close();
     }
@@ -439,6 +439,13 @@ describe('requests handed over in parts (the importer child)', () => {
     const joined = new ResultParts();
     for (const part of parts) joined.add(part);
     expect(joined.join(rest)).toEqual(whole);
+  });
+
+  it('says how far the conversion is as it goes', async () => {
+    const progress: ImportProgress[] = [];
+    await convert(undefined, (p) => progress.push(p));
+    expect(progress.filter((p) => p.phase === 'convert' && p.done !== undefined).map((p) => `${p.message} (${p.done}/${p.total})`)).toEqual(['Made 500 of 600 requests (500/600)']);
+    expect(progress.at(-1)).toMatchObject({ phase: 'done', done: 600, total: 600 });
   });
 
   it('a request keeps its own copy of what was generated: editing it leaves the record as the document made it', async () => {

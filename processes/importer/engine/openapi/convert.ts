@@ -15,6 +15,9 @@ import { fingerprintDocuments } from '../load/document-set.js';
 import { generateEach, outlineDefinition, readDefinition } from './definition.js';
 import { requestFromGenerated } from './generate/request.js';
 
+/** Operations between two progress events of the conversion. */
+const PROGRESS_EVERY = 500;
+
 /** The keychain entry holding the secret an API's definition is fetched with. */
 export function definitionSecretName(apiId: string): string {
   return `api.${apiId}.definition`;
@@ -58,9 +61,14 @@ export async function convertOpenApi(input: ImportInput, ctx: ImportContext): Pr
   };
   const requests = new RequestOutlet(0, ctx.sendPart);
   const used = new Set<string>();
+  const total = napi.operations.length;
   for (const g of generateEach(napi)) {
     used.add(g.folder);
     requests.add({ folder: g.folder, request: requestFromGenerated(g, ctx.newId('r'), true, true) });
+    // Graph's 11,422 operations take seconds: the dialog's bar moves meanwhile.
+    if (requests.count % PROGRESS_EVERY === 0 && requests.count < total) {
+      ctx.onProgress?.({ phase: 'convert', message: `Made ${requests.count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} requests`, done: requests.count, total });
+    }
   }
   requests.flush();
   const unimported: UnimportedItem[] = [...napi.unimported];
