@@ -13,6 +13,7 @@
  * does not parse is a message naming what was wrong, never a throw.
  */
 import { parseMIMEType } from 'undici/lib/web/fetch/data-url.js';
+import { essence, isFormMediaType } from '../../../protocol/media-type.js';
 import { multipartFormDataParser } from 'undici/lib/web/fetch/formdata-parser.js';
 
 export interface FormFile {
@@ -30,9 +31,8 @@ export type FormRead = { ok: true; kind: FormKind; fields: ReadonlyMap<string, F
 
 /** The form a Content-Type announces, by its essence; undefined for any other. */
 export function formKind(contentType: string): FormKind | undefined {
-  const essence = contentType.split(';')[0]!.trim().toLowerCase();
-  if (essence === 'application/x-www-form-urlencoded') return 'urlencoded';
-  if (essence === 'multipart/form-data') return 'multipart';
+  if (isFormMediaType(contentType)) return 'urlencoded';
+  if (essence(contentType) === 'multipart/form-data') return 'multipart';
   return undefined;
 }
 
