@@ -39,7 +39,6 @@ export interface ChildSpec {
   maxFrame?: number;
 }
 
-
 export interface ExitInfo {
   code: number | null;
   signal: NodeJS.Signals | null;

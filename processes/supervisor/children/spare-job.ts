@@ -70,7 +70,7 @@ export class SpareJobChild {
   }
 }
 
-/** Two specs start the same child when their entry, arguments, flags and environment match. */
+/** Two specs start the same child when their entry, arguments, flags, environment and bus limits match. */
 function specKey(spec: JobSpec): string {
-  return JSON.stringify([spec.name, spec.entry, spec.args ?? [], spec.execArgv ?? [], spec.env ?? {}]);
+  return JSON.stringify([spec.name, spec.entry, spec.args ?? [], spec.execArgv ?? [], spec.env ?? {}, spec.maxMessage ?? 0, spec.maxFrame ?? 0]);
 }
