@@ -16,7 +16,7 @@
  * comes back as the same value; an example taken from the document is never changed), and does
  * no more than `budget` steps, leaving the rest as sampled.
  */
-import { pointerSegments } from './json-pointer.js';
+import { pointerOf, pointerSegments, valueAt } from './json-pointer.js';
 import { ownValue, setOwn } from './own.js';
 
 type Schema = Record<string, unknown>;
@@ -272,14 +272,11 @@ function namedSchemas(document: object): object {
   return isSchema(schemas) ? schemas : {};
 }
 
+/** A local `$ref`'s target (the fragment percent-decoded, as the checker reads it), read by json-pointer's one reader. */
 function resolve(document: object, ref: string): Schema | undefined {
   if (!ref.startsWith('#')) return undefined;
-  let current: unknown = document;
-  for (const segment of pointerSegments(ref)) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = ownValue(current, segment);
-  }
-  return isSchema(current) ? current : undefined;
+  const { value } = valueAt(document, pointerOf(pointerSegments(ref)));
+  return isSchema(value) ? value : undefined;
 }
 
 function viewOf(state: State, schemas: Schema[]): View {
