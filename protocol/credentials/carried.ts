@@ -56,7 +56,8 @@ export function carriedValues(exchange: CarriedExchange): string[] {
 /** Replacement pairs for the text engine (replaceSecretValues): every form of each value becomes `replacement`. */
 export function carriedReplacements(values: Iterable<string>, replacement = MASK): [string, string][] {
   const pairs: [string, string][] = [];
-  for (const value of values) for (const form of valueForms(value)) pairs.push([form, replacement]);
+  // A form shorter than the minimum (a value percent-decoded to a few characters) is not looked for either.
+  for (const value of values) for (const form of valueForms(value)) if (form.length >= CARRIED_VALUE_MIN) pairs.push([form, replacement]);
   return pairs;
 }
 

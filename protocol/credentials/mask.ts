@@ -145,20 +145,25 @@ export const MIN_VALUE_LENGTH = 3;
 
 /**
  * The forms a known value takes when something writes it into text: as is, percent-encoded (a
- * URL), form-encoded (a body), JSON-escaped (quotes, backslashes, controls), with `/` escaped as
- * `\/` (PHP's JSON), and percent-decoded (a cookie value a server decoded before echoing it).
+ * URL), form-encoded (a body), JSON-escaped (quotes, backslashes, controls), JSON-escaped with `/`
+ * as `\/` (PHP); each of the value and of its percent-decoded form (a cookie value a server
+ * decoded before echoing it).
  */
 export function valueForms(value: string): string[] {
-  const forms = new Set([value, encodeURIComponent(value), new URLSearchParams({ k: value }).toString().slice(2)]);
-  const json = JSON.stringify(value).slice(1, -1);
-  forms.add(json);
-  forms.add(json.replaceAll('/', '\\/'));
-  try {
-    forms.add(decodeURIComponent(value));
-  } catch {
-    // Not percent-encoded: no decoded form.
+  const forms = new Set<string>();
+  for (const base of new Set([value, percentDecoded(value)])) {
+    const json = JSON.stringify(base).slice(1, -1);
+    for (const form of [base, encodeURIComponent(base), new URLSearchParams({ k: base }).toString().slice(2), json, json.replaceAll('/', '\\/')]) forms.add(form);
   }
   return [...forms];
+}
+
+function percentDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value; // not percent-encoded
+  }
 }
 
 /**
