@@ -105,6 +105,12 @@ beforeAll(async () => {
         res.end(JSON.stringify({ ok: true }));
         return;
       }
+      if (url.pathname === '/events') {
+        // An event stream that reflects the cookies in its events' data and ids.
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.end(`id: ${parseCookies(req.headers.cookie)['sid'] ?? ''}\ndata: ${JSON.stringify({ cookie: req.headers.cookie ?? '' })}\n\ndata: plain ${req.headers.cookie ?? ''}\n\n`);
+        return;
+      }
       // httpbin-style: what came in, in headers and in the JSON body; and a cookie set on the way.
       const h = req.headers;
       res.writeHead(200, {
@@ -192,19 +198,33 @@ describe('redaction by value', () => {
     expect(hits(await everyFile(join(home, 'history')))).toEqual([]);
   });
 
+  it('an event stream that reflects the cookies keeps none in History', async () => {
+    const events = await newRequest('events', { url: '/events', method: 'GET' });
+    const streamed = await call('request.send', { project: projectDir, request: events });
+    expect(streamed.response.stream?.rows.map((r) => r.data)).toEqual([JSON.stringify({ cookie: `sid=${COOKIES.sid}; tok=${COOKIES.tok}; lang=en; v=1; rot=${COOKIES.rotated}` }), `plain sid=${COOKIES.sid}; tok=${COOKIES.tok}; lang=en; v=1; rot=${COOKIES.rotated}`]);
+    const entry = await call('history.get', { project: projectDir, id: streamed.id });
+    const masked = `sid=${MASK}; tok=${MASK}; lang=en; v=1; rot=${MASK}`;
+    expect(entry.response!.stream!.rows.map((r) => [r.id, r.data])).toEqual([
+      [MASK, JSON.stringify({ cookie: masked })],
+      [undefined, `plain ${masked}`],
+    ]);
+    expect(hits(await everyFile(join(home, 'history')))).toEqual([]);
+  });
+
   it('the HTTP Log and its HAR export hold no secret and no cookie value', async () => {
     const { rows } = await call('httpLog.list', {});
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     const entries = new Map<string, string>();
     for (const row of rows) entries.set(`httpLog.get ${row.id}`, Buffer.from(JSON.stringify(await call('httpLog.get', { id: row.id }))).toString('latin1'));
-    // Newest first: the echo, redacted as its History entry.
-    const logged = await call('httpLog.get', { id: rows[0]!.id });
+    // Newest first: the event stream, then the echo, redacted as their History entries.
+    expect((await call('httpLog.get', { id: rows[0]!.id })).response!.stream!.rows.map((r) => r.data)).toContain(`plain sid=${MASK}; tok=${MASK}; lang=en; v=1; rot=${MASK}`);
+    const logged = await call('httpLog.get', { id: rows[1]!.id });
     expect(logged.response!.headers).toContainEqual(['X-Echo-Cookie', `sid=${MASK}; tok=${MASK}; lang=en; v=1`]);
     expect(JSON.parse(logged.response!.body)).toMatchObject({ cookies: { sid: MASK, tok: MASK, lang: 'en', v: '1' }, echoT: '${secret:tracer}' });
     const pieces: string[] = [];
     await handlers['httpLog.har']!({ ids: rows.map((r) => r.id) }, { signal: new AbortController().signal, chunk: (c: { text: string }) => pieces.push(c.text) });
     const har = pieces.join('');
-    expect((JSON.parse(har) as { log: { entries: unknown[] } }).log.entries).toHaveLength(2);
+    expect((JSON.parse(har) as { log: { entries: unknown[] } }).log.entries).toHaveLength(3);
     entries.set('HAR', Buffer.from(har).toString('latin1'));
     expect(hits(entries)).toEqual([]);
   });
