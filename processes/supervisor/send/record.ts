@@ -29,8 +29,9 @@ export function recordSent(spec: SendSpec, secrets: Map<string, string>): Record
  */
 export function recordResponse(r: SendResult, secrets: Map<string, string>, carried: readonly string[] = []): { response: RecordedResponse; masked: boolean } {
   let changed = false;
+  const pairs = redactionPairs(secrets, carried);
   const recorded = recordReceived(r, (text) => {
-    const out = redactSecrets(text, secrets, carried);
+    const out = pairs.length === 0 ? text : replaceSecretValues(text, pairs);
     changed ||= out !== text;
     return out;
   });
