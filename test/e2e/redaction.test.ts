@@ -2,7 +2,8 @@
  * Save as example in real Chromium, against a real server on 127.0.0.1 that reflects the
  * request's Authorization and the jar's cookies in echo headers and in its JSON body: the example
  * files written into the project hold neither the token typed into the Auth tab nor a cookie
- * value (masked as History masks them), and no file under the workspace or the project does.
+ * value (masked as History masks them), nor do the HTTP Log and its HAR export read over the
+ * app's bus, nor any file under the workspace or the project.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { busCaller } from '../support/ui-calls.js';
 
 const missing = chromiumMissing();
 
@@ -119,6 +121,23 @@ describe.skipIf(missing !== null)('Save as example redacts what History redacts'
     await page.getByRole('menuitem', { name: /^200 OK · / }).click();
     await page.getByRole('note').waitFor();
     await expect(page.locator('.code-lines').textContent()).resolves.toContain(`sid=${MASK}`);
+
+    // The HTTP Log and its HAR export, over the app's own bus, hold neither.
+    const bus = await busCaller(app.url);
+    try {
+      const { rows } = await bus.call('httpLog.list', {});
+      expect(rows.map((r) => r.requestName)).toEqual(['Echo', 'Log in']);
+      const logged = await Promise.all(rows.map((r) => bus.call('httpLog.get', { id: r.id })));
+      expect(logged[0]!.response!.headers).toContainEqual(['X-Echo-Cookie', `sid=${MASK}; lang=en`]);
+      const pieces: string[] = [];
+      await bus.peer.call('httpLog.har', { ids: rows.map((r) => r.id) }, { onChunk: (c) => pieces.push(c.text) });
+      const har = pieces.join('');
+      expect((JSON.parse(har) as { log: { entries: unknown[] } }).log.entries).toHaveLength(2);
+      const text = JSON.stringify(rows) + JSON.stringify(logged) + har;
+      expect([TOKEN, SID].filter((v) => text.includes(v))).toEqual([]);
+    } finally {
+      bus.close();
+    }
 
     // Nothing written under the workspace (History, the sealed jar) or the project holds either value.
     const everything = await everyFile(home);
