@@ -275,9 +275,13 @@ export const methods = {
   'request.curl': { req: T.Object({ project: T.String(), request: Request, showSecrets: T.Boolean() }), res: T.Object({ command: T.String() }) },
   /** A request's recorded examples (at most 5, one per status), with any example file that could not be read. */
   'examples.list': { req: T.Object({ project: T.String(), requestId: T.String() }), res: T.Object({ examples: T.Array(Example), problems: T.Array(T.String()) }) },
-  /** Keeps a response as an example: credentials masked, body cut at 256 KB; the same status replaces, a sixth is refused (`examples-full`). */
+  /**
+   * Keeps a response as an example: redacted as History recorded `exchange` (the Exchange's id: its
+   * secret and carried credential values, then credentials by name), body cut at 256 KB; the same
+   * status replaces, a sixth is refused (`examples-full`); an exchange no longer known, `not-found`.
+   */
   'examples.save': {
-    req: T.Object({ project: T.String(), requestId: T.String(), response: ExampleSource }),
+    req: T.Object({ project: T.String(), requestId: T.String(), exchange: T.String(), response: ExampleSource }),
     res: T.Object({ example: Example, replaced: T.Boolean(), examples: T.Array(Example) }),
   },
   'examples.delete': { req: T.Object({ project: T.String(), requestId: T.String(), status: T.Integer() }), res: T.Object({ examples: T.Array(Example) }) },

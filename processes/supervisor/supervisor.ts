@@ -20,6 +20,7 @@ import { HistoryStore } from './store/history-store.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { LoggedSend, SendDeps } from './send/send-service.js';
 import { OpenStreams } from './send/stream-session.js';
+import { ExchangeRedactions } from './send/exchange-redactions.js';
 import { HttpLog } from './http-log/http-log.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
@@ -74,6 +75,8 @@ export class Supervisor {
   readonly httpLog: HttpLog<LoggedSend>;
   /** Event streams running now, for Stop. */
   readonly streams = new OpenStreams();
+  /** What each recent exchange masks wherever it is written (Save as example reads it). */
+  readonly redactions = new ExchangeRedactions();
   readonly log: (line: string) => void;
   readonly electron: boolean;
   private readonly projects = new Map<string, ProjectStore>();

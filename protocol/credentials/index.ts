@@ -10,7 +10,11 @@ export {
   maskHeaderValue,
   maskHeaders,
   maskUrl,
+  MIN_VALUE_LENGTH,
   replaceSecretValues,
+  replaceSecretValuesInBytes,
   type MaskOptions,
   type Masked,
+  valueForms,
 } from './mask.js';
+export { CARRIED_VALUE_MIN, carriedReplacements, carriedValues, cookiePairValues, setCookieValue, type CarriedExchange } from './carried.js';

@@ -140,12 +140,61 @@ export function maskHeaders(headers: readonly (readonly [string, string])[], opt
   return { headers: out, masked };
 }
 
-/** Known secret values in free text replaced (longest first, so a secret holding another is replaced whole). */
+/** Values shorter than this are never looked for in free text: they would mangle every word they happen to occur in. */
+export const MIN_VALUE_LENGTH = 3;
+
+/**
+ * The forms a known value takes when something writes it into text: as is, percent-encoded (a
+ * URL), form-encoded (a body), JSON-escaped (quotes, backslashes, controls), JSON-escaped with `/`
+ * as `\/` (PHP); each of the value and of its percent-decoded form (a cookie value a server
+ * decoded before echoing it).
+ */
+export function valueForms(value: string): string[] {
+  const forms = new Set<string>();
+  for (const base of new Set([value, percentDecoded(value)])) {
+    const json = JSON.stringify(base).slice(1, -1);
+    for (const form of [base, encodeURIComponent(base), new URLSearchParams({ k: base }).toString().slice(2), json, json.replaceAll('/', '\\/')]) forms.add(form);
+  }
+  return [...forms];
+}
+
+function percentDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value; // not percent-encoded
+  }
+}
+
+/**
+ * Known values in free text replaced (longest first, so a value holding another is replaced
+ * whole): the one engine behind every value-based redaction (secrets in History, the HTTP Log,
+ * examples and messages; the credential values an exchange carried; an import's fetch secrets).
+ */
 export function replaceSecretValues(text: string, replacements: Iterable<readonly [value: string, replacement: string]>): string {
   let out = text;
-  // Values shorter than this would mangle every word they happen to occur in.
-  const usable = [...replacements].filter(([value]) => value.length >= 3).sort((a, b) => b[0].length - a[0].length);
+  const usable = [...replacements].filter(([value]) => value.length >= MIN_VALUE_LENGTH).sort((a, b) => b[0].length - a[0].length);
   for (const [value, replacement] of usable) if (out.includes(value)) out = out.split(value).join(replacement);
+  return out;
+}
+
+/**
+ * The same in bytes that are not text (a binary body): each value's UTF-8 bytes replaced by the
+ * replacement's. Bytes are read one character per byte, so the text engine finds them anywhere.
+ */
+export function replaceSecretValuesInBytes(bytes: Uint8Array, replacements: Iterable<readonly [value: string, replacement: string]>): Uint8Array {
+  const asBytes = (text: string) => byteString(new TextEncoder().encode(text));
+  const usable = [...replacements].filter(([value]) => value.length >= MIN_VALUE_LENGTH).map(([value, replacement]) => [asBytes(value), asBytes(replacement)] as const);
+  if (usable.length === 0) return bytes;
+  const before = byteString(bytes);
+  const after = replaceSecretValues(before, usable);
+  return after === before ? bytes : Uint8Array.from(after, (ch) => ch.charCodeAt(0));
+}
+
+/** One character (U+0000 to U+00FF) per byte. */
+function byteString(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192));
   return out;
 }
 

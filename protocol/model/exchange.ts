@@ -111,6 +111,11 @@ const headFields = {
   remoteAddress: T.String(),
   /** What the jar made of the final response's Set-Cookie headers, one per header in order (when the jar took part). */
   cookies: T.Optional(T.Array(CookieOutcome)),
+  /**
+   * The values of the jar's cookies the send added, on any hop: the supervisor masks them
+   * wherever the exchange is recorded (they may come back in a body) and passes them no further.
+   */
+  jarCookies: T.Optional(T.Array(T.String())),
 };
 
 export const ResponseHead = T.Object(headFields);

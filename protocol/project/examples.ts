@@ -3,13 +3,14 @@
  * `<name>.examples/` beside it, one `<status>.example.yaml` and one `<status>.body.<ext>` per
  * example (docs/examples.md). Pure: the store does the reading and the single-writer commits.
  *
- * Recording masks credentials as SPEC "Credentials in imported captures" rule 2 says: every
- * credential-named header masked and Set-Cookie dropped; the credential values of a JSON, form or
- * XML body masked; then the body is cut at 256 KB.
+ * Recording takes known values out first (a live send's secrets and the credential values it
+ * carried, by value, as History does), then masks credentials as SPEC "Credentials in imported
+ * captures" rule 2 says: every credential-named header masked and Set-Cookie dropped; the
+ * credential values of a JSON, form or XML body masked; then the body is cut at 256 KB.
  */
 import { EXAMPLE_BODY_LIMIT, type Example, type ExampleFile, type ExampleSource } from '../model/example.js';
 import type { Header } from '../model/exchange.js';
-import { bodySyntax, isCredentialHeader, maskBody, MASK } from '../credentials/index.js';
+import { bodySyntax, isCredentialHeader, maskBody, MASK, replaceSecretValues, replaceSecretValuesInBytes } from '../credentials/index.js';
 import { essence, isJsonMediaType, isXmlMediaType } from '../media-type.js';
 import { REQUEST_SUFFIX } from './layout.js';
 
@@ -34,9 +35,19 @@ export function bodyFileName(status: number, headers: readonly Header[]): string
   return `${status}.body.${ext}`;
 }
 
-/** A response as an example: credentials masked (rule 2), Set-Cookie dropped, the body cut at 256 KB. */
-export function recordExample(source: ExampleSource, recordedAt: string): Example {
+/**
+ * A response as an example: known values replaced first (`replacements`, value by replacement: a
+ * live send's secret and carried credential values, as History redacts them; in the headers and
+ * in the body, text or binary), then credentials masked by name (rule 2), Set-Cookie dropped, the
+ * body cut at 256 KB.
+ */
+export function recordExample(source: ExampleSource, recordedAt: string, replacements: readonly (readonly [string, string])[] = []): Example {
   let masked = false;
+  const redact = (text: string) => {
+    const out = replacements.length === 0 ? text : replaceSecretValues(text, replacements);
+    masked ||= out !== text;
+    return out;
+  };
   const headers: Header[] = [];
   for (const [name, value] of source.headers) {
     if (name.toLowerCase() === 'set-cookie') {
@@ -47,12 +58,21 @@ export function recordExample(source: ExampleSource, recordedAt: string): Exampl
       masked = true;
       headers.push([name, MASK]);
     } else {
-      headers.push([name, value]);
+      headers.push([name, redact(value)]);
     }
   }
   let body = source.body;
   const contentType = source.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
-  const text = isText(body) ? new TextDecoder().decode(body) : null;
+  const decoded = isText(body) ? new TextDecoder().decode(body) : null;
+  const text = decoded === null ? null : redact(decoded);
+  if (text !== null && text !== decoded) body = new TextEncoder().encode(text);
+  if (decoded === null && replacements.length > 0) {
+    const bytes = replaceSecretValuesInBytes(body, replacements);
+    if (bytes !== body) {
+      masked = true;
+      body = bytes;
+    }
+  }
   const syntax = text === null ? null : bodySyntax(contentType, text);
   if (text !== null && syntax) {
     const result = maskBody(text, syntax);

@@ -19,11 +19,11 @@ export function handlerCaller(handlers: Handlers): UiCall {
   };
 }
 
-/** Connects to a running `parley ui` at the URL it printed, as its page would. */
-export async function busCaller(appUrl: string): Promise<{ call: UiCall; close(): void }> {
+/** Connects to a running `parley ui` at the URL it printed, as its page would (`peer` for calls that stream chunks). */
+export async function busCaller(appUrl: string): Promise<{ call: UiCall; peer: Peer; close(): void }> {
   const url = new URL(appUrl);
   const ws = new WebSocket(`ws://${url.host}/bus?token=${url.searchParams.get('token')}`, { headers: { origin: url.origin } });
   const peer = new Peer(webSocketTransport(ws), { role: 'ui', validate: validateInterpreted });
   await peer.ready;
-  return { call: (method, payload) => peer.call(method, payload), close: () => peer.close() };
+  return { call: (method, payload) => peer.call(method, payload), peer, close: () => peer.close() };
 }

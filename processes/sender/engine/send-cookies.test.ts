@@ -66,6 +66,8 @@ describe('cookies hop by hop', () => {
     expect(jar.cookieHeader(new URL(`${server.url}/`))).toBe('b=2; c=3');
     // The raw view shows the Cookie header the last hop really carried.
     expect(result.raw.request).toMatch(/^Cookie: b=2$/m);
+    // The values of the jar's cookies sent on any hop, for the supervisor to mask (a hop's own a=1 too).
+    expect(result.jarCookies).toEqual(['1', '2']);
   });
 
   it('still fills the jar but sends nothing from it when Send cookies is off', async () => {
@@ -76,6 +78,7 @@ describe('cookies hop by hop', () => {
     const result = await send(sendSpec(`${server.url}/hop/1`, { cookies: { send: false } }), { spoolDir: spool.path, jar: portOf(jar, calls) });
     expect(seen.every((s) => s.cookie === undefined)).toBe(true);
     expect(calls.some((c) => c.startsWith('header'))).toBe(false);
+    expect(result.jarCookies).toBeUndefined();
     expect(result.cookies).toHaveLength(1);
     expect(jar.cookieHeader(new URL(`${server.url}/`))).toBe('old=1; b=2; c=3');
   });

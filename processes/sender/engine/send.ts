@@ -5,6 +5,7 @@ import type { Header, Hop, ResponseBody, ResponseHead, SendResult, SendSpec, Tim
 import type { RowBatch, StreamRow } from '../../../protocol/model/stream.js';
 import { isEventStream } from '../../../protocol/media-type.js';
 import type { CookieOutcome } from '../../../protocol/model/cookies.js';
+import { cookiePairValues } from '../../../protocol/credentials/index.js';
 import type { NegotiateToken } from '../../../protocol/spnego.js';
 import { decodersFor } from './decode-body.js';
 import { readEventStream } from './event-stream.js';
@@ -72,6 +73,8 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
     let request: HopRequest = { method: spec.method, url: firstUrl, headers, body: spec.body };
     const hops: Hop[] = [];
     const jar = spec.cookies === undefined ? undefined : options.jar;
+    /** The values of the jar's cookies sent on any hop, for the supervisor to mask (SendResult.jarCookies). */
+    const jarCookies = new Set<string>();
     // Kerberos goes only to the request's own origin, and never again once a hop has left it.
     let neverLeftOrigin = true;
 
@@ -81,7 +84,11 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
       neverLeftOrigin &&= request.url.origin === firstUrl.origin;
       // The jar's cookies are added per hop and never carried into the next hop's request:
       // each hop gets those matching its own URL, the last hop's Set-Cookie included.
-      const jarHeader = async () => (jar !== undefined && spec.cookies?.send ? await jar.cookieHeader(request.url.href) : '');
+      const jarHeader = async () => {
+        const header = jar !== undefined && spec.cookies?.send ? await jar.cookieHeader(request.url.href) : '';
+        for (const value of cookiePairValues(header)) jarCookies.add(value);
+        return header;
+      };
       let response = await sendHopExplained(dispatcher, { ...request, headers: withJarCookies(request.headers, await jarHeader()) }, control, proxyHost);
       if (spec.negotiate !== undefined && neverLeftOrigin && asksForNegotiate(response.status, response.headers)) {
         // The same hop once more with a token for its host; the token is not carried to the next hop.
@@ -95,7 +102,7 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
       const next = spec.followRedirects ? redirectTarget(response, request.url) : undefined;
       if (next === undefined) {
         control.headersArrived();
-        return await finish(spec, options, control, request, response, hops, startedAt, cookies);
+        return await finish(spec, options, control, request, response, hops, startedAt, cookies, [...jarCookies]);
       }
       const outcomes = await cookies;
       hops.push({ method: request.method, url: request.url.href, status: response.status, statusText: response.statusText, location: next.location, headers: response.headers, ...(outcomes ? { cookies: outcomes } : {}) });
@@ -143,9 +150,10 @@ async function finish(
   hops: Hop[],
   startedAt: number,
   cookies: Promise<CookieOutcome[] | undefined>,
+  jarCookies: string[],
 ): Promise<SendResult> {
   const headersAt = response.trace.respondedAt ?? performance.now();
-  if (options.stream && isStreamResponse(request, response)) return finishStream(options.stream, control, request, response, hops, startedAt, headersAt, cookies);
+  if (options.stream && isStreamResponse(request, response)) return finishStream(options.stream, control, request, response, hops, startedAt, headersAt, cookies, jarCookies);
   // The jar takes the cookies while the body downloads.
   const [body, outcomes] = await Promise.all([readBody(spec, options, control, request, response), cookies]);
   const endedAt = performance.now();
@@ -164,6 +172,7 @@ async function finish(
     url: request.url.href,
     remoteAddress: response.trace.remoteAddress,
     ...(outcomes ? { cookies: outcomes } : {}),
+    ...(jarCookies.length > 0 ? { jarCookies } : {}),
   };
 }
 
@@ -187,6 +196,7 @@ async function finishStream(
   startedAt: number,
   headersAt: number,
   cookies: Promise<CookieOutcome[] | undefined>,
+  jarCookies: string[],
 ): Promise<SendResult> {
   const outcomes = await cookies;
   const head: ResponseHead = {
@@ -202,6 +212,7 @@ async function finishStream(
     url: request.url.href,
     remoteAddress: response.trace.remoteAddress,
     ...(outcomes ? { cookies: outcomes } : {}),
+    ...(jarCookies.length > 0 ? { jarCookies } : {}),
   };
   sink.head(head, hopTiming(response, startedAt, headersAt, headersAt));
   let wireSize = 0;

@@ -26,8 +26,8 @@ export function prepareAssertions(assertions: readonly Assertion[] | undefined, 
   return { items };
 }
 
-/** The results of `prepared` against `response`, labelled as written, with secret values masked out of every message. */
-export async function checkAssertions(checker: ChildProcessHandle, prepared: PreparedAssertions, response: SendResult, secrets: Map<string, string>, signal?: AbortSignal): Promise<AssertionResult[]> {
+/** The results of `prepared` against `response`, labelled as written, with secret and carried credential values masked out of every message. */
+export async function checkAssertions(checker: ChildProcessHandle, prepared: PreparedAssertions, response: SendResult, secrets: Map<string, string>, carried: readonly string[], signal?: AbortSignal): Promise<AssertionResult[]> {
   const runnable = prepared.items.map((item) => (item.unresolved.length > 0 ? { ...item.expanded, enabled: false } : item.expanded));
   const asserted = { status: response.status, timeMs: response.timing.total, body: response.body.bytes, bodyComplete: response.body.spooledTo === undefined && response.stream === undefined };
   let evaluated: AssertionResult[];
@@ -47,7 +47,7 @@ export async function checkAssertions(checker: ChildProcessHandle, prepared: Pre
     const label = assertionLabel(item.written);
     const result = byIndex.get(index);
     const message = item.unresolved.length > 0 ? `${item.unresolved.map((n) => `\${${n}}`).join(', ')} not defined` : (result?.message ?? 'not evaluated');
-    results.push({ index, label, passed: item.unresolved.length === 0 && result?.passed === true, message: redactSecrets(message, secrets) });
+    results.push({ index, label, passed: item.unresolved.length === 0 && result?.passed === true, message: redactSecrets(message, secrets, carried) });
   });
   return results;
 }

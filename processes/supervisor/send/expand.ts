@@ -4,7 +4,7 @@
  * guessed: a name that resolves nowhere is collected and the send is refused.
  */
 import type { Row } from '../../../protocol/model/common.js';
-import { replaceSecretValues } from '../../../protocol/credentials/index.js';
+import { carriedReplacements, replaceSecretValues, valueForms } from '../../../protocol/credentials/index.js';
 
 const PATTERN = /\$\{([^{}]+)\}/g;
 
@@ -63,14 +63,23 @@ export function secretNamesIn(texts: string[], scope: Omit<ExpansionScope, 'secr
 }
 
 /**
- * Replaces every secret value in `text` by its `${secret:name}` reference, also as it appears
- * percent-encoded in a URL or form-encoded in a body.
+ * The replacements of one exchange's redaction: every form of each secret value (valueForms:
+ * as is, percent-encoded in a URL, form-encoded or JSON-escaped in a body...) by its
+ * `${secret:name}` reference, and every form of each credential value the exchange carried
+ * (protocol/credentials/carried.ts) by the mask. Secrets come first, so a value that is both
+ * becomes its reference.
  */
-export function redactSecrets(text: string, secrets: Map<string, string>): string {
+export function redactionPairs(secrets: Map<string, string>, carried: readonly string[] = []): [string, string][] {
   const pairs: [string, string][] = [];
   for (const [name, value] of secrets) {
     const ref = `\${secret:${name}}`;
-    for (const form of new Set([value, encodeURIComponent(value), new URLSearchParams({ k: value }).toString().slice(2)])) pairs.push([form, ref]);
+    for (const form of valueForms(value)) pairs.push([form, ref]);
   }
-  return replaceSecretValues(text, pairs);
+  return [...pairs, ...carriedReplacements(carried)];
+}
+
+/** `text` with every secret value replaced by its reference and every carried credential value masked (redactionPairs). */
+export function redactSecrets(text: string, secrets: Map<string, string>, carried: readonly string[] = []): string {
+  if (secrets.size === 0 && carried.length === 0) return text;
+  return replaceSecretValues(text, redactionPairs(secrets, carried));
 }

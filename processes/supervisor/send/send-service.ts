@@ -15,6 +15,7 @@ import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
+import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest } from './resolve.js';
 import { literalSecrets } from './secure-auth.js';
 import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
@@ -164,6 +165,8 @@ export async function dispatchSend(
   let stream: StreamSession | undefined;
   /** The sender's id for its read of the stream (`sender.stopStream`). */
   let read = '';
+  /** The stream's head as the sender sent it (with the jar's cookie values, to mask them). */
+  let streamHead: ResponseHead | undefined;
   // Cancels the sender's call: before a stream's head, or when Stop's answer does not come.
   const cancel = new AbortController();
   let stopping: NodeJS.Timeout | undefined;
@@ -185,8 +188,9 @@ export async function dispatchSend(
     if (chunk.kind === 'head') {
       if (stream) return;
       read = chunk.stream;
+      streamHead = chunk.head;
       stream = sup.streams.open({
-        head: chunk.head,
+        head: withoutJarCookies(chunk.head),
         timing: chunk.timing,
         ...(onProgress ? { forward: onProgress } : {}),
         ...(backlog ? { backlog } : {}),
@@ -206,7 +210,7 @@ export async function dispatchSend(
     if (stream) {
       // Once its headers are in, a stream that is stopped or cut off is a response all the same:
       // with the rows that arrived, when the sender could not answer (it died, or Stop went unanswered).
-      response = stoppedStream(stream, e.code === 'cancelled' ? undefined : { code: e.code, message });
+      response = stoppedStream(stream, streamHead ?? stream.head, e.code === 'cancelled' ? undefined : { code: e.code, message });
     } else {
       log.failed({ code: e.code, message });
       if (e.code !== 'cancelled' && record) {
@@ -219,21 +223,39 @@ export async function dispatchSend(
     signal?.removeEventListener('abort', onCallerGone);
     if (stream) sup.streams.close(stream);
   }
-  if (stream) return recordStreamSend(sup, { store, request, secrets, sent, at, log, stream, response });
+  const carried = carriedOf(spec, response);
+  response = withoutJarCookies(response);
+  if (stream) return recordStreamSend(sup, { store, request, secrets, carried, sent, at, log, stream, response });
   const verdict = await deps.verdict(store.root, request, response, signal).catch((err: Error) => {
     sup.log(`contract check failed: ${err.message}`);
     return undefined;
   });
-  const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, signal) : undefined;
-  const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets });
+  const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, carried, signal) : undefined;
+  const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried });
+  sup.redactions.keep(entry.id, { secrets, carried });
   if (record) await sup.history.add(store.root, entry);
   log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
   return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}) };
 }
 
+/**
+ * The credential values the exchange carried in its headers (protocol/credentials/carried.ts):
+ * the request's as resolved, its URL's user and password, the jar's cookies the sender added on
+ * any hop, and every hop's Set-Cookie and credential headers.
+ */
+function carriedOf(spec: SendSpec, response: ResponseHead): string[] {
+  return carriedValues({ url: spec.url, request: spec.headers, responses: [...response.hops.map((h) => h.headers), response.headers], ...(response.jarCookies ? { jarCookies: response.jarCookies } : {}) });
+}
+
+/** The head or result as it leaves the supervisor: the jar's cookie values were for masking only. */
+function withoutJarCookies<T extends ResponseHead>(response: T): T {
+  if (response.jarCookies === undefined) return response;
+  const { jarCookies: _values, ...rest } = response;
+  return rest as T;
+}
+
 /** A stream whose sender call ended without its result: the rows that arrived up to Stop or the sender's end. */
-function stoppedStream(stream: StreamSession, error: { code: string; message: string } | undefined): SendResult {
-  const head: ResponseHead = stream.head;
+function stoppedStream(stream: StreamSession, head: ResponseHead, error: { code: string; message: string } | undefined): SendResult {
   const timing: Timing = stream.timingNow();
   const kept = stream.keptSoFar('stopped', error);
   return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, stream: kept.finished, streamHistory: kept.history };
@@ -246,17 +268,18 @@ function stoppedStream(stream: StreamSession, error: { code: string; message: st
  */
 async function recordStreamSend(
   sup: Supervisor,
-  s: { store: ProjectStore; request: Request; secrets: Map<string, string>; sent: ReturnType<typeof recordSent>; at: string; log: ReturnType<Supervisor['httpLog']['begin']>; stream: StreamSession; response: SendResult },
+  s: { store: ProjectStore; request: Request; secrets: Map<string, string>; carried: string[]; sent: ReturnType<typeof recordSent>; at: string; log: ReturnType<Supervisor['httpLog']['begin']>; stream: StreamSession; response: SendResult },
 ): Promise<Exchange> {
-  const { secrets } = s;
+  const { secrets, carried } = s;
   // The sender kept both (History's travels beside the response and goes no further).
   const { streamHistory, ...response } = s.response;
   const finished = response.stream ?? s.stream.keptSoFar('stopped').finished;
-  const recorded = recordResponse({ ...response, stream: finished }, secrets);
+  const recorded = recordResponse({ ...response, stream: finished }, secrets, carried);
   const history = streamHistory ?? s.stream.keptSoFar(finished.state, finished.error).history;
-  const [forHistory, forLog] = [await recordStream(history, secrets), await recordStream(finished, secrets)];
+  const [forHistory, forLog] = [await recordStream(history, secrets, carried), await recordStream(finished, secrets, carried)];
   const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || secrets.size > 0;
   const id = randomUUID();
+  sup.redactions.keep(id, { secrets, carried });
   await sup.history.add(s.store.root, { id, at: s.at, requestId: s.request.id, request: s.sent.request, response: { ...recorded.response, stream: forHistory.stream }, redacted });
   s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, redacted });
   return { id, at: s.at, request: s.sent.request, response: { ...response, stream: finished }, redacted };

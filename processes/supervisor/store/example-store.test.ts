@@ -33,7 +33,7 @@ describe('ExampleStore', () => {
   });
 
   it('saves beside the request file, lists them by status, and reads them back after a reopen', async () => {
-    const saved = await examples.save(requestId, json({ id: 1, name: 'Rex' }), new Date('2026-11-25T10:12:00Z'));
+    const saved = await examples.save(requestId, json({ id: 1, name: 'Rex' }), { now: new Date('2026-11-25T10:12:00Z') });
     expect(saved.replaced).toBe(false);
     expect(saved.example).toMatchObject({ status: 200, statusText: 'OK', name: '200 OK', recordedAt: '2026-11-25T10:12:00.000Z', truncated: false, masked: false });
     const dir = examplesDir();

@@ -38,8 +38,11 @@ export class ExampleStore {
     return { examples: stored.map((s) => s.example), problems };
   }
 
-  /** Keeps a response as an example; the same status replaces its example, a sixth status is refused. */
-  async save(requestId: string, source: ExampleSource, now = new Date()): Promise<{ example: Example; replaced: boolean; examples: Example[] }> {
+  /**
+   * Keeps a response as an example; the same status replaces its example, a sixth status is
+   * refused. `replacements`: the known values to take out of it first (recordExample).
+   */
+  async save(requestId: string, source: ExampleSource, options: { replacements?: readonly (readonly [string, string])[]; now?: Date } = {}): Promise<{ example: Example; replaced: boolean; examples: Example[] }> {
     const dir = examplesDirOf(this.store.requestFile(requestId));
     const { stored } = await this.read(requestId);
     const same = stored.find((s) => s.example.status === source.status);
@@ -47,7 +50,7 @@ export class ExampleStore {
       const kept = stored.map((s) => s.example.status).join(', ');
       throw new ParleyError('examples-full', `This request already keeps ${EXAMPLE_LIMIT} examples (${kept}), one per status code: delete one to keep a ${source.status} example. Nothing was saved.`);
     }
-    const example = recordExample(source, now.toISOString());
+    const example = recordExample(source, (options.now ?? new Date()).toISOString(), options.replacements);
     const { yaml, bodyFile } = exampleFiles(example);
     const changes: FileChange[] = [{ path: join(dir, exampleFileName(example.status)), content: writeYaml(yaml) }];
     if (bodyFile) changes.push({ path: join(dir, bodyFile), content: example.body });

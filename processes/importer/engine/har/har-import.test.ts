@@ -329,6 +329,33 @@ describe('Recorded responses', () => {
   });
 });
 
+describe('a capture whose response reflects the credentials its exchange carried', () => {
+  // httpbin's /headers answered a request with a session cookie and a Bearer token: the body echoes both.
+  const reflecting = har({
+    url: 'https://api.test/headers',
+    headers: [['Cookie', 'sid=captured-sid-4471; lang=en'], ['Authorization', 'Bearer captured-tok-9902']],
+    responseHeaders: [['Content-Type', 'application/json'], ['X-Echo', 'captured-sid-4471'], ['Set-Cookie', 'next=captured-next-1180; Path=/']],
+    text: JSON.stringify({ headers: { Cookie: 'sid=captured-sid-4471; lang=en', Authorization: 'Bearer captured-tok-9902' }, bearer: 'captured-tok-9902', next: 'captured-next-1180', lang: 'en' }),
+  });
+  const leaked = (text: string) => ['captured-sid-4471', 'captured-tok-9902', 'captured-next-1180'].filter((v) => text.includes(v));
+
+  it('keeps them out of the examples it saves, by value', async () => {
+    const result = await run(reflecting, { recordedResponses: 'examples' });
+    const example = result.examples![0]!.example;
+    expect(JSON.parse(new TextDecoder().decode(example.body))).toEqual({ headers: { Cookie: `sid=${MASK}; lang=en`, Authorization: MASK }, bearer: MASK, next: MASK, lang: 'en' });
+    expect(example.headers).toContainEqual(['X-Echo', MASK]);
+    expect(leaked(JSON.stringify(result.examples) + new TextDecoder().decode(example.body))).toEqual([]);
+  });
+
+  it('and out of the History entries it records', async () => {
+    const result = await run(reflecting, { recordedResponses: 'history' });
+    const entry = result.history![0]!;
+    expect(JSON.parse(entry.response!.body)).toMatchObject({ bearer: MASK, next: MASK, lang: 'en' });
+    expect(entry.redacted).toBe(true);
+    expect(leaked(JSON.stringify(result.history))).toEqual([]);
+  });
+});
+
 describe('HAR limits (SPEC "Limits") in a whole job', () => {
   it('pasted text over 50,000,000 characters is refused before it is parsed; a file is read as a stream', async () => {
     const { runImportJob } = await import('../run-job.js');

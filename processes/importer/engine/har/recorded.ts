@@ -1,7 +1,8 @@
 /**
  * Recorded responses of a capture, kept as the Recorded responses option says: each exchange as
  * a History entry at its recorded time, redacted as a live send's entry is
- * (protocol/history-record.ts); or up to 5 examples per request, one per status code, masked
+ * (protocol/history-record.ts, and the credential values the exchange carried taken out of its
+ * response by value); or up to 5 examples per request, one per status code, masked the same way
  * (protocol/project/examples.ts, rule 2). A whole import's result crosses the bus in one
  * message, so both are held within a byte budget: History keeps the newest exchanges that fit,
  * examples the first; what is left out is counted for the report.
@@ -12,6 +13,7 @@ import type { HistoryEntry } from '../../../../protocol/model/history.js';
 import type { ImportedExample } from '../../../../protocol/model/import.js';
 import { recordExample } from '../../../../protocol/project/examples.js';
 import { recordRequest, recordResponse } from '../../../../protocol/history-record.js';
+import { carriedReplacements, carriedValues, replaceSecretValues } from '../../../../protocol/credentials/index.js';
 import { contentBytes, type HarExchange, type HarNameValue } from './entry.js';
 
 /** History entries an import hands over at most, in bytes of their bodies and headers. */
@@ -48,6 +50,8 @@ export class HistoryRecorder {
     const entry: HistoryEntry = { id: this.newId('h'), at: exchange.startedAt.toISOString(), requestId, request: sent.request, redacted: sent.masked };
     if (response) {
       const bytes = contentBytes(response.content) ?? new Uint8Array(0);
+      const pairs = carriedPairs(exchange);
+      let reflected = false;
       const recorded = recordResponse({
         status: response.status,
         statusText: response.statusText,
@@ -55,9 +59,13 @@ export class HistoryRecorder {
         body: { bytes, size: Math.max(bytes.byteLength, response.content.size ?? 0) },
         url: request.url,
         timing: { total: exchange.timeMs ?? 0 },
+      }, (text) => {
+        const out = pairs.length === 0 ? text : replaceSecretValues(text, pairs);
+        reflected ||= out !== text;
+        return out;
       });
       entry.response = recorded.response;
-      entry.redacted = sent.masked || recorded.masked;
+      entry.redacted = sent.masked || recorded.masked || reflected;
     } else {
       entry.error = { code: 'no-response', message: 'The capture recorded no response: the request failed, was blocked or was cancelled.' };
     }
@@ -101,7 +109,7 @@ export class ExampleRecorder {
     if (kept.has(response.status) || kept.size >= EXAMPLE_LIMIT) return;
     const body = contentBytes(response.content) ?? new Uint8Array(0);
     const at = (exchange.startedAt ?? this.now()).toISOString();
-    const example = recordExample({ status: response.status, statusText: response.statusText, headers: headersOf(response.headers), body, size: Math.max(body.byteLength, response.content.size ?? 0) }, at);
+    const example = recordExample({ status: response.status, statusText: response.statusText, headers: headersOf(response.headers), body, size: Math.max(body.byteLength, response.content.size ?? 0) }, at, carriedPairs(exchange));
     if (this.bytes + example.body.byteLength > this.budget) {
       this.leftOut++;
       return;
@@ -121,6 +129,16 @@ export class ExampleRecorder {
     }
     return { examples, masked };
   }
+}
+
+/**
+ * The credential values a captured exchange carried in its headers (its cookies, Authorization,
+ * Set-Cookie...), masked by value wherever its response reflects them, as a live send's are
+ * (protocol/credentials/carried.ts).
+ */
+function carriedPairs(exchange: HarExchange): [string, string][] {
+  const { request, response } = exchange;
+  return carriedReplacements(carriedValues({ url: request.url, request: headersOf(request.headers), responses: response ? [headersOf(response.headers)] : [] }));
 }
 
 function sizeOf(entry: HistoryEntry): number {

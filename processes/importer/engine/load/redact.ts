@@ -2,25 +2,16 @@
  * Keeps fetch credentials out of everything an import shows or records: a query key is cut
  * from URLs, and any secret value that still turns up in a message is masked.
  */
-import { replaceSecretValues } from '../../../../protocol/credentials/index.js';
-
-/** Secrets shorter than this are not searched for in free text (they would mangle every word). */
-const MIN_SCRUB_LENGTH = 3;
+import { MIN_VALUE_LENGTH, replaceSecretValues, valueForms } from '../../../../protocol/credentials/index.js';
 
 export class Redactor {
   private readonly secrets: string[];
 
   /** `queryKey`: name of the query parameter that carries an API key, if the job uses one. */
   constructor(secrets: string[] = [], private readonly queryKey?: string) {
-    const variants = new Set<string>();
-    for (const secret of secrets) {
-      if (secret.length < MIN_SCRUB_LENGTH) continue;
-      variants.add(secret);
-      variants.add(encodeURIComponent(secret));
-      variants.add(new URLSearchParams({ k: secret }).toString().slice(2));
-    }
-    // replaceSecretValues masks the longest first, so a secret's encoded form is masked whole.
-    this.secrets = [...variants];
+    // Every form a secret can take in a URL or a message; replaceSecretValues masks the longest
+    // first, so an encoded form is masked whole, and skips values too short to look for.
+    this.secrets = [...new Set(secrets.filter((s) => s.length >= MIN_VALUE_LENGTH).flatMap(valueForms))];
   }
 
   /** A URL fit to record or show: no user info, no query key, no secret in any parameter. */

@@ -64,7 +64,8 @@ export async function saveAsExample(tab: RequestTabState, exchange: Exchange): P
   try {
     // The supervisor cuts at 256 KB after masking; a little more than that is all it needs to see.
     const body = r.body.bytes.subarray(0, EXAMPLE_BODY_LIMIT + 64 * 1024);
-    const saved = await call('examples.save', { project: tab.tab.project, requestId: tab.tab.itemId, response: { status: r.status, statusText: r.statusText, headers: r.headers, body, size: r.body.size } });
+    // The exchange's id: the supervisor redacts the example with the values History's entry was redacted with.
+    const saved = await call('examples.save', { project: tab.tab.project, requestId: tab.tab.itemId, exchange: exchange.id, response: { status: r.status, statusText: r.statusText, headers: r.headers, body, size: r.body.size } });
     state.list.value = saved.examples;
     const notes = [saved.replaced ? `it replaces the earlier ${r.status} example` : '', saved.example.masked ? 'credential values were masked' : '', saved.example.truncated ? 'the body was cut at 256 KB' : ''].filter(Boolean);
     toast('success', `Saved ${r.status} ${r.statusText} as an example${notes.length ? `: ${notes.join('; ')}` : ''}.`);
