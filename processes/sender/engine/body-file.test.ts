@@ -3,6 +3,7 @@
  * is wrapped so a test can swap a folder of the path for a link just before it (or just after it
  * and back). And every file a send opens is closed when the send ends, however it ends.
  */
+import type * as FsPromises from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ const race = vi.hoisted(() => ({
 }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
+  const real = await importOriginal<typeof FsPromises>();
   const open: typeof real.open = async (...args) => {
     race.beforeOpen?.();
     const handle = await real.open(...args);
