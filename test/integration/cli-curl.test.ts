@@ -128,6 +128,7 @@ describe('parley import --format curl', () => {
       const binary = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload payload', '--allow-local-files'], `curl -X POST https://shop.example.com/orders --data-binary @payload.json\n`);
       expect(binary.code).toBe(0);
       expect(binary.stdout).toContain(`  Copied    ${join(work, 'payload.json')} -> files/payload.json\n`);
+      expect(binary.stdout).toContain('  Body      binary file files/payload.json\n');
       const multipart = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload photo', '--allow-local-files', '--json'], `curl https://shop.example.com/photos -F 'photo=@photo.png'\n`);
       expect(multipart.code).toBe(0);
       expect(JSON.parse(multipart.stdout).copied).toEqual([{ from: join(work, 'photo.png'), to: 'files/photo.png' }]);

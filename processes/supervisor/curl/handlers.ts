@@ -13,6 +13,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import { newId } from '../../../protocol/ids.js';
 import { moveSecretsToKeychain } from '../send/secure-auth.js';
 import { prepareSend } from '../send/send-service.js';
+import { bodyLabel } from '../../importer/engine/curl/convert-command.js';
 import { entryToCurl, specToCurl } from './copy.js';
 import { describeLocalFile, localFilesOf, locateBodyFiles, withBodyFiles, type LocatedFile } from './local-files.js';
 
@@ -98,7 +99,9 @@ async function placeBodyFiles(
   }
   const request = { ...read.request, body: withBodyFiles(read.request.body, files) };
   const local = localFilesOf(located);
-  return { request, report: { ...read.report, notes, ...(local.length > 0 ? { localFiles: local } : {}), ...(copied.length > 0 ? { copied } : {}) } };
+  // The body as imported (`binary file files/payload.json`), not as the command wrote it.
+  const preview = { ...read.report.preview, bodyKind: bodyLabel(request.body) };
+  return { request, report: { ...read.report, preview, notes, ...(local.length > 0 ? { localFiles: local } : {}), ...(copied.length > 0 ? { copied } : {}) } };
 }
 
 export function curlHandlers(sup: Supervisor): Handlers {
