@@ -107,35 +107,38 @@ describe('a body file swapped for a link between hops', () => {
 
 describe('a body file that leads out of the project when the send starts', () => {
   // The supervisor checked the path when it resolved the request; by the time the sender opens it, it is a link.
+  // Each test its own path: a hop an earlier test broke off may still be reaching the server.
+  const reached = (path: string) => seen.filter((s) => s.path === path);
+
   it('a file that became a link to a file outside is refused, and nothing is sent', async () => {
     swapForLink();
     for (const body of [fileBody, multipartBody]) {
-      const error = await send(sendSpec(`${server.url}/second`, { method: 'POST', body }), { spoolDir: spool }).catch((e: unknown) => e);
+      const error = await send(sendSpec(`${server.url}/link-out`, { method: 'POST', body }), { spoolDir: spool }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'path-escape', message: expect.stringContaining('"files/body.txt" leads out of the project folder through a symbolic link') });
     }
-    expect(seen).toEqual([]);
+    expect(reached('/link-out')).toEqual([]);
   });
 
   it('a folder of the path that is a link out of the project is refused', async () => {
     symlinkSync(outsideDir, join(root, 'linked'));
-    const error = await send(sendSpec(`${server.url}/second`, { method: 'POST', body: { type: 'file', root, path: 'linked/passwd' } }), { spoolDir: spool }).catch((e: unknown) => e);
+    const error = await send(sendSpec(`${server.url}/linked-folder`, { method: 'POST', body: { type: 'file', root, path: 'linked/passwd' } }), { spoolDir: spool }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'path-escape', message: expect.stringContaining('"linked/passwd" leads out of the project folder') });
-    expect(seen).toEqual([]);
+    expect(reached('/linked-folder')).toEqual([]);
   });
 
   it.each([
     ['an absolute path', join(outsideDir, 'passwd'), /is absolute/],
     ['a path that climbs out', '../outside/passwd', /points outside the project folder/],
   ])('%s is refused by its text', async (_name, path, message) => {
-    const error = await send(sendSpec(`${server.url}/second`, { method: 'POST', body: { type: 'file', root, path } }), { spoolDir: spool }).catch((e: unknown) => e);
+    const error = await send(sendSpec(`${server.url}/by-text`, { method: 'POST', body: { type: 'file', root, path } }), { spoolDir: spool }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'path-escape', message: expect.stringMatching(message) });
-    expect(seen).toEqual([]);
+    expect(reached('/by-text')).toEqual([]);
   });
 
   it('a link inside the project to a file inside it is sent', async () => {
     symlinkSync('body.txt', join(root, 'files', 'alias.txt'));
-    await send(sendSpec(`${server.url}/second`, { method: 'POST', body: { type: 'file', root, path: 'files/alias.txt' } }), { spoolDir: spool });
-    expect(seen.map((s) => s.body.toString())).toEqual([ORIGINAL]);
+    await send(sendSpec(`${server.url}/alias`, { method: 'POST', body: { type: 'file', root, path: 'files/alias.txt' } }), { spoolDir: spool });
+    expect(reached('/alias').map((s) => s.body.toString())).toEqual([ORIGINAL]);
   });
 
   it.runIf(process.platform !== 'win32')('a FIFO is refused as not a regular file, without waiting for a writer', async () => {
