@@ -39,9 +39,10 @@ Usage:
       the secret comes from PARLEY_IMPORT_PASSWORD, PARLEY_IMPORT_TOKEN or PARLEY_IMPORT_APIKEY.
       Exit 0 imported, 2 not imported. parley import --help shows every option.
 
-  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--json]
+  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--allow-local-files] [--json]
       Import a curl command as a request of an API, as the app's Import cURL dialog does; the report
-      lists every curl option the import ignored.
+      lists every curl option the import ignored. Files outside the project that the command sends
+      are copied in only with --allow-local-files (without it the import is refused).
 
   parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]
       Read an imported API's definition again, print what changed and apply it (--preview: print only).

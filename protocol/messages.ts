@@ -285,11 +285,18 @@ export const methods = {
     res: T.Object({ example: Example, replaced: T.Boolean(), examples: T.Array(Example) }),
   },
   'examples.delete': { req: T.Object({ project: T.String(), requestId: T.String(), status: T.Integer() }), res: T.Object({ examples: T.Array(Example) }) },
-  /** The Import cURL dialog's live preview of a pasted command: nothing is written. */
-  'curl.preview': { req: T.Object({ command: T.String() }), res: CurlImportReport },
-  /** Imports a curl command as a new request under `parent` (an API or folder id of the tree). */
+  /**
+   * The Import cURL dialog's live preview of a pasted command: nothing is written. Given the
+   * project, the report lists the files outside it that the command sends (`localFiles`).
+   */
+  'curl.preview': { req: T.Object({ command: T.String(), project: T.Optional(T.String()) }), res: CurlImportReport },
+  /**
+   * Imports a curl command as a new request under `parent` (an API or folder id of the tree). Files
+   * outside the project that it sends are copied in only when listed in `copyLocalFiles` (their
+   * real paths, as the preview gave them); the others are left out of the request, and the report says so.
+   */
   'curl.import': {
-    req: T.Object({ project: T.String(), parent: T.String(), command: T.String(), name: T.Optional(T.String()) }),
+    req: T.Object({ project: T.String(), parent: T.String(), command: T.String(), name: T.Optional(T.String()), copyLocalFiles: T.Optional(T.Array(T.String())) }),
     res: T.Object({ request: Request, report: CurlImportReport }),
   },
 

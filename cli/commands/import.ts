@@ -87,6 +87,7 @@ interface Options extends CommonFlags {
   'include-static-assets': boolean;
   'use-credentials-for-requests': boolean;
   'recorded-responses'?: string;
+  'allow-local-files': boolean;
 }
 
 const COMMAND: CommandLine<Options> = {
@@ -107,6 +108,7 @@ const COMMAND: CommandLine<Options> = {
     'include-static-assets': { type: 'boolean', default: false },
     'use-credentials-for-requests': { type: 'boolean', default: false },
     'recorded-responses': { type: 'string' },
+    'allow-local-files': { type: 'boolean', default: false },
   },
   usageProblem,
 };
@@ -171,6 +173,7 @@ function hasProblems(report: ImportRun['report']): boolean {
 function usageProblem(options: Options, positionals: string[]): string | undefined {
   if (options.format === 'curl') return curlUsageProblem(options, positionals, credentialFlagGiven(options));
   if (options.api !== undefined || options.folder !== undefined) return '--api and --folder go with --format curl.';
+  if (options['allow-local-files']) return '--allow-local-files goes with --format curl.';
   if (positionals.length === 0) return 'give the document to import: a file, a folder, an http(s) URL, or - for standard input.';
   if (positionals.length > 1) return `give one document to import, not ${positionals.length} (${positionals.join(', ')}).`;
   if (options.format !== undefined && options.format !== 'auto' && !builtFormat(options.format)) return `--format must be one of ${FORMAT_IDS.join(', ')}, not ${options.format}.`;

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { ParleyError } from '../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../protocol/errors.js';
 import type { CurlImportReport } from '../../protocol/model/curl.js';
 import type { Request } from '../../protocol/model/request.js';
 import { apiNamed } from './api-named.js';
@@ -28,16 +28,23 @@ export interface CurlOptions {
   'no-webhooks': boolean;
   json: boolean;
   verbose: boolean;
+  'allow-local-files': boolean;
 }
 
-export const CURL_HELP = `  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--json]
+export const CURL_HELP = `  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--allow-local-files] [--json]
       <file> holds a curl command (the first one, when there are several); - reads it from standard input.
       --api <name>      the API the request goes in (its name, or its id when two share a name)
       --folder <path>   a folder of that API, made when missing (a/b for a folder inside a folder)
       --name <name>     the request's name (default: its method and path)
-      The report names the method and URL, header names, body kind and Basic user (never a header
-      value or a password) and every curl option the import ignored. A password or token goes
-      to the system keychain: without one, a command carrying them is refused.
+      --allow-local-files
+                        copy into the project's files/ the files outside the project that the
+                        command sends (--data-binary @file, -d @file, --json @file, -F part=@file);
+                        without it such a command is refused, naming the files, and nothing is written
+      Files are read where curl would read them (this folder); one inside the project is named
+      where it is. The report names the method and URL, header names, body kind and Basic user
+      (never a header value or a password), every curl option the import ignored, and each file
+      copied (source -> project path). A password or token goes to the system keychain: without
+      one, a command carrying them is refused.
 `;
 
 /** What is wrong with a curl import's command line, before anything is read. */
@@ -63,13 +70,22 @@ export async function runCurlImport(options: CurlOptions, arg: string, io: Comma
     // The import's supervisor code is loaded here, with the parser, only for this format.
     const { importCurl } = await import('../../processes/supervisor/curl/handlers.js');
     // Files the command names are read from here, where curl would read them, and brought into the project.
-    const result = await importCurl(sup, { project: store.root, parent: folder ? `${api.id}/${folder}` : api.id, command, filesFrom: process.cwd(), ...(options.name !== undefined ? { name: options.name } : {}) });
+    // A command written elsewhere must not bring this machine's files into a shared project unasked.
+    const result = await importCurl(sup, {
+      project: store.root,
+      parent: folder ? `${api.id}/${folder}` : api.id,
+      command,
+      filesFrom: process.cwd(),
+      localFiles: options['allow-local-files'] ? 'copy' : 'refuse',
+      ...(options.name !== undefined ? { name: options.name } : {}),
+    });
     const place = folder ? `${api.name} / ${folder.split('/').join(' / ')}` : api.name;
     io.stdout.write(options.json ? `${JSON.stringify(curlJson(result, store.root, place), null, 2)}\n` : renderCurl(result, place));
     return session.exitCode(0);
   } catch (err) {
     if (session.wasInterrupted(err)) return session.cancelled('import', io.stderr);
-    return commandFailed(io, 'import', err, options.json);
+    const advice = hasCode(err, 'local-files-refused') ? ' Give --allow-local-files to copy them, or move them into the project folder first.' : '';
+    return commandFailed(io, 'import', err, options.json, advice);
   } finally {
     await session.close();
   }
@@ -111,6 +127,7 @@ function curlJson({ request, report, file }: Imported, root: string, place: stri
     preview: report.preview,
     ignored: report.ignored,
     notes: report.notes,
+    copied: report.copied ?? [],
   };
 }
 
@@ -122,6 +139,7 @@ function renderCurl({ request, report, file }: Imported, place: string): string 
   field('Body', p.bodyKind);
   field('Auth', `${p.auth}${p.basicUser !== undefined ? ` as user ${p.basicUser}` : ''}`);
   field('Ignored', report.ignored.length ? report.ignored.join(', ') : '(nothing)');
+  for (const { from, to } of report.copied ?? []) field('Copied', `${from} -> ${to}`);
   for (const note of report.notes) field('Note', note);
   return `${lines.join('\n')}\n`;
 }

@@ -6,13 +6,18 @@ import { RowBatch, StreamRecord } from './stream.js';
 export const Header = T.Tuple([T.String(), T.String()]);
 export type Header = Static<typeof Header>;
 
-/** A body the sender can put on the wire, already resolved: no `${...}` left in it. */
+/**
+ * A body the sender can put on the wire, already resolved: no `${...}` left in it. A file is named
+ * by the project folder (`root`, absolute) and its path there (relative): the sender opens it only
+ * inside `root`, once per send, and sends that open file on every hop (sender/engine/body-file.ts).
+ */
 export const OutgoingBody = T.Union([
   T.Object({ type: T.Literal('none') }),
   T.Object({ type: T.Literal('bytes'), data: T.Uint8Array() }),
-  T.Object({ type: T.Literal('file'), path: T.String() }),
+  T.Object({ type: T.Literal('file'), root: T.String(), path: T.String() }),
   T.Object({
     type: T.Literal('multipart'),
+    root: T.String(),
     parts: T.Array(
       T.Union([
         T.Object({ kind: T.Literal('text'), name: T.String(), value: T.String() }),

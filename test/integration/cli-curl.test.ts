@@ -5,7 +5,7 @@
  * (scripts/with-keyring) and is skipped without one; under CI=true a missing keyring fails.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -29,11 +29,12 @@ function parley(args: string[], stdin?: string): Promise<Run> {
 
 async function requestFiles(): Promise<string[]> {
   const dir = join(project, 'apis', 'shop', 'requests');
-  return (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.request.yaml')).sort();
+  return (await readdir(dir, { recursive: true }).catch(() => [])).filter((f) => f.endsWith('.request.yaml')).sort();
 }
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'parley-cli-curl-'));
+  // Its real path: the report names the real path of a file it copies.
+  work = await realpath(await mkdtemp(join(tmpdir(), 'parley-cli-curl-')));
   home = join(work, 'home');
   project = join(work, 'project');
   await mkdir(join(project, 'apis', 'shop'), { recursive: true });
@@ -71,15 +72,66 @@ describe('parley import --format curl', () => {
   );
 
   it(
-    'brings a file the command sends (--data-binary @file, -F part=@file) into the project, from where curl would read it',
+    'refuses a command that sends files from outside the project without --allow-local-files, naming them, writing nothing',
+    SLOW,
+    async () => {
+      await writeFile(join(work, 'order.json'), '{"qty":1}');
+      await writeFile(join(work, 'avatar.png'), 'avatar-bytes');
+      const before = { requests: await requestFiles(), files: await readdir(join(project, 'files')).catch(() => []) };
+      const cases: [string, RegExp][] = [
+        ['curl https://shop.example.com/orders --data-binary @/etc/passwd', /sends a file from outside the project, which the import would copy into it: "\/etc\/passwd" \([\d,]+ bytes\)\. Nothing was imported\. Give --allow-local-files to copy them/],
+        ['curl https://shop.example.com/orders -d @/etc/passwd', /"\/etc\/passwd" \([\d,]+ bytes\)/],
+        ['curl https://shop.example.com/orders --json @order.json', new RegExp(`"${join(work, 'order.json')}" \\(9 bytes\\)`)],
+        ["curl https://shop.example.com/photos -F 'avatar=@avatar.png' -F 'order=@order.json'", new RegExp(`sends files from outside the project.*"${join(work, 'avatar.png')}" \\(12 bytes\\), "${join(work, 'order.json')}" \\(9 bytes\\)`)],
+      ];
+      for (const [command, message] of cases) {
+        const run = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API'], command);
+        expect({ command, code: run.code }).toEqual({ command, code: 2 });
+        expect(run.stderr).toMatch(message);
+        expect(run.stdout).toBe('');
+      }
+      const json = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--json'], 'curl https://shop.example.com/orders -d @/etc/passwd');
+      expect(json.code).toBe(2);
+      expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'local-files-refused', message: expect.stringContaining('/etc/passwd') } });
+      expect({ requests: await requestFiles(), files: await readdir(join(project, 'files')).catch(() => []) }).toEqual(before);
+    },
+  );
+
+  it(
+    'imports without the flag what reads no file into the project: --data-urlencode name@file and -T are ignored, a file inside the project is named there',
+    SLOW,
+    async () => {
+      const filesBefore = await readdir(join(project, 'files')).catch(() => []);
+      const urlencode = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Urlencoded'], 'curl https://shop.example.com/q --data-urlencode name@/etc/passwd');
+      expect(urlencode.code, urlencode.stderr).toBe(0);
+      expect(urlencode.stdout).toMatch(/Ignored\s+--data-urlencode name@\/etc\/passwd \(reads a file\)/);
+      const upload = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Uploaded'], 'curl -T /etc/passwd https://shop.example.com/up');
+      expect(upload.code, upload.stderr).toBe(0);
+      expect(upload.stdout).toMatch(/Ignored\s+-T\n/);
+      expect(await readdir(join(project, 'files')).catch(() => [])).toEqual(filesBefore);
+      await mkdir(join(project, 'files'), { recursive: true });
+      await writeFile(join(project, 'files', 'inside.json'), '{"in":1}');
+      const inside = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Inside'], 'curl https://shop.example.com/orders --data-binary @project/files/inside.json');
+      expect(inside.code, inside.stderr).toBe(0);
+      expect(inside.stdout).not.toContain('Copied');
+      const saved = parseYaml(await readFile(join(project, 'apis', 'shop', 'requests', 'Inside.request.yaml'), 'utf8'));
+      expect(saved.body).toMatchObject({ kind: 'binary', binary: { file: 'files/inside.json' } });
+    },
+  );
+
+  it(
+    'with --allow-local-files brings a file the command sends (--data-binary @file, -F part=@file) into the project, from where curl would read it, and names each copy',
     SLOW,
     async () => {
       await writeFile(join(work, 'payload.json'), '{"qty":3}');
       await writeFile(join(work, 'photo.png'), 'png-bytes');
-      const binary = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload payload'], `curl -X POST https://shop.example.com/orders --data-binary @payload.json\n`);
+      const binary = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload payload', '--allow-local-files'], `curl -X POST https://shop.example.com/orders --data-binary @payload.json\n`);
       expect(binary.code).toBe(0);
-      const multipart = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload photo'], `curl https://shop.example.com/photos -F 'photo=@photo.png'\n`);
+      expect(binary.stdout).toContain(`  Copied    ${join(work, 'payload.json')} -> files/payload.json\n`);
+      expect(binary.stdout).toContain('  Body      binary file files/payload.json\n');
+      const multipart = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload photo', '--allow-local-files', '--json'], `curl https://shop.example.com/photos -F 'photo=@photo.png'\n`);
       expect(multipart.code).toBe(0);
+      expect(JSON.parse(multipart.stdout).copied).toEqual([{ from: join(work, 'photo.png'), to: 'files/photo.png' }]);
       const missing = await parley(['import', '--format', 'curl', '-', '--project', 'project', '--api', 'Shop API', '--name', 'Upload gone'], `curl https://shop.example.com/orders --data-binary @gone.json\n`);
       expect(missing.code).toBe(0);
       expect(missing.stdout).toContain('gone.json was not found in');

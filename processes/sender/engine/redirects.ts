@@ -1,11 +1,12 @@
-import type { Header, OutgoingBody } from '../../../protocol/model/exchange.js';
+import type { Header } from '../../../protocol/model/exchange.js';
+import type { OpenedBody } from './outgoing-body.js';
 
 /** One hop's request: what the redirect rules rewrite from hop to hop. */
 export interface HopRequest {
   method: string;
   url: URL;
   headers: Header[];
-  body: OutgoingBody;
+  body: OpenedBody;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

@@ -152,10 +152,9 @@ describe('large bodies', () => {
 
 describe('outgoing bodies', () => {
   it('streams a file with its length', async () => {
-    const path = join(files.path, 'payload.bin');
     const data = Buffer.alloc(300_000, 7);
-    writeFileSync(path, data);
-    const result = await send(sendSpec(`${server.url}/upload`, { method: 'PUT', body: { type: 'file', path } }), { spoolDir: spool.path });
+    writeFileSync(join(files.path, 'payload.bin'), data);
+    const result = await send(sendSpec(`${server.url}/upload`, { method: 'PUT', body: { type: 'file', root: files.path, path: 'payload.bin' } }), { spoolDir: spool.path });
     expect(result.status).toBe(200);
     const got = received.at(-1)!;
     expect(got.headers['content-length']).toBe('300000');
@@ -165,12 +164,12 @@ describe('outgoing bodies', () => {
 
   it('refuses a missing body file with body-file-missing naming it, before sending', async () => {
     const before = received.length;
-    const path = join(files.path, 'nope.bin');
-    const error = await send(sendSpec(`${server.url}/upload`, { method: 'PUT', body: { type: 'file', path } }), { spoolDir: spool.path }).catch((e: unknown) => e);
+    const path = 'nope.bin';
+    const error = await send(sendSpec(`${server.url}/upload`, { method: 'PUT', body: { type: 'file', root: files.path, path } }), { spoolDir: spool.path }).catch((e: unknown) => e);
     expect(hasCode(error, 'body-file-missing')).toBe(true);
-    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toBe('The body file "nope.bin" does not exist.');
     const multipartError = await send(
-      sendSpec(`${server.url}/upload`, { method: 'POST', body: { type: 'multipart', parts: [{ kind: 'file', name: 'f', path, contentType: '' }] } }),
+      sendSpec(`${server.url}/upload`, { method: 'POST', body: { type: 'multipart', root: files.path, parts: [{ kind: 'file', name: 'f', path, contentType: '' }] } }),
       { spoolDir: spool.path },
     ).catch((e: unknown) => e);
     expect(hasCode(multipartError, 'body-file-missing')).toBe(true);
@@ -187,9 +186,10 @@ describe('outgoing bodies', () => {
         headers: [['Content-Type', 'multipart/form-data']],
         body: {
           type: 'multipart',
+          root: files.path,
           parts: [
             { kind: 'text', name: 'caption', value: 'a picture' },
-            { kind: 'file', name: 'image', path, contentType: 'image/png' },
+            { kind: 'file', name: 'image', path: 'photo.png', contentType: 'image/png' },
           ],
         },
       }),

@@ -31,7 +31,7 @@ export class HopFailure extends Error {
 /** Sends one request and resolves when its response headers arrive (the body is not read). */
 export async function sendHop(dispatcher: Dispatcher, request: HopRequest, signal: AbortSignal): Promise<HopResponse> {
   const trace = newHopTrace();
-  const wire = await wireBody(request.body);
+  const wire = wireBody(request.body);
   const sentHeaders = [...request.headers, ...wire.headers];
   try {
     const response = await dispatchTraced(trace, () =>

@@ -91,25 +91,24 @@ describe('redirects', () => {
     });
   }
 
-  it('307 sends a file body again, read afresh from disk', async () => {
-    const path = join(files.path, 'body.txt');
-    writeFileSync(path, 'file contents');
+  it('307 sends a file body again, read again from its start', async () => {
+    writeFileSync(join(files.path, 'body.txt'), 'file contents');
     homeSeen.length = 0;
-    const result = await send(sendSpec(`${home.url}/redirect/307?to=/final`, { method: 'POST', body: { type: 'file', path } }), { spoolDir: spool.path });
+    const result = await send(sendSpec(`${home.url}/redirect/307?to=/final`, { method: 'POST', body: { type: 'file', root: files.path, path: 'body.txt' } }), { spoolDir: spool.path });
     expect(result.status).toBe(200);
     expect(homeSeen.map((s) => s.body)).toEqual(['file contents', 'file contents']);
     expect(homeSeen[1]!.headers['content-length']).toBe('13');
   });
 
   it('308 sends a multipart body again, file part included', async () => {
-    const path = join(files.path, 'upload.json');
-    writeFileSync(path, '{"a":1}');
+    writeFileSync(join(files.path, 'upload.json'), '{"a":1}');
     homeSeen.length = 0;
     const body: OutgoingBody = {
       type: 'multipart',
+      root: files.path,
       parts: [
         { kind: 'text', name: 'title', value: 'hello' },
-        { kind: 'file', name: 'doc', path, contentType: 'application/json' },
+        { kind: 'file', name: 'doc', path: 'upload.json', contentType: 'application/json' },
       ],
     };
     const result = await send(sendSpec(`${home.url}/redirect/308?to=/final`, { method: 'POST', body }), { spoolDir: spool.path });

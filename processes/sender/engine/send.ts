@@ -12,7 +12,7 @@ import { readEventStream } from './event-stream.js';
 import { StreamKeeper } from './stream-keeper.js';
 import { dispatcherFor } from './dispatchers.js';
 import { storeHopCookies, withJarCookies, type CookieJarPort } from './hop-cookies.js';
-import { checkBodyFiles } from './outgoing-body.js';
+import { closeBody, openBody, type OpenedBody } from './outgoing-body.js';
 import { rawRequestText, rawResponseText } from './raw-text.js';
 import { isRedirectStatus, redirectedRequest, resolveLocation, type HopRequest } from './redirects.js';
 import { moveUrlCredentials, requestHeaders } from './request-headers.js';
@@ -64,13 +64,15 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
   const firstUrl = targetUrl(spec.url);
   const proxyHost = spec.proxy === '' ? '' : safeHost(spec.proxy);
   const control = new SendControl(spec.timeoutMs, options.signal, firstUrl.host);
+  let body: OpenedBody | undefined;
   try {
     control.throwIfStopped();
     checkMethod(spec.method);
-    await checkBodyFiles(spec.body);
-    const dispatcher = dispatcherFor(spec);
     const headers = requestHeaders(moveUrlCredentials(firstUrl, spec.headers), spec.body, spec.proxy !== '');
-    let request: HopRequest = { method: spec.method, url: firstUrl, headers, body: spec.body };
+    // Body files are opened once, here, and every hop sends those open files (body-file.ts).
+    body = await openBody(spec.body);
+    const dispatcher = dispatcherFor(spec);
+    let request: HopRequest = { method: spec.method, url: firstUrl, headers, body };
     const hops: Hop[] = [];
     const jar = spec.cookies === undefined ? undefined : options.jar;
     /** The values of the jar's cookies sent on any hop, for the supervisor to mask (SendResult.jarCookies). */
@@ -120,6 +122,7 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
     throw control.stoppedError() ?? (err instanceof ParleyError ? err : sendFailure(err, { host: firstUrl.host, proxyHost, requestStarted: false }));
   } finally {
     control.dispose();
+    await closeBody(body);
   }
 }
 

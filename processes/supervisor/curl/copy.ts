@@ -4,23 +4,21 @@
  * read as their `${secret:name}` references and every credential value (by SPEC's name rule) is
  * masked; `-N` is added when the enabled Accept header asks for text/event-stream.
  */
-import { isAbsolute, relative, sep } from 'node:path';
 import type { SendSpec } from '../../../protocol/model/exchange.js';
 import type { HistoryEntry } from '../../../protocol/model/history.js';
 import { MASK, bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskHeaderValue, maskUrl } from '../../../protocol/credentials/index.js';
 import { toCurl, type CurlPart, type CurlSource } from '../../../protocol/curl/to-curl.js';
 import { decodeBasic } from '../../../protocol/curl/curl-rules.js';
 import { redactSecrets } from '../send/expand.js';
-import { isInsideFolder } from '../../../protocol/project/safe-path.js';
 
 /** How secrets are shown: `null` shows them; otherwise the secret values used, by name, to mask. */
 export type Masking = Map<string, string> | null;
 
-export function specToCurl(spec: SendSpec, projectRoot: string, masking: Masking): string {
-  return toCurl(maskSource(sourceOfSpec(spec, projectRoot), masking));
+export function specToCurl(spec: SendSpec, masking: Masking): string {
+  return toCurl(maskSource(sourceOfSpec(spec), masking));
 }
 
-function sourceOfSpec(spec: SendSpec, projectRoot: string): CurlSource {
+function sourceOfSpec(spec: SendSpec): CurlSource {
   const headers = [...spec.headers];
   let basic: CurlSource['basic'];
   const at = headers.findIndex(([n]) => n.toLowerCase() === 'authorization');
@@ -31,11 +29,6 @@ function sourceOfSpec(spec: SendSpec, projectRoot: string): CurlSource {
       headers.splice(at, 1);
     }
   }
-  // A file inside the project is written as the request holds it: relative to the project folder.
-  const path = (file: string) => {
-    const rel = relative(projectRoot, file);
-    return isAbsolute(file) && rel !== '' && isInsideFolder(projectRoot, file) ? rel.split(sep).join('/') : file;
-  };
   let body: CurlSource['body'];
   switch (spec.body.type) {
     case 'none':
@@ -45,10 +38,11 @@ function sourceOfSpec(spec: SendSpec, projectRoot: string): CurlSource {
       body = { type: 'text', text: new TextDecoder().decode(spec.body.data) };
       break;
     case 'file':
-      body = { type: 'file', path: path(spec.body.path) };
+      // Written as the request holds it: relative to the project folder.
+      body = { type: 'file', path: spec.body.path };
       break;
     case 'multipart':
-      body = { type: 'multipart', parts: spec.body.parts.map((p): CurlPart => (p.kind === 'text' ? p : { kind: 'file', name: p.name, path: path(p.path), contentType: p.contentType })) };
+      body = { type: 'multipart', parts: spec.body.parts.map((p): CurlPart => (p.kind === 'text' ? p : { kind: 'file', name: p.name, path: p.path, contentType: p.contentType })) };
       break;
   }
   return { method: spec.method, url: spec.url, headers, body, ...(basic ? { basic } : {}), ...(spec.negotiate ? { negotiate: true } : {}) };

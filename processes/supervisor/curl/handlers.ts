@@ -6,19 +6,27 @@
 import type { Handlers } from '../../../protocol/peer.js';
 import type { Request } from '../../../protocol/model/request.js';
 import type { CurlImportReport } from '../../../protocol/model/curl.js';
-import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { addBodyFile } from '../store/body-files.js';
-import { isInsideFolder } from '../../../protocol/project/safe-path.js';
+import { ParleyError } from '../../../protocol/errors.js';
 import { newId } from '../../../protocol/ids.js';
 import { moveSecretsToKeychain } from '../send/secure-auth.js';
 import { prepareSend } from '../send/send-service.js';
+import { bodyLabel } from '../../importer/engine/curl/convert-command.js';
 import { entryToCurl, specToCurl } from './copy.js';
+import { describeLocalFile, localFilesOf, locateBodyFiles, withBodyFiles, type LocatedFile } from './local-files.js';
 
 /** Copy as cURL never starts an OAuth 2 sign-in: the token is left as a placeholder to fill in. */
 const OAUTH_PLACEHOLDER = '<OAuth 2 access token>';
+
+/**
+ * What an import does with files outside the project that the command sends: copy them all (the
+ * CLI's --allow-local-files), copy those whose real paths are listed (the ones the dialog showed
+ * and the user ticked), or refuse the whole import (the CLI without the flag). A file not copied
+ * is left out of the request, and the report says so.
+ */
+export type LocalFilesPolicy = 'copy' | 'refuse' | { copy: readonly string[] };
 
 /**
  * A curl command as a new request under `parent` (an API or folder id) of the project; a password
@@ -26,12 +34,21 @@ const OAUTH_PLACEHOLDER = '<OAuth 2 access token>';
  */
 export async function importCurl(
   sup: Supervisor,
-  input: { project: string; parent: string; command: string; name?: string; filesFrom?: string },
+  input: { project: string; parent: string; command: string; name?: string; filesFrom?: string; localFiles?: LocalFilesPolicy },
 ): Promise<{ request: Request; report: CurlImportReport; file: string }> {
   const store = sup.project(input.project);
   const id = newId('r');
   const read = await sup.curl.read(input.command, { id, ...(input.name !== undefined ? { name: input.name } : {}) });
-  const { request, report } = await placeBodyFiles(store, read, input.filesFrom);
+  const located = await locateBodyFiles(store.root, read.request, input.filesFrom ?? store.root);
+  const local = localFilesOf(located);
+  if (input.localFiles === 'refuse' && local.length > 0) {
+    throw new ParleyError(
+      'local-files-refused',
+      `The curl command sends ${local.length === 1 ? 'a file' : 'files'} from outside the project, which the import would copy into it: ${local.map(describeLocalFile).join(', ')}. Nothing was imported.`,
+      { files: local.map((f) => f.path) },
+    );
+  }
+  const { request, report } = await placeBodyFiles(store, read, located, input.localFiles ?? { copy: [] }, input.filesFrom);
   const secured = await moveSecretsToKeychain(request.auth, `request/${id}`, sup.secrets);
   if (secured.stored.length > 0) {
     const ws = await sup.workspace.update((draft) => {
@@ -45,54 +62,67 @@ export async function importCurl(
 }
 
 /**
- * The files a command sends (`--data-binary @f`, `-F p=@f`) as body files of the project, which
- * Send reads only inside it (docs/project-files.md). With `filesFrom` (the command line's folder,
- * where curl would read them) each is brought in as Choose… does: named where it is when inside
- * the project, else copied into files/. Without it (the dialog, which has no shell folder) a path
- * is relative to the project folder, and a note says when no such file is there.
+ * The files a command sends as body files of the project, which Send reads only inside it
+ * (docs/project-files.md). One inside the project is named where it is; one outside is copied
+ * into files/ (as Choose… does) only when the policy allows that file, else left out with a note;
+ * one that is not there keeps its path as written, with a note.
  */
-async function placeBodyFiles(store: ProjectStore, read: { request: Request; report: CurlImportReport }, filesFrom: string | undefined): Promise<{ request: Request; report: CurlImportReport }> {
+async function placeBodyFiles(
+  store: ProjectStore,
+  read: { request: Request; report: CurlImportReport },
+  located: readonly LocatedFile[],
+  policy: LocalFilesPolicy,
+  filesFrom: string | undefined,
+): Promise<{ request: Request; report: CurlImportReport }> {
   const notes = [...read.report.notes];
-  const place = async (file: string): Promise<string> => {
-    if (filesFrom !== undefined) {
-      const full = resolve(filesFrom, file);
-      if (await isFile(full)) return (await addBodyFile(store, full)).path;
-      notes.push(`${file} was not found in ${filesFrom}: the request names it as written; choose the file on the Body tab.`);
-      return file;
+  const copied: { from: string; to: string }[] = [];
+  const allowed = (path: string) => policy === 'copy' || (typeof policy === 'object' && policy.copy.includes(path));
+  const files: string[] = [];
+  for (const file of located) {
+    if (file.where === 'inside') {
+      files.push(file.path);
+    } else if (file.where === 'outside' && allowed(file.local.path)) {
+      const placed = await addBodyFile(store, file.local.path);
+      copied.push({ from: file.local.path, to: placed.path });
+      files.push(placed.path);
+    } else if (file.where === 'outside') {
+      notes.push(`${describeLocalFile(file.local)} is outside the project and was not copied into it: the ${file.field} has no file. Choose one on the Body tab.`);
+      files.push('');
+    } else {
+      notes.push(
+        filesFrom !== undefined
+          ? `${file.file} was not found in ${filesFrom}: the request names it as written; choose the file on the Body tab.`
+          : `${file.file} is not a file in the project folder, and Send reads body files only there: choose it on the Body tab (it is copied into the project).`,
+      );
+      files.push(file.file);
     }
-    const inProject = isAbsolute(file) ? null : resolve(store.root, file);
-    if (!inProject || !(await isFile(inProject)) || !isInsideFolder(store.root, inProject)) {
-      notes.push(`${file} is not a file in the project folder, and Send reads body files only there: choose it on the Body tab (it is copied into the project).`);
-    }
-    return file;
-  };
-  const body = { ...read.request.body };
-  if (body.kind === 'binary' && body.binary.file) body.binary = { ...body.binary, file: await place(body.binary.file) };
-  if (body.kind === 'multipart') {
-    const parts = [];
-    for (const part of body.multipart) parts.push(part.kind === 'file' ? { ...part, file: await place(part.file) } : part);
-    body.multipart = parts;
   }
-  return { request: { ...read.request, body }, report: { ...read.report, notes } };
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => null))?.isFile() ?? false;
+  const request = { ...read.request, body: withBodyFiles(read.request.body, files) };
+  const local = localFilesOf(located);
+  // The body as imported (`binary file files/payload.json`), not as the command wrote it.
+  const preview = { ...read.report.preview, bodyKind: bodyLabel(request.body) };
+  return { request, report: { ...read.report, preview, notes, ...(local.length > 0 ? { localFiles: local } : {}), ...(copied.length > 0 ? { copied } : {}) } };
 }
 
 export function curlHandlers(sup: Supervisor): Handlers {
   return {
-    'curl.preview': async ({ command }) => (await sup.curl.read(command, { id: 'preview' })).report,
+    'curl.preview': async ({ command, project }) => {
+      const read = await sup.curl.read(command, { id: 'preview' });
+      if (project === undefined) return read.report;
+      const store = sup.project(project);
+      const local = localFilesOf(await locateBodyFiles(store.root, read.request, store.root));
+      return local.length > 0 ? { ...read.report, localFiles: local } : read.report;
+    },
 
-    'curl.import': async (input) => {
-      const { request, report } = await importCurl(sup, input);
+    'curl.import': async ({ copyLocalFiles, ...input }) => {
+      const { request, report } = await importCurl(sup, { ...input, localFiles: { copy: copyLocalFiles ?? [] } });
       return { request, report };
     },
 
     'request.curl': async ({ project, request, showSecrets }) => {
       const deps = { ...sup.sendDeps, oauthToken: async () => OAUTH_PLACEHOLDER };
       const prepared = await prepareSend(sup, deps, project, request as Request);
-      return { command: specToCurl(prepared.spec, prepared.store.root, showSecrets ? null : prepared.secrets) };
+      return { command: specToCurl(prepared.spec, showSecrets ? null : prepared.secrets) };
     },
 
     'history.curl': async ({ project, id, showSecrets }) => {

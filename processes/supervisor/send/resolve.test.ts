@@ -122,9 +122,10 @@ describe('resolveRequest sends body files from inside the project only', () => {
   const multipart = (file: string): Body => ({ ...emptyBody(), kind: 'multipart', multipart: [{ kind: 'file', name: 'avatar', file, contentType: '', enabled: true }] });
 
   it('sends a file named relative to the project folder', async () => {
-    expect((await resolve(request({ method: 'POST', body: binary('files/photo.png') }), api, undefined, root)).body).toEqual({ type: 'file', path: join(root, 'files', 'photo.png') });
+    // The sender opens it inside the project folder itself (sender/engine/body-file.ts): it gets the folder and the path there.
+    expect((await resolve(request({ method: 'POST', body: binary('files/./photo.png') }), api, undefined, root)).body).toEqual({ type: 'file', root, path: 'files/photo.png' });
     const spec = await resolve(request({ method: 'POST', body: multipart('files/photo.png') }), api, undefined, root);
-    expect(spec.body).toMatchObject({ type: 'multipart', parts: [{ kind: 'file', name: 'avatar', path: join(root, 'files', 'photo.png') }] });
+    expect(spec.body).toMatchObject({ type: 'multipart', root, parts: [{ kind: 'file', name: 'avatar', path: 'files/photo.png' }] });
   });
 
   const refused: [string, (file: string) => Body, string, RegExp][] = [

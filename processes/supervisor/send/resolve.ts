@@ -3,6 +3,7 @@
  * and body drafts) into the fully resolved SendSpec the sender puts on the wire. Anything
  * that does not resolve refuses the send here, before a byte reaches the network.
  */
+import { relative, sep } from 'node:path';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
@@ -139,6 +140,7 @@ function resolveBody(request: Request, headers: Header[], x: (s: string) => stri
       // The sender writes the boundary into Content-Type; a hand-set one would not match it.
       return {
         type: 'multipart',
+        root,
         parts: body.multipart
           .filter((p) => p.enabled && p.name)
           .map((p) =>
@@ -150,19 +152,21 @@ function resolveBody(request: Request, headers: Header[], x: (s: string) => stri
     case 'binary':
       if (!body.binary.file) throw new ParleyError('bad-input', 'Not sent: the binary body has no file chosen.');
       setType(body.binary.contentType || BINARY_CONTENT_TYPE);
-      return { type: 'file', path: bodyFilePath(root, x(body.binary.file), "binary body's file") };
+      return { type: 'file', root, path: bodyFilePath(root, x(body.binary.file), "binary body's file") };
   }
 }
 
 /**
  * A body file, which lives in the project folder (docs/project-files.md): a path relative to it,
  * whose real path stays inside. An absolute path, `../`, or a link out is refused, so a project
- * from elsewhere cannot make Send upload any other file on the machine.
+ * from elsewhere cannot make Send upload any other file on the machine. Checked here to name the
+ * field before anything starts; the sender checks again as it opens the file, which is what
+ * holds when the path is swapped for a link in between (sender/engine/body-file.ts).
  */
 function bodyFilePath(root: string, file: string, field: string): string {
   if (file === '') throw new ParleyError('bad-input', `Not sent: the ${field} is not chosen.`);
   try {
-    return resolveInside(root, file, field);
+    return relative(root, resolveInside(root, file, field)).split(sep).join('/');
   } catch (err) {
     if (!hasCode(err, 'path-escape')) throw err;
     throw new ParleyError('path-escape', `Not sent: ${(err as Error).message} Body files live in the project folder: choose the file again in the Body tab to copy it in.`, { field, file });

@@ -280,7 +280,7 @@ export function bodyLabel(body: Body): string {
     case 'multipart':
       return `multipart (${body.multipart.length} part${body.multipart.length === 1 ? '' : 's'})`;
     case 'binary':
-      return `binary file ${body.binary.file}`;
+      return body.binary.file ? `binary file ${body.binary.file}` : 'binary (no file)';
   }
 }
 

@@ -2,11 +2,15 @@
  * Import cURL: paste a curl command and see what it becomes before anything is written (method
  * and URL, header names, body kind, Basic user; never a header value or a password). Import
  * writes the request into the API or folder the dialog names and opens it; a toast names every
- * option the import ignored.
+ * option the import ignored and every file it copied. Files of this computer that the command
+ * sends from outside the project are listed with their size, and copied into the project only
+ * when the user ticks the box under them (a command someone else wrote must not bring them in
+ * unasked); unticked, the request is imported without them.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import type { CurlImportReport } from '../../../../protocol/model/curl.js';
+import type { CurlImportReport, CurlLocalFile } from '../../../../protocol/model/curl.js';
+import { formatBytes } from '../components/FileChooser.js';
 import { MethodBadge } from '../components/Icons.js';
 import { projectByRoot, projects } from '../state/app.js';
 import { openCustom } from '../state/overlays.js';
@@ -63,8 +67,11 @@ function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: T
   const report = useSignal<CurlImportReport | null>(null);
   const problem = useSignal('');
   const busy = useSignal(false);
+  /** The user's yes to copying the listed local files: never carried over to another list. */
+  const copyLocal = useSignal(false);
   const input = useRef<HTMLTextAreaElement>(null);
   useLayoutEffect(() => input.current?.focus(), []);
+  const project = target.value.project;
 
   useEffect(() => {
     const text = command.value.trim();
@@ -75,8 +82,13 @@ function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: T
     }
     let current = true;
     const timer = setTimeout(() => {
-      call('curl.preview', { command: text }).then(
-        (r) => current && ((report.value = r), (problem.value = '')),
+      call('curl.preview', { command: text, project }).then(
+        (r) => {
+          if (!current) return;
+          if (localKey(r.localFiles) !== localKey(report.value?.localFiles)) copyLocal.value = false;
+          report.value = r;
+          problem.value = '';
+        },
         (err: Error) => current && ((report.value = null), (problem.value = err.message)),
       );
     }, 200);
@@ -84,7 +96,7 @@ function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: T
       current = false;
       clearTimeout(timer);
     };
-  }, [command.value]);
+  }, [command.value, project]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -92,14 +104,20 @@ function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: T
     busy.value = true;
     try {
       const t = target.value;
-      const done = await call('curl.import', { project: t.project, parent: t.parent, command: command.value.trim(), ...(name.value.trim() ? { name: name.value.trim() } : {}) });
+      // Only the files shown, by the paths shown: a file that appeared since is not copied.
+      const copyLocalFiles = copyLocal.value ? (report.value.localFiles ?? []).map((f) => f.path) : [];
+      const done = await call('curl.import', { project: t.project, parent: t.parent, command: command.value.trim(), copyLocalFiles, ...(name.value.trim() ? { name: name.value.trim() } : {}) });
       close();
       expand(rowKey(t.project, t.parent.split('/')[0]!));
       if (t.parent.includes('/')) expand(rowKey(t.project, t.parent));
       openTab({ kind: 'request', project: t.project, itemId: done.request.id, title: done.request.name, method: done.request.method });
-      const ignored = done.report.ignored;
-      if (ignored.length > 0) toast('warning', `Imported ${done.request.name} into ${t.label}. Ignored: ${ignored.join(', ')}.`, 12_000);
-      else toast('success', `Imported ${done.request.name} into ${t.label}.`);
+      const { ignored, copied = [], localFiles = [] } = done.report;
+      const left = localFiles.filter((f) => !copied.some((c) => c.from === f.path));
+      const parts = [`Imported ${done.request.name} into ${t.label}.`];
+      if (copied.length > 0) parts.push(`Copied into the project: ${copied.map((c) => `${c.from} -> ${c.to}`).join(', ')}.`);
+      if (left.length > 0) parts.push(`Not copied (the request has no file there): ${left.map((f) => f.path).join(', ')}.`);
+      if (ignored.length > 0) parts.push(`Ignored: ${ignored.join(', ')}.`);
+      toast(ignored.length > 0 || left.length > 0 ? 'warning' : 'success', parts.join(' '), parts.length > 1 ? 12_000 : undefined);
     } catch (err) {
       problem.value = (err as Error).message;
     } finally {
@@ -170,6 +188,7 @@ function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: T
               </>
             )}
           </dl>
+          {r.localFiles && r.localFiles.length > 0 && <LocalFiles files={r.localFiles} copy={copyLocal.value} onCopy={(yes) => (copyLocal.value = yes)} />}
           {r.notes.length > 0 && (
             <ul class="curl-notes">
               {r.notes.map((n, i) => (
@@ -190,5 +209,34 @@ function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: T
         </button>
       </div>
     </form>
+  );
+}
+
+/** The list a yes is given to: the same files in the same order. */
+function localKey(files: readonly CurlLocalFile[] | undefined): string {
+  return JSON.stringify((files ?? []).map((f) => [f.path, f.size]));
+}
+
+/** The files of this computer the command sends, and the box that allows copying them into the project. */
+function LocalFiles({ files, copy, onCopy }: { files: readonly CurlLocalFile[]; copy: boolean; onCopy: (yes: boolean) => void }) {
+  return (
+    <section class="curl-local-files" aria-label="Local files">
+      <p class="curl-local-warning">
+        This command sends {files.length === 1 ? 'a file' : `${files.length} files`} from this computer, outside the project. Importing can copy{' '}
+        {files.length === 1 ? 'it' : 'them'} into the project's <code>files/</code> folder, which is shared with everyone who gets the project.
+      </p>
+      <ul class="curl-local-list">
+        {files.map((f, i) => (
+          <li key={i}>
+            <code class="mono">{f.path}</code> <span class="muted">{formatBytes(f.size)}, the {f.field}</span>
+          </li>
+        ))}
+      </ul>
+      <label class="curl-local-consent">
+        <input type="checkbox" checked={copy} onChange={(e) => onCopy((e.target as HTMLInputElement).checked)} />
+        Copy {files.length === 1 ? 'this file' : 'these files'} into the project
+      </label>
+      {!copy && <p class="muted">Unticked, the request is imported without {files.length === 1 ? 'it' : 'them'}: choose a file on its Body tab later.</p>}
+    </section>
   );
 }
