@@ -83,4 +83,24 @@ describe('SOAP checks in the mock host check workers', () => {
     // The next check is answered (by a new worker if the old one was stopped).
     expect((await checker.checkRequest(lookup, code('!'))).problems.map((p) => p.message).join()).toMatch(/not accepted by the pattern/);
   }, 60_000);
+
+  it('a mock with patterns checks bodies up to 8 KiB on the spot and larger ones in a worker, both on the linear engine', async () => {
+    const text = readFileSync(join(repoRoot(), 'test', 'fixtures', 'wsdl', 'mock', 'pattern', 'codes.wsdl'), 'utf8');
+    const pool = new MockCheckPool({ workerFile });
+    pools.push(pool);
+    const checker = await pool.soapChecker(await loadSoapContract([{ path: 'codes.wsdl', text }], 'CodesSoap'));
+    const lookup = { method: 'POST', path: '/', name: 'Lookup', operationId: 'Lookup' };
+    const code = (value: string): ContractRequest => {
+      const body = `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:c="urn:parley:codes"><soapenv:Body><c:Lookup><c:code>${value}</c:code></c:Lookup></soapenv:Body></soapenv:Envelope>`;
+      const bytes = Buffer.from(body);
+      return { method: 'POST', path: '/', pathParams: {}, query: {}, headers: [], contentType: 'text/xml', body, bodyBytes: bytes, bodySize: bytes.byteLength };
+    };
+    const pattern = /The value 'a+!' is not accepted by the pattern '\(\(a\|aa\)\+\)\+c'/;
+    expect(checker.checkRequestNow!(lookup, code(`${'a'.repeat(7000)}!`))?.problems.map((p) => p.message).join()).toMatch(pattern);
+    const large = code(`${'a'.repeat(10_000)}!`);
+    expect(checker.checkRequestNow!(lookup, large)).toBeUndefined();
+    const inWorker = await checker.checkRequest(lookup, large);
+    expect(inWorker.gaveUp).toBeUndefined();
+    expect(inWorker.problems.map((p) => p.message).join()).toMatch(pattern);
+  }, 60_000);
 });
