@@ -155,7 +155,18 @@ const peer = await soapServer();
 const servers = { 'parley check off': off.url, 'parley check on (XSD)': on.url, 'soap package server': peer.url };
 const pids = { 'parley check off': off.child.pid, 'parley check on (XSD)': on.child.pid, 'soap package server': process.pid };
 try {
-  for (const [name, url] of Object.entries(servers)) await check(url, name);
+  // soap.listen reads the WSDL before it attaches its handler: until then the server answers 404.
+  for (const [name, url] of Object.entries(servers)) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await check(url, name);
+        break;
+      } catch (err) {
+        if (attempt >= 50) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
   const results = Object.fromEntries(Object.keys(servers).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, url] of Object.entries(servers)) {

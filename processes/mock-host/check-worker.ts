@@ -3,8 +3,8 @@
  * checks and slow match conditions its MockCheckPool posts (check-task.ts), each on its budget.
  */
 import { budgetedWorkerData, serveBudgetedTasks } from '../runtime/budgeted-worker.js';
-import { runMockCheck, useSoapChecks } from './check-task.js';
+import { prepareMockCheck, runMockCheck, useSoapChecks } from './check-task.js';
 
 // A SOAP mock's workers load the SOAP checks (libxml2) before saying they are ready.
 if ((budgetedWorkerData() as { soap?: boolean } | undefined)?.soap) useSoapChecks(await import('./engine/soap/soap-checker.js'));
-serveBudgetedTasks(runMockCheck);
+serveBudgetedTasks(runMockCheck, prepareMockCheck);

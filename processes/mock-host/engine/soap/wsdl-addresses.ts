@@ -8,6 +8,7 @@
 import type { XmlElement } from 'libxml2-wasm';
 import { parseSafeXml } from './safe-xml.js';
 import { elementChildren } from './envelope.js';
+import { escapeXml } from '../render-response.js';
 
 const ADDRESS_NAMESPACES = new Set(['http://schemas.xmlsoap.org/wsdl/soap/', 'http://schemas.xmlsoap.org/wsdl/soap12/', 'http://schemas.xmlsoap.org/wsdl/http/']);
 const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
@@ -40,7 +41,7 @@ export function serveWsdlDocument(site: WsdlSite, mockUrl: string, path: string 
     rewrite(parsed.doc.root, (element) => {
       const ns = element.namespaceUri ?? '';
       if (ADDRESS_NAMESPACES.has(ns) && element.name === 'address') {
-        if (element.attr('location')) element.setAttr('location', mockUrl);
+        replaceAttribute(element, 'location', mockUrl);
       } else if (ns === WSDL_NS && element.name === 'import') {
         pointAt(element, 'location');
       } else if (ns === XSD_NS && (element.name === 'import' || element.name === 'include' || element.name === 'redefine')) {
@@ -56,8 +57,20 @@ export function serveWsdlDocument(site: WsdlSite, mockUrl: string, path: string 
     const location = element.attr(attribute)?.value;
     if (!location) return;
     const target = locate(path, location);
-    if (target !== undefined) element.setAttr(attribute, `${mockUrl}?wsdl=${encodeURIComponent(target)}`);
+    if (target !== undefined) replaceAttribute(element, attribute, `${mockUrl}?wsdl=${encodeURIComponent(target)}`);
   }
+}
+
+/**
+ * Gives an element's existing unqualified attribute a new value, in place. Not `setAttr`: it puts
+ * the attribute in the namespace a bare prefix finds, so under a default namespace
+ * (`<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">`) it adds a second `location` beside
+ * the first, which is not well-formed XML. libxml2 reads the new value as attribute text with
+ * character references, hence the escaping.
+ */
+function replaceAttribute(element: XmlElement, name: string, value: string): void {
+  const attribute = element.attr(name);
+  if (attribute) attribute.value = escapeXml(value);
 }
 
 function rewrite(element: XmlElement, visit: (element: XmlElement) => void): void {

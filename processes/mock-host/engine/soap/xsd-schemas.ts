@@ -10,11 +10,12 @@
  * Included and imported files are read only from the API's cached documents (safe-xml.ts's input
  * provider); nothing else can be loaded, so a schemaLocation of file:///etc/passwd is just missing.
  */
-import { XsdValidator, XmlValidateError, type XmlElement } from 'libxml2-wasm';
+import { XsdValidator, XmlError, XmlValidateError, type XmlDocument, type XmlElement } from 'libxml2-wasm';
 import { definitionUrl, libxmlMessage, parseSafeXml, withDefinitionDocuments } from './safe-xml.js';
 import { elementChildren } from './envelope.js';
 import { escapeXml } from '../render-response.js';
 import type { RpcWrapper } from './soap-contract.js';
+import { judgePatterns, markPatterns, planPatterns, type PatternPlan } from './xsd-patterns.js';
 
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
@@ -30,10 +31,16 @@ export type CompiledSchemas = { ok: true; schemas: XsdSchemas; rpc: ReadonlySet<
 export interface ElementCheck {
   /** Problems with the element against its declaration, at most `max`. */
   problems: string[];
+  /** Why part of the element could not be checked (a value's pattern, say). */
+  notChecked?: string;
 }
 
 export class XsdSchemas {
-  constructor(private readonly validator: XsdValidator) {}
+  constructor(
+    private readonly validator: XsdValidator,
+    /** How the schemas' patterns are judged (xsd-patterns.ts). */
+    readonly patterns: PatternPlan,
+  ) {}
 
   /**
    * Validates one element (a Body child) and everything inside it against its global
@@ -45,8 +52,11 @@ export class XsdSchemas {
       return { problems: [] };
     } catch (err) {
       if (err instanceof XmlValidateError) {
-        return { problems: err.details.slice(0, max).map((d) => `${d.message.trim()}${d.line > 0 ? ` (line ${d.line})` : ''}`) };
+        return judgePatterns(this.patterns, err.details, (d, message) => `${message.trim()}${d.line > 0 ? ` (line ${d.line})` : ''}`, max);
       }
+      // libxml2 stops a pattern past its own step limit (after about a second) and fails the whole
+      // validation without a word; only patterns left to it (`patterns.linear` false) get there.
+      if (err instanceof XmlError) return { problems: [], notChecked: `the schema validator gave up (${libxmlMessage(err)}), most likely on a pattern too costly for its backtracking engine` };
       throw err;
     }
   }
@@ -78,30 +88,44 @@ function compileSchemas(documents: ReadonlyMap<string, string>, origins: Readonl
     return wsdlOrigin !== undefined ? `${wsdlOrigin}.parley-schema-${of![2]}.xsd` : definitionUrl(path);
   };
   const byNamespace = new Map<string, string[]>();
-  for (const [path, text] of documents) {
-    const parsed = parseSafeXml(text, { maxBytes: 16 * 1024 * 1024, url: urlOf(path) });
-    if (!parsed.ok) {
-      if (path.endsWith('.xsd')) continue;
-      return { ok: false, reason: `${path}: ${parsed.reason}` };
-    }
-    const doc = parsed.doc;
-    try {
-      const root = doc.root;
-      const embedded: XmlElement[] = [];
+  // Every document stays parsed until its schemas are written out: the patterns are planned over
+  // all of them at once (a derivation crosses documents), then marked in place (xsd-patterns.ts).
+  const parsedDocs: XmlDocument[] = [];
+  const embedded: Array<{ path: string; schema: XmlElement }> = [];
+  const standalone: Array<{ path: string; doc: XmlDocument }> = [];
+  let patterns: PatternPlan;
+  try {
+    for (const [path, text] of documents) {
+      const parsed = parseSafeXml(text, { maxBytes: 16 * 1024 * 1024, url: urlOf(path) });
+      if (!parsed.ok) {
+        if (path.endsWith('.xsd')) continue;
+        return { ok: false, reason: `${path}: ${parsed.reason}` };
+      }
+      parsedDocs.push(parsed.doc);
+      const root = parsed.doc.root;
       if (root.namespaceUri === WSDL_NS && root.name === 'definitions') {
         for (const types of elementChildren(root).filter((e) => e.namespaceUri === WSDL_NS && e.name === 'types')) {
-          embedded.push(...elementChildren(types).filter((e) => e.namespaceUri === XSD_NS && e.name === 'schema'));
+          for (const schema of elementChildren(types).filter((e) => e.namespaceUri === XSD_NS && e.name === 'schema')) embedded.push({ path, schema });
         }
+      } else if (root.namespaceUri === XSD_NS && root.name === 'schema') {
+        standalone.push({ path, doc: parsed.doc });
       }
-      embedded.forEach((schema, i) => {
-        const own = `${path}.schema-${i}.xsd`;
-        sources.set(own, standaloneSchema(schema));
-        const tns = schema.attr('targetNamespace')?.value ?? '';
-        byNamespace.set(tns, [...(byNamespace.get(tns) ?? []), own]);
-      });
-    } finally {
-      doc.dispose();
     }
+    patterns = planPatterns([...embedded.map((e) => e.schema), ...standalone.map((s) => s.doc.root)]);
+    markPatterns(patterns);
+    const counts = new Map<string, number>();
+    for (const { path, schema } of embedded) {
+      const i = counts.get(path) ?? 0;
+      counts.set(path, i + 1);
+      const own = `${path}.schema-${i}.xsd`;
+      sources.set(own, standaloneSchema(schema));
+      const tns = schema.attr('targetNamespace')?.value ?? '';
+      byNamespace.set(tns, [...(byNamespace.get(tns) ?? []), own]);
+    }
+    // A schema file whose patterns were marked is loaded as marked.
+    if (patterns.linear && patterns.steps.size > 0) for (const { path, doc } of standalone) sources.set(path, doc.toString());
+  } finally {
+    for (const doc of parsedDocs) doc.dispose();
   }
   if (byNamespace.size === 0 && rpc.length === 0) return { ok: false, reason: 'The definition declares no XML Schema (wsdl:types is empty).' };
 
@@ -137,7 +161,7 @@ function compileSchemas(documents: ReadonlyMap<string, string>, origins: Readonl
     const parsed = parseSafeXml(root, { url: definitionUrl(`${WRAPPER_DIR}/root.xsd`) });
     if (!parsed.ok) return { ok: false, reason: parsed.reason };
     try {
-      return { ok: true, schemas: new XsdSchemas(XsdValidator.fromDoc(parsed.doc)), rpc: declared };
+      return { ok: true, schemas: new XsdSchemas(XsdValidator.fromDoc(parsed.doc), patterns), rpc: declared };
     } catch (err) {
       return { ok: false, reason: `The schemas do not compile: ${libxmlMessage(err)}` };
     } finally {
