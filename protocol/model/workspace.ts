@@ -36,6 +36,8 @@ export const Preferences = T.Object({
   /** History entries kept per project (DEFAULT_HISTORY_LIMIT when absent): older ones are dropped. */
   historyLimit: T.Optional(T.Integer({ minimum: HISTORY_LIMIT_RANGE.min, maximum: HISTORY_LIMIT_RANGE.max })),
   panes: T.Optional(PaneSizes),
+  /** Soft wrap in every code editor and viewer (off when absent). */
+  wrapLines: T.Optional(T.Boolean()),
 });
 export type Preferences = Static<typeof Preferences>;
 

@@ -9,7 +9,8 @@ import { draftOf } from './state/drafts.js';
 import { dirtyTabs } from './state/tabs.js';
 import { edit, requestTabState, send, stop } from './state/request-tabs.js';
 import { formatBody } from './editors/request/format.js';
-import { toast } from './state/toasts.js';
+import { dismissTopic, toast } from './state/toasts.js';
+import { FORMAT_TOPIC } from './editors/request/BodyEditor.js';
 import { focusSidebarFilter, sidebarHidden } from './state/layout.js';
 import { openForm } from './state/overlays.js';
 import { newMockDialog } from './editors/mock/NewMock.js';
@@ -76,8 +77,10 @@ function formatActiveBody(): void {
     return;
   }
   const result = formatBody(body.raw.language, body.raw.text);
-  if (!result.ok) toast('error', result.message);
-  else if (result.text !== body.raw.text) edit(state, (r) => ({ ...r, body: { ...r.body, raw: { ...r.body.raw, text: result.text } } }));
+  // One toast about the body's format at a time: pressing the keys again replaces it.
+  if (!result.ok) return toast('error', result.message, undefined, FORMAT_TOPIC);
+  dismissTopic(FORMAT_TOPIC);
+  if (result.text !== body.raw.text) edit(state, (r) => ({ ...r, body: { ...r.body, raw: { ...r.body.raw, text: result.text } } }));
 }
 
 
