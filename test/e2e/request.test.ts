@@ -11,6 +11,7 @@ import { expectContractPass } from '../support/contract-chip.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -39,7 +40,7 @@ describe.skipIf(missing !== null)('REST client', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByTestId('status').waitFor();
     await expect(page.getByTestId('status').textContent()).resolves.toContain('200');
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('"Biscuit"');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('"Biscuit"');
     await expectContractPass(page);
     await screenshot(page, 'request-get-pet');
 
@@ -64,7 +65,7 @@ describe.skipIf(missing !== null)('REST client', () => {
     await expect(url.inputValue()).resolves.toBe('/pets?tag=cat');
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('status').waitFor();
-    const body = await page.locator('.code-lines').textContent();
+    const body = await codeText(page.getByLabel('Response body'));
     expect(body).toContain('Pixel');
     expect(body).not.toContain('Biscuit');
     await screenshot(page, 'request-query-rows');
@@ -77,14 +78,14 @@ describe.skipIf(missing !== null)('REST client', () => {
     await body.fill('{"name": "Comet", "tag": "bird"');
     await page.getByRole('button', { name: 'Format' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('does not parse');
-    await expect(body.inputValue()).resolves.toBe('{"name": "Comet", "tag": "bird"');
+    await expect(codeText(body)).resolves.toBe('{"name": "Comet", "tag": "bird"');
     await body.fill('{"name":"Comet","tag":"bird"}');
     await page.getByRole('button', { name: 'Format' }).click();
-    await expect(body.inputValue()).resolves.toBe('{\n  "name": "Comet",\n  "tag": "bird"\n}');
+    await expect(codeText(body)).resolves.toBe('{\n  "name": "Comet",\n  "tag": "bird"\n}');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByTestId('status').waitFor();
     await expect(page.getByTestId('status').textContent()).resolves.toContain('201');
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('Comet');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('Comet');
     await screenshot(page, 'request-post-json');
   });
 
