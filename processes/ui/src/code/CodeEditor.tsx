@@ -5,7 +5,7 @@
  * value, which is then a no-op, so the caret and undo history stay put while the user types.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import { Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
+import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
 import { forceLinting, linter, type Diagnostic } from '@codemirror/lint';
 import { editingSetup, viewingSetup } from './setup.js';
@@ -20,6 +20,9 @@ export interface CodeEditorHandle {
   reveal(at: { line: number } | { from: number; to?: number }, flash?: boolean): void;
   focus(): void;
 }
+
+/** Marks a change that came in through `value`, so it is not reported back through `onChange`. */
+const fromOwner = Annotation.define<boolean>();
 
 export interface CodeEditorProps {
   value: string;
@@ -41,6 +44,8 @@ export interface CodeEditorProps {
 export function CodeEditor(props: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
+  /** The text the editor holds, as last reported or set: compared by reference on each render. */
+  const known = useRef(props.value);
   // The latest props, read by the callbacks CodeMirror holds on to.
   const latest = useRef(props);
   latest.current = props;
@@ -58,7 +63,10 @@ export function CodeEditor(props: CodeEditorProps) {
         c.extra.of(props.extensions ?? []),
         EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': 'true', role: 'textbox', spellcheck: 'false' }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) latest.current.onChange?.(update.state.doc.toString());
+          // Only the user's edits go out: a value set from outside is already the owner's.
+          if (!update.docChanged || update.transactions.some((tr) => tr.annotation(fromOwner))) return;
+          known.current = update.state.doc.toString();
+          latest.current.onChange?.(known.current);
         }),
         linter((v) => diagnostics(v, latest.current), { delay: 300 }),
         flashField,
@@ -82,8 +90,11 @@ export function CodeEditor(props: CodeEditorProps) {
 
   useEffect(() => {
     const v = view.current;
-    if (!v || v.state.doc.toString() === props.value) return;
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value } });
+    // The text the editor last reported comes back as the same string: no need to read the document.
+    if (!v || props.value === known.current) return;
+    known.current = props.value;
+    if (v.state.doc.toString() === props.value) return;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: props.value }, annotations: fromOwner.of(true) });
   }, [props.value]);
 
   useEffect(() => {
