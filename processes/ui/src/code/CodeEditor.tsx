@@ -4,7 +4,7 @@
  * edit) replaces the document; the editor's own edits reach `onChange` and come back as the same
  * value, which is then a no-op, so the caret and undo history stay put while the user types.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
 import { forceLinting, linter, type Diagnostic } from '@codemirror/lint';
@@ -88,7 +88,9 @@ export function CodeEditor(props: CodeEditorProps) {
     // The editor is made once; the effects below follow the props.
   }, []);
 
-  useEffect(() => {
+  // In the same task as the render that read `value`: a deferred effect could run after further
+  // keys were typed and put an older text back (the caret jumped and keys were lost).
+  useLayoutEffect(() => {
     const v = view.current;
     // The text the editor last reported comes back as the same string: no need to read the document.
     if (!v || props.value === known.current) return;
