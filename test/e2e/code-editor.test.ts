@@ -81,7 +81,8 @@ describe.skipIf(missing !== null)('code editor', () => {
 
     for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Alt+F');
     const toasts = page.locator('.toast');
-    await until(async () => (await toasts.count()) === 1, 5_000, async () => `expected one toast, saw ${await toasts.count()}`);
+    let seen = 0;
+    await until(async () => (seen = await toasts.count()) === 1, 5_000, () => `expected one toast, saw ${seen}`);
     await expect(toasts.textContent()).resolves.toContain(`A value is expected (line 2, column ${column})`);
     await expect(codeText(body())).resolves.toBe(typed); // left as it was
     await screenshot(page, 'code-editor-parse-error');

@@ -50,7 +50,8 @@ describe.skipIf(missing !== null)('REST client', () => {
     }
     await expect(page.locator('.kv-table, .waterfall, .raw, .muted').first().isVisible()).resolves.toBe(true);
     await responseTab(page, 'Raw').click();
-    await expect(page.locator('.raw').textContent()).resolves.toMatch(/GET \/pets\/1 HTTP\/1\.1[\s\S]*HTTP\/1\.1 200 OK/);
+    // The request as sent, the response's head, and its body.
+    await expect(codeText(page.getByLabel('Raw exchange'))).resolves.toMatch(/GET \/pets\/1 HTTP\/1\.1[\s\S]*HTTP\/1\.1 200 OK[\s\S]*"Biscuit"/);
     await responseTab(page, 'Timing').click();
     await expect(page.locator('.wf-row').count()).resolves.toBe(7);
   });

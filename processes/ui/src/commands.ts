@@ -11,7 +11,7 @@ import { edit, requestTabState, send, stop } from './state/request-tabs.js';
 import { formatBody } from './editors/request/format.js';
 import { dismissTopic, toast } from './state/toasts.js';
 import { FORMAT_TOPIC } from './editors/request/BodyEditor.js';
-import { focusSidebarFilter, sidebarHidden } from './state/layout.js';
+import { focusSidebarFilter, sidebarHidden, toggleResponseBeside } from './state/layout.js';
 import { openForm } from './state/overlays.js';
 import { newMockDialog } from './editors/mock/NewMock.js';
 import { mockTabState, startOrStop } from './editors/mock/mock-tabs.js';
@@ -64,6 +64,7 @@ export function registerCoreCommands(): void {
     { id: 'tab.next', title: 'Next tab', keys: 'Alt+PageDown', when: () => tabs.value.length > 1, run: () => cycleTab(1) },
     { id: 'tab.previous', title: 'Previous tab', keys: 'Alt+PageUp', when: () => tabs.value.length > 1, run: () => cycleTab(-1) },
     { id: 'tab.keep', title: 'Keep this tab open (not a preview)', when: () => !!activeTab.value?.preview, run: () => keepTab(activeTabId.value!) },
+    { id: 'layout.responseBeside', title: 'Show the response beside / below the request', run: toggleResponseBeside },
     { id: 'sidebar.toggle', title: 'Show / hide the sidebar', keys: `${mod}+B`, run: () => void (sidebarHidden.value = !sidebarHidden.value) },
     { id: 'sidebar.filter', title: 'Filter requests in the sidebar', keys: `${mod}+Shift+F`, run: focusSidebarFilter },
   ]);

@@ -10,7 +10,9 @@ import type { SendResult } from '../../../../../protocol/model/exchange.js';
 import type { RequestTabState, ResponseView } from '../../state/request-tabs.js';
 import { mod } from '../../state/commands.js';
 import { formatBytes } from '../../components/FileChooser.js';
-import { bodyKind } from './body-view.js';
+import { bodyKind, decodeText } from './body-view.js';
+import { CodeEditor } from '../../code/CodeEditor.js';
+import { WrapToggle } from '../../code/WrapToggle.js';
 import { BodyView } from './BodyView.js';
 import { VerdictChip } from './VerdictChip.js';
 import { AssertionResults, AssertionsChip } from './AssertionResults.js';
@@ -170,17 +172,27 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {view === 'redirects' && <RedirectsView result={r} />}
         {view === 'timing' && <TimingView timing={r.timing} />}
         {view === 'history' && <HistoryView state={state} />}
-        {view === 'raw' && (
-          <pre class="raw mono">
-            {exchange.request.method} {exchange.request.url}
-            {'\n'}
-            {r.raw.request}
-            {'\n\n'}
-            {r.raw.response}
-          </pre>
-        )}
+        {view === 'raw' && <RawView exchange={exchange} />}
       </div>
     </section>
+  );
+}
+
+/** The exchange as on the wire: the request as sent, then the response's head and its body. */
+function RawView({ exchange }: { exchange: Exchange }) {
+  const r = exchange.response;
+  const text = useMemo(() => {
+    const body = r.stream ? '[an event stream: see Events]' : r.body.size === 0 ? '' : bodyKind(r) === 'binary' || bodyKind(r) === 'image' ? `[${r.body.size} bytes binary]` : decodeText(r);
+    const cut = r.body.spooledTo ? `\n[body cut: the first ${formatBytes(r.body.bytes.byteLength)} of ${formatBytes(r.body.size)} shown; the whole body is in ${r.body.spooledTo}]` : '';
+    return `${exchange.request.method} ${exchange.request.url}\n${r.raw.request}\n\n${r.raw.response.replace(/(\r?\n)+$/, '')}\n\n${body}${cut}`;
+  }, [exchange]);
+  return (
+    <div class="body-view">
+      <div class="toolbar">
+        <WrapToggle />
+      </div>
+      <CodeEditor class="response-code" label="Raw exchange" language="text" value={text} readOnly />
+    </div>
   );
 }
 
