@@ -22,6 +22,9 @@ export const PaneSizes = T.Object({
   request: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
   /** Height of the mock tab's log panel. */
   mockLog: T.Optional(T.Integer({ minimum: 0, maximum: 4000 })),
+  /** The request's share of the request editor, in thousandths: of its height, or of its width side by side. */
+  requestShare: T.Optional(T.Integer({ minimum: 0, maximum: 1000 })),
+  requestWidthShare: T.Optional(T.Integer({ minimum: 0, maximum: 1000 })),
 });
 export type PaneSizes = Static<typeof PaneSizes>;
 
@@ -36,6 +39,10 @@ export const Preferences = T.Object({
   /** History entries kept per project (DEFAULT_HISTORY_LIMIT when absent): older ones are dropped. */
   historyLimit: T.Optional(T.Integer({ minimum: HISTORY_LIMIT_RANGE.min, maximum: HISTORY_LIMIT_RANGE.max })),
   panes: T.Optional(PaneSizes),
+  /** The response beside the request instead of below it (off when absent). */
+  responseBeside: T.Optional(T.Boolean()),
+  /** Soft wrap in every code editor and viewer (off when absent). */
+  wrapLines: T.Optional(T.Boolean()),
 });
 export type Preferences = Static<typeof Preferences>;
 

@@ -5,6 +5,7 @@ import type { RunningApp } from '../support/app.js';
 import { expectContractPass } from '../support/contract-chip.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
+import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
 
@@ -47,9 +48,10 @@ describe.skipIf(missing !== null)('contract chip', () => {
     expect(texts.join('\n')).toMatch(/reserved/);
     // Problems never quote the body's values.
     expect(texts.join('\n')).not.toContain('"3"');
-    await expect(page.locator('.code-line.has-problem').count()).resolves.toBeGreaterThanOrEqual(2);
+    // Each problem is marked in the body's gutter, at its property's line.
+    await until(async () => (await page.locator('.response-code .cm-lint-marker-error').count()) >= 2, 10_000, () => 'the problems were not marked in the body');
     await rows.first().click();
-    await expect(page.locator('.code-line.flash').count()).resolves.toBe(1);
+    await until(async () => (await page.locator('.response-code .cm-line.cm-flash').count()) === 1, 10_000, () => 'the problem row did not jump to its line');
     await screenshot(page, 'contract-problems');
   });
 

@@ -16,6 +16,7 @@ import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi, loadApp } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -98,7 +99,7 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByLabel('Send cookies').check();
     await sendAndWait();
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('session=s3cr3t-session-value; visits=1');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('session=s3cr3t-session-value; visits=1');
   });
 
   it('opens the jar from the response: values masked until Show values, filtered to the host', async () => {
@@ -129,7 +130,7 @@ describe.skipIf(missing !== null)('cookie jar', () => {
     await page.locator('.jar-table tr', { hasText: 'visits' }).getByText('42', { exact: true }).waitFor();
     await page.getByRole('treeitem', { name: /Echo cookies/ }).click();
     await sendAndWait();
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('visits=42');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('visits=42');
   });
 
   it('adds a cookie for another domain from the palette\'s View: Show Cookies, then deletes that whole domain', async () => {

@@ -16,6 +16,7 @@ import { ProjectStore } from '../../processes/supervisor/store/project-store.js'
 import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -143,7 +144,7 @@ describe.skipIf(missing !== null)('Form editor', () => {
 
     await view('Text').click();
     await expect(text().isVisible()).resolves.toBe(true);
-    await expect(text().inputValue()).resolves.toBe('{\n  "name": "Comet",\n  "tag": "cat"\n}');
+    await expect(codeText(text())).resolves.toBe('{\n  "name": "Comet",\n  "tag": "cat"\n}');
 
     // Text edits show in the form, unknown properties and ${expansions} included, and survive form edits.
     await text().fill('{"legs": 4, "name": "${petName}", "tag": "cat"}');
@@ -152,7 +153,7 @@ describe.skipIf(missing !== null)('Form editor', () => {
     await expect(form().getByText('not in schema').count()).resolves.toBe(1);
     await form().getByLabel('tag', { exact: true }).fill('owl');
     await view('Text').click();
-    await expect(text().inputValue()).resolves.toBe('{\n  "legs": 4,\n  "name": "${petName}",\n  "tag": "owl"\n}');
+    await expect(codeText(text())).resolves.toBe('{\n  "legs": 4,\n  "name": "${petName}",\n  "tag": "owl"\n}');
   });
 
   it('shows a message and a way back to Text for a body that is not valid JSON', async () => {
@@ -166,7 +167,7 @@ describe.skipIf(missing !== null)('Form editor', () => {
     await screenshot(page, 'form-editor-not-json');
     await alert.getByRole('button', { name: 'Back to Text' }).click();
     await expect(view('Text').getAttribute('aria-checked')).resolves.toBe('true');
-    await expect(text().inputValue()).resolves.toBe('{"name": "Comet",'); // left exactly as it was
+    await expect(codeText(text())).resolves.toBe('{"name": "Comet",'); // left exactly as it was
   });
 
   it('sends the body the form made, and looks right in the dark theme', async () => {
@@ -178,7 +179,7 @@ describe.skipIf(missing !== null)('Form editor', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByTestId('status').waitFor();
     await expect(page.getByTestId('status').textContent()).resolves.toContain('201');
-    await expect(page.locator('.code-lines').textContent()).resolves.toMatch(/"name":\s*"Nova"[\s\S]*"tag":\s*"fox"/);
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toMatch(/"name":\s*"Nova"[\s\S]*"tag":\s*"fox"/);
     await screenshot(page, 'form-editor-sent');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await page.waitForSelector('html[data-theme="dark"]');
@@ -233,7 +234,7 @@ describe.skipIf(missing !== null)('Form editor', () => {
     await screenshot(page, 'form-editor-nested-edited');
 
     await view('Text').click();
-    expect(JSON.parse(await text().inputValue())).toEqual({
+    expect(JSON.parse(await codeText(text()))).toEqual({
       owner: { name: 'Ann' },
       items: [
         { sku: 'ABC-1', quantity: 2 },

@@ -8,6 +8,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { keyringMissing } from '../support/keyring.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const noKeyring = await keyringMissing();
@@ -69,7 +70,7 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await banner.waitFor();
     await expect(banner.textContent()).resolves.toContain('Recorded example, not a live response.');
     await expect(page.getByTestId('example-status').textContent()).resolves.toBe('200 OK');
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('"Biscuit"');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('"Biscuit"');
     await screenshot(page, 'history-example-body');
     const exampleViews = page.getByRole('tablist', { name: 'Example views' });
     await expect(exampleViews.getByRole('tab').allTextContents()).resolves.toEqual(['Body', expect.stringMatching(/^Headers \(\d+\)$/)]);

@@ -15,6 +15,7 @@ import { repoRoot } from '../../processes/supervisor/paths.js';
 import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const STEP_MS = 30_000;
@@ -96,7 +97,7 @@ describe.skipIf(missing !== null)('SoapUI project import', { timeout: 180_000 },
     const bar = page.getByLabel('SOAP operation');
     await bar.waitFor();
     await expect(bar.textContent()).resolves.toMatch(/SOAP 1\.1\s*Service4TestPortBinding \/ login/);
-    await expect(page.getByLabel('Body', { exact: true }).inputValue()).resolves.toMatch(/<ws:login>/);
+    await expect(codeText(page.getByLabel('Body', { exact: true }))).resolves.toMatch(/<ws:login>/);
     await screenshot(page, 'import-soapui-request');
   });
 });

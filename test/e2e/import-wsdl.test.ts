@@ -12,6 +12,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { startCalcServer, type CalcServer } from '../support/soap-server.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const STEP_MS = 30_000;
@@ -71,7 +72,7 @@ describe.skipIf(missing !== null)('WSDL import, send and fault', { timeout: 180_
     await expect(page.getByLabel('Endpoint').inputValue()).resolves.toBe(`${calc.origin}/calc11`);
     // It opens on its envelope.
     await expect(page.getByRole('tab', { name: 'Body' }).getAttribute('aria-selected')).resolves.toBe('true');
-    await expect(page.getByLabel('Body', { exact: true }).inputValue()).resolves.toMatch(/<c:Add>\s*<c:a>0<\/c:a>/);
+    await expect(codeText(page.getByLabel('Body', { exact: true }))).resolves.toMatch(/<c:Add>\s*<c:a>0<\/c:a>/);
     await screenshot(page, 'import-wsdl-request');
     const before = calc.calls.length;
     await page.getByRole('button', { name: 'Send' }).click();

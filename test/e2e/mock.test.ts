@@ -12,6 +12,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -93,8 +94,8 @@ describe.skipIf(missing !== null)('mock services', () => {
     await page.getByLabel('URL', { exact: true }).fill(`${mockUrl}/pets/{petId}?tag=fluffy`);
     await page.getByLabel('Path parameter value of petId').fill('42');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.locator('.code-lines').filter({ hasText: 'Pet number 42' }).waitFor();
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('fluffy');
+    await until(async () => (await codeText(page.getByLabel('Response body'))).includes('Pet number 42'), 15_000, () => 'the mock did not answer with its template filled');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('fluffy');
     await screenshot(page, 'mock-template-served');
   });
 

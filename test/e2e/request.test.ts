@@ -11,6 +11,7 @@ import { expectContractPass } from '../support/contract-chip.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -39,7 +40,7 @@ describe.skipIf(missing !== null)('REST client', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByTestId('status').waitFor();
     await expect(page.getByTestId('status').textContent()).resolves.toContain('200');
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('"Biscuit"');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('"Biscuit"');
     await expectContractPass(page);
     await screenshot(page, 'request-get-pet');
 
@@ -49,7 +50,8 @@ describe.skipIf(missing !== null)('REST client', () => {
     }
     await expect(page.locator('.kv-table, .waterfall, .raw, .muted').first().isVisible()).resolves.toBe(true);
     await responseTab(page, 'Raw').click();
-    await expect(page.locator('.raw').textContent()).resolves.toMatch(/GET \/pets\/1 HTTP\/1\.1[\s\S]*HTTP\/1\.1 200 OK/);
+    // The request as sent, the response's head, and its body.
+    await expect(codeText(page.getByLabel('Raw exchange'))).resolves.toMatch(/GET \/pets\/1 HTTP\/1\.1[\s\S]*HTTP\/1\.1 200 OK[\s\S]*"Biscuit"/);
     await responseTab(page, 'Timing').click();
     await expect(page.locator('.wf-row').count()).resolves.toBe(7);
   });
@@ -64,7 +66,7 @@ describe.skipIf(missing !== null)('REST client', () => {
     await expect(url.inputValue()).resolves.toBe('/pets?tag=cat');
     await page.keyboard.press('Control+Enter');
     await page.getByTestId('status').waitFor();
-    const body = await page.locator('.code-lines').textContent();
+    const body = await codeText(page.getByLabel('Response body'));
     expect(body).toContain('Pixel');
     expect(body).not.toContain('Biscuit');
     await screenshot(page, 'request-query-rows');
@@ -77,14 +79,14 @@ describe.skipIf(missing !== null)('REST client', () => {
     await body.fill('{"name": "Comet", "tag": "bird"');
     await page.getByRole('button', { name: 'Format' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('does not parse');
-    await expect(body.inputValue()).resolves.toBe('{"name": "Comet", "tag": "bird"');
+    await expect(codeText(body)).resolves.toBe('{"name": "Comet", "tag": "bird"');
     await body.fill('{"name":"Comet","tag":"bird"}');
     await page.getByRole('button', { name: 'Format' }).click();
-    await expect(body.inputValue()).resolves.toBe('{\n  "name": "Comet",\n  "tag": "bird"\n}');
+    await expect(codeText(body)).resolves.toBe('{\n  "name": "Comet",\n  "tag": "bird"\n}');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByTestId('status').waitFor();
     await expect(page.getByTestId('status').textContent()).resolves.toContain('201');
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain('Comet');
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain('Comet');
     await screenshot(page, 'request-post-json');
   });
 

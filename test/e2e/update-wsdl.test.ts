@@ -18,6 +18,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const FIXTURES = join(repoRoot(), 'test', 'fixtures', 'wsdl', 'parley', 'update');
@@ -66,8 +67,8 @@ describe.skipIf(missing !== null)('Update definition of a WSDL interface', { tim
     // The user edits Divide's envelope and saves it.
     await (await showInTree('Divide')).first().click();
     const body = page.getByLabel('Body', { exact: true });
-    await expect.poll(() => body.inputValue()).toMatch(/<c:dividend>0<\/c:dividend>/);
-    await body.fill((await body.inputValue()).replace('<c:dividend>0</c:dividend>', '<c:dividend>84</c:dividend>'));
+    await expect.poll(() => codeText(body)).toMatch(/<c:dividend>0<\/c:dividend>/);
+    await body.fill((await codeText(body)).replace('<c:dividend>0</c:dividend>', '<c:dividend>84</c:dividend>'));
     await page.keyboard.press('Control+S');
     await until(() => savedRequestHolds('Divide', '<c:dividend>84'), STEP_MS, () => 'the edited Divide was not saved');
 
@@ -104,8 +105,8 @@ describe.skipIf(missing !== null)('Update definition of a WSDL interface', { tim
 
     // The edited envelope is kept; Add (not edited) follows the new action and endpoint.
     await (await showInTree('Divide')).first().click();
-    await expect.poll(() => page.getByLabel('Body', { exact: true }).inputValue()).toContain('<c:dividend>84</c:dividend>');
-    await expect(page.getByLabel('Body', { exact: true }).inputValue()).resolves.not.toContain('<c:scale>');
+    await expect.poll(() => codeText(page.getByLabel('Body', { exact: true }))).toContain('<c:dividend>84</c:dividend>');
+    await expect(codeText(page.getByLabel('Body', { exact: true }))).resolves.not.toContain('<c:scale>');
     await (await showInTree('Add')).first().click();
     const bar = page.getByLabel('SOAP operation');
     await expect.poll(() => bar.getByLabel('SOAPAction').inputValue()).toBe('urn:parley:calc:v2#Add');

@@ -9,8 +9,9 @@ import { draftOf } from './state/drafts.js';
 import { dirtyTabs } from './state/tabs.js';
 import { edit, requestTabState, send, stop } from './state/request-tabs.js';
 import { formatBody } from './editors/request/format.js';
-import { toast } from './state/toasts.js';
-import { focusSidebarFilter, sidebarHidden } from './state/layout.js';
+import { dismissTopic, toast } from './state/toasts.js';
+import { FORMAT_TOPIC } from './editors/request/BodyEditor.js';
+import { focusSidebarFilter, sidebarHidden, toggleResponseBeside } from './state/layout.js';
 import { openForm } from './state/overlays.js';
 import { newMockDialog } from './editors/mock/NewMock.js';
 import { mockTabState, startOrStop } from './editors/mock/mock-tabs.js';
@@ -63,6 +64,7 @@ export function registerCoreCommands(): void {
     { id: 'tab.next', title: 'Next tab', keys: 'Alt+PageDown', when: () => tabs.value.length > 1, run: () => cycleTab(1) },
     { id: 'tab.previous', title: 'Previous tab', keys: 'Alt+PageUp', when: () => tabs.value.length > 1, run: () => cycleTab(-1) },
     { id: 'tab.keep', title: 'Keep this tab open (not a preview)', when: () => !!activeTab.value?.preview, run: () => keepTab(activeTabId.value!) },
+    { id: 'layout.responseBeside', title: 'Show the response beside / below the request', run: toggleResponseBeside },
     { id: 'sidebar.toggle', title: 'Show / hide the sidebar', keys: `${mod}+B`, run: () => void (sidebarHidden.value = !sidebarHidden.value) },
     { id: 'sidebar.filter', title: 'Filter requests in the sidebar', keys: `${mod}+Shift+F`, run: focusSidebarFilter },
   ]);
@@ -76,8 +78,10 @@ function formatActiveBody(): void {
     return;
   }
   const result = formatBody(body.raw.language, body.raw.text);
-  if (!result.ok) toast('error', result.message);
-  else if (result.text !== body.raw.text) edit(state, (r) => ({ ...r, body: { ...r.body, raw: { ...r.body.raw, text: result.text } } }));
+  // One toast about the body's format at a time: pressing the keys again replaces it.
+  if (!result.ok) return toast('error', result.message, undefined, FORMAT_TOPIC);
+  dismissTopic(FORMAT_TOPIC);
+  if (result.text !== body.raw.text) edit(state, (r) => ({ ...r, body: { ...r.body, raw: { ...r.body.raw, text: result.text } } }));
 }
 
 

@@ -3,7 +3,14 @@
  * (Shift for bigger steps, Home / End for the limits). It sets one pane's size; the layout
  * remembers it per workspace.
  */
-import { paneSize, setPaneSize, type Pane } from '../state/layout.js';
+import { paneSize, setPaneSize as setStored, type Pane } from '../state/layout.js';
+
+/** A pane's size in px: kept as px, or as thousandths of `total` when given. */
+export function storedSize(pane: Pane, fallback: number, total?: number): number {
+  if (!total) return paneSize(pane, fallback);
+  const share = paneSize(pane, -1);
+  return share < 0 ? fallback : Math.round((share / 1000) * total);
+}
 
 export interface SplitterProps {
   pane: Pane;
@@ -15,11 +22,18 @@ export interface SplitterProps {
   max: number;
   /** The sized pane is after the handle (below or right of it): dragging toward it shrinks it. */
   after?: boolean;
+  /**
+   * The size of the space the two panes share, in px: the size is then kept as thousandths of it,
+   * so the split follows the window. `fallback`, `min` and `max` stay in px.
+   */
+  total?: number;
 }
 
-export function Splitter({ pane, label, orientation, fallback, min, max, after }: SplitterProps) {
+export function Splitter({ pane, label, orientation, fallback, min, max, after, total }: SplitterProps) {
   const clamp = (n: number) => Math.max(min, Math.min(max, n));
-  const size = clamp(paneSize(pane, fallback));
+  const toStored = (px: number) => (total ? Math.round((px / total) * 1000) : px);
+  const size = clamp(storedSize(pane, fallback, total));
+  const setPaneSize = (p: Pane, px: number, persist: boolean) => setStored(p, toStored(px), persist);
   const sign = after ? -1 : 1;
   const onPointerDown = (e: PointerEvent) => {
     if (e.button !== 0) return;

@@ -46,6 +46,18 @@ export function resetPaneSizes(): void {
   void attempt('workspace.setPreferences', { panes: {} });
 }
 
+/** The response beside the request (wide windows) rather than below it; a workspace preference. */
+const besideChosen = signal<boolean | null>(null);
+export const responseBeside = computed(() => besideChosen.value ?? workspace.value?.preferences.responseBeside ?? false);
+
+export function toggleResponseBeside(): void {
+  const next = !responseBeside.value;
+  besideChosen.value = next;
+  void attempt('workspace.setPreferences', { responseBeside: next }).then((prefs) => {
+    if (prefs && besideChosen.value === next) besideChosen.value = null;
+  });
+}
+
 export function focusSidebarFilter(): void {
   sidebarHidden.value = false;
   // After the sidebar has rendered again.

@@ -2,6 +2,7 @@
  * Per-tab state of open request editors, kept outside the components so switching tabs keeps
  * the draft, the last response and the chosen sub-tabs.
  */
+import type { BodyMode } from '../editors/response/BodyView.js';
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { Api } from '../../../../protocol/model/api.js';
 import type { Request } from '../../../../protocol/model/request.js';
@@ -42,7 +43,7 @@ export interface RequestTabState {
   section: Signal<Section>;
   responseView: Signal<ResponseView>;
   /** An HTML body shown as its source (pretty) or as the inert preview. */
-  bodyMode: Signal<'pretty' | 'preview'>;
+  bodyMode: Signal<BodyMode>;
   sending: Signal<boolean>;
   /** The event stream of the last send, from its head on (open while `sending`). */
   live: Signal<LiveStream | null>;
@@ -100,7 +101,7 @@ export function requestTabState(tab: Tab): RequestTabState {
     api,
     section,
     responseView: signal<ResponseView>('body'),
-    bodyMode: signal<'pretty' | 'preview'>('pretty'),
+    bodyMode: signal<BodyMode>('pretty'),
     sending: signal(false),
     live: signal<LiveStream | null>(null),
     showStreamOthers: signal(true),

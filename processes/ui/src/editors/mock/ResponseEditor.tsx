@@ -7,6 +7,12 @@ import type { MatchCheck, MatchCondition, MockBodyKind, MockHeader, MockOperatio
 import { RowsTable } from '../../components/RowsTable.js';
 import { CloseIcon, PlusIcon } from '../../components/Icons.js';
 import { formatBody } from '../request/format.js';
+import { parseMarks } from '../request/BodyEditor.js';
+import { CodeEditor } from '../../code/CodeEditor.js';
+import { WrapToggle } from '../../code/WrapToggle.js';
+
+/** A mock body's `{{name}}` template values stand for values: not parse errors. */
+const TEMPLATES = { templates: true };
 import { editOperation, editResponse, type MockTabState } from './mock-tabs.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
 
@@ -111,7 +117,7 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
           <button
             class="button small"
             onClick={() => {
-              const result = formatBody(response.body.kind, response.body.text);
+              const result = formatBody(response.body.kind, response.body.text, TEMPLATES);
               if (result.ok) {
                 error.value = '';
                 change((r) => ({ ...r, body: { ...r.body, text: result.text } }));
@@ -121,6 +127,7 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
             Format
           </button>
         )}
+        {response.body.kind !== 'none' && <WrapToggle />}
       </div>
       {error.value && (
         <p class="inline-error" role="alert">
@@ -130,12 +137,13 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
       {response.body.kind === 'none' ? (
         <p class="muted">This response has no body.</p>
       ) : (
-        <textarea
-          class="code body-text"
-          aria-label="Response body"
-          spellcheck={false}
+        <CodeEditor
+          class="mock-body-code"
+          label="Response body"
+          language={response.body.kind}
           value={response.body.text}
-          onInput={(e) => change((r) => ({ ...r, body: { ...r.body, text: (e.target as HTMLTextAreaElement).value } }))}
+          check={(text) => parseMarks(response.body.kind, text, TEMPLATES)}
+          onChange={(text) => change((r) => ({ ...r, body: { ...r.body, text } }))}
         />
       )}
     </div>

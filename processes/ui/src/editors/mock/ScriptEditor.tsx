@@ -4,7 +4,8 @@
  * the operation lacks), and Apply script, which saves it.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { CodeEditor, type CodeEditorHandle, type CodeMark } from '../../code/CodeEditor.js';
 import type { ResOf } from '../../../../../protocol/messages.js';
 import type { MockOperation } from '../../../../../protocol/model/mock.js';
 import { call } from '../../state/rpc.js';
@@ -28,8 +29,7 @@ respond(${JSON.stringify(first)});
 export function ScriptEditor({ state, op }: { state: MockTabState; op: MockOperation }) {
   const diagnostics = useSignal<Diagnostic[] | null>(null);
   const checkError = useSignal('');
-  const area = useRef<HTMLTextAreaElement>(null);
-  const gutter = useRef<HTMLDivElement>(null);
+  const editor = useRef<CodeEditorHandle | null>(null);
   const source = op.script ?? '';
   const names = op.responses.map((r) => r.name);
   const namesKey = JSON.stringify(names);
@@ -53,20 +53,12 @@ export function ScriptEditor({ state, op }: { state: MockTabState; op: MockOpera
     };
   }, [source, namesKey]);
 
-  const lines = source.split('\n');
-  const byLine = new Map<number, Diagnostic[]>();
-  for (const d of diagnostics.value ?? []) byLine.set(d.line, [...(byLine.get(d.line) ?? []), d]);
   const savedScript = state.saved.value?.operations.find((o) => o.id === op.id)?.script;
   const applied = savedScript === op.script;
   const errors = (diagnostics.value ?? []).filter((d) => d.severity === 'error').length;
 
-  const jump = (d: Diagnostic) => {
-    const el = area.current;
-    if (!el) return;
-    const offset = (line: number, column: number) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1;
-    el.focus();
-    el.setSelectionRange(offset(d.line, d.column), Math.max(offset(d.line, d.column) + 1, offset(d.endLine, d.endColumn)));
-  };
+  const jump = (d: Diagnostic) => editor.current?.reveal({ line: d.line });
+  const marks = useMemo<CodeMark[]>(() => (diagnostics.value ?? []).map((d) => ({ severity: d.severity, message: d.message, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn })), [diagnostics.value]);
 
   return (
     <section class="script-editor" aria-label="Dispatch script">
@@ -82,34 +74,15 @@ export function ScriptEditor({ state, op }: { state: MockTabState; op: MockOpera
           {applied ? 'Applied' : 'Apply script'}
         </button>
       </div>
-      <div class="script-code">
-        <div class="script-gutter mono" ref={gutter} aria-hidden="true">
-          {lines.map((_, i) => (
-            <div key={i} class={byLine.has(i + 1) ? 'has-problem' : ''} title={byLine.get(i + 1)?.map((d) => d.message).join('\n')}>
-              {i + 1}
-            </div>
-          ))}
-        </div>
-        <textarea
-          ref={area}
-          class="code script-text"
-          aria-label="Dispatch script"
-          spellcheck={false}
-          value={source}
-          rows={Math.min(18, Math.max(6, lines.length + 1))}
-          onScroll={(e) => {
-            if (gutter.current) gutter.current.scrollTop = (e.target as HTMLTextAreaElement).scrollTop;
-          }}
-          onKeyDown={(e) => {
-            if (e.key !== 'Tab') return;
-            e.preventDefault();
-            const el = e.target as HTMLTextAreaElement;
-            el.setRangeText('  ', el.selectionStart, el.selectionEnd, 'end');
-            el.dispatchEvent(new Event('input', { bubbles: true }));
-          }}
-          onInput={(e) => editOperation(state, op.id, (o) => ({ ...o, script: (e.target as HTMLTextAreaElement).value }))}
-        />
-      </div>
+      <CodeEditor
+        class="script-code"
+        label="Dispatch script"
+        language="typescript"
+        value={source}
+        marks={marks}
+        handle={(h) => (editor.current = h)}
+        onChange={(script) => editOperation(state, op.id, (o) => ({ ...o, script }))}
+      />
       {checkError.value && <p class="inline-error">The script could not be checked: {checkError.value}</p>}
       {(diagnostics.value ?? []).length > 0 && (
         <ul class="script-diagnostics" aria-label="Script problems">

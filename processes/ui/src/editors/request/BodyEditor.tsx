@@ -4,7 +4,21 @@ import type { Body, BodyKind, MultipartPart, RawLanguage } from '../../../../../
 import { RowsTable } from '../../components/RowsTable.js';
 import { CloseIcon } from '../../components/Icons.js';
 import { BodyFileSource, chooseBodyFile, isOutsideProject } from '../../components/FileChooser.js';
-import { formatBody } from './format.js';
+import { useRef } from 'preact/hooks';
+import { formatBody, parseProblem } from './format.js';
+import type { Placeholders } from './json-text.js';
+import { CodeEditor, type CodeEditorHandle, type CodeMark } from '../../code/CodeEditor.js';
+import { WrapToggle } from '../../code/WrapToggle.js';
+import { dismissTopic } from '../../state/toasts.js';
+
+/** The topic of a toast about the body's format: a newer one replaces it (commands.ts). */
+export const FORMAT_TOPIC = 'format-body';
+
+/** A raw body's parse problem, marked at its line and column as the user types. */
+export function parseMarks(language: string, text: string, placeholders: Placeholders = {}): CodeMark[] {
+  const problem = parseProblem(language, text, placeholders);
+  return problem ? [{ severity: 'error', message: problem.message, from: problem.from, to: problem.to }] : [];
+}
 
 const KINDS: [BodyKind, string][] = [
   ['none', 'None'],
@@ -24,7 +38,11 @@ const LANGUAGES: [RawLanguage, string][] = [
 /** `project`: the root of the request's project, where body files live. */
 export function BodyEditor({ body, project, onChange, extra }: { body: Body; project: string; onChange(body: Body): void; extra?: preact.ComponentChildren }) {
   const formatError = useSignal('');
-  const set = (patch: Partial<Body>) => onChange({ ...body, ...patch });
+  const editor = useRef<CodeEditorHandle | null>(null);
+  // The latest body for the editor's callbacks, which outlive a render.
+  const current = useRef(body);
+  current.current = body;
+  const set = (patch: Partial<Body>) => onChange({ ...current.current, ...patch });
   return (
     <div class="body-editor">
       <div class="segmented" role="radiogroup" aria-label="Body kind">
@@ -48,17 +66,23 @@ export function BodyEditor({ body, project, onChange, extra }: { body: Body; pro
             {(body.raw.language === 'json' || body.raw.language === 'xml') && (
               <button
                 class="button small"
+                title="Format (Shift+Alt+F): lays the body out; every ${name} stays as written"
                 onClick={() => {
                   const result = formatBody(body.raw.language, body.raw.text);
                   if (result.ok) {
                     formatError.value = '';
+                    dismissTopic(FORMAT_TOPIC);
                     set({ raw: { ...body.raw, text: result.text } });
-                  } else formatError.value = result.message;
+                  } else {
+                    formatError.value = result.message;
+                    editor.current?.reveal(result.problem);
+                  }
                 }}
               >
                 Format
               </button>
             )}
+            <WrapToggle />
             {extra}
           </div>
           {formatError.value && (
@@ -66,24 +90,16 @@ export function BodyEditor({ body, project, onChange, extra }: { body: Body; pro
               {formatError.value}
             </p>
           )}
-          <textarea
-            class="code body-text"
-            aria-label="Body"
-            spellcheck={false}
+          <CodeEditor
+            class="body-code"
+            label="Body"
+            language={body.raw.language}
             value={body.raw.text}
-            onInput={(e) => {
+            check={(text) => parseMarks(body.raw.language, text)}
+            handle={(h) => (editor.current = h)}
+            onChange={(text) => {
               formatError.value = '';
-              set({ raw: { ...body.raw, text: (e.target as HTMLTextAreaElement).value } });
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Tab' && !e.shiftKey) {
-                e.preventDefault();
-                const el = e.target as HTMLTextAreaElement;
-                const { selectionStart: s, selectionEnd: end } = el;
-                const text = `${el.value.slice(0, s)}  ${el.value.slice(end)}`;
-                set({ raw: { ...body.raw, text } });
-                requestAnimationFrame(() => el.setSelectionRange(s + 2, s + 2));
-              }
+              set({ raw: { ...body.raw, text } });
             }}
           />
         </>

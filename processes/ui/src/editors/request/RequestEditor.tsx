@@ -15,7 +15,9 @@ import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
 import { RequestCurlButton } from '../../history/RequestCurlButton.js';
 import { Splitter } from '../../components/Splitter.js';
-import { paneSize } from '../../state/layout.js';
+import { responseBeside, toggleResponseBeside } from '../../state/layout.js';
+import { storedSize } from '../../components/Splitter.js';
+import { useSize } from '../../components/use-size.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
 import type { Api } from '../../../../../protocol/model/api.js';
 import { SoapBar } from '../soap/SoapBar.js';
@@ -35,13 +37,15 @@ export const bodyExtras: ((state: RequestTabState) => preact.ComponentChildren)[
 export function RequestEditor({ tab }: EditorProps) {
   const state = requestTabState(tab);
 
+  const [host, size] = useSize();
   if (state.loadError.value) return <div class="pane-message">{state.loadError.value}</div>;
   const draft = state.draft.value;
   if (!draft) return <div class="pane-message">Loading…</div>;
   const change = (fn: (r: Request) => Request) => edit(state, fn);
+  const split = splitOf(size.value, responseBeside.value);
 
   return (
-    <div class="request-editor" style={{ gridTemplateRows: `${requestPaneHeight()}px auto minmax(0, 1fr)` }}>
+    <div ref={host} class={`request-editor${split.beside ? ' beside' : ''}`} style={split.beside ? { gridTemplateColumns: `${split.request}px auto minmax(0, 1fr)` } : { gridTemplateRows: `${split.request}px auto minmax(0, 1fr)` }}>
       <div class="request-top">
         <Breadcrumb state={state} draft={draft} />
         <UrlBar state={state} draft={draft} />
@@ -59,6 +63,15 @@ export function RequestEditor({ tab }: EditorProps) {
               <SectionCount draft={draft} section={id} />
             </button>
           ))}
+          <span class="spacer" />
+          <button
+            class="icon-button layout-toggle"
+            title={split.beside ? 'Show the response below the request' : 'Show the response beside the request'}
+            aria-pressed={split.beside}
+            onClick={toggleResponseBeside}
+          >
+            {split.beside ? 'Response below' : 'Response beside'}
+          </button>
         </nav>
         <div class="section-body">
           {state.section.value === 'params' && (
@@ -90,15 +103,33 @@ export function RequestEditor({ tab }: EditorProps) {
           {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
         </div>
       </div>
-      <Splitter pane="request" label="Resize the request and response panes" orientation="horizontal" fallback={DEFAULT_REQUEST_HEIGHT()} min={120} max={maxRequestHeight()} />
+      <Splitter
+        pane={split.beside ? 'requestWidthShare' : 'requestShare'}
+        label="Resize the request and response panes"
+        orientation={split.beside ? 'vertical' : 'horizontal'}
+        total={split.total}
+        fallback={split.fallback}
+        min={split.min}
+        max={split.max}
+      />
       <ResponsePane state={state} />
     </div>
   );
 }
 
-const DEFAULT_REQUEST_HEIGHT = () => Math.round(innerHeight * 0.4);
-const maxRequestHeight = () => Math.max(120, innerHeight - 260);
-const requestPaneHeight = () => Math.max(120, Math.min(maxRequestHeight(), paneSize('request', DEFAULT_REQUEST_HEIGHT())));
+/**
+ * The request's part of the editor, in px, from its share (thousandths) of the editor's height,
+ * or of its width with the response beside: the split follows the window, and each side keeps room
+ * for what it must show (the URL bar and tabs; the status line and a few body lines).
+ */
+function splitOf(size: { width: number; height: number }, beside: boolean) {
+  const total = Math.max(1, beside ? size.width : size.height);
+  const [min, keep, share] = beside ? [360, 320, 500] : [150, 220, 400];
+  const max = Math.max(min, total - keep);
+  const fallback = Math.round((total * share) / 1000);
+  const request = Math.max(min, Math.min(max, storedSize(beside ? 'requestWidthShare' : 'requestShare', fallback, total)));
+  return { beside, total, min, max, fallback, request };
+}
 
 /**
  * What would make Send refuse, said before Send: empty path parameters, a URL that is not one,

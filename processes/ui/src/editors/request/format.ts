@@ -1,50 +1,58 @@
 /**
  * The body formatter: pretty-prints JSON or XML, and reports a body that does not parse
- * (with where) instead of rewriting it.
+ * (with where) instead of rewriting it. A `${name}` expansion is kept as written, in a string or
+ * standing for a value.
  */
-export type FormatResult = { ok: true; text: string } | { ok: false; message: string };
+import { XMLValidator } from 'fast-xml-parser';
+import { formatJsonText, jsonProblem, lineAndColumn, type JsonProblem, type Placeholders } from './json-text.js';
 
-export function formatBody(language: string, text: string): FormatResult {
-  if (language === 'json') return formatJson(text);
+/** A parse problem in the text as written: where (offsets) and what, in the user's words. */
+export type TextProblem = JsonProblem;
+
+export type FormatResult = { ok: true; text: string } | { ok: false; message: string; problem: TextProblem };
+
+export function formatBody(language: string, text: string, placeholders: Placeholders = {}): FormatResult {
+  if (language === 'json') return formatJson(text, placeholders);
   if (language === 'xml') return formatXml(text);
   return { ok: true, text };
 }
 
-export function formatJson(text: string): FormatResult {
-  if (!text.trim()) return { ok: true, text };
-  // `${name}` expansions outside strings are not JSON; keep them as opaque tokens while parsing.
-  const tokens: string[] = [];
-  const shielded = text.replace(/\$\{[^{}]+\}/g, (m) => {
-    tokens.push(m);
-    return `"\u0000${tokens.length - 1}\u0000"`;
-  });
-  try {
-    const pretty = JSON.stringify(JSON.parse(shielded), null, 2);
-    return { ok: true, text: pretty.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => tokens[Number(i)]!) };
-  } catch (err) {
-    return { ok: false, message: `The JSON does not parse: ${jsonErrorWhere(text, (err as Error).message)}. It was left as it is.` };
-  }
-}
-
-function jsonErrorWhere(text: string, message: string): string {
-  const at = /position (\d+)/.exec(message);
-  if (!at) return message;
-  const pos = Number(at[1]);
-  const before = text.slice(0, pos);
-  const line = before.split('\n').length;
-  const column = pos - before.lastIndexOf('\n');
-  return `${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')} at line ${line}, column ${column}`;
+export function formatJson(text: string, placeholders: Placeholders = {}): FormatResult {
+  const result = formatJsonText(text, placeholders);
+  if (result.ok) return result;
+  return { ok: false, message: `The JSON does not parse: ${result.problem.message} It was left as it is.`, problem: result.problem };
 }
 
 export function formatXml(text: string): FormatResult {
-  if (!text.trim()) return { ok: true, text };
-  const doc = new DOMParser().parseFromString(text, 'application/xml');
-  const error = doc.querySelector('parsererror');
-  if (error) {
-    const detail = (error.textContent ?? '').split('\n').find((l) => /line|error/i.test(l)) ?? 'not well-formed';
-    return { ok: false, message: `The XML does not parse: ${detail.trim()}. It was left as it is.` };
+  const problem = xmlProblem(text);
+  if (problem) return { ok: false, message: `The XML does not parse: ${problem.message} It was left as it is.`, problem };
+  return { ok: true, text: text.trim() ? indentXml(text) : text };
+}
+
+/** Where a body's text first fails to parse in its language, or null (text and HTML always pass). */
+export function parseProblem(language: string, text: string, placeholders: Placeholders = {}): TextProblem | null {
+  if (language === 'json') return jsonProblem(text, placeholders);
+  if (language === 'xml') return xmlProblem(text);
+  return null;
+}
+
+export function xmlProblem(text: string): TextProblem | null {
+  if (!text.trim()) return null;
+  const result = XMLValidator.validate(text, { allowBooleanAttributes: true });
+  if (result === true) return null;
+  const { line, col, msg } = result.err;
+  const from = offsetOf(text, line, col);
+  return { from, to: Math.min(text.length, from + 1), message: `${msg.replace(/\.$/, '')} (${lineAndColumn(text, from)}).` };
+}
+
+function offsetOf(text: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf('\n', offset);
+    if (next < 0) return text.length;
+    offset = next + 1;
   }
-  return { ok: true, text: indentXml(text) };
+  return Math.min(text.length, offset + Math.max(0, column - 1));
 }
 
 /** Re-indents XML by tags, keeping text content and CDATA as they are. */

@@ -4,19 +4,18 @@
  * History. For an event stream Events replaces Body: while it runs only Events and Headers are
  * shown, the rest when it ends (SPEC "Events").
  */
-import { useSignal, type Signal } from '@preact/signals';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import type { Exchange } from '../../../../../protocol/model/history.js';
 import type { SendResult } from '../../../../../protocol/model/exchange.js';
 import type { RequestTabState, ResponseView } from '../../state/request-tabs.js';
 import { mod } from '../../state/commands.js';
 import { formatBytes } from '../../components/FileChooser.js';
-import { HIGHLIGHT_LIMIT, bodyKind, decodeText, header, prettyText, type BodyKind } from './body-view.js';
-import { highlightJson, highlightMarkup } from './highlight.js';
-import { lineForPointer, prettyJson } from './pretty-json.js';
+import { bodyKind, decodeText } from './body-view.js';
+import { CodeEditor } from '../../code/CodeEditor.js';
+import { WrapToggle } from '../../code/WrapToggle.js';
+import { BodyView } from './BodyView.js';
 import { VerdictChip } from './VerdictChip.js';
 import { AssertionResults, AssertionsChip } from './AssertionResults.js';
-import { HtmlPreview } from './HtmlPreview.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
 import { EventsView } from './EventsView.js';
@@ -140,7 +139,6 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
   ];
   const view = views.some(([v]) => v === state.responseView.value) ? state.responseView.value : views[0]![0];
   const statusClass = statusClassOf(r.status);
-  const problemLine = useSignal<number | null>(null);
   return (
     <section class="response-pane" aria-label="Response">
       <div class="status-line">
@@ -156,7 +154,6 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
             verdict={exchange.verdict}
             onShowProblems={() => {
               state.responseView.value = 'body';
-              problemLine.value = null;
             }}
           />
         )}
@@ -175,123 +172,26 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {view === 'redirects' && <RedirectsView result={r} />}
         {view === 'timing' && <TimingView timing={r.timing} />}
         {view === 'history' && <HistoryView state={state} />}
-        {view === 'raw' && (
-          <pre class="raw mono">
-            {exchange.request.method} {exchange.request.url}
-            {'\n'}
-            {r.raw.request}
-            {'\n\n'}
-            {r.raw.response}
-          </pre>
-        )}
+        {view === 'raw' && <RawView exchange={exchange} />}
       </div>
     </section>
   );
 }
 
-export function BodyView({ result, kind, exchange, mode }: { result: SendResult; kind: BodyKind; exchange?: Exchange; mode?: Signal<'pretty' | 'preview'> }) {
-  const imageUrl = useMemo(() => (kind === 'image' ? URL.createObjectURL(new Blob([result.body.bytes as Uint8Array<ArrayBuffer>], { type: header(result, 'content-type') })) : null), [result, kind]);
-  useEffect(() => () => void (imageUrl && URL.revokeObjectURL(imageUrl)), [imageUrl]);
-  const spoolNote = result.body.spooledTo ? (
-    <p class="note">
-      Showing the first {formatBytes(result.body.bytes.byteLength)} of {formatBytes(result.body.size)}. The whole body was saved to <code>{result.body.spooledTo}</code>.
-    </p>
-  ) : null;
-  if (kind === 'empty') return <p class="muted">No body.</p>;
-  if (kind === 'image' && imageUrl) return <img class="body-image" src={imageUrl} alt="Response image" />;
-  if (kind === 'binary') {
-    return (
-      <>
-        {spoolNote}
-        <p class="muted">Binary body ({formatBytes(result.body.size)}, {header(result, 'content-type') ?? 'no content type'}).</p>
-      </>
-    );
-  }
-  const text = decodeText(result);
-  if (kind === 'html' && mode) {
-    return (
-      <div class="html-body">
-        <div class="segmented" role="group" aria-label="HTML view">
-          <button class={mode.value === 'pretty' ? 'active' : ''} aria-pressed={mode.value === 'pretty'} onClick={() => (mode.value = 'pretty')}>
-            Pretty
-          </button>
-          <button class={mode.value === 'preview' ? 'active' : ''} aria-pressed={mode.value === 'preview'} onClick={() => (mode.value = 'preview')}>
-            Preview
-          </button>
-        </div>
-        {spoolNote}
-        {mode.value === 'preview' ? <HtmlPreview html={text} /> : <pre class="pretty mono">{text.length > HIGHLIGHT_LIMIT ? text : highlightMarkup(text)}</pre>}
-      </div>
-    );
-  }
-  if (kind === 'json') return <JsonBody text={text} exchange={exchange} note={spoolNote} />;
-  const pretty = prettyText(kind, text);
-  const big = pretty.length > HIGHLIGHT_LIMIT;
+/** The exchange as on the wire: the request as sent, then the response's head and its body. */
+function RawView({ exchange }: { exchange: Exchange }) {
+  const r = exchange.response;
+  const text = useMemo(() => {
+    const body = r.stream ? '[an event stream: see Events]' : r.body.size === 0 ? '' : bodyKind(r) === 'binary' || bodyKind(r) === 'image' ? `[${r.body.size} bytes binary]` : decodeText(r);
+    const cut = r.body.spooledTo ? `\n[body cut: the first ${formatBytes(r.body.bytes.byteLength)} of ${formatBytes(r.body.size)} shown; the whole body is in ${r.body.spooledTo}]` : '';
+    return `${exchange.request.method} ${exchange.request.url}\n${r.raw.request}\n\n${r.raw.response.replace(/(\r?\n)+$/, '')}\n\n${body}${cut}`;
+  }, [exchange]);
   return (
-    <>
-      {spoolNote}
-      <pre class="pretty mono">{big ? pretty : kind === 'text' ? pretty : highlightMarkup(pretty)}</pre>
-    </>
-  );
-}
-
-function JsonBody({ text, exchange, note }: { text: string; exchange?: Exchange; note: preact.ComponentChildren }) {
-  const parsed = useMemo(() => {
-    try {
-      return { ok: true as const, pretty: prettyJson(JSON.parse(text)) };
-    } catch {
-      return { ok: false as const };
-    }
-  }, [text]);
-  const listRef = useRef<HTMLDivElement>(null);
-  const problems = exchange?.verdict?.problems ?? [];
-  if (!parsed.ok || text.length > HIGHLIGHT_LIMIT * 4) {
-    return (
-      <>
-        {note}
-        <pre class="pretty mono">{text}</pre>
-      </>
-    );
-  }
-  const marks = new Map<number, string[]>();
-  for (const p of problems) {
-    const line = lineForPointer(parsed.pretty, p.pointer);
-    marks.set(line, [...(marks.get(line) ?? []), `${p.pointer || '/'}: ${p.message}`]);
-  }
-  const jump = (pointer: string) => {
-    const line = lineForPointer(parsed.pretty, pointer);
-    const el = listRef.current?.querySelector(`[data-line="${line}"]`);
-    el?.scrollIntoView({ block: 'center' });
-    el?.classList.add('flash');
-    setTimeout(() => el?.classList.remove('flash'), 1200);
-  };
-  return (
-    <div class="json-body">
-      {note}
-      <div class="pretty mono code-lines" ref={listRef}>
-        {parsed.pretty.lines.map((line, i) => (
-          <div key={i} data-line={i} class={`code-line${marks.has(i) ? ' has-problem' : ''}`} title={marks.get(i)?.join('\n')}>
-            <span class="gutter">{marks.has(i) ? <span class="problem-marker" aria-label="Contract problem">●</span> : i + 1}</span>
-            <span class="code-text">{highlightJson(line)}</span>
-          </div>
-        ))}
+    <div class="body-view">
+      <div class="toolbar">
+        <WrapToggle />
       </div>
-      {problems.length > 0 && (
-        <div class="problems-panel" role="region" aria-label="Problems">
-          <h4>
-            Problems <span class="count">{problems.length}</span>
-          </h4>
-          <ul>
-            {problems.map((p, i) => (
-              <li key={i}>
-                <button class="problem-row" onClick={() => jump(p.pointer)}>
-                  <code>{p.pointer || '/'}</code> <span>{p.message}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <CodeEditor class="response-code" label="Raw exchange" language="text" value={text} readOnly />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 /** How a response body is shown: decoded text, its kind, and a pretty form when it parses. */
 import type { SendResult } from '../../../../../protocol/model/exchange.js';
+import { html as beautifyHtml } from 'js-beautify';
 import { indentXml } from '../request/format.js';
 
 export type BodyKind = 'json' | 'xml' | 'html' | 'text' | 'image' | 'binary' | 'empty';
@@ -42,3 +43,15 @@ export function prettyText(kind: BodyKind, text: string): string {
   if (kind === 'xml') return indentXml(text);
   return text;
 }
+
+/**
+ * HTML laid out one element a line with two-space indents (js-beautify's, the formatter VS Code
+ * ships); scripts and styles inside are laid out too. Past HTML_LAYOUT_LIMIT the text is shown as
+ * it came: laying out megabytes would hold the page.
+ */
+export function prettyHtml(text: string): string {
+  if (text.length > HTML_LAYOUT_LIMIT) return text;
+  return beautifyHtml(text, { indent_size: 2, wrap_line_length: 0, preserve_newlines: false, end_with_newline: false });
+}
+
+const HTML_LAYOUT_LIMIT = 2 * 1024 * 1024;

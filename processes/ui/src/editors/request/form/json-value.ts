@@ -5,7 +5,10 @@
  * string is a value of its own. Parsing is jsonc-parser's, strict (no comments, no trailing
  * commas); printing is ours, because JSON.stringify can do neither of the above.
  */
-import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { describeJsonError, lineAndColumn, shieldExpansions } from '../json-text.js';
+
+export { isExpansion } from '../json-text.js';
 
 export type JsonValue =
   | { kind: 'object'; entries: JsonEntry[] }
@@ -24,52 +27,14 @@ export interface JsonEntry {
 
 export type ParsedBody = { ok: true; value: JsonValue | undefined } | { ok: false; message: string };
 
-const EXPANSION = /^\$\{[^{}"\n]+\}$/;
-
-export function isExpansion(text: string): boolean {
-  return EXPANSION.test(text);
-}
-
 /** Parses a body; empty text is no value at all. */
 export function parseBody(text: string): ParsedBody {
   const { shielded, expansions } = shieldExpansions(text);
   const errors: ParseError[] = [];
   const tree = parseTree(shielded, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: true });
   const first = errors[0];
-  if (first) return { ok: false, message: `The body is not valid JSON: ${describeError(first)} at ${lineAndColumn(text, first.offset)}.` };
+  if (first) return { ok: false, message: `The body is not valid JSON: ${describeJsonError(first)} at ${lineAndColumn(text, first.offset)}.` };
   return { ok: true, value: tree ? fromNode(tree, shielded, expansions) : undefined };
-}
-
-/**
- * Replaces each `${...}` outside strings with a string of the same length, so the parser accepts
- * it and error offsets still point into the text as written.
- */
-function shieldExpansions(text: string): { shielded: string; expansions: Map<number, string> } {
-  const expansions = new Map<number, string>();
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      out += c;
-      if (c === '\\') out += text[++i] ?? '';
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '$' && text[i + 1] === '{') {
-      const end = text.indexOf('}', i);
-      const token = end < 0 ? '' : text.slice(i, end + 1);
-      if (isExpansion(token)) {
-        expansions.set(i, token);
-        out += `"${'_'.repeat(token.length - 2)}"`;
-        i = end;
-        continue;
-      }
-    }
-    out += c;
-  }
-  return { shielded: out, expansions };
 }
 
 function fromNode(node: Node, text: string, expansions: ReadonlyMap<number, string>): JsonValue {
@@ -92,34 +57,6 @@ function fromNode(node: Node, text: string, expansions: ReadonlyMap<number, stri
     default:
       return { kind: 'null' };
   }
-}
-
-const ERROR_WORDS: Record<string, string> = {
-  InvalidSymbol: 'an unexpected character',
-  InvalidNumberFormat: 'a number written wrongly',
-  PropertyNameExpected: 'a property name in double quotes is expected',
-  ValueExpected: 'a value is expected',
-  ColonExpected: 'a colon is expected',
-  CommaExpected: 'a comma is expected',
-  CloseBraceExpected: 'a closing } is expected',
-  CloseBracketExpected: 'a closing ] is expected',
-  EndOfFileExpected: 'there is more after the end of the value',
-  InvalidCommentToken: 'comments are not JSON',
-  UnexpectedEndOfComment: 'a comment is not closed',
-  UnexpectedEndOfString: 'a string is not closed',
-  UnexpectedEndOfNumber: 'a number is cut short',
-  InvalidUnicode: 'a \\u escape is wrong',
-  InvalidEscapeCharacter: 'a backslash escape is wrong',
-  InvalidCharacter: 'a control character inside a string',
-};
-
-function describeError(error: ParseError): string {
-  return ERROR_WORDS[printParseErrorCode(error.error)] ?? 'the text does not parse';
-}
-
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
 /** The text of a value, pretty with two spaces, as JSON.stringify(value, null, 2) would lay it out. */
