@@ -266,7 +266,9 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
         value={draft.url}
         onInput={(e) => {
           const url = (e.target as HTMLInputElement).value;
-          edit(state, (r) => ({ ...r, url, pathParams: syncPathParams(url, r.pathParams) }));
+          // A name typed into the URL takes over the row kept off under that name (it is on again, as typed).
+          const typed = new Set(queryRows(url).map((row) => row.name));
+          edit(state, (r) => ({ ...r, url, query: r.query.filter((row) => !typed.has(row.name)), pathParams: syncPathParams(url, r.pathParams) }));
         }}
       />
       {state.sending.value ? (
