@@ -121,6 +121,20 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
     ]);
   });
 
+  it('switching a row off takes its pair out of the URL and leaves the row in place; switching it on puts the pair back', async () => {
+    const before = await url().inputValue();
+    await page.getByLabel('Send b').uncheck();
+    await expect(url().inputValue()).resolves.toBe(`${origin}/echo?a=1&lang=en#frag`);
+    await expect(rowsShown()).resolves.toEqual([
+      ['a', '1'],
+      ['b', '2'],
+      ['lang', 'en'],
+    ]);
+    await expect(page.getByLabel('Send b').isChecked()).resolves.toBe(false);
+    await page.getByLabel('Send b').check();
+    await expect(url().inputValue()).resolves.toBe(before);
+  });
+
   it('editing a row rewrites only its part of the URL; the file holds the URL as typed, and so does a reload', async () => {
     const value = page.getByLabel('Query parameter value of a');
     await value.click();

@@ -14,27 +14,21 @@ export interface RowsTableProps {
   label: string;
   /** Masks values, e.g. secret-looking rows. */
   maskValue?: (row: Row) => boolean;
-  /** Where the blank row for the next entry sits (default: last); typing in it adds the row there. */
-  ghostAt?: number;
 }
 
-export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlaceholder = 'Value', fixedNames, noToggle, label, maskValue, ghostAt }: RowsTableProps) {
+export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlaceholder = 'Value', fixedNames, noToggle, label, maskValue }: RowsTableProps) {
   const update = (index: number, patch: Partial<Row>) => onChange(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
   const remove = (index: number) => onChange(rows.filter((_, i) => i !== index));
-  // A blank row invites the next entry; typing in it adds a row where it stands, so the row
-  // typed into keeps its place (and its focus).
-  const at = fixedNames ? -1 : Math.max(0, Math.min(rows.length, ghostAt ?? rows.length));
-  const blank: Row = { name: '', value: '', enabled: true };
-  const shown = at < 0 ? rows : [...rows.slice(0, at), blank, ...rows.slice(at)];
+  // A trailing blank row invites the next entry; typing in it adds a row.
+  const shown = fixedNames ? rows : [...rows, { name: '', value: '', enabled: true }];
   return (
     <table class="rows-table" aria-label={label}>
       <tbody>
-        {shown.map((row, shownIndex) => {
-          const ghost = shownIndex === at;
-          const index = at >= 0 && shownIndex > at ? shownIndex - 1 : shownIndex;
-          const set = (patch: Partial<Row>) => (ghost ? onChange([...rows.slice(0, at), { ...row, ...patch }, ...rows.slice(at)]) : update(index, patch));
+        {shown.map((row, index) => {
+          const ghost = index === rows.length;
+          const set = (patch: Partial<Row>) => (ghost ? onChange([...rows, { ...row, ...patch }]) : update(index, patch));
           return (
-            <tr key={shownIndex} class={`${ghost ? 'ghost' : ''}${!row.enabled ? ' disabled' : ''}`}>
+            <tr key={index} class={`${ghost ? 'ghost' : ''}${!row.enabled ? ' disabled' : ''}`}>
               {!noToggle && (
                 <td class="cell-check">
                   {!ghost && <input type="checkbox" aria-label={`Send ${row.name || 'row'}`} checked={row.enabled} onChange={(e) => set({ enabled: (e.target as HTMLInputElement).checked })} />}

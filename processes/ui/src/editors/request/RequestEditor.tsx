@@ -8,6 +8,7 @@ import { mod } from '../../state/commands.js';
 import { METHODS } from '../../state/actions.js';
 import { edit, requestTabState, save, send, stop, type RequestTabState, type Section } from '../../state/request-tabs.js';
 import { RowsTable } from '../../components/RowsTable.js';
+import { offPlaces, shownRows, splitShown } from './query-rows.js';
 import { AuthEditor } from '../../components/AuthEditor.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
@@ -78,7 +79,7 @@ export function RequestEditor({ tab }: EditorProps) {
                 </>
               )}
               <h4>Query parameters</h4>
-              <QueryRows draft={draft} change={change} />
+              <QueryRows state={state} draft={draft} change={change} />
             </>
           )}
           {state.section.value === 'body' && (
@@ -203,24 +204,20 @@ function Breadcrumb({ state, draft }: { state: RequestTabState; draft: Request }
 const carries = (row: Row) => row.enabled && (row.name !== '' || row.value !== '');
 
 /**
- * The query rows: the URL's pairs (read from the text, in its order), a blank row to add one to
- * it, then the rows switched off, which are kept out of the URL until switched back on. Editing a
- * row rewrites only its pair in the URL (`withQueryRows`).
+ * The query rows: the URL's pairs (read from the text, in its order) and the rows switched off,
+ * which are kept out of the URL until switched back on, each where it was switched off
+ * (query-rows.ts). Editing a row rewrites only its pair in the URL (`withQueryRows`).
  */
-function QueryRows({ draft, change }: { draft: Request; change(fn: (r: Request) => Request): void }) {
-  const inUrl = queryRows(draft.url);
+function QueryRows({ state, draft, change }: { state: RequestTabState; draft: Request; change(fn: (r: Request) => Request): void }) {
   return (
     <RowsTable
       label="Query parameter"
-      rows={[...inUrl, ...draft.query]}
-      ghostAt={inUrl.length}
-      onChange={(rows) =>
-        change((r) => ({
-          ...r,
-          url: withQueryRows(r.url, rows.filter((row) => row.enabled)),
-          query: rows.filter((row) => !row.enabled),
-        }))
-      }
+      rows={shownRows(queryRows(draft.url), draft.query, offPlaces.get(state.doc))}
+      onChange={(rows) => {
+        const { on, off, offAt } = splitShown(rows);
+        offPlaces.set(state.doc, offAt);
+        change((r) => ({ ...r, url: withQueryRows(r.url, on), query: off }));
+      }}
     />
   );
 }
@@ -268,7 +265,12 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
           const url = (e.target as HTMLInputElement).value;
           // A name typed into the URL takes over the row kept off under that name (it is on again, as typed).
           const typed = new Set(queryRows(url).map((row) => row.name));
-          edit(state, (r) => ({ ...r, url, query: r.query.filter((row) => !typed.has(row.name)), pathParams: syncPathParams(url, r.pathParams) }));
+          const places = offPlaces.get(state.doc);
+          edit(state, (r) => {
+            const kept = r.query.map((row, k) => [row, places?.[k]] as const).filter(([row]) => !typed.has(row.name));
+            if (places && kept.length !== r.query.length) offPlaces.set(state.doc, kept.map(([, at]) => at!));
+            return { ...r, url, query: kept.map(([row]) => row), pathParams: syncPathParams(url, r.pathParams) };
+          });
         }}
       />
       {state.sending.value ? (
