@@ -2,7 +2,7 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { Id, Row } from './common.js';
 import { Auth } from './auth.js';
 import { Assertion } from './assertion.js';
-import { applyUrlToRows, syncPathParams } from '../request-url.js';
+import { queryInUrl, syncPathParams } from '../request-url.js';
 
 export const RawLanguage = T.Union([
   T.Literal('json'),
@@ -104,9 +104,17 @@ export const Request = T.Object({
   id: Id,
   name: T.String({ minLength: 1 }),
   method: T.String({ minLength: 1, maxLength: 32 }),
-  /** The URL or path without its query string: the query lives in `query` rows. */
+  /**
+   * The URL or path as the user typed it, query string and fragment included (protocol/request-url.ts):
+   * the query rows the editor shows are read from it. A fragment is kept, never sent.
+   */
   url: T.String(),
   pathParams: T.Array(T.Object({ name: T.String(), value: T.String() })),
+  /**
+   * Query rows switched off, kept for when they are switched back on. A switched-on row here (a
+   * file written before the URL held its query, an importer's rows) is sent after the URL's
+   * query, and a load or save moves it into the URL (`requestForFile`).
+   */
   query: T.Array(Row),
   headers: T.Array(Row),
   body: Body,
@@ -132,9 +140,12 @@ export function requestVersionOf(request: Pick<Request, 'assertions'>): 1 | 2 {
   return request.assertions && request.assertions.length > 0 ? 2 : 1;
 }
 
-/** A request as written to its file: its version set by what it holds, no empty assertion list. */
+/**
+ * A request as written to its file, and as a file is read: its version set by what it holds, no
+ * empty assertion list, its query in its URL (`queryInUrl`: the URL text is what the user edits).
+ */
 export function requestForFile(request: Request): Request {
-  const { assertions, ...rest } = request;
+  const { assertions, ...rest } = queryInUrl(request);
   return assertions && assertions.length > 0 ? { ...rest, version: 2, assertions } : { ...rest, version: 1 };
 }
 
@@ -154,17 +165,14 @@ export function defaultSettings(): RequestSettings {
   return { sendCookies: false, timeoutMs: DEFAULT_TIMEOUT_MS, httpVersion: '1.1' };
 }
 
-/** A request with nothing set but these: no parameters, headers or body; auth inherited. */
-/** A new request; a typed URL's `{name}` segments and query string become its rows, as in the editor. */
+/** A new request with nothing set but these: no headers or body, auth inherited; the URL as typed, a row per `{name}` path segment. */
 export function blankRequest(fields: { id: string; name: string; method: string; url: string }): Request {
-  const { url, query } = applyUrlToRows(fields.url, []);
   return {
     version: 1,
     ...fields,
-    url,
     method: fields.method.toUpperCase(),
-    pathParams: syncPathParams(url, []),
-    query,
+    pathParams: syncPathParams(fields.url, []),
+    query: [],
     headers: [],
     body: emptyBody(),
     auth: { type: 'inherit' },

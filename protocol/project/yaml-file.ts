@@ -14,7 +14,7 @@
 import { pointerSegments } from '../json-pointer.js';
 // @ts-expect-error -- js-yaml ships no types; the part used here is typed by `JsYaml` below.
 import * as jsYamlModule from 'js-yaml';
-import { Document, LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, visit, type Node } from 'yaml';
+import { Document, LineCounter, isMap, isNode, isScalar, isSeq, parseDocument, visit, type Node, type Scalar } from 'yaml';
 import type { TSchema } from '@sinclair/typebox';
 import type { Problem } from '../model/common.js';
 
@@ -285,12 +285,28 @@ export function writeYaml(value: unknown, previous?: string, options: WriteOptio
     if (doc.errors.length === 0 && isMap(doc.contents)) {
       if (sameValue(documentValue(doc), value)) return previous;
       doc.contents = patchNode(doc, doc.contents, value) as typeof doc.contents;
+      quoteBlankBlocks(doc);
       return doc.toString({ lineWidth: 0 });
     }
   }
   const fresh = new Document(value);
   options.styleNew?.(fresh);
+  quoteBlankBlocks(fresh);
   return fresh.toString({ lineWidth: 0 });
+}
+
+/**
+ * Text of several lines made only of spaces, tabs and line breaks is double-quoted: `yaml` writes
+ * it as a block without an indentation indicator, which both readers then take as empty lines
+ * and lose its spaces (`" \n"` read back as `"\n"`; every other text reads back exact, see
+ * block-text.test.ts).
+ */
+function quoteBlankBlocks(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && node.value.includes('\n') && /^[ \t\n]*$/.test(node.value) && /[ \t]/.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
 }
 
 /** What a parsed document says; undefined when its aliases cannot be expanded. */
@@ -328,7 +344,10 @@ function patchNode(doc: Document, node: unknown, value: unknown): unknown {
     return node;
   }
   if (isScalar(node) && (value === null || typeof value !== 'object')) {
-    if (node.value !== value) node.value = value;
+    if (node.value !== value) {
+      node.value = value;
+      node.type = scalarStyle(node.type, value);
+    }
     return node;
   }
   // A node of another shape: the comments around the old one stay with the new one.
@@ -338,6 +357,21 @@ function patchNode(doc: Document, node: unknown, value: unknown): unknown {
     created.commentBefore = node.commentBefore;
   }
   return created;
+}
+
+/**
+ * The style of a scalar whose value changed. Text of several lines is a literal block (`|`, one
+ * line of the file per line of text, so a one-line change is a one-line diff), whatever the old
+ * value's style was (a new request's empty body is `""`, and kept its quotes for good before).
+ * `yaml` picks the chomping (`|-`, `|`, `|+`) and an indentation indicator when the first line
+ * starts with a space, and falls back to a double-quoted string for text a block cannot hold: a
+ * carriage return (CRLF text) or another control character, or white space after the last line
+ * break (and `quoteBlankBlocks` for text of blank lines). Single-line text keeps the user's
+ * style, unless it was a block: then `yaml` chooses.
+ */
+function scalarStyle(type: Scalar['type'], value: unknown): Scalar['type'] {
+  if (typeof value === 'string' && value.includes('\n')) return 'BLOCK_LITERAL';
+  return type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED' ? undefined : type;
 }
 
 /** Deep equality of plain data as YAML holds it: key order and undefined keys ignored. */

@@ -63,8 +63,8 @@ describe('parley import --format curl', () => {
       expect(saved).toMatchObject({
         name: 'PUT /orders/7',
         method: 'PUT',
-        url: 'https://shop.example.com/orders/7',
-        query: [{ name: 'notify', value: '1', enabled: true }],
+        url: 'https://shop.example.com/orders/7?notify=1',
+        query: [],
         headers: [{ name: 'X-Trace', value: 'trace-77', enabled: true }],
         body: { kind: 'raw', raw: { language: 'json', text: '{"qty":2}' } },
       });

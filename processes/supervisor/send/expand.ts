@@ -52,6 +52,15 @@ export class Expander {
       return this.expand(value, depth + 1);
     });
   }
+
+  /** Expands as `expand` does, each expansion's value passed through `encode` where it stands (a URL's query takes it percent-encoded). */
+  expandEncoded(text: string, encode: (value: string) => string): string {
+    if (!text.includes('${')) return text;
+    return text.replace(PATTERN, (whole) => {
+      const value = this.expand(whole);
+      return value === whole ? whole : encode(value);
+    });
+  }
 }
 
 /** Every `${secret:name}` named in any of the texts, and in the variables they may expand through. */

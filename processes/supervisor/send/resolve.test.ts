@@ -109,6 +109,41 @@ describe('resolveRequest refuses a URL that is not one, instead of sending it as
   });
 });
 
+describe('resolveRequest sends the URL as typed', () => {
+  const withVars = (req: Request) =>
+    resolveRequest(req, api, {
+      expander: new Expander({ environment: [{ name: 'term', value: 'a b&c=d', enabled: true }, { name: 'base', value: 'http://127.0.0.1:9/q?k=1', enabled: true }], project: [], globals: [], secrets: new Map() }),
+      projectRoot: '/nowhere',
+      proxy: '',
+      caPem: '',
+      inlineLimit: 1024,
+      oauthToken: () => Promise.reject(new Error('no token server in this test')),
+    });
+
+  it('puts the query on the wire as typed, never the fragment', async () => {
+    await expect(resolve(request({ url: '/echo?a=1&b=2#frag' })).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/echo?a=1&b=2');
+    await expect(resolve(request({ url: '/echo?x=a+b&y=%41&&z=#top?a=1' })).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/echo?x=a+b&y=%41&&z=');
+    await expect(resolve(request({ url: '/echo?' })).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/echo?');
+    await expect(resolve(request({ url: 'https://example.com/#only-a-fragment' })).then((s) => s.url)).resolves.toBe('https://example.com/');
+  });
+
+  it('expands ${...} in the query percent-encoded where it stands, and in the path as it is', async () => {
+    await expect(withVars(request({ url: '/s?q=${term}&raw=1' })).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/s?q=a%20b%26c%3Dd&raw=1');
+    await expect(withVars(request({ url: '${base}&then=2#f' })).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/q?k=1&then=2');
+    await expect(withVars(request({ url: '/s/{id}?q={id}', pathParams: [{ name: 'id', value: '7' }] })).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/s/7?q={id}');
+  });
+
+  it('sends the rows a request of an earlier release holds switched on after the URL\'s query, as it did', async () => {
+    const old = request({ url: '/pets?x=1', query: [{ name: 'limit', value: '10', enabled: true }, { name: 'off', value: '1', enabled: false }, { name: 'q', value: '${term}', enabled: true }] });
+    await expect(withVars(old).then((s) => s.url)).resolves.toBe('http://127.0.0.1:9/v1/pets?x=1&limit=10&q=a%20b%26c%3Dd');
+  });
+
+  it('refuses a space or a stray % in the typed query, as in the path', async () => {
+    await expect(resolve(request({ url: '/s?q=a b' }))).rejects.toMatchObject({ code: 'bad-url', message: expect.stringMatching(/contains a space/) });
+    await expect(resolve(request({ url: '/s?q=100%' }))).rejects.toMatchObject({ code: 'bad-url', message: expect.stringMatching(/not a percent-escape/) });
+  });
+});
+
 describe('resolveRequest sends body files from inside the project only', () => {
   let root: string;
   beforeAll(async () => {

@@ -9,7 +9,7 @@ import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
 import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request } from '../../../protocol/model/request.js';
-import { pathParamNames } from '../../../protocol/request-url.js';
+import { pathParamNames, splitUrlText } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { serviceName } from '../../../protocol/spnego.js';
@@ -31,8 +31,12 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   const x = (text: string) => ctx.expander.expand(text);
   const missingPath: string[] = [];
 
-  // URL: base URL + path, `{name}` segments filled from the path-parameter rows.
-  let path = x(request.url.trim());
+  // URL: the text as typed, cut before its fragment (a fragment is never sent). Base URL + path,
+  // `{name}` segments filled from the path-parameter rows; the query as typed, each `${...}` in
+  // it expanded and percent-encoded where it stands.
+  const typed = splitUrlText(request.url.trim());
+  const typedQuery = typed.query === null ? null : ctx.expander.expandEncoded(typed.query, encodeURIComponent);
+  let path = x(typed.base);
   for (const name of pathParamNames(request.url)) {
     const row = request.pathParams.find((p) => p.name === name);
     const value = row ? x(row.value) : '';
@@ -66,8 +70,9 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   // Before `new URL`, which would take "ht!tp://bad url/%%" for a path under the base URL.
   const typedFull = absolute || /^[^:/?#\s]*:\/\//.test(path);
   const joined = typedFull ? path : `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
-  const problem = typedFull || base ? urlProblem(joined) : urlProblem(path);
-  if (problem) throw new ParleyError('bad-url', redactSecrets(`Not sent: the URL "${joined}" is not valid: ${problem}.`, ctx.expander.secretValues));
+  const withQuery = (text: string) => (typedQuery === null ? text : `${text}?${typedQuery}`);
+  const problem = typedFull || base ? urlProblem(withQuery(joined)) : urlProblem(withQuery(path));
+  if (problem) throw new ParleyError('bad-url', redactSecrets(`Not sent: the URL "${withQuery(joined)}" is not valid: ${problem}.`, ctx.expander.secretValues));
   if (!absolute && !base) throw new ParleyError('bad-url', `Not sent: "${path}" is a path and the API ${api.name} has no base URL. Set one on the API tab, or use a full URL.`);
   let url: URL;
   try {
@@ -76,8 +81,12 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     throw new ParleyError('bad-url', redactSecrets(`Not sent: "${joined}" is not a valid URL.`, ctx.expander.secretValues));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParleyError('bad-url', `Not sent: ${url.protocol} URLs are not HTTP requests.`);
-  const search = query.map(([k, v]) => (v === '' ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&');
-  if (search) url.search = url.search ? `${url.search.slice(1)}&${search}` : search;
+  // The query: what an expansion in the base brought, then the typed one, then switched-on rows
+  // the request still holds outside its text and an API key (an empty part adds no `&`).
+  const rows = query.map(([k, v]) => (v === '' ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).join('&');
+  const parts = [url.search.slice(1), typedQuery ?? '', rows].filter((part) => part !== '');
+  url.search = parts.length > 0 ? parts.join('&') : typedQuery !== null ? '?' : '';
+  url.hash = '';
 
   for (const [name, value] of headers) {
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new ParleyError('bad-header', `Not sent: "${name}" is not a valid header name.`);

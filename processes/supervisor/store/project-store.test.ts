@@ -52,6 +52,28 @@ describe('ProjectStore', () => {
     expect(await readFile(file, 'utf8')).not.toContain('assertions');
   });
 
+  it('saves a typed multi-line body as a literal block, one line per line, and reads it back exact on a reopen', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const created = await store.createRequest({ parent: api.id, name: 'Post', method: 'POST', url: '/a' });
+    const file = join(dir, 'apis', 'A', 'requests', 'Post.request.yaml');
+    expect(await readFile(file, 'utf8')).toContain('text: ""');
+    const text = '{\n  "a": 1,\n\t"b": "${user}",\n  "c": "# not a comment"\n}\n';
+    const saved = await store.saveRequest({ ...created, body: { ...created.body, kind: 'raw', raw: { language: 'json', text } } });
+    expect(saved.body.raw.text).toBe(text);
+    expect(await readFile(file, 'utf8')).toContain('    text: |\n      {\n        "a": 1,\n      \t"b": "${user}",\n        "c": "# not a comment"\n      }\n');
+    const again = await ProjectStore.open(dir);
+    open.push(again);
+    expect(again.getRequest(created.id).body.raw.text).toBe(text);
+    // CRLF text cannot be a block: it is a quoted string, read back exact.
+    const crlf = 'a\r\nb\r\n';
+    await store.saveRequest({ ...saved, body: { ...saved.body, raw: { language: 'text', text: crlf } } });
+    expect(await readFile(file, 'utf8')).toContain('text: "a\\r\\nb\\r\\n"');
+    const third = await ProjectStore.open(dir);
+    open.push(third);
+    expect(third.getRequest(created.id).body.raw.text).toBe(crlf);
+  });
+
   it('reports the file, the line and the rule of a broken file and loads the rest', async () => {
     const { dir, store } = await newProject();
     const api = await store.createApi({ name: 'A', baseUrl: '' });

@@ -1,6 +1,7 @@
 /** The commands every build has; features register theirs beside their code. */
 import { registerCommands, mod, paletteOpen, PALETTE_COMMAND } from './state/commands.js';
-import { closeProject, newApiDialog, newRequestDialog, openItem, openProjectDialog } from './state/actions.js';
+import { closeProject, newApiDialog, openItem, openProjectDialog } from './state/actions.js';
+import { newRequestDialog } from './components/NewRequestDialog.js';
 import { attempt } from './state/rpc.js';
 import { projectByRoot, projects, theme } from './state/app.js';
 import { activeTab, activeTabId, cycleTab, keepTab, openTab, tabs } from './state/tabs.js';
@@ -35,7 +36,7 @@ export function registerCoreCommands(): void {
       },
     },
     { id: 'request.format', title: 'Format body', keys: 'Shift+Alt+F', when: () => requestTab() !== null, run: formatActiveBody },
-    { id: 'request.new', title: 'New request…', keys: `${mod}+Alt+N`, run: () => newRequestDialog(activeTab.value?.project || undefined) },
+    { id: 'request.new', title: 'New request…', keys: `${mod}+Alt+N`, run: () => newRequestDialog() },
     { id: 'api.new', title: 'New API…', run: () => newApiDialog(activeTab.value?.project || undefined) },
     { id: 'mock.new', title: 'New Mock…', run: newMockCommand },
     { id: 'mock.startStop', title: 'Start / stop mock', when: () => activeTab.value?.kind === 'mock', run: () => void startOrStop(mockTabState(activeTab.value!)) },

@@ -11,7 +11,6 @@ import type { CurlImportReport, CurlPreview } from '../../../../protocol/model/c
 import { FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, blankRequest, type Body, type MultipartPart, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
 import { essence, isFormMediaType, isJsonMediaType, isXmlMediaType } from '../../../../protocol/media-type.js';
 import { isCredentialName, maskUrl } from '../../../../protocol/credentials/index.js';
-import { applyUrlToRows } from '../../../../protocol/request-url.js';
 import { ACCEPT_ENCODING, curlEscape, decodeBasic, guessPartType } from '../../../../protocol/curl/curl-rules.js';
 import type { Word } from 'curlconverter/dist/src/shell/Word.js';
 import { parseCommand, wordText, type ParsedCommand } from './parse-command.js';
@@ -75,10 +74,9 @@ export function convertParsed(parsed: ParsedCommand, fields: { id: string; name?
 
   const auth = authOf(cc, headers, notes, ignore);
   const body = bodyOf(parsed, dataToQuery ? [] : data, headers, notes, ignore);
-  const { url: base, query } = applyUrlToRows(url, []);
+  // The URL as curl was given it, query string included: the request's query rows are read from it.
   const request: Request = {
-    ...blankRequest({ id: fields.id, name: fields.name?.trim() || defaultName(method, url), method, url: base }),
-    query,
+    ...blankRequest({ id: fields.id, name: fields.name?.trim() || defaultName(method, url), method, url }),
     headers: headers.map(([name, value]): Row => ({ name, value, enabled: true })),
     body,
     auth,
@@ -257,11 +255,9 @@ function previewOf(request: Request): CurlPreview {
   const auth = request.auth;
   if (auth.type === 'basic' || auth.type === 'bearer') names.unshift('Authorization');
   if (auth.type === 'apikey') names.unshift(auth.name);
-  const query = request.query.map((q) => `${encodeURIComponent(q.name)}=${encodeURIComponent(q.value)}`).join('&');
-  const full = query ? `${request.url}?${query}` : request.url;
   return {
     method: request.method,
-    url: maskUrl(full).text,
+    url: maskUrl(request.url).text,
     headerNames: names,
     bodyKind: bodyLabel(request.body),
     ...(auth.type === 'basic' ? { basicUser: auth.username } : {}),

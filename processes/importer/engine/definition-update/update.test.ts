@@ -9,6 +9,7 @@ import type { Api } from '../../../../protocol/model/api.js';
 import type { DefinitionUpdateResult } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { checkAll } from '../../../../protocol/validate-node.js';
+import { queryAsRows } from '../../../../protocol/request-url.js';
 import { fingerprintDocuments } from '../load/document-set.js';
 import type { ReadDefinition } from '../openapi/definition.js';
 import { counterIds, importSource } from '../test-support.js';
@@ -116,6 +117,8 @@ const named = (result: DefinitionUpdateResult | Request[], name: string, method?
   return found;
 };
 const row = <R extends { name: string }>(rows: R[], name: string): R | undefined => rows.find((r) => r.name === name);
+/** Every query row of a request as the editor shows them: its URL's pairs, then the rows switched off. */
+const queryOf = (request: Request) => queryAsRows(request).query;
 
 describe('rule 1: the preview', () => {
   it('lists added and removed operations, changed ones with reasons, and the API-wide line', async () => {
@@ -158,17 +161,17 @@ describe('rule 3: a field is rewritten only while it still equals what the old d
     [
       'an untouched query row takes the new value',
       () => {},
-      (a) => expect(row(named(a, 'List').query, 'q')).toEqual({ name: 'q', value: 'b', enabled: false }),
+      (a) => expect(row(queryOf(named(a, 'List')), 'q')).toEqual({ name: 'q', value: 'b', enabled: false }),
     ],
     [
       'an edited query row keeps the user’s value',
       (rs) => Object.assign(row(named(rs, 'List').query, 'q') ?? {}, { value: 'mine' }),
-      (a) => expect(row(named(a, 'List').query, 'q')).toEqual({ name: 'q', value: 'mine', enabled: false }),
+      (a) => expect(row(queryOf(named(a, 'List')), 'q')).toEqual({ name: 'q', value: 'mine', enabled: false }),
     ],
     [
       'a parameter the new document adds arrives as a generated row',
       () => {},
-      (a) => expect(row(named(a, 'List').query, 'sort')).toEqual({ name: 'sort', value: 'asc', enabled: false }),
+      (a) => expect(row(queryOf(named(a, 'List')), 'sort')).toEqual({ name: 'sort', value: 'asc', enabled: false }),
     ],
     [
       'a parameter no longer declared is removed while still as generated',
@@ -196,7 +199,7 @@ describe('rule 3: a field is rewritten only while it still equals what the old d
       },
       (a) => {
         expect(row(named(a, 'List').headers, 'X-Mine')).toEqual({ name: 'X-Mine', value: '1', enabled: true });
-        expect(row(named(a, 'List').query, 'debug')).toEqual({ name: 'debug', value: 'on', enabled: false });
+        expect(row(queryOf(named(a, 'List')), 'debug')).toEqual({ name: 'debug', value: 'on', enabled: false });
       },
     ],
     [
@@ -205,7 +208,7 @@ describe('rule 3: a field is rewritten only while it still equals what the old d
         const list = named(rs, 'List');
         list.query = list.query.filter((r) => r.name !== 'q');
       },
-      (a) => expect(row(named(a, 'List').query, 'q')).toBeUndefined(),
+      (a) => expect(row(queryOf(named(a, 'List')), 'q')).toBeUndefined(),
     ],
     [
       'an untouched body takes the new sample; its content type stays',
@@ -278,20 +281,20 @@ describe('rule 3: a field is rewritten only while it still equals what the old d
 describe('rule 4: a query parameter the new document makes required is switched on', () => {
   it('an edited row is switched on with its value kept; an untouched one simply becomes the new row', async () => {
     const { applied } = await scenario((_api, rs) => Object.assign(row(named(rs, 'List').query, 'limit') ?? {}, { value: '50' }));
-    expect(row(named(applied, 'List').query, 'limit')).toEqual({ name: 'limit', value: '50', enabled: true });
-    expect(row(named(applied, 'List').query, 'page')).toEqual({ name: 'page', value: '1', enabled: true });
+    expect(row(queryOf(named(applied, 'List')), 'limit')).toEqual({ name: 'limit', value: '50', enabled: true });
+    expect(row(queryOf(named(applied, 'List')), 'page')).toEqual({ name: 'page', value: '1', enabled: true });
   });
 
   it('a row the user added is never switched on this way', async () => {
     const { applied } = await scenario((_api, rs) => named(rs, 'List').query.push({ name: 'extra', value: 'x', enabled: false }));
-    expect(named(applied, 'List').query.filter((r) => r.name === 'extra')).toEqual([{ name: 'extra', value: 'x', enabled: false }]);
+    expect(queryOf(named(applied, 'List')).filter((r) => r.name === 'extra')).toEqual([{ name: 'extra', value: 'x', enabled: false }]);
   });
 
   it('a row the user switched off on purpose stays off when the parameter was already required', async () => {
     const required = structuredClone(V1);
     (required.paths['/items'].get.parameters[1] as { required?: boolean }).required = true;
     const { applied } = await scenario((_api, rs) => Object.assign(row(named(rs, 'List').query, 'limit') ?? {}, { enabled: false }), V2, required);
-    expect(row(named(applied, 'List').query, 'limit')).toEqual({ name: 'limit', value: '10', enabled: false });
+    expect(row(queryOf(named(applied, 'List')), 'limit')).toEqual({ name: 'limit', value: '10', enabled: false });
   });
 });
 
@@ -418,7 +421,7 @@ describe('without the old documents (the API cached none)', () => {
     expect(preview.changed).toEqual([]);
     expect(preview.apiWide?.version).toEqual({ from: '1.0', to: '2.0' });
     const applied = applyDefinitionUpdate(input, { newId: counterIds() });
-    expect(row(named(applied, 'List').query, 'q')?.value).toBe('b');
+    expect(row(queryOf(named(applied, 'List')), 'q')?.value).toBe('b');
     expect(applied.counts.added).toBe(2);
   });
 });

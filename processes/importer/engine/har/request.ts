@@ -12,7 +12,6 @@ import { FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, blankRequest, emptyBody, type Raw
 import { essence, isFormMediaType, isJsonMediaType, isXmlMediaType } from '../../../../protocol/media-type.js';
 import { bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskUrl } from '../../../../protocol/credentials/index.js';
 import { decodeBasic } from '../../../../protocol/curl/curl-rules.js';
-import { applyUrlToRows } from '../../../../protocol/request-url.js';
 import type { HarExchange, HarNameValue } from './entry.js';
 
 /** A recorded request body longer than this is not carried into the request (a project file is no place for it). */
@@ -38,7 +37,7 @@ export function requestFromRecording(exchange: HarExchange, url: URL, fields: { 
   // Query: credential-named parameters arrive empty.
   const query = maskUrl(url.search, { replacement: '' });
   if (query.masked > 0) blanked.push(`${query.masked} query parameter${query.masked === 1 ? '' : 's'}`);
-  const { url: path, query: rows } = applyUrlToRows(`${url.pathname}${query.text}`, []);
+  const path = `${url.pathname}${query.text}`;
 
   // Headers and auth.
   const headers: HarNameValue[] = [];
@@ -136,7 +135,6 @@ export function requestFromRecording(exchange: HarExchange, url: URL, fields: { 
 
   const request: Request = {
     ...blankRequest({ id: fields.id, name: fields.name, method: exchange.request.method, url: path }),
-    query: rows,
     headers: headers.map((h): Row => ({ name: h.name, value: h.value, enabled: true })),
     body: body.kind === 'none' ? emptyBody() : body,
     auth,

@@ -40,6 +40,8 @@ export function Sidebar() {
   const last = Math.min(all.length, Math.ceil((scrollTop.value + height.value) / ROW_HEIGHT) + OVERSCAN);
 
   const onKeyDown = (e: KeyboardEvent) => {
+    // A key with Ctrl, Cmd or Alt is a command's (Ctrl+Enter sends the active tab), not the tree's.
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
     const index = all.findIndex((r) => r.key === selectedKey.value);
     const row = all[index];
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

@@ -39,6 +39,8 @@ export function TabBar() {
             key={tab.id}
             role="tab"
             aria-selected={isActive}
+            // The active tab takes focus (a click on it, Tab into the strip); the app's keys act from there.
+            tabIndex={isActive ? 0 : -1}
             class={`tab${isActive ? ' active' : ''}${tab.preview ? ' preview' : ''}`}
             title={tab.preview ? `${tab.title} (preview: double-click or edit to keep it open)` : tab.title}
             onClick={() => (activeTabId.value = tab.id)}

@@ -1,6 +1,7 @@
 import { projects, workspace } from '../state/app.js';
 import { mod } from '../state/commands.js';
-import { newApiDialog, newRequestDialog, openProject, openProjectDialog } from '../state/actions.js';
+import { newApiDialog, openProject, openProjectDialog } from '../state/actions.js';
+import { newRequestDialog } from '../components/NewRequestDialog.js';
 
 export function Welcome() {
   const recent = (workspace.value?.recentProjects ?? []).filter((p) => !projects.value.some((open) => open.root === p));

@@ -12,55 +12,28 @@ import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { CurlImportReport, CurlLocalFile } from '../../../../protocol/model/curl.js';
 import { formatBytes } from '../components/FileChooser.js';
 import { MethodBadge } from '../components/Icons.js';
-import { projectByRoot, projects } from '../state/app.js';
 import { openCustom } from '../state/overlays.js';
 import { call } from '../state/rpc.js';
 import { openTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
+import { currentTarget, requestTargets, TargetPicker, type RequestTarget } from '../components/RequestTarget.js';
 import './history.css';
 
-interface Target {
-  project: string;
-  /** An API id, or a folder id (`<api id>/<folder path>`). */
-  parent: string;
-  label: string;
-}
-
-function targetsOf(project: string): Target[] {
-  const tree = projectByRoot(project);
-  if (!tree) return [];
-  const byId = new Map(tree.items.map((i) => [i.id, i]));
-  const out: Target[] = [];
-  for (const item of tree.items) {
-    if (item.kind === 'api') out.push({ project, parent: item.id, label: item.name });
-    if (item.kind === 'folder') {
-      const path: string[] = [item.name];
-      let up = byId.get(item.parent);
-      while (up && up.kind === 'folder') {
-        path.unshift(up.name);
-        up = byId.get(up.parent);
-      }
-      out.push({ project, parent: item.id, label: `${up?.name ?? '?'} / ${path.join(' / ')}` });
-    }
-  }
-  return out.sort((a, b) => a.label.localeCompare(b.label));
-}
-
-/** Opens the dialog for `parent` (an API or folder) of `project`; without them, the first API of the first open project. */
+/** Opens the dialog aimed at `parent` (an API or folder of `project`) when given, else at where the user is (the selected row's or the active tab's API or folder). */
 export function openImportCurl(project?: string, parent?: string): void {
-  const root = project ?? projects.value.find((p) => p.items.some((i) => i.kind === 'api'))?.root;
-  const targets = root ? targetsOf(root) : [];
-  if (!root || targets.length === 0) {
+  const targets = requestTargets();
+  if (targets.length === 0) {
     toast('warning', 'Create an API first: an imported curl command becomes a request under an API or folder.');
     return;
   }
-  const chosen = targets.find((t) => t.parent === parent) ?? targets[0]!;
+  const asked = parent !== undefined ? targets.find((t) => t.parent === parent && (project === undefined || t.project === project)) : undefined;
+  const chosen = asked ?? currentTarget(targets) ?? targets[0]!;
   openCustom({ title: 'Import cURL', wide: true, render: (close) => <ImportCurl targets={targets} initial={chosen} close={close} /> });
 }
 
-function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: Target; close: () => void }) {
+function ImportCurl({ targets, initial, close }: { targets: RequestTarget[]; initial: RequestTarget; close: () => void }) {
   const target = useSignal(initial);
   const command = useSignal('');
   const name = useSignal('');
@@ -130,13 +103,7 @@ function ImportCurl({ targets, initial, close }: { targets: Target[]; initial: T
     <form class="dialog-body curl-import" onSubmit={submit}>
       <label class="import-field">
         <span>Into</span>
-        <select aria-label="Import into" value={target.value.parent} onChange={(e) => (target.value = targets.find((t) => t.parent === (e.target as HTMLSelectElement).value) ?? target.value)}>
-          {targets.map((t) => (
-            <option key={t.parent} value={t.parent}>
-              {t.label}
-            </option>
-          ))}
-        </select>
+        <TargetPicker label="Import into" targets={targets} value={target.value} onChange={(t) => (target.value = t)} />
       </label>
       <label class="import-field">
         <span>curl command</span>

@@ -14,7 +14,7 @@ import { CompareView } from './CompareView.js';
 import { saveAsExample } from './Examples.js';
 import { HistoryTab } from './HistoryTab.js';
 import { openImportCurl } from './ImportCurlDialog.js';
-import { copyRequestAsCurl, parentOf } from './RequestCurlButton.js';
+import { copyRequestAsCurl } from './RequestCurlButton.js';
 
 export function openHistory(project?: string): void {
   const root = project ?? (activeTab.value?.project || projects.value[0]?.root);
@@ -38,11 +38,8 @@ export function registerHistory(): void {
     {
       id: 'curl.import',
       title: 'Import cURL…',
-      run: () => {
-        const tab = activeTab.value;
-        if (tab?.kind === 'request') openImportCurl(tab.project, parentOf(tab.project, tab.itemId));
-        else openImportCurl(tab?.project || undefined, tab?.kind === 'api' ? tab.itemId : undefined);
-      },
+      // Into the API or folder of the selected row or the active tab (RequestTarget's default).
+      run: () => openImportCurl(),
     },
     { id: 'request.copyCurl', title: 'Copy request as cURL…', when: () => activeRequest() !== null, run: () => copyRequestAsCurl(activeRequest()!) },
     {

@@ -1,7 +1,7 @@
 /** User actions shared by the tree, the palette and the editors. */
 import { takeTree } from './project-trees.js';
 import type { TreeItem } from '../../../../protocol/model/project.js';
-import { projectByRoot, projects, workspace } from './app.js';
+import { projects, workspace } from './app.js';
 import { attempt, call, openProjectTree } from './rpc.js';
 import { openTab, tabs } from './tabs.js';
 import { closeTabs } from './draft-actions.js';
@@ -9,10 +9,11 @@ import { openForm, type MenuItem } from './overlays.js';
 import { toast } from './toasts.js';
 import { expand } from './tree.js';
 import { rowKey } from '../components/tree-rows.js';
+import { newRequestDialog } from '../components/NewRequestDialog.js';
 
 type Openable = TreeItem | { kind: 'project'; id: string; name: string } | { kind: 'group'; id: string; name: string };
 
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
+export { METHODS } from './methods.js';
 
 /** Opens an item's editor; `preview` puts it in the preview tab (a single click in the sidebar). */
 export function openItem(project: string, item: Openable, options: { preview?: boolean } = {}): void {
@@ -95,36 +96,6 @@ export function newApiDialog(project?: string): void {
         const api = await call('api.create', { project: target, name: name!.trim(), baseUrl: (baseUrl ?? '').trim() });
         expand(rowKey(target, '@project'));
         openTab({ kind: 'api', project: target, itemId: api.id, title: api.name });
-      } catch (err) {
-        return (err as Error).message;
-      }
-    },
-  });
-}
-
-export function newRequestDialog(project?: string, parent?: string): void {
-  const tree = project ? projectByRoot(project) : projects.value[0];
-  const apis = tree?.items.filter((i) => i.kind === 'api') ?? [];
-  if (!tree || apis.length === 0) {
-    toast('warning', 'Create an API first: a request lives under an API.');
-    return;
-  }
-  const target = parent ?? apis[0]!.id;
-  openForm({
-    title: 'New request',
-    submitLabel: 'Create request',
-    fields: [
-      { name: 'name', label: 'Name', placeholder: 'List pets', required: true },
-      { name: 'method', label: 'Method', kind: 'select', options: METHODS, value: 'GET' },
-      { name: 'url', label: 'URL or path', placeholder: '/pets/{petId}' },
-    ],
-    onSubmit: async ({ name, method, url }) => {
-      try {
-        const request = await call('request.create', { project: tree.root, parent: target, name: name!.trim(), method: method ?? 'GET', url: (url ?? '').trim() });
-        expand(rowKey(tree.root, target));
-        const apiId = target.split('/')[0]!;
-        expand(rowKey(tree.root, apiId));
-        openTab({ kind: 'request', project: tree.root, itemId: request.id, title: request.name, method: request.method });
       } catch (err) {
         return (err as Error).message;
       }

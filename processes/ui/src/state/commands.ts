@@ -70,9 +70,12 @@ export function matchesChord(e: Pick<KeyboardEvent, 'ctrlKey' | 'metaKey' | 'alt
 }
 
 /**
- * Runs the command a key press names. Its default (the browser's Save page for Ctrl+S, say) is
- * prevented whenever the keys are a command's, even when the command does not apply now. While
- * a dialog is open only keys marked `inDialogs` act, so Ctrl+Enter never sends behind it.
+ * Runs the command a key press names, wherever focus is: the listener is on the window in the
+ * capture phase, before any element's own handler (the tree's Enter, an editor's Mod-Enter), and a
+ * command that runs stops the key there, so its keys always act on the active tab. Its default
+ * (the browser's Save page for Ctrl+S, say) is prevented whenever the keys are a command's, even
+ * when the command does not apply now; the key then goes on to the focused element. While a
+ * dialog is open only keys marked `inDialogs` act, so Ctrl+Enter never sends behind it.
  */
 export function installKeyBindings(dialogOpen: () => boolean, inDialogs: ReadonlySet<string> = new Set()): () => void {
   const onKey = (e: KeyboardEvent) => {
@@ -86,11 +89,12 @@ export function installKeyBindings(dialogOpen: () => boolean, inDialogs: Readonl
     if (dialogOpen() && !matching.some((c) => inDialogs.has(c.id))) return;
     const command = matching.find((c) => !c.when || c.when());
     if (!command) return;
+    e.stopPropagation();
     if (command.id !== PALETTE_COMMAND) paletteOpen.value = false;
     // Which command the last key ran, for anyone checking the bindings (the palette test does).
     document.body.dataset.lastCommand = command.id;
     void command.run();
   };
-  window.addEventListener('keydown', onKey);
-  return () => window.removeEventListener('keydown', onKey);
+  window.addEventListener('keydown', onKey, { capture: true });
+  return () => window.removeEventListener('keydown', onKey, { capture: true });
 }

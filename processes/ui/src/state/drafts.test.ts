@@ -1,7 +1,8 @@
 /** The draft store's rules: what a clean draft and a dirty one do when their document changes elsewhere. */
 import { describe, expect, it } from 'vitest';
 import type { ProjectTree } from '../../../../protocol/model/project.js';
-import { dirtyKeys, dropDraft, editDraft, keepMine, onProjectChanged, openDraft, saveDraft, takeIncoming, type Draft } from './drafts.js';
+import { until } from '../../../../test/support/until.js';
+import { dirtyKeys, dropDraft, editDraft, keepMine, onProjectChanged, openDraft, saveDraft, takeIncoming, whenLoaded, type Draft } from './drafts.js';
 
 interface Doc {
   url: string;
@@ -112,5 +113,23 @@ describe('draft store', () => {
     expect(draft.incoming.value).toEqual({ url: '/disk' });
     expect(draft.dirty.value).toBe(true);
     dropDraft('r4');
+  });
+
+  it('whenLoaded waits for a load still on its way (a key pressed right after a tab opened), and gives null for one that failed', async () => {
+    let answer!: (doc: Doc) => void;
+    const slow = openDraft<Doc>('slow', { load: () => new Promise<Doc>((resolve) => (answer = resolve)), save: async (v) => v, label: () => 'slow' });
+    let got: Doc | null | undefined;
+    void whenLoaded(slow).then((doc) => (got = doc));
+    await settle();
+    expect(got).toBeUndefined();
+    answer({ url: '/late' });
+    await until(() => got !== undefined);
+    expect(got).toEqual({ url: '/late' });
+    await expect(whenLoaded(slow)).resolves.toEqual({ url: '/late' });
+
+    const broken = openDraft<Doc>('broken', { load: () => Promise.reject(new Error('gone')), save: async (v) => v, label: () => 'broken' });
+    await expect(whenLoaded(broken)).resolves.toBeNull();
+    dropDraft('slow');
+    dropDraft('broken');
   });
 });

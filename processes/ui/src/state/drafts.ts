@@ -6,7 +6,7 @@
  * disk) a clean draft takes the new version; a dirty one keeps the edit and holds the new
  * version as `incoming` until the user picks Reload or Keep mine.
  */
-import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { ProjectTree } from '../../../../protocol/model/project.js';
 import type { Workspace } from '../../../../protocol/model/workspace.js';
 
@@ -64,6 +64,21 @@ export function openDraft<T>(key: string, source: DraftSource<T>): Draft<T> {
   drafts.value = new Map([...drafts.value, [key, d as Draft<unknown>]]);
   void reload(d);
   return d;
+}
+
+/**
+ * The draft once its first load has answered (a key pressed right after a tab opened acts on the
+ * request, not on nothing); null when the load failed (the editor says why).
+ */
+export function whenLoaded<T>(d: Draft<T>): Promise<T | null> {
+  return new Promise((resolve) => {
+    const stop = effect(() => {
+      if (d.draft.value === null && d.loadError.value === null) return;
+      resolve(d.draft.value);
+      // The effect's first run is inside `effect()`, before `stop` exists: stop it a moment later.
+      queueMicrotask(() => stop());
+    });
+  });
 }
 
 export function draftOf(key: string): Draft<unknown> | undefined {

@@ -10,7 +10,7 @@ import type { Exchange, ResendResult } from '../../../../protocol/model/history.
 import type { SendProgress } from '../../../../protocol/model/exchange.js';
 import type { WireError } from '../../../../protocol/errors.js';
 import { projectByRoot } from './app.js';
-import { editDraft, openDraft, type Draft } from './drafts.js';
+import { editDraft, openDraft, whenLoaded, type Draft } from './drafts.js';
 import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
 import { onTabClosed, retitleTab, type Tab } from './tabs.js';
@@ -144,7 +144,8 @@ export function save(state: RequestTabState): Promise<boolean> {
 }
 
 export async function send(state: RequestTabState): Promise<void> {
-  const draft = state.draft.value;
+  // Right after a click in the sidebar the request may still be on its way.
+  const draft = state.draft.value ?? (await whenLoaded(state.doc));
   if (!draft || state.sending.value) return;
   try {
     await runSend(state, (options) => call('request.send', { project: state.tab.project, request: draft }, options).then((exchange) => ({ exchange })));

@@ -1,12 +1,14 @@
 /** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Settings, and the response below. */
 import { useSignal } from '@preact/signals';
 import type { Request } from '../../../../../protocol/model/request.js';
-import { applyUrlToRows, displayUrl, syncPathParams } from '../../../../../protocol/request-url.js';
+import { queryRows, sentUrlText, splitUrlText, syncPathParams, withQueryRows } from '../../../../../protocol/request-url.js';
+import type { Row } from '../../../../../protocol/model/common.js';
 import { projectByRoot } from '../../state/app.js';
 import { mod } from '../../state/commands.js';
 import { METHODS } from '../../state/actions.js';
 import { edit, requestTabState, save, send, stop, type RequestTabState, type Section } from '../../state/request-tabs.js';
 import { RowsTable } from '../../components/RowsTable.js';
+import { offPlaces, shownRows, splitShown } from './query-rows.js';
 import { AuthEditor } from '../../components/AuthEditor.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
@@ -49,6 +51,7 @@ export function RequestEditor({ tab }: EditorProps) {
       <div class="request-top">
         <Breadcrumb state={state} draft={draft} />
         <UrlBar state={state} draft={draft} />
+        <FragmentNote url={draft.url} />
         {draft.soap && <SoapBar state={state} draft={draft} />}
         {draft.description && (
           <p class="request-description muted" aria-label="Description" title={draft.description}>
@@ -89,7 +92,7 @@ export function RequestEditor({ tab }: EditorProps) {
                 </>
               )}
               <h4>Query parameters</h4>
-              <RowsTable label="Query parameter" rows={draft.query} onChange={(query) => change((r) => ({ ...r, query }))} />
+              <QueryRows state={state} draft={draft} change={change} />
             </>
           )}
           {state.section.value === 'body' && (
@@ -140,7 +143,7 @@ export function sendProblems(draft: Request, api: Api | null): { text: string; s
   const problems: { text: string; section?: Section }[] = [];
   const empty = draft.pathParams.filter((p) => p.value.trim() === '').map((p) => `{${p.name}}`);
   if (empty.length > 0) problems.push({ text: `Path parameter ${empty.join(', ')} has no value.`, section: 'params' });
-  const url = urlProblem(withStandIns(draft.url.trim()));
+  const url = urlProblem(withStandIns(sentUrlText(draft.url.trim())));
   if (url) problems.push({ text: `The URL is not valid: ${url}.` });
   const inherited = draft.auth.type === 'inherit';
   const auth = inherited ? api?.auth : draft.auth;
@@ -171,7 +174,7 @@ function SendProblems({ state, draft }: { state: RequestTabState; draft: Request
 function SectionCount({ draft, section }: { draft: Request; section: Section }) {
   const n =
     section === 'params'
-      ? draft.query.filter((q) => q.enabled).length + draft.pathParams.length
+      ? queryRows(draft.url).filter(carries).length + draft.query.filter(carries).length + draft.pathParams.length
       : section === 'headers'
         ? draft.headers.filter((h) => h.enabled).length
         : section === 'assertions'
@@ -229,8 +232,39 @@ function Breadcrumb({ state, draft }: { state: RequestTabState; draft: Request }
   );
 }
 
+const carries = (row: Row) => row.enabled && (row.name !== '' || row.value !== '');
+
+/**
+ * The query rows: the URL's pairs (read from the text, in its order) and the rows switched off,
+ * which are kept out of the URL until switched back on, each where it was switched off
+ * (query-rows.ts). Editing a row rewrites only its pair in the URL (`withQueryRows`).
+ */
+function QueryRows({ state, draft, change }: { state: RequestTabState; draft: Request; change(fn: (r: Request) => Request): void }) {
+  return (
+    <RowsTable
+      label="Query parameter"
+      rows={shownRows(queryRows(draft.url), draft.query, offPlaces.get(state.doc))}
+      onChange={(rows) => {
+        const { on, off, offAt } = splitShown(rows);
+        offPlaces.set(state.doc, offAt);
+        change((r) => ({ ...r, url: withQueryRows(r.url, on), query: off }));
+      }}
+    />
+  );
+}
+
+/** A fragment is the browser's: it stays in the field as typed and is never sent. */
+function FragmentNote({ url }: { url: string }) {
+  const { fragment } = splitUrlText(url);
+  if (fragment === null) return null;
+  return (
+    <p class="url-note muted" role="note">
+      <code>#{fragment.length > 40 ? `${fragment.slice(0, 40)}…` : fragment}</code> stays in the URL and is not sent: a fragment never leaves the client.
+    </p>
+  );
+}
+
 function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
-  const shown = displayUrl(draft.url, draft.query);
   return (
     <div class="urlbar">
       <select
@@ -255,13 +289,18 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
         class="url-input mono"
         aria-label={draft.soap ? 'Endpoint' : 'URL'}
         placeholder={draft.soap ? 'The service endpoint, e.g. https://api.example.com/service' : "https://api.example.com/items/{id} or /path under the API's base URL"}
+        title="Kept as you type it. The query string is the Params rows; a #fragment stays here and is not sent."
         spellcheck={false}
-        value={shown}
+        value={draft.url}
         onInput={(e) => {
-          const typed = (e.target as HTMLInputElement).value;
+          const url = (e.target as HTMLInputElement).value;
+          // A name typed into the URL takes over the row kept off under that name (it is on again, as typed).
+          const typed = new Set(queryRows(url).map((row) => row.name));
+          const places = offPlaces.get(state.doc);
           edit(state, (r) => {
-            const { url, query } = applyUrlToRows(typed, r.query);
-            return { ...r, url, query, pathParams: syncPathParams(url, r.pathParams) };
+            const kept = r.query.map((row, k) => [row, places?.[k]] as const).filter(([row]) => !typed.has(row.name));
+            if (places && kept.length !== r.query.length) offPlaces.set(state.doc, kept.map(([, at]) => at!));
+            return { ...r, url, query: kept.map(([row]) => row), pathParams: syncPathParams(url, r.pathParams) };
           });
         }}
       />

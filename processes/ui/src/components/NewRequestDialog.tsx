@@ -1,0 +1,99 @@
+/**
+ * New request: its name, method and URL, and where it goes, shown and changeable in the dialog
+ * (`TargetPicker`), defaulting to where the user is working (the selected row's or the active
+ * tab's API or folder), never silently to the first API of the first project.
+ */
+import { useSignal } from '@preact/signals';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import { METHODS } from '../state/methods.js';
+import { openCustom } from '../state/overlays.js';
+import { call } from '../state/rpc.js';
+import { openTab } from '../state/tabs.js';
+import { toast } from '../state/toasts.js';
+import { expand } from '../state/tree.js';
+import { currentTarget, requestTargets, TargetPicker, type RequestTarget } from './RequestTarget.js';
+import { rowKey } from './tree-rows.js';
+
+/** Opens the dialog aimed at `parent` (an API or folder of `project`) when given, else at where the user is. */
+export function newRequestDialog(project?: string, parent?: string): void {
+  const targets = requestTargets();
+  if (targets.length === 0) {
+    toast('warning', 'Create an API first: a request lives under an API.');
+    return;
+  }
+  const asked = parent !== undefined ? targets.find((t) => t.parent === parent && (project === undefined || t.project === project)) : undefined;
+  const initial = asked ?? currentTarget(targets) ?? targets[0]!;
+  openCustom({ title: 'New request', render: (close) => <NewRequest targets={targets} initial={initial} close={close} /> });
+}
+
+function NewRequest({ targets, initial, close }: { targets: RequestTarget[]; initial: RequestTarget; close: () => void }) {
+  const target = useSignal(initial);
+  const name = useSignal('');
+  const method = useSignal('GET');
+  const url = useSignal('');
+  const problem = useSignal('');
+  const busy = useSignal(false);
+  const nameRef = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => nameRef.current?.focus(), []);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!name.value.trim()) {
+      problem.value = 'Name is required.';
+      return;
+    }
+    busy.value = true;
+    const t = target.value;
+    try {
+      const request = await call('request.create', { project: t.project, parent: t.parent, name: name.value.trim(), method: method.value, url: url.value.trim() });
+      close();
+      expand(rowKey(t.project, t.parent.split('/')[0]!));
+      if (t.parent.includes('/')) expand(rowKey(t.project, t.parent));
+      openTab({ kind: 'request', project: t.project, itemId: request.id, title: request.name, method: request.method });
+    } catch (err) {
+      problem.value = (err as Error).message;
+    } finally {
+      busy.value = false;
+    }
+  };
+
+  return (
+    <form class="dialog-body form-grid" onSubmit={submit}>
+      <label>
+        <span>Into</span>
+        <TargetPicker label="Into" targets={targets} value={target.value} onChange={(t) => (target.value = t)} />
+      </label>
+      <label>
+        <span>Name</span>
+        <input ref={nameRef} name="name" placeholder="List pets" value={name.value} onInput={(e) => (name.value = (e.target as HTMLInputElement).value)} />
+      </label>
+      <label>
+        <span>Method</span>
+        <select value={method.value} onChange={(e) => (method.value = (e.target as HTMLSelectElement).value)}>
+          {METHODS.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span>URL or path</span>
+        <input name="url" class="mono" placeholder="/pets/{petId}" spellcheck={false} value={url.value} onInput={(e) => (url.value = (e.target as HTMLInputElement).value)} />
+      </label>
+      {problem.value && (
+        <p class="form-error" role="alert">
+          {problem.value}
+        </p>
+      )}
+      <footer class="dialog-footer">
+        <button type="button" class="button" onClick={close}>
+          Cancel
+        </button>
+        <button type="submit" class="button primary" disabled={busy.value}>
+          {busy.value ? 'Creating…' : 'Create request'}
+        </button>
+      </footer>
+    </form>
+  );
+}
