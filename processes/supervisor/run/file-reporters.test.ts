@@ -18,7 +18,7 @@ function outcomes(iterations: number, rows: boolean): RequestOutcome[] {
   for (let iteration = 1; iteration <= iterations; iteration++) {
     const row = rows ? { row: `row ${iteration} (user=ann <&> "x")` } : {};
     out.push(
-      { iteration, ...row, request: { id: 'r1', name: 'ok', path: 'API/f/ok', method: 'GET', url: 'http://127.0.0.1/ok' }, response: { status: 200, statusText: 'OK', timeMs: 1.25, size: 10 }, assertions: [{ index: 0, label: 'status equals 200', passed: true, message: '' }], contract: { kind: 'ok', label: 'Contract ✓', problems: [] }, failed: false },
+      { iteration, ...row, request: { id: 'r1', name: 'ok', path: 'API/f/ok', method: 'GET', url: 'http://127.0.0.1/ok' }, response: { status: 200, statusText: 'OK', timeMs: 1.25, size: 10 }, assertions: [{ index: 0, label: 'status equals 200', passed: true, message: '' }], contract: { kind: 'pass', label: 'Contract ✓', problems: [] }, failed: false },
       {
         iteration,
         ...row,
