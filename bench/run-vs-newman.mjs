@@ -15,6 +15,7 @@
 // RSS is read from /proc: VmRSS at each sample, and each process's VmHWM (its peak) every 250 ms.
 // Asserts nothing.
 // Usage: node bench/run-vs-newman.mjs [iterations=1000,10000] [alone=100000]
+// (iterations 0: no comparison, Parley alone only; alone 0: no long run.)
 import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -107,7 +108,7 @@ async function status(pid) {
 }
 
 /** Runs one command; returns its wall time, each process's peak RSS, and the RSS of each at every SAMPLE_EVERY iterations. */
-function measured(args, env = {}) {
+function measured(args, env = {}, live = false) {
   return new Promise((resolve, reject) => {
     server.stdin.write('reset\n');
     const started = process.hrtime.bigint();
@@ -125,7 +126,12 @@ function measured(args, env = {}) {
       const iterations = Number(line.slice(6)) / PER_ITERATION;
       void tree(child.pid)
         .then((pids) => Promise.all(pids.map(status)))
-        .then((all) => samples.push({ iterations, processes: all.filter((s) => s.rss > 0).map(({ name, rss }) => ({ name, rss })) }));
+        .then((all) => {
+          const processes = all.filter((s) => s.rss > 0).map(({ name, rss }) => ({ name, rss }));
+          samples.push({ iterations, processes });
+          // A long run prints each sample as it is taken, so a run cut short still has them.
+          if (live) console.log(`  sample ${iterations} iterations, ${((Number(process.hrtime.bigint() - started) / 1e9)).toFixed(0)} s: ${processes.map((p) => `${p.name} ${(p.rss / 1024).toFixed(1)} MB`).join(', ')}`);
+        });
     };
     child.once('exit', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -146,24 +152,26 @@ await writeFile(file, JSON.stringify(collection));
 await measured([cli, 'import', file, '--new-project', project], { PARLEY_HOME: home });
 
 const newman = (n) => measured([newmanBin, 'run', file, '-n', String(n), '-r', 'json', '--reporter-json-export', join(work, 'newman.json')]);
-const parley = (n) => measured([cli, 'run', project, '--iterations', String(n), '--reporter', `json:${join(work, 'parley.json')}`], { PARLEY_HOME: home });
+const parley = (n, live = false) => measured([cli, 'run', project, '--iterations', String(n), '--reporter', `json:${join(work, 'parley.json')}`], { PARLEY_HOME: home }, live);
 
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const peakText = (r) => `${r.peaks.map((p) => `${p.name} ${mb(p.kb)}`).join(' + ')}${r.peaks.length > 1 ? ` = ${mb(r.peaks.reduce((s, p) => s + p.kb, 0))}` : ''}`;
 
 console.log(machine());
-// One warm-up of each (disk caches), not counted.
-await newman(1);
-await parley(1);
-const startup = { newman: [], parley: [] };
-for (let round = 0; round < 3; round++) {
-  startup.newman.push((await newman(1)).ms);
-  startup.parley.push((await parley(1)).ms);
+if (COUNTS.length > 0) {
+  // One warm-up of each (disk caches), not counted.
+  await newman(1);
+  await parley(1);
+  const startup = { newman: [], parley: [] };
+  for (let round = 0; round < 3; round++) {
+    startup.newman.push((await newman(1)).ms);
+    startup.parley.push((await parley(1)).ms);
+  }
+  console.log(`\nstart-up (one iteration, ${PER_ITERATION} requests), median of 3: newman ${fmt(median(startup.newman))} ms, parley ${fmt(median(startup.parley))} ms (${(median(startup.parley) / median(startup.newman)).toFixed(2)}x; target: faster)`);
+  console.log(`\niterations  requests   tool     time        requests/s   peak RSS (each process; sum)`);
 }
-console.log(`\nstart-up (one iteration, ${PER_ITERATION} requests), median of 3: newman ${fmt(median(startup.newman))} ms, parley ${fmt(median(startup.parley))} ms (${(median(startup.parley) / median(startup.newman)).toFixed(2)}x; target: faster)`);
 
-console.log(`\niterations  requests   tool     time        requests/s   peak RSS (each process; sum)`);
 const ratios = [];
 for (const n of COUNTS) {
   const byNewman = await newman(n);
@@ -181,7 +189,8 @@ for (const n of COUNTS) {
 }
 
 if (ALONE > 0) {
-  const alone = await parley(ALONE);
+  console.log(`\nparley alone, ${fmt(ALONE)} iterations:`);
+  const alone = await parley(ALONE, true);
   console.log(`\nparley alone, ${fmt(ALONE)} iterations (${fmt(ALONE * PER_ITERATION)} requests): ${(alone.ms / 1000).toFixed(1)} s, ${fmt((ALONE * PER_ITERATION) / (alone.ms / 1000))} requests/s; peak ${peakText(alone)}`);
   const rows = alone.samples.sort((a, b) => a.iterations - b.iterations);
   const names = [...new Set(rows.flatMap((s) => s.processes.map((p) => p.name)))];

@@ -42,7 +42,9 @@ Running:
   --iterations <n>        run the selection n times (default 1, or one per data row)
   --data <file>           one iteration per row of a CSV file (a header line names the columns)
                           or a JSON array of objects; each row's columns are properties for its
-                          iteration, over the project's; with --iterations, rows are taken in turn
+                          iteration, over the project's; with --iterations, rows are taken in turn.
+                          Read as the run goes (a FIFO works); a row that does not read stops the
+                          run there, after the rows before it (exit 2)
   --timeout <ms>          wait at most this long for each response's headers (default: each
                           request's own timeout setting)
   --delay <ms>            wait this long between requests
@@ -58,7 +60,8 @@ Reporting:
                           for several: --reporter junit:results.xml --reporter json:run.json.
                           A json or junit reporter without a file writes to --out <file>, or to
                           standard output when there is no --out; the console report is shown
-                          unless another reporter writes to standard output.
+                          unless another reporter writes to standard output. Reports are written
+                          as the run goes: memory stays flat however many requests.
   --verbose               show what Parley's processes log
   --help                  this text
 
@@ -74,7 +77,7 @@ Cookies: each request sends the workspace jar's cookies when its Send cookies se
 Exit codes: 0 every request passed; 1 a request failed (not sent, no response, a failed
             assertion, or contract problems with --fail-on-contract); 2 bad usage, a project that
             does not load (or has files that do not load), an unknown environment, an unreadable
-            data file; 130/143 interrupted by Ctrl+C/SIGTERM.
+            data file or data row; 130/143 interrupted by Ctrl+C/SIGTERM.
 `;
 
 export interface RunIo {
