@@ -9,7 +9,7 @@
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,10 @@ beforeAll(async () => {
     if (url.pathname === '/whoami') return json(200, { seen: req.headers.authorization ?? '' });
     if (url.pathname === '/cookie/set') return json(200, {}, { 'set-cookie': 'sid=abc123; Path=/' });
     if (url.pathname === '/cookie/read') return json(200, { cookie: req.headers.cookie ?? '' });
+    if (url.pathname === '/large') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      return res.end(Buffer.alloc(11 * 1024 * 1024, 7));
+    }
     if (url.pathname.startsWith('/rows/')) {
       rowsSeen.push(url.pathname.slice(6));
       return json(200, { row: url.pathname.slice(6) });
@@ -137,6 +141,7 @@ beforeAll(async () => {
       baseUrl: '${base}',
       requests: [
         { name: 'hang', url: '/slow' },
+        { name: 'large', url: '/large', assertions: [assertion({ source: 'status', value: '200' })] },
         { name: 'keychain', url: '/whoami', assertions: [assertion({ path: '$.seen', value: 'Bearer wrong' })], edit: (r) => void (r.auth = { type: 'bearer', token: '${secret:ci/keyed}' }) },
         { name: 'tls', url: '', edit: (r) => void (r.url = `${tls.url}/secure`), assertions: [assertion({ path: '$.secure', value: 'true' })] },
       ],
@@ -292,6 +297,17 @@ describe('parley run', () => {
     expect(run.stderr).toContain(`--data ${file}: item ${GOOD + 1}, "n" is not a string, number, boolean or null.`);
     expect(rowsSeen).toHaveLength(GOOD);
     expect(run.stdout).toMatch(new RegExp(`<testsuites name="parley run: Run test" tests="${GOOD}" failures="0" errors="0"`));
+  });
+
+  it('leaves no spooled body behind: a response over the inline limit is let go once checked', SLOW, async () => {
+    const spool = join(work, 'spool');
+    const child = spawn(process.execPath, [cli, 'run', project, '--env', 'test', '--api', 'Net', '--request', 'large', '--iterations', '3'], { stdio: 'pipe', env: { ...process.env, PARLEY_HOME: home, PARLEY_SPOOL_DIR: spool } });
+    running.add(child);
+    child.stdin.end();
+    const run = await finished(child);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/large {2}200 OK .* 11\.0 MB {2}1\/1 assertions/);
+    expect(await readdir(join(spool, 'parley-spool'))).toEqual([]);
   });
 
   it('reports a sender killed with SIGKILL mid-run, goes on, and leaves no child behind', SLOW, async () => {

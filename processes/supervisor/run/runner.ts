@@ -5,6 +5,7 @@
  * project's properties, and its timeout and TLS choice; not recorded in History or the HTTP Log.
  * The loop itself is engine.ts: `runRequests` answers its stream of events.
  */
+import { rm } from 'node:fs/promises';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
 import { chipLabel, chipTone } from '../../../protocol/verdict-label.js';
@@ -96,6 +97,9 @@ async function sendOne(
     // The response is in: the next request may go while this one's checks run.
     onWire();
     const exchange = await answered.complete();
+    // A body over the inline limit was spooled to a file by the sender; nothing reads it after
+    // the checks, and a long run of large responses would fill the disk with them.
+    if (exchange.response.body.spooledTo !== undefined) await rm(exchange.response.body.spooledTo, { force: true }).catch(() => undefined);
     const verdict = exchange.verdict && exchange.verdict.kind !== 'none' ? exchange.verdict : undefined;
     const contract = verdict ? { kind: verdict.kind as Exclude<typeof verdict.kind, 'none'>, label: chipLabel(verdict) ?? verdict.kind, problems: verdict.problems.map((p) => ({ pointer: p.pointer, message: p.message })) } : undefined;
     const assertions = exchange.assertions ?? [];
