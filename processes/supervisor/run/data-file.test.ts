@@ -13,8 +13,8 @@ async function all(rows: AsyncIterable<DataRow>): Promise<DataRow[]> {
 
 /** The text in pieces of `size` characters, as a file arrives. */
 const input = (text: string, size = 7) => Readable.from(Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size)));
-const csv = (text: string, file = 'd.csv') => all(csvRows(input(text), file));
-const json = (text: string, file = 'd.json') => all(jsonRows(input(text), file));
+const csv = (text: string, file = 'd.csv', size?: number) => all(csvRows(input(text, size), file));
+const json = (text: string, file = 'd.json', size?: number) => all(jsonRows(input(text, size), file));
 
 let work: string;
 beforeAll(async () => void (work = await mkdtemp(join(tmpdir(), 'parley-data-file-'))));
@@ -73,8 +73,8 @@ describe('data rows', () => {
 
   it('refuses a row over the limit before holding it whole', async () => {
     const long = 'x'.repeat(MAX_ROW_CHARS + 10);
-    await expect(json(`[{"a":"${long}"}]`)).rejects.toThrow(/item 1 is over 1 MB/);
-    await expect(csv(`a\n${long}\n`)).rejects.toThrow(/is not valid CSV/);
+    await expect(json(`[{"a":"${long}"}]`, 'd.json', 64 * 1024)).rejects.toThrow(/item 1 is over 1 MB/);
+    await expect(csv(`a\n${long}\n`, 'd.csv', 64 * 1024)).rejects.toThrow(/is not valid CSV: Max Record Size/);
   });
 
   it('opens a file by its extension, reads it again from its start, and tells how far it got', async () => {
