@@ -5,20 +5,19 @@
  * project that does not load; 130/143 interrupted by Ctrl+C/SIGTERM.
  */
 import { resolve } from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { isWireError } from '../../protocol/errors.js';
 import { needsWorker } from '../../processes/checker/engine/assertions.js';
 import { CliSession } from '../import/session.js';
 import type { ProgressStream } from '../import/progress.js';
-import { readDataFile, type DataRow } from '../run/data-file.js';
+import { openDataFile, type DataSource } from '../../processes/supervisor/run/data-file.js';
 import { envSecrets } from '../run/env-secrets.js';
 import { selectRequests } from '../run/select.js';
-import { runRequests, type RunPlan } from '../run/runner.js';
+import { runRequests, type RunPlan } from '../../processes/supervisor/run/runner.js';
 import { ConsoleReporter } from '../run/console-reporter.js';
-import { jsonReport, junitReport } from '../run/file-reporters.js';
-import type { RunListener, RunReport } from '../run/report.js';
+import { JsonReporter, JunitReporter } from '../../processes/supervisor/run/file-reporters.js';
+import { report, type RunReporter } from '../../processes/supervisor/run/report.js';
 
 export const RUN_HELP = `parley run: run a project's requests headless, for CI
 
@@ -43,7 +42,9 @@ Running:
   --iterations <n>        run the selection n times (default 1, or one per data row)
   --data <file>           one iteration per row of a CSV file (a header line names the columns)
                           or a JSON array of objects; each row's columns are properties for its
-                          iteration, over the project's; with --iterations, rows are taken in turn
+                          iteration, over the project's; with --iterations, rows are taken in turn.
+                          Read as the run goes (a FIFO works); a row that does not read stops the
+                          run there, after the rows before it (exit 2)
   --timeout <ms>          wait at most this long for each response's headers (default: each
                           request's own timeout setting)
   --delay <ms>            wait this long between requests
@@ -59,7 +60,8 @@ Reporting:
                           for several: --reporter junit:results.xml --reporter json:run.json.
                           A json or junit reporter without a file writes to --out <file>, or to
                           standard output when there is no --out; the console report is shown
-                          unless another reporter writes to standard output.
+                          unless another reporter writes to standard output. Reports are written
+                          as the run goes: memory stays flat however many requests.
   --verbose               show what Parley's processes log
   --help                  this text
 
@@ -75,7 +77,7 @@ Cookies: each request sends the workspace jar's cookies when its Send cookies se
 Exit codes: 0 every request passed; 1 a request failed (not sent, no response, a failed
             assertion, or contract problems with --fail-on-contract); 2 bad usage, a project that
             does not load (or has files that do not load), an unknown environment, an unreadable
-            data file; 130/143 interrupted by Ctrl+C/SIGTERM.
+            data file or data row; 130/143 interrupted by Ctrl+C/SIGTERM.
 `;
 
 export interface RunIo {
@@ -152,14 +154,14 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
   const reporters = readReporters(options);
   if (typeof reporters === 'string') return usageError(io, reporters);
 
-  let data: DataRow[] | undefined;
+  let data: DataSource | undefined;
   if (options.data !== undefined) {
     try {
-      data = await readDataFile(options.data);
+      // Only checked here: its rows are read as the run reaches them.
+      data = await openDataFile(options.data);
     } catch (err) {
       return failed(io, err);
     }
-    if (data.length === 0) return failed(io, new Error(`--data ${options.data} has no rows.`));
   }
 
   const session = new CliSession();
@@ -192,7 +194,7 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
     const plan: RunPlan = {
       requests,
       ...(environment ? { environment } : {}),
-      iterations: numbers.iterations ?? data?.length ?? 1,
+      ...(numbers.iterations !== undefined || !data ? { iterations: numbers.iterations ?? 1 } : {}),
       ...(data ? { data } : {}),
       ...(numbers.timeout !== undefined ? { timeoutMs: numbers.timeout } : {}),
       delayMs: numbers.delay ?? 0,
@@ -202,11 +204,15 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
       secret: envSecrets(io.env),
     };
     const needsChecker = requests.some((r) => store.getApi(r.apiId).definition !== undefined || needsWorker(store.getRequest(r.id).assertions ?? []));
-    await Promise.all([senderStarted, needsChecker ? sup.checker.start() : undefined]);
-    const listeners = listenersFor(reporters, io);
-    const report = await runRequests(sup, store, plan, fanOut(listeners), session.signal);
-    await writeReports(reporters, report, io);
-    return session.exitCode(report.summary.failed > 0 ? 1 : 0);
+    const listeners = reportersFor(reporters, io);
+    await Promise.all([senderStarted, needsChecker ? sup.checker.start() : undefined, ...listeners.map((l) => l.open?.())]);
+    const summary = await report(runRequests(sup, store, plan, session.signal), listeners);
+    for (const r of reporters) if (r.kind !== 'console' && r.file !== undefined) io.stderr.write(`parley run: ${r.kind} report written to ${r.file}\n`);
+    if (summary.error) {
+      io.stderr.write(`parley run: ${summary.error.message}\n`);
+      return session.exitCode(2);
+    }
+    return session.exitCode(summary.failed > 0 ? 1 : 0);
   } catch (err) {
     if (session.wasInterrupted(err)) return session.cancelled('run', io.stderr);
     return failed(io, err);
@@ -262,30 +268,12 @@ export function readReporters(options: Pick<Options, 'reporter' | 'out'>): Repor
   return choices;
 }
 
-function listenersFor(reporters: ReporterChoice[], io: RunIo): RunListener[] {
-  return reporters.filter((r) => r.kind === 'console').map(() => new ConsoleReporter(io.stdout, io.stderr));
-}
-
-function fanOut(listeners: RunListener[]): RunListener {
-  return {
-    started: (info) => listeners.forEach((l) => l.started?.(info)),
-    outcome: (outcome, done, total) => listeners.forEach((l) => l.outcome?.(outcome, done, total)),
-    finished: async (report) => {
-      for (const l of listeners) await l.finished?.(report);
-    },
-  };
-}
-
-async function writeReports(reporters: ReporterChoice[], report: RunReport, io: RunIo): Promise<void> {
-  for (const r of reporters) {
-    if (r.kind === 'console') continue;
-    const text = r.kind === 'json' ? jsonReport(report) : junitReport(report);
-    if (r.file === undefined) io.stdout.write(text);
-    else {
-      await writeFile(r.file, text);
-      io.stderr.write(`parley run: ${r.kind} report written to ${r.file}\n`);
-    }
-  }
+function reportersFor(reporters: ReporterChoice[], io: RunIo): (RunReporter & { open?(): Promise<void> })[] {
+  return reporters.map((r) => {
+    if (r.kind === 'console') return new ConsoleReporter(io.stdout, io.stderr);
+    const target = r.file === undefined ? { stream: io.stdout } : { file: r.file };
+    return r.kind === 'json' ? new JsonReporter(target) : new JunitReporter(target);
+  });
 }
 
 function usageError(io: RunIo, message: string): number {

@@ -2,20 +2,22 @@
  * The readable report of `parley run`: a line per request (status, time, size, contract chip) as
  * it finishes, its failed assertions and contract problems under it, and a summary line. Runs of
  * more than LONG_RUN requests also show progress on stderr: one line rewritten in place on a
- * terminal, a line every 10% otherwise (CI logs).
+ * terminal, a line every 10% otherwise (CI logs): of the requests, or of the data file read when
+ * it gives one iteration per row (a FIFO, whose size is unknown: a line every UNSIZED_EVERY).
  */
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { ProgressLine, type ProgressStream } from '../import/progress.js';
-import type { RequestOutcome, RunListener, RunReport } from './report.js';
+import type { RequestOutcome, RunProgress, RunReporter, RunStart, RunSummary } from '../../processes/supervisor/run/report.js';
 
 const LONG_RUN = 50;
+const UNSIZED_EVERY = 10_000;
 
-export class ConsoleReporter implements RunListener {
+export class ConsoleReporter implements RunReporter {
   private readonly progress: ProgressLine;
-  private total = 0;
   private lastTenth = 0;
   private iteration = 0;
-  private iterations = 1;
+  private iterations: number | undefined = 1;
 
   constructor(
     private readonly out: Writable,
@@ -24,37 +26,42 @@ export class ConsoleReporter implements RunListener {
     this.progress = new ProgressLine(err);
   }
 
-  started(info: { project: string; total: number; iterations: number }): void {
-    this.total = info.total;
-    this.iterations = info.iterations;
-    const perIteration = info.iterations > 0 ? info.total / info.iterations : 0;
-    this.out.write(`parley run: ${info.project}, ${plural(perIteration, 'request')}${info.iterations > 1 ? ` x ${info.iterations} iterations` : ''}\n`);
+  started(start: RunStart): void {
+    this.iterations = start.iterations;
+    const each = plural(start.requestsPerIteration, 'request');
+    const times = start.iterations === undefined ? ` for each row of ${start.data ?? 'the data file'}` : start.iterations > 1 ? ` x ${start.iterations} iterations` : '';
+    this.out.write(`parley run: ${start.project}, ${each}${times}\n`);
   }
 
-  outcome(outcome: RequestOutcome, done: number, total: number): void {
+  outcome(outcome: RequestOutcome, progress: RunProgress): Promise<void> | void {
     this.progress.clear();
-    if (outcome.iteration !== this.iteration && (this.iterations > 1 || outcome.row)) {
-      this.out.write(`\nIteration ${outcome.iteration}${outcome.row ? `, ${outcome.row}` : ''}\n`);
-    }
+    const heading = outcome.iteration !== this.iteration && (this.iterations !== 1 || outcome.row) ? `\nIteration ${outcome.iteration}${outcome.row ? `, ${outcome.row}` : ''}\n` : '';
     this.iteration = outcome.iteration;
-    this.out.write(renderOutcome(outcome));
-    if (total > LONG_RUN) this.showProgress(done, total);
+    const more = this.out.write(heading + renderOutcome(outcome));
+    if ((progress.total ?? progress.done) > LONG_RUN) this.showProgress(progress);
+    // A standard output that cannot keep up (a slow pipe) holds the run, rather than its lines piling up here.
+    if (!more) return once(this.out, 'drain').then(() => undefined);
   }
 
-  finished(report: RunReport): void {
+  finished(summary: RunSummary): void {
     this.progress.clear();
-    this.out.write(`\n${summaryLine(report)}\n`);
+    this.out.write(`\n${summaryLine(summary)}\n`);
   }
 
-  private showProgress(done: number, total: number): void {
+  private showProgress({ done, total, fraction }: RunProgress): void {
     if (this.err.isTTY) {
-      this.progress.show({ phase: 'read', message: `parley run: ${Math.floor((done / total) * 100)}%`, done, total });
+      const message = fraction === undefined ? `parley run: ${done} requests` : `parley run: ${Math.floor(fraction * 100)}%`;
+      this.progress.show({ phase: 'read', message, done, ...(total !== undefined ? { total } : {}) });
       return;
     }
-    const tenth = Math.floor((done / total) * 10);
-    if (tenth > this.lastTenth && done < total) {
+    if (fraction === undefined) {
+      if (done % UNSIZED_EVERY === 0) this.err.write(`parley run: ${done} requests\n`);
+      return;
+    }
+    const tenth = Math.floor(fraction * 10);
+    if (tenth > this.lastTenth && (total === undefined || done < total)) {
       this.lastTenth = tenth;
-      this.err.write(`parley run: ${done}/${total} requests (${tenth * 10}%)\n`);
+      this.err.write(total === undefined ? `parley run: ${done} requests, ${tenth * 10}% of the data file read\n` : `parley run: ${done}/${total} requests (${tenth * 10}%)\n`);
     }
   }
 }
@@ -81,15 +88,15 @@ export function renderOutcome(o: RequestOutcome): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function summaryLine({ summary: s }: RunReport): string {
+export function summaryLine(s: RunSummary): string {
   const passed = s.requests - s.failed;
   const parts = [`${plural(s.requests, 'request')}: ${passed} passed, ${s.failed} failed`];
   if (s.errors > 0) parts.push(`${s.errors} not sent or no response`);
   if (s.assertions.total > 0) parts.push(`assertions ${s.assertions.total - s.assertions.failed}/${s.assertions.total} passed`);
   if (s.contractFailures > 0) parts.push(`contract problems in ${plural(s.contractFailures, 'response')}`);
   parts.push(`${(s.durationMs / 1000).toFixed(2)} s`);
-  const stop = s.interrupted ? ' (interrupted)' : s.bailed ? ' (stopped at the first failure: --bail)' : '';
-  return `${s.failed > 0 || s.interrupted ? 'FAILED' : 'PASSED'}${stop}: ${parts.join('; ')}`;
+  const stop = s.interrupted ? ' (interrupted)' : s.error ? ' (stopped: the data file could not be read on)' : s.bailed ? ' (stopped at the first failure: --bail)' : '';
+  return `${s.failed > 0 || s.interrupted || s.error ? 'FAILED' : 'PASSED'}${stop}: ${parts.join('; ')}`;
 }
 
 function plural(n: number, word: string): string {

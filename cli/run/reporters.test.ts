@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readReporters } from '../commands/run.js';
 import { ConsoleReporter, summaryLine } from './console-reporter.js';
-import type { RequestOutcome, RunReport } from './report.js';
+import type { RequestOutcome, RunSummary } from '../../processes/supervisor/run/report.js';
 
 class Sink extends Writable {
   text = '';
@@ -45,18 +45,28 @@ describe('console report', () => {
     const out = new Sink();
     const err = new Sink();
     const reporter = new ConsoleReporter(out, err);
-    reporter.started({ project: 'P', total: 100, iterations: 1 });
-    for (let i = 1; i <= 100; i++) reporter.outcome(outcome(i, i === 7), i, 100);
-    const report: RunReport = {
-      summary: { project: 'P', iterations: 1, requests: 100, failed: 1, errors: 0, assertions: { total: 1, failed: 1 }, contractFailures: 0, bailed: false, interrupted: false, durationMs: 1234, startedAt: new Date(0).toISOString() },
-      outcomes: [],
-    };
-    reporter.finished(report);
+    reporter.started({ project: 'P', requestsPerIteration: 100, iterations: 1, startedAt: new Date(0).toISOString() });
+    for (let i = 1; i <= 100; i++) await reporter.outcome(outcome(i, i === 7), { done: i, total: 100, fraction: i / 100 });
+    const summary: RunSummary = { project: 'P', iterations: 1, requests: 100, failed: 1, errors: 0, assertions: { total: 1, failed: 1 }, contractFailures: 0, bailed: false, interrupted: false, durationMs: 1234, startedAt: new Date(0).toISOString() };
+    reporter.finished(summary);
     expect(out.text).toContain('parley run: P, 100 requests\n');
     expect(out.text).toContain('  ok GET    API/req 1  200 OK  1.5 ms  2.0 KB\n');
     expect(out.text).toContain('  x  GET    API/req 7  200 OK  1.5 ms  2.0 KB  0/1 assertions\n       x status equals 201: got 200\n');
     expect(err.text.split('\n').filter(Boolean)).toEqual(Array.from({ length: 9 }, (_, i) => `parley run: ${(i + 1) * 10}/100 requests (${(i + 1) * 10}%)`));
     expect(out.text.trimEnd().split('\n').at(-1)).toBe('FAILED: 100 requests: 99 passed, 1 failed; assertions 0/1 passed; 1.23 s');
-    expect(summaryLine({ ...report, summary: { ...report.summary, failed: 0, assertions: { total: 0, failed: 0 }, bailed: false } })).toBe('PASSED: 100 requests: 100 passed, 0 failed; 1.23 s');
+    expect(summaryLine({ ...summary, failed: 0, assertions: { total: 0, failed: 0 }, bailed: false })).toBe('PASSED: 100 requests: 100 passed, 0 failed; 1.23 s');
+    expect(summaryLine({ ...summary, failed: 0, error: { code: 'bad-input', message: 'x' } })).toMatch(/^FAILED \(stopped: the data file could not be read on\)/);
+  });
+
+  it('with one iteration per data row, names the file and shows how much of it was read', async () => {
+    const out = new Sink();
+    const err = new Sink();
+    const reporter = new ConsoleReporter(out, err);
+    reporter.started({ project: 'P', requestsPerIteration: 1, data: 'rows.csv', startedAt: new Date(0).toISOString() });
+    for (let i = 1; i <= 200; i++) await reporter.outcome({ ...outcome(i), iteration: i, row: `row ${i}` }, { done: i, fraction: i / 200 });
+    expect(out.text).toContain('parley run: P, 1 request for each row of rows.csv\n');
+    expect(out.text).toContain('\nIteration 2, row 2\n');
+    // Progress shows once the run is long (past 50 requests), by how far the file has been read.
+    expect(err.text.split('\n').filter(Boolean)).toEqual(['parley run: 51 requests, 20% of the data file read', ...Array.from({ length: 8 }, (_, i) => `parley run: ${(i + 3) * 20} requests, ${(i + 3) * 10}% of the data file read`)]);
   });
 });

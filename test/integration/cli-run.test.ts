@@ -2,12 +2,14 @@
  * `parley run` end to end: the built CLI (dist/cli.js) as a real process with its own headless
  * supervisor, sender and checker, against a real HTTP server on 127.0.0.1. Assertions that pass
  * and fail, contract problems with and without --fail-on-contract, a network error, an
- * unresolved variable, --bail, --data CSV and JSON, the JUnit XML's shape, secrets from
+ * unresolved variable, --bail, --data CSV and JSON (read as the run goes: a FIFO still being
+ * written, a bad row reported once reached), the JUnit XML's shape, secrets from
  * PARLEY_SECRET_*, cookies by each request's Send cookies, a kill -9 of the sender mid-run, and
  * no child left running after exit. dist/ must be built first (npm test does).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,6 +54,8 @@ let tls: RunningServer;
 let slowArrived: () => void = () => {};
 const slowRequests: (() => void)[] = [];
 const running = new Set<ChildProcessWithoutNullStreams>();
+/** The row numbers the Rows API's request named, as the server saw them. */
+const rowsSeen: string[] = [];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parley-cli-run-'));
@@ -68,6 +72,14 @@ beforeAll(async () => {
     if (url.pathname === '/whoami') return json(200, { seen: req.headers.authorization ?? '' });
     if (url.pathname === '/cookie/set') return json(200, {}, { 'set-cookie': 'sid=abc123; Path=/' });
     if (url.pathname === '/cookie/read') return json(200, { cookie: req.headers.cookie ?? '' });
+    if (url.pathname === '/large') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      return res.end(Buffer.alloc(11 * 1024 * 1024, 7));
+    }
+    if (url.pathname.startsWith('/rows/')) {
+      rowsSeen.push(url.pathname.slice(6));
+      return json(200, { row: url.pathname.slice(6) });
+    }
     if (url.pathname === '/slow') {
       slowRequests.push(() => json(200, {}));
       slowArrived();
@@ -120,10 +132,16 @@ beforeAll(async () => {
       requests: [{ name: 'pet by row', url: '/pets/${petId}', assertions: [assertion({ path: '$.name', value: '${petName}' })] }],
     },
     {
+      name: 'Rows',
+      baseUrl: '${base}',
+      requests: [{ name: 'row', url: '/rows/${n}', assertions: [assertion({ path: '$.row', value: '${n}' })] }],
+    },
+    {
       name: 'Net',
       baseUrl: '${base}',
       requests: [
         { name: 'hang', url: '/slow' },
+        { name: 'large', url: '/large', assertions: [assertion({ source: 'status', value: '200' })] },
         { name: 'keychain', url: '/whoami', assertions: [assertion({ path: '$.seen', value: 'Bearer wrong' })], edit: (r) => void (r.auth = { type: 'bearer', token: '${secret:ci/keyed}' }) },
         { name: 'tls', url: '', edit: (r) => void (r.url = `${tls.url}/secure`), assertions: [assertion({ path: '$.secure', value: 'true' })] },
       ],
@@ -242,6 +260,54 @@ describe('parley run', () => {
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain('<testsuite name="Run test (iteration 2, row 2 (petId=1, petName=Rex))"');
     expect(xml).toContain('<testcase name="GET Data/pet by row [row 1 (petId=1, petName=Rex)]"');
+  });
+
+  it('sends the first row while the data file is still being written, and reports a bad row only once it is reached', SLOW, async () => {
+    // A FIFO: nothing after row 2 exists until the server has seen row 1's request (csv-parse
+    // holds the last character it has until the next arrives, to tell where a line ends).
+    const fifo = join(work, 'rows-fifo.csv');
+    execFileSync('mkfifo', [fifo]);
+    const ROWS = 400;
+    rowsSeen.length = 0;
+    const child = start([project, '--api', 'Rows', '--env', 'test', '--data', fifo, '--reporter', 'json']);
+    const done = finished(child);
+    const writer = createWriteStream(fifo);
+    writer.write('n,label\n1,row 1\n2,row 2\n');
+    await until(() => rowsSeen.length === 1, 60_000, () => `the server saw ${rowsSeen.length} requests; parley said: ${child.stderr.read() ?? ''}`);
+    // Many more rows, then one that is not CSV (an unclosed quote), then the rest of the file.
+    for (let n = 3; n <= ROWS; n++) writer.write(`${n},row ${n}\n`);
+    writer.end(`${ROWS + 1},"unclosed\n${ROWS + 2},never\n`);
+    const run = await done;
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`--data ${fifo} is not valid CSV: Quote Not Closed`);
+    expect(rowsSeen).toEqual(Array.from({ length: ROWS }, (_, i) => String(i + 1)));
+    const report = JSON.parse(run.stdout) as { summary: { iterations: number; requests: number; failed: number; error?: { message: string } }; outcomes: { iteration: number; row: string; failed: boolean }[] };
+    expect(report.summary).toMatchObject({ iterations: ROWS, requests: ROWS, failed: 0 });
+    expect(report.summary.error?.message).toMatch(/Quote Not Closed/);
+    expect(report.outcomes.at(-1)).toMatchObject({ iteration: ROWS, row: `row ${ROWS} (n=${ROWS}, label=row ${ROWS})`, failed: false });
+  });
+
+  it('sends the rows of a JSON data file before a later item that is refused', SLOW, async () => {
+    const file = join(work, 'late-bad.json');
+    const GOOD = 150;
+    await writeFile(file, JSON.stringify([...Array.from({ length: GOOD }, (_, i) => ({ n: i + 1 })), { n: { nested: true } }, { n: GOOD + 2 }]));
+    rowsSeen.length = 0;
+    const run = await parley([project, '--api', 'Rows', '--env', 'test', '--data', file, '--reporter', 'junit']);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`--data ${file}: item ${GOOD + 1}, "n" is not a string, number, boolean or null.`);
+    expect(rowsSeen).toHaveLength(GOOD);
+    expect(run.stdout).toMatch(new RegExp(`<testsuites name="parley run: Run test" tests="${GOOD}" failures="0" errors="0"`));
+  });
+
+  it('leaves no spooled body behind: a response over the inline limit is let go once checked', SLOW, async () => {
+    const spool = join(work, 'spool');
+    const child = spawn(process.execPath, [cli, 'run', project, '--env', 'test', '--api', 'Net', '--request', 'large', '--iterations', '3'], { stdio: 'pipe', env: { ...process.env, PARLEY_HOME: home, PARLEY_SPOOL_DIR: spool } });
+    running.add(child);
+    child.stdin.end();
+    const run = await finished(child);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/large {2}200 OK .* 11\.0 MB {2}1\/1 assertions/);
+    expect(await readdir(join(spool, 'parley-spool'))).toEqual([]);
   });
 
   it('reports a sender killed with SIGKILL mid-run, goes on, and leaves no child behind', SLOW, async () => {

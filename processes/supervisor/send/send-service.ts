@@ -14,6 +14,7 @@ import type { ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timin
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
+import type { LogHandle } from '../http-log/http-log.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest } from './resolve.js';
@@ -45,6 +46,8 @@ export interface PreparedSend {
   assertions?: PreparedAssertions;
   /** False: the send is not written to History. */
   history?: boolean;
+  /** False: the send is not kept in the HTTP Log either (`parley run`: no one reads it there). */
+  log?: boolean;
 }
 
 /** Where `${name}` resolves for a send, and what `parley run` lays over it. */
@@ -61,6 +64,8 @@ export interface ScopeOverrides {
   timeoutMs?: number;
   /** Keep the send out of History (`parley run`: a CI run is not the user's own sending). */
   noHistory?: boolean;
+  /** Keep the send out of the HTTP Log (`parley run`: a headless supervisor's log is never read). */
+  noLog?: boolean;
 }
 
 export async function sendRequest(
@@ -122,7 +127,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
   // Secrets an assertion names are masked in its results like those the request used.
   if (assertions) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
-  return { store, api, request, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}) };
+  return { store, api, request, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
 }
 
 /** What the HTTP Log keeps of a send to put it on the wire again (never sent to the UI). */
@@ -141,27 +146,52 @@ export interface LoggedSend {
 export async function dispatchSend(
   sup: Supervisor,
   deps: SendDeps,
-  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history'>,
+  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history' | 'log'>,
   spec: SendSpec,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
   /** Bytes of progress still on their way to the caller: rows are held (the newest kept) while it is high. */
   backlog?: () => number,
 ): Promise<Exchange> {
+  return (await putOnWire(sup, deps, prepared, spec, signal, onProgress, backlog)).complete();
+}
+
+/** A send whose response is in; `complete()` checks it and records it (the Exchange). */
+export interface Answered {
+  complete(): Promise<Exchange>;
+}
+
+/**
+ * `dispatchSend` in two steps: answers once the sender has the response (or throws its failure),
+ * leaving the contract check, the assertions and the records to `complete()`, so that a run can
+ * put its next request on the wire meanwhile. Call `complete()` once, soon.
+ */
+export async function putOnWire(
+  sup: Supervisor,
+  deps: SendDeps,
+  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history' | 'log'>,
+  spec: SendSpec,
+  signal?: AbortSignal,
+  onProgress?: (progress: SendProgress) => void,
+  backlog?: () => number,
+): Promise<Answered> {
   const { store, request, secrets } = prepared;
   const record = prepared.history !== false;
+  const logged = record || prepared.log !== false;
   spec = withDefaultAccept(spec);
   const sent = recordSent(spec, secrets);
   const at = new Date().toISOString();
-  const log = sup.httpLog.begin({
-    at,
-    project: store.root,
-    requestId: request.id,
-    requestName: request.name,
-    request: sent.request,
-    redacted: sent.masked || secrets.size > 0,
-    resend: { project: store.root, send: { request, spec, secrets } },
-  });
+  const log = logged
+    ? sup.httpLog.begin({
+        at,
+        project: store.root,
+        requestId: request.id,
+        requestName: request.name,
+        request: sent.request,
+        redacted: sent.masked || secrets.size > 0,
+        resend: { project: store.root, send: { request, spec, secrets } },
+      })
+    : UNLOGGED;
   let stream: StreamSession | undefined;
   /** The sender's id for its read of the stream (`sender.stopStream`). */
   let read = '';
@@ -225,17 +255,27 @@ export async function dispatchSend(
   }
   const carried = carriedOf(spec, response);
   response = withoutJarCookies(response);
-  if (stream) return recordStreamSend(sup, { store, request, secrets, carried, sent, at, log, stream, response });
-  const verdict = await deps.verdict(store.root, request, response, signal).catch((err: Error) => {
-    sup.log(`contract check failed: ${err.message}`);
-    return undefined;
-  });
-  const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, carried, signal) : undefined;
-  const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried });
-  sup.redactions.keep(entry.id, { secrets, carried });
-  if (record) await sup.history.add(store.root, entry);
-  log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
-  return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}) };
+  if (stream) {
+    const read = stream;
+    return { complete: () => recordStreamSend(sup, { store, request, secrets, carried, sent, at, log, stream: read, response, record }) };
+  }
+  return {
+    complete: async () => {
+      const verdict = await deps.verdict(store.root, request, response, signal).catch((err: Error) => {
+        sup.log(`contract check failed: ${err.message}`);
+        return undefined;
+      });
+      const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, carried, signal) : undefined;
+      const checked = { ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}) };
+      // Unrecorded and unlogged: the response is not redacted for a record no one keeps.
+      if (!logged) return { id: randomUUID(), at, request: sent.request, response, redacted: sent.masked || secrets.size > 0, ...checked };
+      const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried });
+      sup.redactions.keep(entry.id, { secrets, carried });
+      if (record) await sup.history.add(store.root, entry);
+      log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
+      return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...checked };
+    },
+  };
 }
 
 /**
@@ -254,6 +294,9 @@ function withoutJarCookies<T extends ResponseHead>(response: T): T {
   return rest as T;
 }
 
+/** The HTTP Log's handle for a send it does not keep. */
+const UNLOGGED: LogHandle = { id: '', streamOpened: () => {}, streamCounts: () => {}, finished: () => {}, failed: () => {} };
+
 /** A stream whose sender call ended without its result: the rows that arrived up to Stop or the sender's end. */
 function stoppedStream(stream: StreamSession, head: ResponseHead, error: { code: string; message: string } | undefined): SendResult {
   const timing: Timing = stream.timingNow();
@@ -268,7 +311,7 @@ function stoppedStream(stream: StreamSession, head: ResponseHead, error: { code:
  */
 async function recordStreamSend(
   sup: Supervisor,
-  s: { store: ProjectStore; request: Request; secrets: Map<string, string>; carried: string[]; sent: ReturnType<typeof recordSent>; at: string; log: ReturnType<Supervisor['httpLog']['begin']>; stream: StreamSession; response: SendResult },
+  s: { store: ProjectStore; request: Request; secrets: Map<string, string>; carried: string[]; sent: ReturnType<typeof recordSent>; at: string; log: LogHandle; stream: StreamSession; response: SendResult; record: boolean },
 ): Promise<Exchange> {
   const { secrets, carried } = s;
   // The sender kept both (History's travels beside the response and goes no further).
@@ -280,7 +323,8 @@ async function recordStreamSend(
   const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || secrets.size > 0;
   const id = randomUUID();
   sup.redactions.keep(id, { secrets, carried });
-  await sup.history.add(s.store.root, { id, at: s.at, requestId: s.request.id, request: s.sent.request, response: { ...recorded.response, stream: forHistory.stream }, redacted });
+  // `parley run` keeps no History, of a stream either.
+  if (s.record) await sup.history.add(s.store.root, { id, at: s.at, requestId: s.request.id, request: s.sent.request, response: { ...recorded.response, stream: forHistory.stream }, redacted });
   s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, redacted });
   return { id, at: s.at, request: s.sent.request, response: { ...response, stream: finished }, redacted };
 }

@@ -25,21 +25,36 @@ export function xmlAttribute(value: string): string {
 }
 
 export function writeXml(root: XmlElement): string {
-  const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  return `${XML_DECLARATION}\n${renderXml(root, 0)}`;
+}
+
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+
+/** One element and what it holds, indented two spaces a level from `depth`, each line ending in a line break. */
+export function renderXml(el: XmlElement, depth: number): string {
+  const lines: string[] = [];
   const write = (el: XmlElement, depth: number) => {
     const pad = '  '.repeat(depth);
-    const attrs = Object.entries(el.attributes ?? {})
-      .map(([k, v]) => ` ${k}="${xmlAttribute(String(v))}"`)
-      .join('');
     const children = el.children ?? [];
-    if (children.length === 0 && el.text === undefined) lines.push(`${pad}<${el.name}${attrs}/>`);
-    else if (children.length === 0) lines.push(`${pad}<${el.name}${attrs}>${xmlText(el.text ?? '')}</${el.name}>`);
+    if (children.length === 0 && el.text === undefined) lines.push(`${pad}<${el.name}${xmlAttributes(el)}/>`);
+    else if (children.length === 0) lines.push(`${pad}<${el.name}${xmlAttributes(el)}>${xmlText(el.text ?? '')}</${el.name}>`);
     else {
-      lines.push(`${pad}<${el.name}${attrs}>`);
+      lines.push(`${pad}${openTag(el)}`);
       for (const child of children) write(child, depth + 1);
       lines.push(`${pad}</${el.name}>`);
     }
   };
-  write(root, 0);
+  write(el, depth);
   return `${lines.join('\n')}\n`;
+}
+
+/** `<name attr="…">`, for an element whose children are written one by one. */
+export function openTag(el: Pick<XmlElement, 'name' | 'attributes'>): string {
+  return `<${el.name}${xmlAttributes(el)}>`;
+}
+
+function xmlAttributes(el: Pick<XmlElement, 'attributes'>): string {
+  return Object.entries(el.attributes ?? {})
+    .map(([k, v]) => ` ${k}="${xmlAttribute(String(v))}"`)
+    .join('');
 }

@@ -1,0 +1,124 @@
+/**
+ * A run through the app's own send path: each request through `prepareSend` (the same
+ * expansion, secrets and refusals) and `putOnWire` (the sender process, the jar, the contract
+ * verdict, the assertions), with the run's environment, the iteration's data row over the
+ * project's properties, and its timeout and TLS choice; not recorded in History or the HTTP Log.
+ * The loop itself is engine.ts: `runRequests` answers its stream of events.
+ */
+import { rm } from 'node:fs/promises';
+import type { Row } from '../../../protocol/model/common.js';
+import type { Request } from '../../../protocol/model/request.js';
+import { chipLabel, chipTone } from '../../../protocol/verdict-label.js';
+import type { OrderedRequest } from '../../../protocol/project/tree-order.js';
+import { maskUrl } from '../../../protocol/credentials/index.js';
+import type { Supervisor } from '../supervisor.js';
+import type { ProjectStore } from '../store/project-store.js';
+import { prepareSend, putOnWire, type ScopeOverrides } from '../send/send-service.js';
+import { rowLabel, type DataRow, type DataSource } from './data-file.js';
+import { runEngine, type InFlight } from './engine.js';
+import type { RequestOutcome, RunEvent } from './report.js';
+
+export interface RunPlan {
+  requests: OrderedRequest[];
+  /** The environment's variables and name; undefined: the workspace's active one. */
+  environment?: { name: string; variables: Row[] };
+  /** Undefined with a data file: one iteration per row. */
+  iterations?: number;
+  data?: DataSource;
+  timeoutMs?: number;
+  delayMs: number;
+  bail: boolean;
+  insecure: boolean;
+  failOnContract: boolean;
+  secret: (name: string) => string | undefined;
+}
+
+/** "API/folder/name": how reports name a request. */
+export function requestPath(r: OrderedRequest): string {
+  return [r.apiName, ...r.folders, r.name].join('/');
+}
+
+export function runRequests(sup: Supervisor, store: ProjectStore, plan: RunPlan, signal: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
+  return runEngine(
+    {
+      project: store.name,
+      ...(plan.environment ? { environment: plan.environment.name } : {}),
+      requests: plan.requests,
+      ...(plan.iterations !== undefined ? { iterations: plan.iterations } : {}),
+      ...(plan.data ? { data: plan.data } : {}),
+      delayMs: plan.delayMs,
+      bail: plan.bail,
+    },
+    (item, iteration, row, gate, sig) => startRequest(sup, store, plan, item, iteration, row, gate, sig),
+    signal,
+  );
+}
+
+function startRequest(sup: Supervisor, store: ProjectStore, plan: RunPlan, item: OrderedRequest, iteration: number, row: DataRow | undefined, gate: Promise<void>, signal: AbortSignal): InFlight {
+  let onWire!: () => void;
+  const wire = new Promise<void>((resolve) => (onWire = resolve));
+  const outcome = sendOne(sup, store, plan, item, iteration, row, gate, signal, onWire).finally(onWire);
+  return { wire, outcome };
+}
+
+async function sendOne(
+  sup: Supervisor,
+  store: ProjectStore,
+  plan: RunPlan,
+  item: OrderedRequest,
+  iteration: number,
+  row: DataRow | undefined,
+  gate: Promise<void>,
+  signal: AbortSignal,
+  onWire: () => void,
+): Promise<RequestOutcome> {
+  let request: Request;
+  const base = { iteration, ...(row ? { row: rowLabel(row) } : {}) };
+  try {
+    request = store.getRequest(item.id);
+  } catch (err) {
+    return { ...base, request: { id: item.id, name: item.name, path: requestPath(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
+  }
+  const described = { id: request.id, name: request.name, path: requestPath(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
+  const overrides: ScopeOverrides = {
+    ...(plan.environment ? { environment: plan.environment.variables } : {}),
+    ...(row ? { properties: row.properties } : {}),
+    secret: plan.secret,
+    ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}),
+    insecure: plan.insecure,
+    noHistory: true,
+    noLog: true,
+  };
+  try {
+    const prepared = await prepareSend(sup, sup.sendDeps, store.root, request, overrides);
+    await gate;
+    if (signal.aborted) return { ...base, request: described, error: { code: 'cancelled', message: 'Not sent: the run was stopped.' }, assertions: [], failed: true };
+    const answered = await putOnWire(sup, sup.sendDeps, prepared, prepared.spec, signal);
+    // The response is in: the next request may go while this one's checks run.
+    onWire();
+    const exchange = await answered.complete();
+    // A body over the inline limit was spooled to a file by the sender; nothing reads it after
+    // the checks, and a long run of large responses would fill the disk with them.
+    if (exchange.response.body.spooledTo !== undefined) await rm(exchange.response.body.spooledTo, { force: true }).catch(() => undefined);
+    const verdict = exchange.verdict && exchange.verdict.kind !== 'none' ? exchange.verdict : undefined;
+    const contract = verdict ? { kind: verdict.kind as Exclude<typeof verdict.kind, 'none'>, label: chipLabel(verdict) ?? verdict.kind, problems: verdict.problems.map((p) => ({ pointer: p.pointer, message: p.message })) } : undefined;
+    const assertions = exchange.assertions ?? [];
+    const contractFailed = verdict !== undefined && chipTone(verdict) === 'err';
+    const { response } = exchange;
+    return {
+      ...base,
+      request: { ...described, url: exchange.request.url },
+      response: { status: response.status, statusText: response.statusText, timeMs: Math.round(response.timing.total * 10) / 10, size: response.body.size },
+      assertions,
+      ...(contract ? { contract } : {}),
+      failed: assertions.some((a) => !a.passed) || (plan.failOnContract && contractFailed),
+    };
+  } catch (err) {
+    return { ...base, request: described, error: errorOf(err), assertions: [], failed: true };
+  }
+}
+
+function errorOf(err: unknown): { code: string; message: string } {
+  const e = err as { code?: unknown; message?: unknown };
+  return { code: typeof e.code === 'string' ? e.code : 'internal', message: typeof e.message === 'string' ? e.message : String(err) };
+}
