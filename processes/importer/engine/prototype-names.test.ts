@@ -138,6 +138,11 @@ describe('Postman', () => {
                   { name: 'mode', request: { method: 'POST', url: 'https://h.example/', body: { mode: n.bodyMode, [n.bodyMode]: 'x' } } },
                   { name: 'oauth', request: { method: 'GET', url: 'https://h.example/', auth: { type: 'oauth2', oauth2: params({ grant_type: n.grant }) } } },
                   { name: 'basic', request: { method: 'GET', url: 'https://h.example/', auth: { type: 'basic', basic: params({ username: n.authParam, [n.authParam]: 'x' }) } } },
+                  {
+                    name: 'saved',
+                    request: { method: 'GET', url: 'https://h.example/' },
+                    response: [{ name: n.request, originalRequest: { method: 'GET', url: 'https://h.example/', header: [{ key: n.header, value: 'v' }], auth: { type: n.authType, [n.authType]: params({ [n.authParam]: 'x' }) } }, header: [{ key: n.header, value: 'v' }] }],
+                  },
                 ],
               },
             ],

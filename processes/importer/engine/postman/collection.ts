@@ -289,24 +289,28 @@ function rawLanguage(language: string, headers: Row[]): RawLanguage {
  * postman-collection keeps an auth's parameters as properties named by its type, and indexes its
  * lists by parameter name in plain objects: an auth of type `__proto__` (or `update`, one of its
  * own methods) or a parameter named `constructor` fails the whole collection. So auth objects
- * never reach it: each is replaced by a stand-in carrying its number, which the library keeps
- * where the auth was, and read here (mapAuth).
+ * never reach it: each one anywhere in the export (the collection's, a folder's, a request's, a
+ * saved response's original request's) is replaced by a stand-in carrying its number, which the
+ * library keeps where the auth was, and read here (mapAuth).
  */
 const AUTH_STAND_IN = 'parley-auth';
 
 function setAuthsAside(raw: Json): Json[] {
   const auths: Json[] = [];
-  const standIn = (holder: Json) => {
-    if (!isObject(holder.auth)) return;
-    auths.push(holder.auth);
-    holder.auth = { type: AUTH_STAND_IN, [AUTH_STAND_IN]: [{ key: 'n', value: String(auths.length - 1) }] };
-  };
-  const stack: Json[] = [raw];
+  // The export is nested at most MAX_DEPTH levels (read-json.ts); walked without recursion all the same.
+  const stack: unknown[] = [raw];
   while (stack.length > 0) {
-    const holder = stack.pop()!;
-    standIn(holder);
-    if (isObject(holder.request)) standIn(holder.request);
-    for (const child of asArray(holder.item)) if (isObject(child)) stack.push(child);
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node.filter((child) => child !== null && typeof child === 'object'));
+      continue;
+    }
+    if (!isObject(node)) continue;
+    if (isObject(node.auth)) {
+      auths.push(node.auth);
+      node.auth = { type: AUTH_STAND_IN, [AUTH_STAND_IN]: [{ key: 'n', value: String(auths.length - 1) }] };
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== 'auth' && child !== null && typeof child === 'object') stack.push(child);
   }
   return auths;
 }
