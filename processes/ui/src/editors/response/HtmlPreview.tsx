@@ -12,8 +12,6 @@
 import { useMemo } from 'preact/hooks';
 import { sanitizeHtml } from './sanitize-html.js';
 
-export { PREVIEW_CSP, sanitizeHtml } from './sanitize-html.js';
-
 export function HtmlPreview({ html }: { html: string }) {
   const safe = useMemo(() => sanitizeHtml(html), [html]);
   return (

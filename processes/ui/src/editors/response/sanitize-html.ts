@@ -11,7 +11,7 @@ import DOMPurify, { type Config } from 'dompurify';
 
 export const PREVIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; form-action 'none'; base-uri 'none'";
 
-export const LINK_NOTE = 'links are not followed in the preview';
+const LINK_NOTE = 'links are not followed in the preview';
 
 const CONFIG: Config = {
   WHOLE_DOCUMENT: true,
