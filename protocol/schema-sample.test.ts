@@ -85,6 +85,14 @@ describe('sampleSchema', () => {
     expect(JSON.stringify(doc)).toBe(before);
   });
 
+  it('follows a $ref to a schema named __proto__ (the schema, not Object.prototype)', () => {
+    const doc = JSON.parse(
+      '{"openapi":"3.0.3","components":{"schemas":{"__proto__":{"type":"object","properties":{"name":{"type":"string","example":"pet"},"again":{"$ref":"#/components/schemas/__proto__/properties/name"}}}}}}',
+    ) as Record<string, unknown>;
+    expect(sampleSchema({ $ref: '#/components/schemas/__proto__' }, doc, { skip: 'readOnly' })).toEqual({ name: 'pet', again: 'pet' });
+    expect(sampleSchema({ type: 'array', items: { $ref: '#/components/schemas/__proto__/properties/name' } }, doc, { skip: 'readOnly' })).toEqual(['pet']);
+  });
+
   it("passes the sampler's own errors on", () => {
     expect(() => sampleSchema({ $ref: '#/components/schemas/Missing' }, { openapi: '3.0.3', components: { schemas: {} } }, { skip: 'readOnly' })).toThrow(/Missing/);
   });

@@ -9,7 +9,8 @@
  *   sample must stay within a node budget; past either, it is made again one level shallower.
  * - `__proto__`. The sampler builds objects by assignment, so a property named `__proto__` set
  *   the sample's prototype and went missing (a checker then found a required property absent).
- *   It samples a copy where that name is a stand-in; the sample gets it back as an own property.
+ *   It samples a copy where that name is a stand-in (in keys, `required` and `$ref` steps); the
+ *   sample gets it back as an own property.
  */
 import { sample } from 'openapi-sampler';
 import type { JSONSchema7 } from 'json-schema';
@@ -127,6 +128,9 @@ function countValues(value: unknown, stop: number): number {
 }
 
 const PROTO_STAND_IN = '\u0000parley:__proto__';
+/** A `$ref` step named `__proto__` (`#/definitions/__proto__`): in the copy it points at the stand-in. */
+const PROTO_STEP = /\/__proto__(?=\/|$)/g;
+const refToProto = (key: string, value: unknown): value is string => key === '$ref' && typeof value === 'string' && value.search(PROTO_STEP) >= 0;
 const shieldedCopies = new WeakMap<object, unknown>();
 
 /** `value` itself when no key (nor `required` name) is `__proto__`, else a copy with the stand-in. */
@@ -144,6 +148,7 @@ function hasProtoName(root: object): boolean {
   const stack: [unknown, string][] = [[root, '']];
   while (stack.length > 0) {
     const [value, key] = stack.pop()!;
+    if (refToProto(key, value)) return true;
     if (value === null || typeof value !== 'object' || seen.has(value)) continue;
     seen.add(value);
     if (Array.isArray(value)) {
@@ -162,6 +167,7 @@ function hasProtoName(root: object): boolean {
 }
 
 function shieldCopy(value: unknown, seen: Map<object, unknown>, key: string): unknown {
+  if (refToProto(key, value)) return value.replace(PROTO_STEP, `/${PROTO_STAND_IN}`);
   if (typeof value !== 'object' || value === null) return value;
   const done = seen.get(value);
   if (done !== undefined) return done;

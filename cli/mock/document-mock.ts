@@ -33,6 +33,13 @@ export interface DocumentMockOptions {
 
 export async function mockFromDocument(where: string, options: DocumentMockOptions): Promise<DocumentMock> {
   const read = await readCommandLineDefinition(where);
+  // A mock needs every document the definition refers to; the reader knows why one is missing
+  // (not found, not a file, refused as outside what may be read, unreadable), which the mock's
+  // own check of the documents it was handed cannot tell.
+  if (read.warnings.length > 0) {
+    const more = read.warnings.length > 1 ? ` (and ${read.warnings.length - 1} more)` : '';
+    throw new ParleyError('definition-not-loaded', `The definition ${read.name} cannot be mocked: a document it refers to could not be read. ${read.warnings[0]}${more}`, { definition: read.name });
+  }
   const documents: MockDocuments = { openapi: read.documents };
   const made = await newMockFromDocuments(documents, { name: read.title ?? read.shortName, api: 'document', newId: () => newId('m') });
   if (made.operations.length === 0) throw new ParleyError('bad-input', `${read.name} has no operations to mock.`);

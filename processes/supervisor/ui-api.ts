@@ -137,6 +137,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
       const names = new Set<string>();
       for (const env of environments) {
         const key = env.name.trim().toLowerCase();
+        if (key === '') throw new ParleyError('bad-input', 'An environment needs a name: the name given is empty.');
         if (names.has(key)) throw new ParleyError('bad-input', `Two environments are named "${env.name}": names must differ.`);
         names.add(key);
       }

@@ -57,10 +57,22 @@ function hostilePage(origin: string): string {
   <object data="${origin}/object.svg"></object>
   <embed src="${origin}/embed.swf">
   <svg width="10" height="10"><image href="${origin}/svg-image.png" width="10" height="10"/></svg>
-  <form action="${origin}/submit" method="post"><input name="q" value="x"><button id="submit" type="submit">Submit</button></form>
+  <form action="${origin}/submit" method="post"><input name="q" value="x"><button id="submit-button" type="submit">Submit</button></form>
   <form action="${origin}/submit-image"><input type="image" id="image-submit" alt="go" src="${origin}/input-image.png"></form>
   <a id="link" href="${origin}/link" ping="${origin}/ping">A link</a>
   <a id="blank-link" href="${origin}/blank" target="_blank">A link to a new window</a>
+</body></html>`;
+}
+
+/**
+ * Issue 26's bypass of the old cleaner (MathML mglyph and style: an image and a link came back
+ * live in the frame) beside an ordinary link, which left the preview on Chromium's error page.
+ */
+function mxssPage(origin: string): string {
+  return `<!doctype html><html><head><title>Mutation</title></head><body>
+  <h1 id="still-here">Still the document</h1>
+  <a id="plain-link" href="${origin}/plain-link">An ordinary link</a>
+  <math><mtext><table><mglyph><style><img id="mxss-image" src=x onerror="fetch('${origin}/onerror')"><a id="mxss-link" href="${origin}/mxss-link">A link in the vector</a></style></mglyph></table></mtext></math>
 </body></html>`;
 }
 
@@ -78,6 +90,7 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     html = createServer((req, res) => {
       htmlHits.push(req.url ?? '/');
       if (req.url === '/page') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostilePage(htmlOrigin));
+      else if (req.url === '/mxss') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(mxssPage(htmlOrigin));
       else res.writeHead(200, { 'content-type': 'text/plain' }).end('fetched');
     });
     await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
@@ -309,7 +322,8 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     // Forms do not submit, links do not navigate (the app's page stays where it is).
     const appUrl = page.url();
     const windows = browser.pages().length;
-    await frame.locator('#submit').click();
+    // (Not id="submit": DOMPurify drops an id that clobbers a form's own property, as that one would.)
+    await frame.locator('#submit-button').click();
     await frame.locator('#link').click();
     await frame.locator('#blank-link').click();
     await frame.locator('#styled').waitFor();
@@ -323,5 +337,37 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     await sendTo(`${htmlOrigin}/after`);
     await until(() => htmlHits.includes('/after'));
     expect(htmlHits).toEqual(['/page', '/after']);
+  });
+
+  it('keeps the preview on its document when a link is clicked, the mutation-XSS vector of issue 26 included; the pane says links are not followed', async () => {
+    await sendTo(`${htmlOrigin}/mxss`);
+    await until(() => htmlHits.includes('/mxss'));
+    await until(async () => (await views(page).getByRole('tab', { name: 'Body' }).count()) === 1);
+    await responseTab(page, 'Body').click();
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const frame = page.frameLocator('iframe.html-preview');
+    await frame.locator('#still-here').waitFor();
+    const hitsBefore = htmlHits.length;
+    await frame.locator('#plain-link').click();
+    if (await frame.locator('#mxss-link').count()) await frame.locator('#mxss-link').click({ force: true });
+    // Still the document: the frame was not navigated (an error page has none of it) and nothing was fetched.
+    await frame.locator('#still-here').waitFor({ timeout: 5_000 });
+    await expect(frame.locator('#still-here').textContent()).resolves.toBe('Still the document');
+    const content = await (await page.locator('iframe.html-preview').elementHandle())!.contentFrame();
+    expect(content!.url()).toBe('about:srcdoc');
+    // Every link the frame shows is marked as not followed, and no URL or handler stayed anywhere.
+    const links = frame.locator('a');
+    await until(async () => (await links.count()) >= 1);
+    for (const link of await links.all()) {
+      await expect(link.getAttribute('title')).resolves.toMatch(/links are not followed in the preview/i);
+      await expect(link.getAttribute('href')).resolves.toBeNull();
+    }
+    await expect(frame.locator('[onerror], [href]').count()).resolves.toBe(0);
+    // The pane says so too.
+    await expect(page.getByTestId('html-preview-note').textContent()).resolves.toContain('links are not followed');
+    await screenshot(page, 'html-preview-mxss');
+    await sendTo(`${htmlOrigin}/after-mxss`);
+    await until(() => htmlHits.includes('/after-mxss'));
+    expect(htmlHits.slice(hitsBefore)).toEqual(['/after-mxss']);
   });
 });

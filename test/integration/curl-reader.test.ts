@@ -55,6 +55,16 @@ describe('CurlReader', () => {
     expect(await childrenOf(process.pid, 'importer.js')).not.toContain(pid);
   });
 
+  it('reads headers named __proto__ and constructor as plain names (Import cURL preview)', async () => {
+    const { request, report } = await reader.read(`curl https://api.example.com/pets -H '__proto__: a' -H 'constructor: b' -H 'Constructor: c'`, { id: 'p1' });
+    expect(request.headers.map((h) => [h.name, h.value])).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+      ['Constructor', 'c'],
+    ]);
+    expect(report.preview.headerNames).toEqual(['__proto__', 'constructor', 'Constructor']);
+  });
+
   it('refuses a command over 1 MB before it reaches the child', async () => {
     await expect(reader.read(`curl https://x -d '${'a'.repeat(1024 * 1024)}'`, { id: 'big' })).rejects.toMatchObject({ code: 'import-too-large' });
   });

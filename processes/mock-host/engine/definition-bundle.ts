@@ -5,7 +5,7 @@
  * rule, so the contract a mock checks against is refused for the same references. The documents
  * as written (Swagger 2.0 as 2.0) are what the contract check reads, by the same uris.
  */
-import { pointerSegments } from '../../../protocol/json-pointer.js';
+import { pointerSegments, valueAt } from '../../../protocol/json-pointer.js';
 import { ParleyError } from '../../../protocol/errors.js';
 import { resolveRefLocation, type RefScope } from '../../../protocol/ref-location.js';
 import { apiFolderScope, cachedDocumentPath, isCachedDocumentUri } from '../../../protocol/cached-definition-uri.js';
@@ -60,7 +60,8 @@ export async function bundleOpenApi(definition: Definition): Promise<OpenApiDocu
     const { bundleWithRefParser } = await import('./ref-parser-bundle.js');
     bundled = await bundleWithRefParser(entryUri, placed.get(entryUri) as object, placed);
   } catch (err) {
-    throw new ParleyError('contract-unavailable', `The cached definition could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    // placeRefs found every reference's document and the place it points at: what is left is the parser's own.
+    throw new ParleyError('contract-unavailable', `The definition's documents could not be bundled into one: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
   return checkedOpenApi(await asOpenApi3(bundled));
 }
@@ -111,14 +112,20 @@ function placeRefs(byUri: ReadonlyMap<string, unknown>, within: RefScope['within
   for (const [uri, doc] of byUri) {
     const held = copy ? structuredClone(doc) : doc;
     const documentName = shownName(uri);
-    for (const holder of outsideRefHolders(held)) {
+    for (const holder of refHolders(held, copy)) {
       const ref = holder.$ref;
       const target = resolveRefLocation(ref, uri, { documentName, ...(within ? { within } : {}) });
       if (!target.ok) throw new ParleyError('contract-unavailable', `The contract could not be read. ${target.error.message}`, { ref: target.error.ref, document: documentName });
       if (!byUri.has(target.url)) {
-        throw new ParleyError('contract-unavailable', `The contract could not be read. The reference ${JSON.stringify(ref)} in ${documentName} names a document that is not among the definition's documents.`, { ref, document: documentName });
+        // The reader reports why a file it could not read is missing (parley mock serve <file> refuses with that first); a
+        // project's cached definition simply lacks it.
+        throw new ParleyError('contract-unavailable', `The contract could not be read. The reference ${JSON.stringify(ref)} in ${documentName} names ${shownName(target.url)}, a file the definition does not have (it was missing, or could not be read, when the definition was read).`, { ref, document: documentName, reason: 'missing-document' });
       }
-      if (copy) holder.$ref = target.href;
+      // A pointer to nothing: the bundler would stop on it with its own words.
+      if (copy && (target.fragment === '' || target.fragment.startsWith('/')) && !valueAt(byUri.get(target.url), target.fragment).found) {
+        throw new ParleyError('contract-unavailable', `The contract could not be read. The reference ${JSON.stringify(ref)} in ${documentName} points at ${target.fragment}, which ${shownName(target.url)} does not have.`, { ref, document: documentName, reason: 'bad-pointer' });
+      }
+      if (copy && !ref.startsWith('#')) holder.$ref = target.href;
     }
     placed.set(uri, held);
   }
@@ -142,10 +149,15 @@ function shownName(uri: string): string {
  * cycle: each node is seen once.
  */
 function outsideRefHolders(value: unknown): { $ref: string }[] {
+  return refHolders(value, false);
+}
+
+/** The objects with a `$ref`, in document order: those naming another document, and with `inside` those within it (`#/...`) too. */
+function refHolders(value: unknown, inside: boolean): { $ref: string }[] {
   const holders: { $ref: string }[] = [];
   eachObject(value, (node) => {
     const ref = Array.isArray(node) ? undefined : (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && !ref.startsWith('#')) holders.push(node as { $ref: string });
+    if (typeof ref === 'string' && (inside || !ref.startsWith('#'))) holders.push(node as { $ref: string });
   });
   return holders;
 }

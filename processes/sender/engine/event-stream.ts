@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createParser, type ParseError } from 'eventsource-parser';
 import { ParleyError } from '../../../protocol/errors.js';
+import { bytesText } from './send-errors.js';
 import { STREAM_LIMITS, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
 
 /** Rows handed on at once at most; a burst is cut into batches of this size. */
@@ -52,7 +53,7 @@ export async function readEventStream(stages: [Readable, ...NodeJS.ReadWriteStre
       // Unknown fields and unreadable retry values are ignored, as the standard says; only an
       // event that would not fit ends the stream.
       if (err.type === 'max-buffer-size-exceeded') {
-        tooLarge = new ParleyError('event-too-large', `An event longer than ${MAX_EVENT_CHARS / (1024 * 1024)} MB arrived; the stream was stopped there.`);
+        tooLarge = new ParleyError('event-too-large', `An event-stream line is over ${bytesText(MAX_EVENT_CHARS)} (the most one event may hold); the stream was stopped there.`, { limit: MAX_EVENT_CHARS });
       }
     },
     maxBufferSize: MAX_EVENT_CHARS,
@@ -75,7 +76,8 @@ export async function readEventStream(stages: [Readable, ...NodeJS.ReadWriteStre
   } catch (err) {
     if (options.signal.aborted) end = { state: 'stopped' };
     else {
-      const e = err instanceof ParleyError ? err : options.describe(err);
+      // An oversized event is thrown from inside the pipeline, which ends with its own AbortError: the event is why.
+      const e = tooLarge ?? (err instanceof ParleyError ? err : options.describe(err));
       end = { state: 'stopped', error: { code: e.code, message: e.message } };
     }
   } finally {

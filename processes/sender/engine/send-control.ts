@@ -1,4 +1,5 @@
 import { ParleyError } from '../../../protocol/errors.js';
+import { durationText } from './send-errors.js';
 
 /**
  * One abort signal for a send, fired by the caller's cancel or by the headers timeout. The
@@ -61,7 +62,7 @@ export class SendControl {
 
   #error(): ParleyError {
     return this.#reason === 'timeout'
-      ? new ParleyError('timeout', `No response headers from ${this.#host} after ${this.#timeoutMs} ms.`, { host: this.#host, timeoutMs: this.#timeoutMs })
+      ? new ParleyError('timeout', `No response headers from ${this.#host} within ${durationText(this.#timeoutMs)} (the request's timeout).`, { host: this.#host, timeoutMs: this.#timeoutMs })
       : new ParleyError('cancelled', `The request to ${this.#host} was cancelled.`, { host: this.#host });
   }
 }

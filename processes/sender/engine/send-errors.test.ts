@@ -2,6 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { SendSpec } from '../../../protocol/model/exchange.js';
+import { MAX_EVENT_CHARS } from './event-stream.js';
 import { closeDispatchers, send } from './index.js';
 import { startHttp, type RunningServer } from './test-support/servers.js';
 import { sendSpec, tempDir } from './test-support/spec.js';
@@ -76,7 +77,7 @@ describe('send errors', () => {
     await closed.close();
     const error = await failure(sendSpec(`${closed.url}/`));
     expect(error.code).toBe('connect-failed');
-    expect(error.message).toBe(`Could not connect to 127.0.0.1:${closed.port}: connection refused.`);
+    expect(error.message).toBe(`Connection refused by 127.0.0.1:${closed.port}: nothing is listening there.`);
   });
 
   it('protocol-error for a response that is not HTTP', async () => {
@@ -111,5 +112,104 @@ describe('send errors', () => {
     expect(error.message).toContain('X-Bad');
     const name = await failure(sendSpec(`${ok.url}/`, { headers: [['Bad Name', 'x']] }));
     expect(name.code).toBe('bad-header');
+  });
+});
+
+/**
+ * Issue 26: undici's and Node's own words reached the user ("Headers Timeout Error",
+ * "UND_ERR_HEADERS_OVERFLOW", "connect ECONNREFUSED 127.0.0.1:9", an oversized event line as
+ * "ABORT_ERR"). Against real 127.0.0.1 servers, each failure has its code and a message of
+ * Parley's that names the host and what was wrong, with no library text in it.
+ */
+describe('no library text in a send error', () => {
+  /** Words undici or Node put in their errors: none may reach a message. */
+  const LIBRARY_TEXT = /UND_ERR|ABORT_ERR|HPE_|E[A-Z]{4,}\b|Error\b|Timeout Error|Overflow Error|connect E|socket hang up|other side closed|The operation was aborted/;
+
+  async function rawTcp(onSocket: (socket: net.Socket) => void): Promise<{ port: number; close: () => Promise<void> }> {
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      onSocket(socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as AddressInfo).port,
+      close: async () => {
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it('a server that never sends headers: timeout, naming the host and the wait', async () => {
+    const silent = await rawTcp((socket) => socket.resume());
+    try {
+      const error = await failure(sendSpec(`http://127.0.0.1:${silent.port}/`, { timeoutMs: 300 }));
+      expect(error.code).toBe('timeout');
+      expect(error.message).toBe(`No response headers from 127.0.0.1:${silent.port} within 300 ms (the request's timeout).`);
+      expect(error.message).not.toMatch(LIBRARY_TEXT);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('headers over the limit: headers-too-large, naming the host and the limit', async () => {
+    const big = await rawTcp((socket) => socket.once('data', () => socket.write(`HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(40 * 1024)}\r\nContent-Length: 0\r\n\r\n`)));
+    try {
+      const error = await failure(sendSpec(`http://127.0.0.1:${big.port}/`));
+      expect(error.code).toBe('headers-too-large');
+      expect(error.message).toBe(`The response's headers from 127.0.0.1:${big.port} are larger than 16 KiB, the most Parley reads; the response was not read.`);
+      expect(error.message).not.toMatch(LIBRARY_TEXT);
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('a closed port: connect-failed, saying nothing listens there', async () => {
+    const closed = await rawTcp(() => undefined);
+    await closed.close();
+    const error = await failure(sendSpec(`http://127.0.0.1:${closed.port}/`));
+    expect(error.code).toBe('connect-failed');
+    expect(error.message).toBe(`Connection refused by 127.0.0.1:${closed.port}: nothing is listening there.`);
+    expect(error.message).not.toMatch(LIBRARY_TEXT);
+  });
+
+  it('a response that is not HTTP: protocol-error, saying what came instead', async () => {
+    const smtp = await rawTcp((socket) => socket.once('data', () => socket.end('220 mail.example ESMTP ready\r\n')));
+    try {
+      const error = await failure(sendSpec(`http://127.0.0.1:${smtp.port}/`));
+      expect(error.code).toBe('protocol-error');
+      expect(error.message).toBe(`The exchange with 127.0.0.1:${smtp.port} broke: the response is not valid HTTP: the server sent something an HTTP client cannot read (is it another protocol, or TLS, on that port?).`);
+      expect(error.message).not.toMatch(LIBRARY_TEXT);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('an event-stream line over the limit: the stream ends with event-too-large, not ABORT_ERR', async () => {
+    const limit = MAX_EVENT_CHARS;
+    const sse = await startHttp((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': before\n\n');
+      const chunk = 'a'.repeat(1024 * 1024);
+      let sent = 0;
+      const more = (): void => {
+        // One line (no line break) past the limit, then the server waits: the reader must stop it.
+        while (sent <= limit) {
+          sent += chunk.length;
+          if (!res.write(sent === chunk.length ? `data: ${chunk}` : chunk)) return void res.once('drain', more);
+        }
+      };
+      more();
+    });
+    try {
+      const result = await send(sendSpec(`${sse.url}/`), { spoolDir: spool.path, stream: { head: () => undefined } });
+      expect(result.stream?.state).toBe('stopped');
+      expect(result.stream?.error).toEqual({ code: 'event-too-large', message: 'An event-stream line is over 32 MiB (the most one event may hold); the stream was stopped there.' });
+      expect(result.stream?.error?.message).not.toMatch(LIBRARY_TEXT);
+    } finally {
+      await sse.close();
+    }
   });
 });

@@ -69,7 +69,7 @@ describe('timeout', () => {
     const closed = nextServerSocketClosed();
     const error = await send(sendSpec(`${server.url}/slow-headers`, { timeoutMs: 1_000 }), { spoolDir: spool.path }).catch((e: unknown) => e);
     expect(hasCode(error, 'timeout')).toBe(true);
-    expect((error as Error).message).toBe(`No response headers from 127.0.0.1:${server.port} after 1000 ms.`);
+    expect((error as Error).message).toBe(`No response headers from 127.0.0.1:${server.port} within 1 s (the request's timeout).`);
     await closed;
   });
 

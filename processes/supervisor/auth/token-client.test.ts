@@ -141,7 +141,7 @@ describe('client credentials', () => {
     const client = new OAuth2TokenClient({ openBrowser: noBrowser });
     const error = await rejection(client.getToken('down', machineConfig({ tokenUrl: 'http://127.0.0.1:1/token?key=hidden' })));
     expect(error.code).toBe('oauth-unreachable');
-    expect(error.message).toContain('http://127.0.0.1:1/token');
+    expect(error.message).toBe('Could not reach the token endpoint http://127.0.0.1:1/token. Connection refused by 127.0.0.1:1: nothing is listening there.');
     expect(error.message).not.toContain('hidden');
   });
 });

@@ -65,8 +65,10 @@ async function postOnce(config: OAuth2Config, params: Record<string, string>, au
   } catch (err) {
     if (options.signal?.aborted) throw new ParleyError('cancelled', `The token request to ${endpoint} was cancelled.`, { endpoint });
     if (signal.aborted) throw new ParleyError('oauth-unreachable', `The token endpoint ${endpoint} did not answer within ${options.timeoutMs} ms.`, { endpoint });
-    const code = (err as { code?: unknown }).code;
-    throw new ParleyError('oauth-unreachable', `Could not reach the token endpoint ${endpoint}${typeof code === 'string' ? ` (${code})` : ''}.`, { endpoint });
+    // In the sender's words (connection refused, host not found, TLS...), never undici's or Node's own.
+    const { sendFailure } = await import('../../sender/engine/send-errors.js');
+    const failure = sendFailure(err, { host: hostOf(config.tokenUrl), proxyHost: '', requestStarted: false });
+    throw new ParleyError('oauth-unreachable', `Could not reach the token endpoint ${endpoint}. ${failure.message}`, { endpoint, reason: failure.code });
   }
 
   const body = parseJson(text);
@@ -121,4 +123,12 @@ function parseJson(text: string): Record<string, unknown> | undefined {
 export function oauthErrorCode(body: Record<string, unknown> | undefined): string | undefined {
   const error = body?.error;
   return typeof error === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(error) ? error : undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the token endpoint';
+  }
 }

@@ -8,14 +8,15 @@
  */
 import { rmdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, quote } from '../../../protocol/errors.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta } from '../../../protocol/model/project.js';
 import { blankRequest, requestForFile, type Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, DEFINITION_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX } from '../../../protocol/project/layout.js';
+import { API_FILE, APIS_DIR, DEFINITION_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
-import { writeYaml } from '../../../protocol/project/yaml-file.js';
+import { writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
+import { checkAll } from '../../../protocol/validate-node.js';
 import { nodeFs, recoverCommits, type FileChange, type FsOps } from './atomic.js';
 import { newId } from '../../../protocol/ids.js';
 import type { LoadCache } from './load-cache.js';
@@ -297,7 +298,9 @@ export class ProjectStore {
 
   // --- helpers ---------------------------------------------------------------------------
 
+  /** A file's new text, once its value passes the rule the load reads it with (refuseUnloadable). */
   private yamlChange(path: string, value: unknown): FileChange {
+    refuseUnloadable(path, value);
     return { path, content: writeYaml(value, this.index.texts.get(path)) };
   }
 
@@ -322,4 +325,22 @@ export class ProjectStore {
     resolveInside(join(this.apiDir(apiId), REQUESTS_DIR), folder || '.', 'folder');
     return { apiId, folder };
   }
+}
+
+/**
+ * Nothing is written that the next load would refuse: a file's value is checked against its
+ * kind's schema with the loader's own check (project-loader.ts, project-reader.ts), so a save
+ * that broke the rule left a file the project showed as a schema problem from then on (an empty
+ * request name, issue 26). A request or an API also needs a name the tree can show: one of
+ * blanks only (which the schema's minLength lets through) is refused as well.
+ */
+function refuseUnloadable(path: string, value: unknown): void {
+  const kind: FileKind<unknown> | undefined = path.endsWith(REQUEST_SUFFIX) ? requestKind : basename(path) === API_FILE ? apiKind : basename(path) === PROJECT_FILE ? projectKind : undefined;
+  if (!kind) return;
+  const name = (value as { name?: unknown }).name;
+  if (kind !== projectKind && typeof name === 'string' && name.trim() === '') {
+    throw new ParleyError('bad-input', `${kind === apiKind ? 'An API' : 'A request'} needs a name: the name given is empty.`);
+  }
+  const [first] = checkAll(kind.schema, value);
+  if (first) throw new ParleyError('schema-violation', `The ${kind.label}${typeof name === 'string' ? ` ${quote(name)}` : ''} was not saved: ${first.path || '/'} ${first.message}.`);
 }

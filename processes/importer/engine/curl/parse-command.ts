@@ -28,8 +28,12 @@ export interface ParsedCommand {
 interface Curlconverter {
   tokenize: typeof Tokenizer.tokenize;
   parseArgs: typeof Opts.parseArgs;
-  opts: typeof Opts;
+  /** curl's option tables, copied without a prototype: `--constructor` is an unknown option, as in curl. */
+  longOpts: Opts.LongOpts;
+  shortenedLongOpts: Opts.LongOpts;
+  shortOpts: Opts.ShortOpts;
   buildRequests: typeof Requests.buildRequests;
+  Word: typeof Word;
 }
 
 let loading: Promise<Curlconverter> | undefined;
@@ -38,12 +42,21 @@ function load(): Promise<Curlconverter> {
   return (loading ??= (async () => {
     const parser = (await import('curlconverter/dist/src/shell/Parser.js')).default as unknown as TreeSitterParser;
     feedInSlices(parser);
-    const [tokenizer, opts, requests] = await Promise.all([
+    const [tokenizer, opts, requests, word] = await Promise.all([
       import('curlconverter/dist/src/shell/tokenizer.js'),
       import('curlconverter/dist/src/curl/opts.js'),
       import('curlconverter/dist/src/Request.js'),
+      import('curlconverter/dist/src/shell/Word.js'),
     ]);
-    return { tokenize: tokenizer.tokenize, parseArgs: opts.parseArgs, opts, buildRequests: requests.buildRequests };
+    return {
+      tokenize: tokenizer.tokenize,
+      parseArgs: opts.parseArgs,
+      longOpts: withoutPrototype(opts.curlLongOpts),
+      shortenedLongOpts: withoutPrototype(opts.curlLongOptsShortened),
+      shortOpts: withoutPrototype(opts.curlShortOpts),
+      buildRequests: requests.buildRequests,
+      Word: word.Word,
+    };
   })());
 }
 
@@ -87,8 +100,16 @@ export async function parseCommand(text: string): Promise<ParsedCommand> {
     const commands = cc.tokenize(trimmed, warnings);
     if (commands.length === 0) throw new ParleyError('import-unrecognised', 'No curl command was found in the text.');
     const [argv, stdin, stdinFile] = commands[0]!;
-    const [global, flags] = cc.parseArgs(argv, cc.opts.curlLongOpts, cc.opts.curlLongOptsShortened, cc.opts.curlShortOpts, undefined, warnings);
+    const [global, flags] = cc.parseArgs(argv, cc.longOpts, cc.shortenedLongOpts, cc.shortOpts, undefined, warnings);
+    for (const config of global.configs) {
+      if (config.header) config.header = config.header.map((h) => escapeHeaderName(h, cc.Word));
+      if (config['proxy-header']) config['proxy-header'] = config['proxy-header'].map((h) => escapeHeaderName(h, cc.Word));
+    }
     const requests = cc.buildRequests(global, stdin, stdinFile);
+    for (const built of requests) {
+      unescapeHeaderNames(built.headers, cc.Word);
+      unescapeHeaderNames(built.proxyHeaders, cc.Word);
+    }
     const request = requests[0];
     const config = global.configs[0];
     if (!request || !config) throw new ParleyError('import-malformed', 'The curl command names no URL.');
@@ -98,6 +119,35 @@ export async function parseCommand(text: string): Promise<ParsedCommand> {
     // curlconverter's CCError: an unknown option, a missing value, no URL... Its message says which.
     const message = (err as Error).message.split('\n')[0] ?? 'it could not be read';
     throw new ParleyError('import-malformed', `The curl command could not be read: ${message}.`);
+  }
+}
+
+function withoutPrototype<T extends object>(table: T): T {
+  return Object.assign(Object.create(null) as T, table);
+}
+
+/**
+ * curlconverter groups repeated headers in a plain object indexed by the lower-cased name, so a
+ * header named `constructor` or `__proto__` finds Object.prototype's member there and the read
+ * fails (`uniqueHeaders[lowerName].push is not a function`). Such a name goes through it with
+ * ESCAPE before it (and a name that already starts with ESCAPE gets one more), and comes back
+ * without it: no header name is a prototype member inside the library, and every name comes out
+ * as written.
+ */
+const ESCAPE = '\u0000';
+
+function escapeHeaderName(header: Word, W: typeof Word): Word {
+  const text = header.toString();
+  const end = text.includes(':') ? text.indexOf(':') : text.indexOf(';');
+  const name = (end < 0 ? text : text.slice(0, end)).toLowerCase();
+  if (!Object.hasOwn(Object.prototype, name) && !name.startsWith(ESCAPE)) return header;
+  return new W([ESCAPE, ...header.tokens]);
+}
+
+function unescapeHeaderNames(headers: Requests.Request['headers'], W: typeof Word): void {
+  for (const entry of headers.headers) {
+    const [first, ...rest] = entry[0].tokens;
+    if (typeof first === 'string' && first.startsWith(ESCAPE)) entry[0] = new W([first.slice(ESCAPE.length), ...rest]);
   }
 }
 

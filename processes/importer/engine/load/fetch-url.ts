@@ -12,6 +12,7 @@ import type { FetchCredentials, ImportDeadlines } from '../../../../protocol/mod
 import type { ReadBudget } from './limits.js';
 import { DEFAULT_DEADLINES, fetchDeadlineError, jobDeadlineError, tooLarge } from './limits.js';
 import type { Redactor } from './redact.js';
+import { sendFailure } from '../../../sender/engine/send-errors.js';
 import { kerberosError, kerberosToken, serviceName, type NegotiateToken } from '../../../../protocol/spnego.js';
 
 export interface FetchOptions {
@@ -28,6 +29,10 @@ export interface FetchOptions {
   jobDeadline?: AbortSignal;
   /** Makes a Kerberos token; the `kerberos` package unless a test gives another. */
   negotiate?: NegotiateToken;
+  /** The dispatcher's own headers and body timeouts (undici's), named when one fires. */
+  gapMs?: number;
+  /** host[:port] of the proxy the dispatcher goes through ('' or absent: none), named when it cannot be reached. */
+  proxyHost?: string;
 }
 
 export interface FetchedDocument {
@@ -70,7 +75,7 @@ export async function fetchDocument(url: URL, options: FetchOptions): Promise<Fe
     try {
       response = await request(target, { method: 'GET', headers, dispatcher: options.dispatcher, signal });
     } catch (err) {
-      throw stopped(shown) ?? networkError(err, shown, redactor);
+      throw stopped(shown) ?? networkError(err, shown, current, false, options);
     }
     const status = response.statusCode;
     if (REDIRECTS.has(status)) {
@@ -116,7 +121,7 @@ export async function fetchDocument(url: URL, options: FetchOptions): Promise<Fe
     try {
       bytes = await readCapped(response.body, budget, shown);
     } catch (err) {
-      throw stopped(shown) ?? (err instanceof ParleyError ? err : networkError(err, shown, redactor));
+      throw stopped(shown) ?? (err instanceof ParleyError ? err : networkError(err, shown, current, true, options));
     }
     return { finalUrl: current, bytes, contentType: headerValue(response.headers['content-type']) ?? '' };
   }
@@ -197,9 +202,10 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function networkError(err: unknown, shown: string, redactor: Redactor): ParleyError {
+/** A failed fetch in the sender's words (send-errors.ts), never undici's or Node's own ("connect ECONNREFUSED ..."). */
+function networkError(err: unknown, shown: string, url: URL, requestStarted: boolean, options: FetchOptions): ParleyError {
   if (err instanceof Error && err.name === 'AbortError') return new ParleyError('cancelled', 'The import was cancelled.');
-  const code = (err as { code?: string }).code;
-  const reason = err instanceof Error ? err.message : String(err);
-  return new ParleyError('import-fetch-failed', redactor.text(`${shown} could not be fetched: ${reason}`), { url: shown, ...(code ? { cause: code } : {}) });
+  const failure = sendFailure(err, { host: url.host, proxyHost: options.proxyHost ?? '', requestStarted, ...(options.gapMs !== undefined ? { undiciTimeoutMs: options.gapMs } : {}) });
+  const cause = (failure.data as { cause?: string } | undefined)?.cause;
+  return new ParleyError('import-fetch-failed', options.redactor.text(`${shown} could not be fetched. ${failure.message}`), { url: shown, reason: failure.code, ...(cause ? { cause } : {}) });
 }

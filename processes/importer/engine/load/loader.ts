@@ -150,7 +150,19 @@ class JobLoader implements DocumentLoader {
       deadlines: this.deadlines,
       jobDeadline: this.jobDeadline,
       ...(this.options.negotiate ? { negotiate: this.options.negotiate } : {}),
+      ...(this.ownsDispatcher ? { gapMs: FETCH_GAP_MS } : {}),
+      proxyHost: proxyHostOf(this.options.network?.proxy ?? ''),
     });
     return { url: this.redactor.url(fetched.finalUrl), bytes: fetched.bytes };
+  }
+}
+
+/** The proxy's host[:port] for messages ('' without one, or for one that is no URL: the dispatcher refuses that itself). */
+function proxyHostOf(proxy: string): string {
+  if (proxy === '') return '';
+  try {
+    return new URL(proxy).host;
+  } catch {
+    return '';
   }
 }

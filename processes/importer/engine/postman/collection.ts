@@ -12,6 +12,7 @@ import type { Row } from '../../../../protocol/model/common.js';
 import type { ImportResult, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
 import { emptyBody, defaultSettings, type Body, type MultipartPart, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
 import { isCredentialName, isReferenceOnly } from '../../../../protocol/credentials/names.js';
+import { ownValue } from '../../../../protocol/own.js';
 import { syncPathParams } from '../../../../protocol/request-url.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { collectionVersion } from './detect.js';
@@ -27,6 +28,8 @@ const SUPPORTED_AUTH = new Set(['noauth', 'basic', 'bearer', 'apikey', 'oauth2']
 interface Walk {
   ctx: ImportContext;
   vars: PlaceholderConverter;
+  /** Every auth object as written, by the number its stand-in carries (setAuthsAside). */
+  auths: Json[];
   requests: PlacedRequest[];
   folders: Set<string>;
   properties: Row[];
@@ -51,6 +54,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   if (raw.item !== undefined && !Array.isArray(raw.item)) throw new ParleyError('import-malformed', `${file} is not a valid Postman collection: item must be a list.`, { file, path: '/item' });
 
   let collection: Json;
+  const auths = setAuthsAside(raw);
   try {
     collection = new Collection(raw as never).toJSON() as Json;
   } catch (err) {
@@ -58,7 +62,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   }
   const info = raw.info;
   const name = typeof info.name === 'string' && info.name.trim() !== '' ? info.name.trim() : 'Postman collection';
-  const walk: Walk = { ctx, vars: new PlaceholderConverter(), requests: [], folders: new Set(), properties: [], propertyNames: new Set(), warnings: [], unimported: [], notes: [], credentials: [] };
+  const walk: Walk = { ctx, vars: new PlaceholderConverter(), auths, requests: [], folders: new Set(), properties: [], propertyNames: new Set(), warnings: [], unimported: [], notes: [], credentials: [] };
 
   addVariables(walk, collection.variable, '/variable');
   scripts(walk, collection.event, 'The collection', '/event');
@@ -187,7 +191,9 @@ function convertUrl(walk: Walk, value: unknown, where: string): { url: string; q
   let text: string;
   let queryRows: Row[] = [];
   try {
-    const url = new Url(value as never);
+    // Path variables are read by name into a Map (convertRequest): the library's own list finds a
+    // variable named `__proto__` even after clear() and would put its value into the path.
+    const url = new Url((isObject(value) ? { ...value, variable: [] } : value) as never);
     queryRows = (url.query.all() as { key: string | null; value: string | null; disabled?: boolean }[]).map((q) => {
       // Postman keeps a query row as written in the URL (`a%20b`); Parley's rows hold the value itself and encode it when sending.
       const key = percentDecoded(q.key ?? '');
@@ -279,16 +285,59 @@ function rawLanguage(language: string, headers: Row[]): RawLanguage {
   return 'text';
 }
 
-/** Postman's auth (normalised to parameter lists) as Parley's; null when it cannot be carried (reported). */
-function mapAuth(walk: Walk, auth: Json, where: string, path: string): Auth | null {
+/**
+ * postman-collection keeps an auth's parameters as properties named by its type, and indexes its
+ * lists by parameter name in plain objects: an auth of type `__proto__` (or `update`, one of its
+ * own methods) or a parameter named `constructor` fails the whole collection. So auth objects
+ * never reach it: each one anywhere in the export (the collection's, a folder's, a request's, a
+ * saved response's original request's) is replaced by a stand-in carrying its number, which the
+ * library keeps where the auth was, and read here (mapAuth).
+ */
+const AUTH_STAND_IN = 'parley-auth';
+
+function setAuthsAside(raw: Json): Json[] {
+  const auths: Json[] = [];
+  // The export is nested at most MAX_DEPTH levels (read-json.ts); walked without recursion all the same.
+  const stack: unknown[] = [raw];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      stack.push(...node.filter((child) => child !== null && typeof child === 'object'));
+      continue;
+    }
+    if (!isObject(node)) continue;
+    if (isObject(node.auth)) {
+      auths.push(node.auth);
+      node.auth = { type: AUTH_STAND_IN, [AUTH_STAND_IN]: [{ key: 'n', value: String(auths.length - 1) }] };
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== 'auth' && child !== null && typeof child === 'object') stack.push(child);
+  }
+  return auths;
+}
+
+/** The auth a stand-in stands for, with its parameters by name: a v2.1 list of `{ key, value }`, or a v2.0 object. */
+function authOf(walk: Walk, standIn: Json): { type: string; params: Map<string, string> } {
+  const entry = asArray(standIn[AUTH_STAND_IN]).find((p) => isObject(p) && p.key === 'n');
+  const auth = (isObject(entry) ? walk.auths[Number(entry.value)] : undefined) ?? {};
   const type = scalarText(auth.type);
+  const params = new Map<string, string>();
+  const given = ownValue(auth, type);
+  if (Array.isArray(given)) {
+    for (const p of given) if (isObject(p) && typeof p.key === 'string') params.set(p.key, scalarText(p.value));
+  } else if (isObject(given)) {
+    for (const [key, value] of Object.entries(given)) params.set(key, scalarText(value));
+  }
+  return { type, params };
+}
+
+/** Postman's auth as Parley's; null when it cannot be carried (reported). */
+function mapAuth(walk: Walk, standIn: Json, where: string, path: string): Auth | null {
+  const { type, params } = authOf(walk, standIn);
   if (!SUPPORTED_AUTH.has(type)) {
     walk.unimported.push({ item: `Auth of ${where}`, reason: `${type || 'This'} authentication is not one Parley has (Basic, Bearer, API key, OAuth 2); set it up by hand.`, path });
     return null;
   }
   if (type === 'noauth') return { type: 'none' };
-  const params = new Map<string, string>();
-  for (const p of asArray(auth[type])) if (isObject(p) && typeof p.key === 'string') params.set(p.key, scalarText(p.value));
   const get = (key: string) => walk.vars.convert(params.get(key) ?? '');
   const secret = (key: string, label: string) => credentialValue(walk, 'password', get(key), `${label} of ${where}`);
   if (type === 'basic') return { type: 'basic', username: get('username'), password: secret('password', 'the Basic password') };

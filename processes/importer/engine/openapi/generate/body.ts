@@ -10,7 +10,7 @@ import type { Row } from '../../../../../protocol/model/common.js';
 import type { NBody, SchemaHandle } from '../normalize/model.js';
 import type { Sampler } from '../normalize/sampler.js';
 import { isJsonMediaType } from '../../../../../protocol/media-type.js';
-import { asRowText, essence, isObj, obj, str } from '../normalize/values.js';
+import { asRowText, essence, isObj, obj, ownValue, str } from '../normalize/values.js';
 
 export interface BodyShape {
   kind: BodyKind;
@@ -136,15 +136,17 @@ function fieldsFromSchema(body: Extract<NBody, { kind: 'media' }>, sampler: Samp
   // A read-only property is never sent.
   const writable = shape.properties.filter((p) => obj(sampler.resolve(p.schema)?.node)?.['readOnly'] !== true);
   const names = [...new Set([...writable.map((p) => p.name), ...Object.keys(values)])];
-  if (kind === 'form') return names.map((name) => ({ name, value: asRowText(values[name]), enabled: shape.required.includes(name) }));
+  // By own value: a property named `toString` that the sample lacks is empty, not Object.prototype's.
+  if (kind === 'form') return names.map((name) => ({ name, value: asRowText(ownValue(values, name)), enabled: shape.required.includes(name) }));
   return names.map((name): MultipartPart => {
     const enabled = shape.required.includes(name);
     const schema = shape.properties.find((p) => p.name === name)?.schema;
     if (schema && isFileSchema(schema, sampler)) {
-      const contentType = body.encoding?.[name]?.contentType?.split(',')[0]?.trim() || 'application/octet-stream';
+      const encoding = body.encoding && Object.hasOwn(body.encoding, name) ? body.encoding[name] : undefined;
+      const contentType = encoding?.contentType?.split(',')[0]?.trim() || 'application/octet-stream';
       return { kind: 'file', name, file: '', contentType, enabled };
     }
-    return { kind: 'text', name, value: asRowText(values[name]), enabled };
+    return { kind: 'text', name, value: asRowText(ownValue(values, name)), enabled };
   });
 }
 

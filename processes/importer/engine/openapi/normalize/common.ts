@@ -6,7 +6,7 @@ import { safeFileName } from '../../../../../protocol/project/safe-path.js';
 import type { ReportItem, UnimportedItem } from '../../../../../protocol/model/import.js';
 import type { DocumentSet } from '../../load/document-set.js';
 import type { NRequirement, Part } from './model.js';
-import { arr, isObj, str, type Obj } from './values.js';
+import { arr, isObj, ownValue, str, type Obj } from './values.js';
 
 /** Collects report items with their location in the source. */
 export class Collector {
@@ -36,7 +36,7 @@ export function serverUrl(server: unknown, docUrl: string): string | undefined {
   if (raw === undefined) return undefined;
   const variables = isObj(server['variables']) ? server['variables'] : {};
   const substituted = raw.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    const variable = variables[name];
+    const variable = ownValue(variables, name);
     if (!isObj(variable)) return whole;
     const value = variable['default'] ?? arr(variable['enum'])[0];
     return value === undefined ? whole : String(value);

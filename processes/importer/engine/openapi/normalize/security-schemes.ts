@@ -35,13 +35,20 @@ export function readSchemes3(set: DocumentSet, map: Part): NSecurityScheme[] {
   return out;
 }
 
+/** 2.0's flow names that 3.x renamed (a Map: the name is the document's). */
+const FLOWS_2 = new Map([
+  ['accessCode', 'authorizationCode'],
+  ['application', 'clientCredentials'],
+]);
+
 /** Swagger 2.0 `securityDefinitions`. */
 export function readSchemes2(map: Part): NSecurityScheme[] {
   return readSchemeMap(map, (scheme, raw) => {
     if (scheme.type === 'apiKey') scheme.apiKey = { name: str(raw['name']) ?? '', in: str(raw['in']) ?? '' };
     if (scheme.type === 'oauth2') {
       // 2.0 names the flows accessCode and application; keep the 3.x names.
-      const flow = { accessCode: 'authorizationCode', application: 'clientCredentials' }[str(raw['flow']) ?? ''] ?? str(raw['flow']) ?? '';
+      const given = str(raw['flow']) ?? '';
+      const flow = FLOWS_2.get(given) ?? given;
       scheme.oauth2 = { flows: [flowOf(flow, raw)] };
     }
   });

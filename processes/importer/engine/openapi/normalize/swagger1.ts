@@ -15,7 +15,7 @@ import { Collector, absoluteAgainst, trimBase } from './common.js';
 import type { NApi, NBody, NFormField, NOperation, NParam, NRequirement, Part } from './model.js';
 import { createSetSampler } from './sampler.js';
 import { readSchemes1 } from './security-schemes.js';
-import { arr, asRowText, essence, isObj, obj, oneLine, pathPlaceholders, preferJson, str, type Obj } from './values.js';
+import { arr, asRowText, essence, isObj, obj, oneLine, pathPlaceholders, preferJson, setOwn, str, type Obj } from './values.js';
 
 /** A resource listing lists resources without operations; a declaration carries operations. */
 export function isResourceListing(root: unknown): boolean {
@@ -57,13 +57,14 @@ export function discoverDeclarations(doc: { url: string; value: unknown }, scope
   });
 }
 
-const PRIMITIVES: Record<string, object> = {
-  integer: { type: 'integer' }, int: { type: 'integer', format: 'int32' }, long: { type: 'integer', format: 'int64' },
-  number: { type: 'number' }, float: { type: 'number', format: 'float' }, double: { type: 'number', format: 'double' },
-  string: { type: 'string' }, byte: { type: 'string', format: 'byte' }, boolean: { type: 'boolean' },
-  date: { type: 'string', format: 'date' }, Date: { type: 'string', format: 'date-time' }, dateTime: { type: 'string', format: 'date-time' },
-  File: { type: 'string', format: 'binary' },
-};
+/** 1.x primitive type names as JSON Schema (a Map: a type named `constructor` is a model's name, not a member). */
+const PRIMITIVES = new Map<string, object>([
+  ['integer', { type: 'integer' }], ['int', { type: 'integer', format: 'int32' }], ['long', { type: 'integer', format: 'int64' }],
+  ['number', { type: 'number' }], ['float', { type: 'number', format: 'float' }], ['double', { type: 'number', format: 'double' }],
+  ['string', { type: 'string' }], ['byte', { type: 'string', format: 'byte' }], ['boolean', { type: 'boolean' }],
+  ['date', { type: 'string', format: 'date' }], ['Date', { type: 'string', format: 'date-time' }], ['dateTime', { type: 'string', format: 'date-time' }],
+  ['File', { type: 'string', format: 'binary' }],
+]);
 
 export function normalizeSwagger1(set: DocumentSet, version: DeclaredVersion): NApi {
   const root = set.entry.value as Obj;
@@ -80,7 +81,7 @@ export function normalizeSwagger1(set: DocumentSet, version: DeclaredVersion): N
   const definitions: Record<string, unknown> = {};
   for (const decl of declarations) {
     for (const [id, model] of Object.entries(obj((decl.value as Obj)['models']) ?? {})) {
-      if (isObj(model)) definitions[id] = modelSchema(model);
+      if (isObj(model)) setOwn(definitions, id, modelSchema(model));
     }
   }
   const models = new DocumentSet([{ url: 'swagger1:/models', cachePath: 'models', bytes: new Uint8Array(), value: { swagger: '2.0', definitions }, syntax: 'json', locate: () => undefined }]);
@@ -218,7 +219,7 @@ function typeSchema(t: Obj): object | undefined {
     const inner = container[2] !== undefined ? { type: container[2] } : (obj(t['items']) ?? {});
     return { type: 'array', items: typeSchema(inner) ?? {} };
   }
-  const base = PRIMITIVES[type] ?? { $ref: '#' + joinPointer('/definitions', type) };
+  const base = PRIMITIVES.get(type) ?? { $ref: '#' + joinPointer('/definitions', type) };
   const extra: Obj = {};
   if (str(t['format']) !== undefined && !('$ref' in base)) extra['format'] = t['format'];
   const values = arr(t['enum']).length > 0 ? arr(t['enum']) : arr(obj(t['allowableValues'])?.['values']);
@@ -230,7 +231,7 @@ function typeSchema(t: Obj): object | undefined {
 function modelSchema(model: Obj): object {
   const properties: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(obj(model['properties']) ?? {})) {
-    if (isObj(prop)) properties[name] = typeSchema(prop) ?? {};
+    if (isObj(prop)) setOwn(properties, name, typeSchema(prop) ?? {});
   }
   return { type: 'object', properties, ...(Array.isArray(model['required']) ? { required: model['required'] } : {}) };
 }

@@ -70,4 +70,4 @@ export function pathPlaceholders(path: string): string[] {
 }
 
 /** Sets an own property, even one named `__proto__` (a document may use any key): one helper for every process. */
-export { setOwn } from '../../../../../protocol/own.js';
+export { ownValue, setOwn } from '../../../../../protocol/own.js';
