@@ -15,6 +15,7 @@
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
+import { AnyRequest } from './kinds/index.js';
 import { Api } from './model/api.js';
 import { ProjectTree, TreeDelta, TreePage } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
@@ -232,7 +233,8 @@ export const methods = {
   'api.create': { req: T.Object({ project: T.String(), name: T.String(), baseUrl: T.String() }), res: Api },
   'api.save': { req: T.Object({ project: T.String(), api: Api }), res: Api },
 
-  'request.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Request },
+  /** A request of any kind (protocol/kinds/). */
+  'request.get': { req: T.Object({ project: T.String(), id: T.String() }), res: AnyRequest },
   'request.create': {
     req: T.Object({
       project: T.String(),
@@ -241,9 +243,9 @@ export const methods = {
       method: T.String(),
       url: T.String(),
     }),
-    res: Request,
+    res: AnyRequest,
   },
-  'request.save': { req: T.Object({ project: T.String(), request: Request }), res: Request },
+  'request.save': { req: T.Object({ project: T.String(), request: AnyRequest }), res: AnyRequest },
   'request.delete': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
   /**
    * Sends the request as edited (saved or not); cancelling the call stops the send. An event

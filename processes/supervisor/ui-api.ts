@@ -11,7 +11,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
 import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
-import { sendRequest } from './send/send-service.js';
+import { sendByKind } from './kinds/index.js';
 import { addBodyFile } from './store/body-files.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
@@ -131,7 +131,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return {};
     },
     // An event stream's head and rows go to the page as chunks of this call (SendProgress).
-    'request.send': ({ project, request }, { signal, chunk, backlog }) => sendRequest(sup, sup.sendDeps, project, request, signal, chunk, backlog),
+    'request.send': ({ project, request }, { signal, chunk, backlog }) => sendByKind(sup, sup.sendDeps, project, request, signal, chunk, backlog),
 
     'environments.save': async ({ environments, globals, activeEnvironment }) => {
       const names = new Set<string>();

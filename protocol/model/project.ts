@@ -21,8 +21,11 @@ export const TreeItem = T.Union([
     id: T.String(),
     parent: T.String(),
     name: T.String(),
+    /** The kind's badge (protocol/kinds/): an HTTP request's method. */
     method: T.String(),
     orphaned: T.Boolean(),
+    /** The request's kind when it is not HTTP (protocol/kinds/). */
+    requestKind: T.Optional(T.String()),
   }),
   T.Object({ kind: T.Literal('mock'), id: T.String(), name: T.String() }),
 ]);

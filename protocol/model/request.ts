@@ -99,6 +99,8 @@ export const SoapRequestLink = T.Object({
 export type SoapRequestLink = Static<typeof SoapRequestLink>;
 
 export const Request = T.Object({
+  /** The request kind (protocol/kinds/): absent, as in every file written before kinds, is HTTP. */
+  kind: T.Optional(T.Literal('http')),
   /** 1, or 2 when the request has assertions (an older release refuses those rather than drop them): `requestVersionOf`. */
   version: T.Union([T.Literal(1), T.Literal(2)]),
   id: Id,

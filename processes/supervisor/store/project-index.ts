@@ -9,7 +9,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import type { Problem } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta, TreeItem } from '../../../protocol/model/project.js';
-import type { Request } from '../../../protocol/model/request.js';
+import { kindOf, type AnyRequest } from '../../../protocol/kinds/index.js';
 import { compareTreeItems, treeItemKey } from '../../../protocol/project/tree-order.js';
 
 export interface LoadedApi {
@@ -18,7 +18,7 @@ export interface LoadedApi {
 }
 
 export interface LoadedRequest {
-  request: Request;
+  request: AnyRequest;
   file: string;
   apiId: string;
   /** Folder path inside the API's requests/ folder, '' at its root, '/'-separated. */
@@ -207,7 +207,7 @@ export class ProjectIndex {
     return id === undefined ? undefined : this.requests.get(id);
   }
 
-  requestsOf(apiId: string): Request[] {
+  requestsOf(apiId: string): AnyRequest[] {
     return [...this.requests.values()].filter((r) => r.apiId === apiId).map((r) => r.request);
   }
 
@@ -300,5 +300,7 @@ export class ProjectIndex {
 }
 
 function requestItem({ request, apiId, folder }: LoadedRequest): TreeItem {
-  return { kind: 'request', id: request.id, parent: folder ? folderId(apiId, folder) : apiId, name: request.name, method: request.method, orphaned: request.orphaned === true };
+  const kind = kindOf(request);
+  const item: TreeItem = { kind: 'request', id: request.id, parent: folder ? folderId(apiId, folder) : apiId, name: request.name, method: kind.badge(request), orphaned: request.orphaned === true };
+  return kind.id === 'http' ? item : { ...item, requestKind: kind.id };
 }

@@ -6,8 +6,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, requestKind } from '../../../protocol/project/layout.js';
+import { kindOfFile, type AnyRequest } from '../../../protocol/kinds/index.js';
+import { API_FILE, APIS_DIR, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR } from '../../../protocol/project/layout.js';
 import { parseYamlFile } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
@@ -40,8 +40,9 @@ export class ProjectLoader {
     await this.reader.reloadPath(join(root, PROJECT_FILE));
     const apiDirs = await readdir(join(root, APIS_DIR), { withFileTypes: true }).catch(() => []);
     const valueOf = (path: string, text: string) => {
-      const parsed = parseYamlFile<Request>(text, this.index.relPath(path), requestKind, checkAll);
-      return parsed.ok ? parsed.value : undefined;
+      const kind = kindOfFile(path);
+      const parsed = kind ? parseYamlFile<AnyRequest>(text, this.index.relPath(path), kind.file, checkAll) : undefined;
+      return parsed?.ok ? parsed.value : undefined;
     };
     const load: LoadContext = { slicer: new Slicer(), cache: this.cacheAt ? await LoadCache.open(this.cacheAt.file, this.cacheAt.version, valueOf) : null };
     for (const d of apiDirs.filter((e) => e.isDirectory()).sort((a, b) => compareNames(a.name, b.name))) {
@@ -57,7 +58,7 @@ export class ProjectLoader {
     const apiId = await this.reader.loadApiFile(join(dir, API_FILE));
     if (!apiId) return;
     const place: ApiPlace = { id: apiId, dir, requestsDir: join(dir, REQUESTS_DIR) };
-    const files = (await listFiles(place.requestsDir)).filter((f) => f.endsWith(REQUEST_SUFFIX) && !skip?.has(f));
+    const files = (await listFiles(place.requestsDir)).filter((f) => kindOfFile(f) !== undefined && !skip?.has(f));
     await this.loadRequestFiles(files, place, load);
   }
 
@@ -84,14 +85,14 @@ export class ProjectLoader {
     for (let i = 0; i < files.length; i++) {
       const path = files[i]!;
       const hit = cached[i] ? cache!.read(path) : undefined;
-      let request: Request | null;
+      let request: AnyRequest | null;
       if (hit) {
-        request = this.reader.recordParsed(path, this.index.relPath(path), hit.text, { ok: true, value: hit.value as Request });
+        request = this.reader.recordParsed(path, this.index.relPath(path), hit.text, { ok: true, value: hit.value as AnyRequest });
       } else {
         // A damaged cache entry is read from the file here, outside the read-ahead of the others.
         const read = cached[i] ? readTextSync(path) : texts.read();
         const text = read instanceof Promise ? await read : read;
-        request = this.reader.parsedText(path, text, requestKind);
+        request = this.reader.parsedText(path, text, kindOfFile(path)!.file);
         if (request && cache && typeof text === 'string') cache.remember(path, stamps[i]!, text);
       }
       if (request) this.reader.addRequest(path, request, api);

@@ -7,8 +7,8 @@ import { readFile as readFileCallback, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { hasCode } from '../../../protocol/errors.js';
 import type { Problem } from '../../../protocol/model/common.js';
-import { requestForFile, type Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
+import { forFile, kindOfFile, type AnyRequest } from '../../../protocol/kinds/index.js';
+import { API_FILE, APIS_DIR, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, apiKind, projectKind } from '../../../protocol/project/layout.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { parseYamlFile, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
@@ -69,7 +69,8 @@ export class ProjectReader {
       const id = await this.loadApiFile(path, known);
       return id ? [id] : [];
     }
-    if (parts[0] === APIS_DIR && parts[2] === REQUESTS_DIR && rel.endsWith(REQUEST_SUFFIX)) {
+    const requestKind = parts[0] === APIS_DIR && parts[2] === REQUESTS_DIR ? kindOfFile(rel) : undefined;
+    if (requestKind) {
       const existing = this.index.requestAt(path);
       const exists = known === undefined ? await this.fs.exists(path) : known !== null;
       if (!exists) {
@@ -81,7 +82,7 @@ export class ProjectReader {
         }
         return [];
       }
-      const request = await this.readParsed(path, requestKind, known);
+      const request = await this.readParsed(path, requestKind.file, known);
       const id = request ? this.addRequest(path, request) : null;
       return id ? [id] : existing ? [existing.request.id] : [];
     }
@@ -107,10 +108,10 @@ export class ProjectReader {
   }
 
   /** Puts a parsed request in memory; refused (null) outside a loaded API or when its id is taken by another file. */
-  addRequest(path: string, file: Request, api?: ApiPlace): string | null {
+  addRequest(path: string, file: AnyRequest, api?: ApiPlace): string | null {
     // A version 1 file reads through the migration as version 2: in memory a request says the
     // version it is written with (2 only with assertions), as the file does.
-    const request = requestForFile(file);
+    const request = forFile(file);
     const apiDir = api?.dir ?? path.split(sep).slice(0, join(this.root, APIS_DIR).split(sep).length + 1).join(sep);
     const apiId = api?.id ?? this.index.apiIdAt(apiDir);
     if (!apiId) return null;

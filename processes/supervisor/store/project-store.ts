@@ -12,8 +12,9 @@ import { ParleyError, quote } from '../../../protocol/errors.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta } from '../../../protocol/model/project.js';
-import { blankRequest, requestForFile, type Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, DEFINITION_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
+import { blankRequest } from '../../../protocol/model/request.js';
+import { API_FILE, APIS_DIR, DEFINITION_DIR, PROJECT_FILE, REQUESTS_DIR, apiKind, projectKind } from '../../../protocol/project/layout.js';
+import { forFile, kindOf, kindOfFile, type AnyRequest } from '../../../protocol/kinds/index.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
@@ -44,7 +45,7 @@ const CACHE_SAVE_DELAY_MS = 1000;
 /** What an import hands the store for a new API. */
 export interface NewApi {
   api: Api;
-  requests: { folder: string; request: Request }[];
+  requests: { folder: string; request: AnyRequest }[];
   documents: { path: string; bytes: Uint8Array }[];
 }
 
@@ -140,7 +141,7 @@ export class ProjectStore {
     return this.index.listApis();
   }
 
-  getRequest(id: string): Request {
+  getRequest(id: string): AnyRequest {
     return this.loadedRequest(id).request;
   }
 
@@ -149,7 +150,7 @@ export class ProjectStore {
     return this.getApi(this.loadedRequest(requestId).apiId);
   }
 
-  requestsOf(apiId: string): Request[] {
+  requestsOf(apiId: string): AnyRequest[] {
     return this.index.requestsOf(apiId);
   }
 
@@ -179,12 +180,12 @@ export class ProjectStore {
   }
 
   /** `parent` is an API id or a folder id from the tree. */
-  async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<Request> {
+  async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<AnyRequest> {
     return this.addNewRequest(input.parent, blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url }));
   }
 
   /** Writes a request made elsewhere (an import) as a new file under `parent` (an API or folder id). */
-  async addNewRequest(parent: string, request: Request): Promise<Request> {
+  async addNewRequest(parent: string, request: AnyRequest): Promise<AnyRequest> {
     const { apiId, folder } = this.parseParent(parent);
     await this.commit([this.newRequestChange(apiId, folder, request)]);
     return this.getRequest(request.id);
@@ -199,17 +200,17 @@ export class ProjectStore {
   }
 
   /** A change that writes `request` as a new file in `folder` of `apiId`; for batch writers (importers). */
-  newRequestChange(apiId: string, folder: string, request: Request, claims: NameClaims = this.nameClaims()): FileChange {
+  newRequestChange(apiId: string, folder: string, request: AnyRequest, claims: NameClaims = this.nameClaims()): FileChange {
     const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
     const dir = claims.folder(requestsDir, folder);
-    const name = claims.claim(dir, request.name, REQUEST_SUFFIX, 'request');
-    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile(request));
+    const { suffix } = kindOf(request);
+    const name = claims.claim(dir, request.name, suffix, 'request');
+    return this.yamlChange(join(dir, name + suffix), forFile(request));
   }
 
-  async saveRequest(request: Request): Promise<Request> {
-    const loaded = this.loadedRequest(request.id);
-    this.refuseIfBroken(loaded.file);
-    await this.commit([this.yamlChange(loaded.file, requestForFile(request))]);
+  async saveRequest(request: AnyRequest): Promise<AnyRequest> {
+    this.refuseIfBroken(this.loadedRequest(request.id).file);
+    await this.commit([this.requestChange(request)]);
     return this.getRequest(request.id);
   }
 
@@ -233,14 +234,19 @@ export class ProjectStore {
     const requestsDir = join(dir, REQUESTS_DIR);
     for (const { folder, request } of input.requests) {
       const folderDir = claims.folder(requestsDir, folder);
-      const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
-      yield this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile(request));
+      const { suffix } = kindOf(request);
+      const name = claims.claim(folderDir, request.name, suffix, 'request');
+      yield this.yamlChange(join(folderDir, name + suffix), forFile(request));
     }
   }
 
   /** A change that rewrites an existing request's file; for batch writers (definition update). */
-  requestChange(request: Request): FileChange {
-    return this.yamlChange(this.loadedRequest(request.id).file, requestForFile(request));
+  requestChange(request: AnyRequest): FileChange {
+    const loaded = this.loadedRequest(request.id);
+    // A request keeps its kind: its file is read by its suffix.
+    const kind = kindOf(request);
+    if (kindOfFile(loaded.file) !== kind) throw new ParleyError('bad-input', `The request ${quote(request.name)} is not a ${kind.label} request; a request's kind cannot change.`);
+    return this.yamlChange(loaded.file, forFile(request));
   }
 
   apiChange(api: Api): FileChange {
@@ -335,7 +341,7 @@ export class ProjectStore {
  * blanks only (which the schema's minLength lets through) is refused as well.
  */
 function refuseUnloadable(path: string, value: unknown): void {
-  const kind: FileKind<unknown> | undefined = path.endsWith(REQUEST_SUFFIX) ? requestKind : basename(path) === API_FILE ? apiKind : basename(path) === PROJECT_FILE ? projectKind : undefined;
+  const kind: FileKind<unknown> | undefined = kindOfFile(path)?.file ?? (basename(path) === API_FILE ? apiKind : basename(path) === PROJECT_FILE ? projectKind : undefined);
   if (!kind) return;
   const name = (value as { name?: unknown }).name;
   if (kind !== projectKind && typeof name === 'string' && name.trim() === '') {

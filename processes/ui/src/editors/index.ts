@@ -1,6 +1,6 @@
 import { registerEditor } from './registry.js';
 import { ProjectEditor } from './ProjectEditor.js';
-import { RequestEditor } from './request/RequestEditor.js';
+import { registerRequestKinds } from '../kinds/index.js';
 import { ApiEditor } from './ApiEditor.js';
 import { EnvironmentsEditor } from './EnvironmentsEditor.js';
 import { PreferencesEditor } from './PreferencesEditor.js';
@@ -13,7 +13,7 @@ import { registerHttpLog } from '../http-log/register.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
-  registerEditor('request', RequestEditor);
+  registerRequestKinds();
   registerEditor('api', ApiEditor);
   registerEditor('environments', EnvironmentsEditor);
   registerEditor('preferences', PreferencesEditor);

@@ -1,0 +1,8 @@
+/** HTTP in the supervisor: send/ resolves, sends and records an exchange (send-service.ts). */
+import { sendRequest } from '../send/send-service.js';
+import type { KindService } from './kind.js';
+
+export const httpService: KindService = {
+  id: 'http',
+  send: (sup, deps, projectRoot, request, signal, onProgress, backlog) => sendRequest(sup, deps, projectRoot, request, signal, onProgress, backlog),
+};

@@ -1,0 +1,5 @@
+/** HTTP in the page: the request editor (method, URL, params, body, headers, auth, assertions, settings) and its response pane. */
+import { RequestEditor } from '../../editors/request/RequestEditor.js';
+import type { KindView } from '../kind.js';
+
+export const httpView: KindView = { id: 'http', Editor: RequestEditor };
