@@ -16,6 +16,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
 import { AnyRequest } from './kinds/index.js';
+import { GraphqlSchemaAnswer, GraphqlSchemaSource } from './model/graphql.js';
 import { Api } from './model/api.js';
 import { ProjectTree, TreeDelta, TreePage } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
@@ -166,6 +167,8 @@ export const methods = {
   'checker.bodySchema': { req: T.Object({ definition: DefinitionRef, operation: OperationLink }), res: BodySchemaAnswer },
   /** A request's assertions against its response, on the query thread and its budget (JSONPath, patterns). */
   'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
+  /** A GraphQL schema built from an introspection answer or an SDL file, as SDL, on the query thread's budget (docs/graphql.md). */
+  'checker.graphqlSchema': { req: GraphqlSchemaSource, res: T.Object({ sdl: T.String(), types: T.Integer({ minimum: 0 }) }) },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
   /** Progress, and the result's long lists in parts ahead of the answer (protocol/model/import-parts.ts). */
@@ -259,6 +262,12 @@ export const methods = {
    * it to read the one before (a page behind gets the newest rows, not a queue). `open` false: it ended.
    */
   'request.streamRead': { req: T.Object({ stream: T.String(), n: T.Integer({ minimum: 0 }) }), res: T.Object({ open: T.Boolean() }) },
+  /**
+   * A GraphQL request's schema as SDL: its `.graphql` file when it names one; else the workspace's
+   * cached introspection (`source: none` when there is none), or with `refresh` a new introspection
+   * through the request (its URL, headers, auth), cached (docs/graphql.md).
+   */
+  'graphql.schema': { req: T.Object({ project: T.String(), request: Request, refresh: T.Boolean() }), res: GraphqlSchemaAnswer },
   /** XPath 3.1 or JSONPath over a JSON body or a stream's kept events, run by the checker on a budget. */
   'query.run': { req: QueryJob, res: QueryResult },
 

@@ -11,10 +11,12 @@ import type { QueryJob, QueryResult } from '../../protocol/model/query.js';
 import { BudgetedPool } from '../runtime/budgeted-pool.js';
 import type { QueryOutcome } from './engine/run-query.js';
 import type { AssertJob, AssertionResult } from '../../protocol/model/assertion.js';
+import type { SchemaOutcome } from './engine/graphql-schema.js';
+import type { GraphqlSchemaSource } from '../../protocol/model/graphql.js';
 
-/** What the query thread runs: a Query tab query, or a request's assertions. */
-export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job: AssertJob };
-export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] };
+/** What the query thread runs: a Query tab query, a request's assertions, or a GraphQL schema to build. */
+export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job: AssertJob } | { kind: 'graphqlSchema'; source: GraphqlSchemaSource };
+export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] } | SchemaOutcome;
 
 export const QUERY_BUDGET_MS = 3_000;
 
@@ -45,6 +47,14 @@ export class QueryPool {
   async assert(job: AssertJob, signal?: AbortSignal): Promise<AssertionResult[]> {
     const value = await this.task({ kind: 'assert', job }, signal);
     if (value.ok && 'results' in value) return value.results;
+    throw new ParleyError('query-failed', 'The query thread answered with something else.');
+  }
+
+  /** A GraphQL schema from an introspection answer or an SDL file, as SDL (engine/graphql-schema.ts), on the query budget. */
+  async graphqlSchema(source: GraphqlSchemaSource, signal?: AbortSignal): Promise<{ sdl: string; types: number }> {
+    const value = await this.task({ kind: 'graphqlSchema', source }, signal);
+    if (value.ok && 'sdl' in value) return { sdl: value.sdl, types: value.types };
+    if (!value.ok) throw new ParleyError(value.code, value.message);
     throw new ParleyError('query-failed', 'The query thread answered with something else.');
   }
 

@@ -6,6 +6,7 @@ import { serveBudgetedTasks } from '../runtime/budgeted-worker.js';
 import { evaluateJsonPath, evaluateXPath } from './engine/body-query.js';
 import { runQuery } from './engine/run-query.js';
 import { evaluateAssertions } from './engine/assertions.js';
+import { schemaFromIntrospection, schemaFromSdl } from './engine/graphql-schema.js';
 import type { QueryTask, QueryTaskOutcome } from './query-pool.js';
 
 // fontoxpath builds its function tables and parser on first use (a second or more on a loaded
@@ -14,6 +15,9 @@ evaluateXPath('array:size([1]) + count(map { "a": 1 }?a)', { a: [1] });
 evaluateJsonPath('$.a[0]', { a: [1] });
 
 // A runaway JSONPath filter or backtracking pattern is stopped by the pool's budget, so both may run here.
-serveBudgetedTasks((task: QueryTask): QueryTaskOutcome =>
-  task.kind === 'query' ? runQuery(task.job) : { ok: true, results: evaluateAssertions(task.job.assertions, task.job, { backtracking: true }) },
-);
+const TASKS: { [K in QueryTask['kind']]: (task: Extract<QueryTask, { kind: K }>) => QueryTaskOutcome } = {
+  query: (task) => runQuery(task.job),
+  assert: (task) => ({ ok: true, results: evaluateAssertions(task.job.assertions, task.job, { backtracking: true }) }),
+  graphqlSchema: ({ source }) => (source.kind === 'introspection' ? schemaFromIntrospection(source.bytes) : schemaFromSdl(source.text)),
+};
+serveBudgetedTasks((task: QueryTask): QueryTaskOutcome => (TASKS[task.kind] as (task: QueryTask) => QueryTaskOutcome)(task));

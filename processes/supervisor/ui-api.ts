@@ -11,6 +11,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { setImmediate as turn } from 'node:timers/promises';
 import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
+import { graphqlHandlers } from './graphql/handlers.js';
 import { sendByKind } from './kinds/index.js';
 import { addBodyFile } from './store/body-files.js';
 import { moveSecretsToKeychain } from './send/secure-auth.js';
@@ -46,6 +47,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...cookieUiHandlers(sup.cookies),
     ...queryHandlers(sup),
     ...httpLogHandlers(sup),
+    ...graphqlHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

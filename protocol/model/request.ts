@@ -3,6 +3,7 @@ import { Id, Row } from './common.js';
 import { Auth } from './auth.js';
 import { Assertion } from './assertion.js';
 import { queryInUrl, syncPathParams } from '../request-url.js';
+import { GraphqlBody } from './graphql.js';
 
 export const RawLanguage = T.Union([
   T.Literal('json'),
@@ -19,6 +20,7 @@ export const BodyKind = T.Union([
   T.Literal('form'),
   T.Literal('multipart'),
   T.Literal('binary'),
+  T.Literal('graphql'),
 ]);
 export type BodyKind = Static<typeof BodyKind>;
 
@@ -42,6 +44,8 @@ export const Body = T.Object({
   form: T.Array(Row),
   multipart: T.Array(MultipartPart),
   binary: T.Object({ file: T.String(), contentType: T.String() }),
+  /** A GraphQL body (docs/graphql.md); absent until the GraphQL kind is first chosen. */
+  graphql: T.Optional(GraphqlBody),
 });
 export type Body = Static<typeof Body>;
 
@@ -101,8 +105,8 @@ export type SoapRequestLink = Static<typeof SoapRequestLink>;
 export const Request = T.Object({
   /** The request kind (protocol/kinds/): absent, as in every file written before kinds, is HTTP. */
   kind: T.Optional(T.Literal('http')),
-  /** 1, or 2 when the request has assertions (an older release refuses those rather than drop them): `requestVersionOf`. */
-  version: T.Union([T.Literal(1), T.Literal(2)]),
+  /** 1; 2 with assertions; 3 with a GraphQL body (an older release refuses those rather than drop them): `requestVersionOf`. */
+  version: T.Union([T.Literal(1), T.Literal(2), T.Literal(3)]),
   id: Id,
   name: T.String({ minLength: 1 }),
   method: T.String({ minLength: 1, maxLength: 32 }),
@@ -137,8 +141,9 @@ export const Request = T.Object({
 });
 export type Request = Static<typeof Request>;
 
-/** The `version` a request is saved with: 2 only when it has assertions, so files without them stay readable by older releases. */
-export function requestVersionOf(request: Pick<Request, 'assertions'>): 1 | 2 {
+/** The `version` a request is saved with: 3 with a GraphQL body, 2 with assertions, else 1, so files without them stay readable by older releases. */
+export function requestVersionOf(request: Pick<Request, 'assertions' | 'body'>): 1 | 2 | 3 {
+  if (request.body.graphql !== undefined) return 3;
   return request.assertions && request.assertions.length > 0 ? 2 : 1;
 }
 
@@ -148,7 +153,8 @@ export function requestVersionOf(request: Pick<Request, 'assertions'>): 1 | 2 {
  */
 export function requestForFile(request: Request): Request {
   const { assertions, ...rest } = queryInUrl(request);
-  return assertions && assertions.length > 0 ? { ...rest, version: 2, assertions } : { ...rest, version: 1 };
+  const version = requestVersionOf(request);
+  return assertions && assertions.length > 0 ? { ...rest, version, assertions } : { ...rest, version };
 }
 
 export function emptyBody(): Body {

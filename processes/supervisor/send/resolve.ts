@@ -8,6 +8,7 @@ import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
+import { emptyGraphqlBody, GRAPHQL_ACCEPT, GRAPHQL_CONTENT_TYPE, type GraphqlBody } from '../../../protocol/model/graphql.js';
 import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request } from '../../../protocol/model/request.js';
 import { pathParamNames, splitUrlText } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
@@ -87,6 +88,7 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   const parts = [url.search.slice(1), typedQuery ?? '', rows].filter((part) => part !== '');
   url.search = parts.length > 0 ? parts.join('&') : typedQuery !== null ? '?' : '';
   url.hash = '';
+  if (request.body.kind === 'graphql' && request.method.toUpperCase() === 'GET') graphqlQueryParams(url, graphqlOperation(request.body.graphql ?? emptyGraphqlBody(), x));
 
   for (const [name, value] of headers) {
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new ParleyError('bad-header', `Not sent: "${name}" is not a valid header name.`);
@@ -162,7 +164,42 @@ function resolveBody(request: Request, headers: Header[], x: (s: string) => stri
       if (!body.binary.file) throw new ParleyError('bad-input', 'Not sent: the binary body has no file chosen.');
       setType(body.binary.contentType || BINARY_CONTENT_TYPE);
       return { type: 'file', root, path: bodyFilePath(root, x(body.binary.file), "binary body's file") };
+    case 'graphql': {
+      // GraphQL over HTTP: a POST carries the operation as JSON; a GET carries it in the URL (graphqlQueryParams).
+      if (!hasHeader(headers, 'accept')) headers.push(['Accept', GRAPHQL_ACCEPT]);
+      if (request.method.toUpperCase() === 'GET') return { type: 'none' };
+      setType(GRAPHQL_CONTENT_TYPE);
+      return { type: 'bytes', data: new TextEncoder().encode(JSON.stringify(graphqlOperation(body.graphql ?? emptyGraphqlBody(), x))) };
+    }
   }
+}
+
+/** The operation a GraphQL body sends: its query, its variables parsed (after `${...}` expansion), its operation name. */
+export function graphqlOperation(body: GraphqlBody, x: (s: string) => string): { query: string; variables?: Record<string, unknown>; operationName?: string } {
+  const text = x(body.variables).trim();
+  let variables: unknown;
+  if (text !== '') {
+    try {
+      variables = JSON.parse(text);
+    } catch (err) {
+      throw new ParleyError('bad-input', `Not sent: the GraphQL variables are not JSON (${(err as Error).message}).`, { field: 'variables' });
+    }
+    if (typeof variables !== 'object' || variables === null || Array.isArray(variables)) throw new ParleyError('bad-input', 'Not sent: the GraphQL variables must be a JSON object.', { field: 'variables' });
+  }
+  return { query: body.query, ...(variables !== undefined ? { variables: variables as Record<string, unknown> } : {}), ...(body.operationName !== '' ? { operationName: body.operationName } : {}) };
+}
+
+/** A GraphQL GET: `query`, `variables` (JSON) and `operationName` as URL parameters (GraphQL over HTTP, "GET"). */
+function graphqlQueryParams(url: URL, operation: ReturnType<typeof graphqlOperation>): void {
+  const params = new URLSearchParams({ query: operation.query });
+  if (operation.variables !== undefined) params.append('variables', JSON.stringify(operation.variables));
+  if (operation.operationName !== undefined) params.append('operationName', operation.operationName);
+  // Appended as text: `searchParams` would re-encode the query as typed.
+  url.search = url.search.length > 1 ? `${url.search.slice(1)}&${params.toString()}` : params.toString();
+}
+
+function hasHeader(headers: Header[], name: string): boolean {
+  return headers.some(([n]) => n.toLowerCase() === name);
 }
 
 /**

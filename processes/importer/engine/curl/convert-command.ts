@@ -273,6 +273,8 @@ export function bodyLabel(body: Body): string {
       return `raw ${body.raw.language === 'json' ? 'JSON' : body.raw.language === 'xml' ? 'XML' : body.raw.language === 'html' ? 'HTML' : body.raw.language === 'javascript' ? 'JavaScript' : 'text'} (${body.raw.text.length} characters)`;
     case 'form':
       return `form (${body.form.length} field${body.form.length === 1 ? '' : 's'})`;
+    case 'graphql':
+      return `GraphQL (${body.graphql?.query.length ?? 0} characters)`;
     case 'multipart':
       return `multipart (${body.multipart.length} part${body.multipart.length === 1 ? '' : 's'})`;
     case 'binary':

@@ -43,6 +43,8 @@ export function draftText(body: Body): string {
       return JSON.stringify(body.multipart);
     case 'binary':
       return body.binary.file;
+    case 'graphql':
+      return body.graphql?.query ?? '';
   }
 }
 
