@@ -10,7 +10,7 @@ import { ParleyError } from '../../../../protocol/errors.js';
 import type { Auth } from '../../../../protocol/model/auth.js';
 import type { Row } from '../../../../protocol/model/common.js';
 import type { ImportResult, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
-import { emptyBody, defaultSettings, type Body, type MultipartPart, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
+import { emptyBody, defaultSettings, requestVersionOf, type Body, type MultipartPart, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
 import { isCredentialName, isReferenceOnly } from '../../../../protocol/credentials/names.js';
 import { ownValue } from '../../../../protocol/own.js';
 import { syncPathParams } from '../../../../protocol/request-url.js';
@@ -160,7 +160,7 @@ function convertRequest(walk: Walk, item: Json, req: Json, name: string, inherit
   const description = descriptionText(req.description) || descriptionText(item.description);
   const method = typeof req.method === 'string' && /^[A-Za-z][A-Za-z0-9_-]{0,31}$/.test(req.method) ? req.method.toUpperCase() : 'GET';
   return {
-    version: 1,
+    version: requestVersionOf({ body }),
     id: walk.ctx.newId('r'),
     name,
     method,
@@ -249,23 +249,20 @@ function convertBody(walk: Walk, value: unknown, where: string, headers: Row[]):
       break;
     }
     case 'graphql': {
-      // Parley has no GraphQL body kind: the request sends what Postman sends, a JSON body of query and variables.
+      // Postman's graphql mode is Parley's GraphQL body: the query, its variables (kept as text,
+      // pretty when they are JSON, `{{name}}` as `${name}`) and the operation name.
       const graphql = isObject(value.graphql) ? value.graphql : {};
-      const query = walk.vars.convert(scalarText(graphql.query));
-      let variables: unknown = {};
-      const rawVars = scalarText(graphql.variables);
-      if (rawVars.trim() !== '') {
+      const variables = walk.vars.convert(scalarText(graphql.variables));
+      let pretty = variables;
+      if (variables.trim() !== '') {
         try {
-          variables = JSON.parse(walk.vars.convert(rawVars));
+          pretty = JSON.stringify(JSON.parse(variables), null, 2);
         } catch {
-          walk.warnings.push({ message: `The GraphQL variables of ${where} are not valid JSON; the body holds them as text.` });
-          variables = walk.vars.convert(rawVars);
+          walk.warnings.push({ message: `The GraphQL variables of ${where} are not valid JSON; they are kept as written.` });
         }
       }
-      body.kind = 'raw';
-      body.raw = { language: 'json', text: JSON.stringify({ query, variables }, null, 2) };
-      if (!headers.some((h) => h.name.toLowerCase() === 'content-type')) headers.push({ name: 'Content-Type', value: 'application/json', enabled: true });
-      walk.notes.push({ message: `${where} is a GraphQL request: its body is the JSON Postman sends ({"query", "variables"}).` });
+      body.kind = 'graphql';
+      body.graphql = { query: walk.vars.convert(scalarText(graphql.query)), variables: pretty, operationName: scalarText(graphql.operationName), schemaFile: '' };
       break;
     }
     default:

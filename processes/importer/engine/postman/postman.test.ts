@@ -89,15 +89,16 @@ describe('Postman collections: conversion', () => {
     for (const p of requestsOf(result)) expect(folders.includes(p.folder) || p.folder === '').toBe(true);
   });
 
-  it('every body kind: form data with text and file parts, GraphQL as the JSON Postman sends, binary file', async () => {
+  it('every body kind: form data with text and file parts, GraphQL into the GraphQL body kind, binary file', async () => {
     const form = (await importFile(fixture('v2.1/formdata-body.json'))).result;
     const parts = requestsOf(form)[0]!.request.body;
     expect(parts.kind).toBe('multipart');
     expect(parts.multipart.map((p) => p.kind)).toEqual(['file', 'file', 'file', 'text']);
     const graphql = (await importFile(fixture('v2.1/reqBodyGraphQL.json'))).result;
     const body = requestsOf(graphql)[0]!.request.body;
-    expect(body.kind).toBe('raw');
-    expect(Object.keys(JSON.parse(body.raw.text) as object)).toEqual(['query', 'variables']);
+    expect(body.kind).toBe('graphql');
+    expect(body.graphql).toEqual({ query: 'query Test { hello }', variables: '{\n  "foo": "bar"\n}', operationName: 'Test', schemaFile: '' });
+    expect(requestsOf(graphql)[0]!.request.version).toBe(3);
     const binary = (await importFile(fixture('bruno/postman-import-binary-body-mode.json'))).result;
     expect(requestsOf(binary).some((p) => p.request.body.kind === 'binary')).toBe(true);
   });
