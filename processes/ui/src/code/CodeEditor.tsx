@@ -21,6 +21,9 @@ export interface CodeEditorHandle {
   focus(): void;
 }
 
+/** The owner's marks changed: the lint runs again. */
+const marksChanged = StateEffect.define<null>();
+
 /** Marks a change that came in through `value`, so it is not reported back through `onChange`. */
 const fromOwner = Annotation.define<boolean>();
 
@@ -68,7 +71,8 @@ export function CodeEditor(props: CodeEditorProps) {
           known.current = update.state.doc.toString();
           latest.current.onChange?.(known.current);
         }),
-        linter((v) => diagnostics(v, latest.current), { delay: 300 }),
+        // Marks given from outside change without an edit: their effect asks for a lint run (forceLinting alone runs only one already due).
+        linter((v) => diagnostics(v, latest.current), { delay: 300, needsRefresh: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(marksChanged))) }),
         flashField,
       ],
     });
@@ -112,7 +116,10 @@ export function CodeEditor(props: CodeEditorProps) {
   }, [props.extensions]);
 
   useEffect(() => {
-    if (view.current) forceLinting(view.current);
+    const v = view.current;
+    if (!v) return;
+    v.dispatch({ effects: marksChanged.of(null) });
+    forceLinting(v);
   }, [props.marks]);
 
   return <div class={`code-editor${props.class ? ` ${props.class}` : ''}`} ref={host} />;

@@ -4,8 +4,9 @@ import { json } from '@codemirror/lang-json';
 import { xml } from '@codemirror/lang-xml';
 import { html } from '@codemirror/lang-html';
 import { javascript } from '@codemirror/lang-javascript';
+import { graphqlLanguageSupport } from 'cm6-graphql';
 
-export type CodeLanguage = 'json' | 'xml' | 'html' | 'javascript' | 'typescript' | 'text';
+export type CodeLanguage = 'json' | 'xml' | 'html' | 'javascript' | 'typescript' | 'graphql' | 'text';
 
 export function languageSupport(language: CodeLanguage): Extension {
   switch (language) {
@@ -19,6 +20,8 @@ export function languageSupport(language: CodeLanguage): Extension {
       return javascript();
     case 'typescript':
       return javascript({ typescript: true });
+    case 'graphql':
+      return graphqlLanguageSupport();
     case 'text':
       return [];
   }

@@ -26,6 +26,7 @@ const KINDS: [BodyKind, string][] = [
   ['form', 'Form (urlencoded)'],
   ['multipart', 'Multipart'],
   ['binary', 'Binary'],
+  ['graphql', 'GraphQL'],
 ];
 const LANGUAGES: [RawLanguage, string][] = [
   ['json', 'JSON'],
@@ -35,8 +36,11 @@ const LANGUAGES: [RawLanguage, string][] = [
   ['javascript', 'JavaScript'],
 ];
 
-/** `project`: the root of the request's project, where body files live. */
-export function BodyEditor({ body, project, onChange, extra }: { body: Body; project: string; onChange(body: Body): void; extra?: preact.ComponentChildren }) {
+/**
+ * `project`: the root of the request's project, where body files live. `kinds`: editors other
+ * features give for a body kind (the GraphQL editor, which needs the request's tab).
+ */
+export function BodyEditor({ body, project, onChange, extra, kinds }: { body: Body; project: string; onChange(body: Body): void; extra?: preact.ComponentChildren; kinds?: Partial<Record<BodyKind, () => preact.ComponentChildren>> }) {
   const formatError = useSignal('');
   const editor = useRef<CodeEditorHandle | null>(null);
   // The latest body for the editor's callbacks, which outlive a render.
@@ -53,6 +57,7 @@ export function BodyEditor({ body, project, onChange, extra }: { body: Body; pro
         ))}
       </div>
       {body.kind === 'none' && <p class="muted">This request has no body.</p>}
+      {kinds?.[body.kind]?.()}
       {body.kind === 'raw' && (
         <>
           <div class="toolbar">

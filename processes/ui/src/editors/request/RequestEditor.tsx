@@ -23,6 +23,7 @@ import { useSize } from '../../components/use-size.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
 import type { Api } from '../../../../../protocol/model/api.js';
 import { SoapBar } from '../soap/SoapBar.js';
+import { GraphqlBodyEditor } from '../../kinds/http/graphql/GraphqlBodyEditor.js';
 
 const SECTIONS: [Section, string][] = [
   ['params', 'Params'],
@@ -96,7 +97,13 @@ export function RequestEditor({ tab }: EditorProps) {
             </>
           )}
           {state.section.value === 'body' && (
-            <BodyEditor body={draft.body} project={state.tab.project} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
+            <BodyEditor
+              body={draft.body}
+              project={state.tab.project}
+              onChange={(body) => change((r) => ({ ...r, body }))}
+              extra={bodyExtras.map((render) => render(state))}
+              kinds={{ graphql: () => <GraphqlBodyEditor state={state} /> }}
+            />
           )}
           {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
           {state.section.value === 'auth' && (

@@ -1,0 +1,83 @@
+/**
+ * GraphQL requests in real Chromium against the real app and graphql-js served by graphql-http
+ * on 127.0.0.1 (test/support/graphql-server.ts): the schema introspected on first open, a field
+ * completed from it, the docs explorer, a send, and the server's validation error marked where
+ * it is in the query.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { RunningApp } from '../support/app.js';
+import { chromiumMissing, screenshot } from '../support/browser.js';
+import { openUi } from '../support/ui-app.js';
+import { codeText } from '../support/code-editor.js';
+import { startGraphqlServer, type GraphqlServer } from '../support/graphql-server.js';
+import { until } from '../support/until.js';
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== null)('GraphQL requests', () => {
+  let app: RunningApp;
+  let browser: BrowserContext;
+  let page: Page;
+  let server: GraphqlServer;
+
+  beforeAll(async () => {
+    server = await startGraphqlServer();
+    ({ app, browser, page } = await openUi(['--demo'], { stepMs: 10_000 }));
+    await page.getByRole('treeitem', { name: /Pet Store/ }).click();
+    await page.getByRole('treeitem', { name: 'pets' }).click();
+    await page.getByRole('treeitem', { name: /List pets/ }).dblclick();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await server?.close();
+  });
+
+  it('introspects on first open, completes a field, shows the docs, sends, and marks the server\'s error in the query', async () => {
+    await page.getByLabel('URL', { exact: true }).fill(`${server.url}/graphql`);
+    await page.getByRole('tab', { name: /^Body/ }).click();
+    await page.getByRole('radio', { name: 'GraphQL' }).click();
+    // No schema was cached: the editor asks the endpoint on first open.
+    await until(async () => /Schema: \d+ types from http:\/\/127\.0\.0\.1:\d+\/graphql/.test((await page.getByTestId('graphql-schema').textContent()) ?? ''));
+    expect(server.hits.some((hit) => hit.method === 'POST')).toBe(true);
+
+    const query = page.getByLabel('GraphQL query', { exact: true });
+    await query.click();
+    await page.keyboard.type('{ us', { delay: 40 });
+    const options = page.locator('.cm-tooltip-autocomplete li');
+    await until(async () => (await options.allTextContents()).some((t) => t.startsWith('users')));
+    // Each option is the field and its type, from the schema.
+    await expect(options.allTextContents()).resolves.toEqual(['userUser', 'users[User!]!']);
+    await screenshot(page, 'graphql-completion');
+    await page.keyboard.press('Escape');
+    // The editor closes brackets and quotes as they are opened: typing the closer steps over it.
+    await page.keyboard.type('er(id: "1") {', { delay: 20 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('name', { delay: 20 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('nope', { delay: 20 });
+    const text = await codeText(query);
+    expect(text.replace(/\s+/g, ' ')).toBe('{ user(id: "1") { name nope }}');
+    // The editor checks the query against the schema as it is typed.
+    await until(async () => (await page.locator('.graphql-query .cm-lintRange-error').count()) > 0);
+
+    await page.getByRole('button', { name: 'Docs' }).click();
+    const docs = page.getByRole('complementary', { name: 'GraphQL docs' });
+    await docs.getByRole('button', { name: 'Query' }).click();
+    await expect(docs.getByTestId('graphql-type').textContent()).resolves.toContain('A greeting.');
+    await docs.getByRole('button', { name: 'User', exact: true }).first().click();
+    await expect(docs.getByTestId('graphql-type').textContent()).resolves.toContain('Where they live, when known.');
+
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await until(async () => ((await page.getByTestId('status').textContent()) ?? '').trim().length > 0);
+    await expect(page.locator('.response-pane').textContent()).resolves.toContain('Cannot query field');
+    // The server's error is marked at its location in the query: `nope`.
+    const serverMark = page.locator('.graphql-query .cm-lintRange-error', { hasText: 'nope' });
+    await until(async () => (await serverMark.count()) > 0);
+    await serverMark.first().hover();
+    let tips = '';
+    await until(async () => (tips = (await page.locator('.cm-tooltip-lint').allTextContents()).join(' | ')).includes('The server: Cannot query field "nope"'), 10_000, () => `lint tooltips: ${tips}`);
+    await screenshot(page, 'graphql-error-marked');
+  });
+});
