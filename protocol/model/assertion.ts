@@ -5,7 +5,8 @@
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 
-export const AssertionSource = T.Union([T.Literal('status'), T.Literal('time'), T.Literal('body')]);
+/** `graphqlErrors`: a GraphQL answer's `errors` (docs/graphql.md), asserted empty. */
+export const AssertionSource = T.Union([T.Literal('status'), T.Literal('time'), T.Literal('body'), T.Literal('graphqlErrors')]);
 export type AssertionSource = Static<typeof AssertionSource>;
 
 export const AssertionOp = T.Union([
@@ -15,6 +16,7 @@ export const AssertionOp = T.Union([
   T.Literal('greater'),
   T.Literal('exists'),
   T.Literal('matches'),
+  T.Literal('empty'),
 ]);
 export type AssertionOp = Static<typeof AssertionOp>;
 
@@ -49,6 +51,7 @@ export const OPS_BY_SOURCE: Readonly<Record<AssertionSource, readonly AssertionO
   status: ['equals', 'notEquals', 'less', 'greater', 'matches'],
   time: ['less', 'greater'],
   body: ['equals', 'notEquals', 'less', 'greater', 'exists', 'matches'],
+  graphqlErrors: ['empty'],
 };
 
 export const OP_LABELS: Readonly<Record<AssertionOp, string>> = {
@@ -58,11 +61,12 @@ export const OP_LABELS: Readonly<Record<AssertionOp, string>> = {
   greater: 'greater than',
   exists: 'exists',
   matches: 'matches',
+  empty: 'empty',
 };
 
 export function assertionLabel(a: Pick<Assertion, 'source' | 'path' | 'op' | 'value'>): string {
-  const subject = a.source === 'status' ? 'status' : a.source === 'time' ? 'response time (ms)' : a.path || '(no path)';
-  return a.op === 'exists' ? `${subject} exists` : `${subject} ${OP_LABELS[a.op]} ${a.value}`;
+  const subject = a.source === 'status' ? 'status' : a.source === 'time' ? 'response time (ms)' : a.source === 'graphqlErrors' ? 'GraphQL errors' : a.path || '(no path)';
+  return a.op === 'exists' || a.op === 'empty' ? `${subject} ${a.op}` : `${subject} ${OP_LABELS[a.op]} ${a.value}`;
 }
 
 /** Assertions that read the body (or may need the backtracking regex engine), for the checker's query thread. */

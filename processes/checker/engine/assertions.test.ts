@@ -74,4 +74,16 @@ describe('evaluateAssertions', () => {
     expect(needsWorker([a({ path: '$.x', op: 'exists' })])).toBe(true);
     expect(needsWorker([a({ enabled: false, path: '$.x', op: 'exists' })])).toBe(false);
   });
+
+describe('GraphQL errors', () => {
+  it('passes when the answer has no errors (absent or empty), fails naming how many and the first', () => {
+    const none = a({ source: 'graphqlErrors', op: 'empty' });
+    expect(evaluateAssertions([none], response({ data: { hello: 'hi' } }))[0]).toMatchObject({ passed: true, label: 'GraphQL errors empty' });
+    expect(evaluateAssertions([none], response({ data: null, errors: [] }))[0]!.passed).toBe(true);
+    const failed = evaluateAssertions([none], response({ data: null, errors: [{ message: 'Cannot query field "nope" on type "User".' }, { message: 'two' }] }))[0]!;
+    expect(failed).toMatchObject({ passed: false, message: '2 GraphQL errors, the first: "Cannot query field \\"nope\\" on type \\"User\\"."' });
+    expect(evaluateAssertions([none], response('<html>'))[0]!.message).toBe('the body is not JSON, so its GraphQL errors cannot be read');
+    expect(needsWorker([none])).toBe(true);
+  });
+});
 });

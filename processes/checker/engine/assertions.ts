@@ -29,7 +29,7 @@ export interface AssertOptions {
 
 /** An assertion reads the body, or may need the backtracking engine: run it where a runaway is stopped. */
 export function needsWorker(assertions: readonly Assertion[]): boolean {
-  return assertions.some((a) => a.enabled && (a.source === 'body' || a.op === 'matches'));
+  return assertions.some((a) => a.enabled && (a.source === 'body' || a.source === 'graphqlErrors' || a.op === 'matches'));
 }
 
 /** Shown values are cut to this many characters. */
@@ -67,6 +67,7 @@ function failureOf(a: Assertion, response: AssertedResponse, body: () => { value
   if (given !== undefined) actual = given;
   else if (a.source === 'status') actual = response.status;
   else if (a.source === 'time') actual = Math.round(response.timeMs);
+  else if (a.source === 'graphqlErrors') return graphqlErrorsFailure(body());
   else {
     const document = body();
     if ('error' in document) return `${document.error}, so ${a.path || 'the path'} cannot be read`;
@@ -107,6 +108,17 @@ function failureOf(a: Assertion, response: AssertedResponse, body: () => { value
       return holds ? '' : `got ${shown(actual)}`;
     }
   }
+}
+
+/** A GraphQL answer's `errors` must be absent or empty; else how many, and the first's message. */
+function graphqlErrorsFailure(document: { value: unknown } | { error: string }): string {
+  if ('error' in document) return `${document.error}, so its GraphQL errors cannot be read`;
+  const errors = typeof document.value === 'object' && document.value !== null ? (document.value as { errors?: unknown }).errors : undefined;
+  if (errors === undefined || (Array.isArray(errors) && errors.length === 0)) return '';
+  if (!Array.isArray(errors)) return `its errors are ${shown(errors)}, not a list`;
+  const first = errors[0] as { message?: unknown } | null;
+  const message = typeof first === 'object' && first !== null && typeof first.message === 'string' ? first.message : first;
+  return `${errors.length} GraphQL ${errors.length === 1 ? 'error' : 'errors'}, the first: ${shown(message)}`;
 }
 
 /** A path through a credential-named key (`$.access_token`, `$.auth.password`): its value is never quoted. */
