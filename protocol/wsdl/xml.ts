@@ -192,7 +192,8 @@ export function parseXml(text: string, location: string, limits: XmlLimits = DEF
   parser.on('opentag', (tag) => {
     const parent = open[open.length - 1];
     const el = elementOf(tag, parent?.scope ?? base);
-    if (parent) (parent.children === NO_CHILDREN ? (parent.children = [el]) : (parent.children as XmlElement[]).push(el));
+    if (parent?.children === NO_CHILDREN) parent.children = [el];
+    else if (parent) (parent.children as XmlElement[]).push(el);
     else root = el;
     open.push(el);
     texts.push([]);
