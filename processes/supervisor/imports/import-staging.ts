@@ -1,8 +1,9 @@
 /**
  * An import's files, made as its parts arrive. The importer sends the long lists of its answer
  * (requests, Webhooks requests, examples) ahead of the answer, a few hundred items per part
- * (protocol/model/import-parts.ts); each item becomes its file's text at once and is written to
- * a staging folder in the workspace, and the part's objects are let go. When the answer comes the
+ * (protocol/model/import-parts.ts); as they come, each item becomes its file's text (in slices
+ * between the loop's other work) and is written to a staging folder in the workspace, and the
+ * item is let go. When the answer comes the
  * import's one atomic commit moves the staged files into the project (atomic.ts, `moveFrom`).
  * Holding every request until the answer, then every file's text until the commit, put the
  * supervisor of `parley import` at 1.8x swagger-parser's peak on Microsoft Graph's 11,422
@@ -27,13 +28,6 @@ import { Slicer } from '../store/slicer.js';
 
 /** The workspace's folder of import staging folders, one per import under way (`<pid>-<tag>`). */
 export const STAGING_DIR = 'import-staging';
-
-/**
- * Items received and not yet made into text, past which the next part is made into text at once,
- * in one go, rather than in slices between the UI's calls: a supervisor slower than its importer
- * holds at most this many (and one part), whatever the import's size.
- */
-export const MAX_HELD_ITEMS = 1000;
 
 /** A staged file: where it waits, and the SHA-256 of its bytes (the commit's journal records it). */
 export interface StagedFile {
@@ -101,8 +95,9 @@ export class ImportStaging {
     if (items.length === 0) return;
     this.queue.push(items);
     this.held += items.length;
-    // Behind: catch up now, in one go, so what is held stays bounded.
-    while (this.held > MAX_HELD_ITEMS) this.makeNext();
+    // Made in slices between the loop's other work, never in one go here: the importer's heartbeat
+    // answers wait in the pipe behind its parts, and parts made as they were read (a few seconds of
+    // YAML under load) kept them there past the heartbeat's 10 s.
     this.pumping ??= this.pump().finally(() => (this.pumping = null));
   }
 
