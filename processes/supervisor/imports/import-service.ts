@@ -21,7 +21,7 @@ import { DEFINITION_DIR, IMPORTED_SCRIPTS_DIR, PROJECT_FILE } from '../../../pro
 import { fileNameKey, numberedFileName, portableFileName } from '../../../protocol/project/file-names.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { definitionSecretName, kerberosRecord } from '../../importer/engine/openapi/convert.js';
-import { DEFAULT_DEADLINES, importOutOfMemoryError, jobDeadlineError } from '../../importer/engine/load/limits.js';
+import { DEFAULT_DEADLINES, DEFAULT_LIMITS, importOutOfMemoryError, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import { openEntryFile } from '../../importer/engine/load/entry-file.js';
 import type { FileChange } from '../store/atomic.js';
 import { Slicer } from '../store/slicer.js';
@@ -484,8 +484,8 @@ export class ImportService {
   }
 }
 
-/** The heap an importer gets when the source's size is not known before reading (a URL). */
-const DEFAULT_IMPORTER_MEMORY_MB = 768;
+/** The heap an importer gets when the source's size is not known before reading (a URL): room for the most it may read. */
+const DEFAULT_IMPORTER_MEMORY_MB = memoryForBytes(DEFAULT_LIMITS.totalBytes);
 /** What V8 prints when a heap limit is reached (the importer then aborts). */
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
 
@@ -499,8 +499,10 @@ function importerSpec(memoryMb: number, compact: boolean): JobSpec {
 
 /**
  * The importer's heap cap for a source: room for the runtime and the converted model plus a
- * multiple of the source (JSON.parse of a document takes several times its size), within
- * 256 MB..4 GB. A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
+ * multiple of the source, within 256 MB..4 GB. The multiple is what the worst shape of a JSON
+ * document needs: one object of millions of keys (a 48 MB Postman collection of 4 million keys in
+ * its `info` ran out at 8x, 559 MB, and was imported at 16x; test/integration/import-json-limits.test.ts).
+ * A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
  */
 export async function importerMemoryMb(source: ImportSource): Promise<number> {
   let bytes: number | undefined;
@@ -511,7 +513,7 @@ export async function importerMemoryMb(source: ImportSource): Promise<number> {
 }
 
 export function memoryForBytes(bytes: number): number {
-  return Math.min(4096, Math.max(256, Math.ceil(192 + (8 * bytes) / (1024 * 1024))));
+  return Math.min(4096, Math.max(256, Math.ceil(192 + (16 * bytes) / (1024 * 1024))));
 }
 
 /** Imported examples' staged files beside their (new) requests, as Save as example writes them (docs/examples.md). */
