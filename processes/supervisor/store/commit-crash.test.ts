@@ -98,6 +98,8 @@ describe('a save killed at any step', () => {
     const before = await snapshot(template);
     const { after, cuts } = await everyCut('project', template);
     expect(Object.keys(after)).toContain('/apis/Shop/requests/new/deep/Added.request.yaml');
+    // An import's file staged outside the project, moved in by the save (import-staging.ts).
+    expect(Object.keys(after)).toContain('/apis/Shop/requests/new/Staged.request.yaml');
 
     const outcomes: string[] = [];
     const wrong: string[] = [];
@@ -119,7 +121,7 @@ describe('a save killed at any step', () => {
       const outcome = outcomeOf(await snapshot(dir), before, after);
       outcomes.push(outcome);
       if (outcome !== 'old' && outcome !== 'new') wrong.push(`${cut.label}: ${outcome}`);
-      else if (JSON.stringify([names, baseUrl]) !== JSON.stringify(outcome === 'old' ? [['Changed', 'Gone', 'Kept'], 'https://v1.example'] : [['Added', 'Changed', 'Kept'], 'https://v2.example'])) {
+      else if (JSON.stringify([names, baseUrl]) !== JSON.stringify(outcome === 'old' ? [['Changed', 'Gone', 'Kept'], 'https://v1.example'] : [['Added', 'Changed', 'Kept', 'Staged'], 'https://v2.example'])) {
         wrong.push(`${cut.label}: the files are ${outcome} but the store loaded ${JSON.stringify([names, baseUrl])}`);
       }
     }

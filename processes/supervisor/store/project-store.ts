@@ -44,8 +44,21 @@ const CACHE_SAVE_DELAY_MS = 1000;
 /** What an import hands the store for a new API. */
 export interface NewApi {
   api: Api;
-  requests: { folder: string; request: Request }[];
+  requests: readonly (PlacedRequest | NewRequestFile)[];
   documents: { path: string; bytes: Uint8Array }[];
+}
+
+/** A new request in a folder of its API. */
+export interface PlacedRequest {
+  folder: string;
+  request: Request;
+}
+
+/** A new request's file whose content is already made (an import's, staged as it arrived): its name names the file. */
+export interface NewRequestFile {
+  folder: string;
+  name: string;
+  content: FileChange['content'];
 }
 
 export class ProjectStore {
@@ -200,10 +213,12 @@ export class ProjectStore {
 
   /** A change that writes `request` as a new file in `folder` of `apiId`; for batch writers (importers). */
   newRequestChange(apiId: string, folder: string, request: Request, claims: NameClaims = this.nameClaims()): FileChange {
-    const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
-    const dir = claims.folder(requestsDir, folder);
-    const name = claims.claim(dir, request.name, REQUEST_SUFFIX, 'request');
-    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile(request));
+    return this.newRequestIn(join(this.apiDir(apiId), REQUESTS_DIR), { folder, request }, claims);
+  }
+
+  /** The same for a request file whose content is made (NewRequestFile). */
+  newRequestFileChange(apiId: string, file: NewRequestFile, claims: NameClaims = this.nameClaims()): FileChange {
+    return this.newRequestIn(join(this.apiDir(apiId), REQUESTS_DIR), file, claims);
   }
 
   async saveRequest(request: Request): Promise<Request> {
@@ -231,11 +246,16 @@ export class ProjectStore {
     yield this.yamlChange(join(dir, API_FILE), input.api);
     for (const doc of input.documents) yield { path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes };
     const requestsDir = join(dir, REQUESTS_DIR);
-    for (const { folder, request } of input.requests) {
-      const folderDir = claims.folder(requestsDir, folder);
-      const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
-      yield this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile(request));
-    }
+    for (const placed of input.requests) yield this.newRequestIn(requestsDir, placed, claims);
+  }
+
+  /** A new request's file in its folder under `requestsDir`, named after the request. */
+  private newRequestIn(requestsDir: string, placed: PlacedRequest | NewRequestFile, claims: NameClaims): FileChange {
+    const folderDir = claims.folder(requestsDir, placed.folder);
+    const made = 'content' in placed;
+    const name = claims.claim(folderDir, made ? placed.name : placed.request.name, REQUEST_SUFFIX, 'request');
+    const path = join(folderDir, name + REQUEST_SUFFIX);
+    return made ? { path, content: placed.content } : this.yamlChange(path, requestForFile(placed.request));
   }
 
   /** A change that rewrites an existing request's file; for batch writers (definition update). */
