@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { BodyPreview, Mock, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
+import type { BodyPreview, Mock, MockHeader, MockLogEntry, MockProblem } from '../../../protocol/model/mock.js';
+import { LOG_BYTES_KEPT, LOG_ENTRIES_KEPT, LOG_TEXT_CHARS, boundLogEntry, boundLogText, boundProblemsAndNotes } from '../../../protocol/mock-log-bounds.js';
 import { MockEngine, type EngineReply } from './mock-engine.js';
 import { MockState } from './mock-state.js';
 import { preloadBodyQueries } from './request-values.js';
@@ -67,19 +68,28 @@ export interface MockReconfiguration {
 /** Bodies up to this many bytes go out as text with the head, in one write; larger ones as bytes. */
 const TEXT_PAYLOAD_MAX = 16 * 1024;
 
-/** What goes on the wire for a reply, worked out once per static response and per request otherwise. */
-interface WireForm {
-  /** writeHead's flat list: the reply's headers, Content-Length when a body is allowed, Connection: close when asked. */
-  flat: string[];
-  /** The same as pairs, for the log. */
+/** What the log keeps of what went on the wire: the headers and the body's preview, never the body. */
+interface LoggedWire {
+  /** The headers sent, as pairs. */
   sent: Array<[string, string]>;
-  /** What `end` gets when a body goes out: text when it is small and UTF-8 (node:http then writes head and body at once), else the bytes. */
-  payload: string | Buffer;
-  bodyAllowed: boolean;
   preview: BodyPreview;
   /** `sent` with credentials masked, made the first time a log entry needs it. */
   logged?: MockHeader[];
 }
+
+/** What goes on the wire for a reply, worked out once per static response and per request otherwise. */
+interface WireForm extends LoggedWire {
+  /** writeHead's flat list: the reply's headers, Content-Length when a body is allowed, Connection: close when asked. */
+  flat: string[];
+  /** What `end` gets when a body goes out: text when it is small and UTF-8 (node:http then writes head and body at once), else the bytes. */
+  payload: string | Buffer;
+  bodyAllowed: boolean;
+  /** Kept for every later request of a static response (its body is the response's own, held anyway). */
+  shared: boolean;
+}
+
+/** What the log keeps of a reply: never its body, and its problems and notes within the log's bounds. */
+type RecordedReply = Pick<EngineReply, 'status' | 'operation' | 'responseName' | 'problems' | 'notes'>;
 
 /** `cached`: the form is kept for every later request, so turning a small body into text pays off. */
 function wireForm(reply: ProblemReply, closeAfter: boolean, cached: boolean): WireForm {
@@ -92,12 +102,32 @@ function wireForm(reply: ProblemReply, closeAfter: boolean, cached: boolean): Wi
     const text = reply.body.toString('utf8');
     if (Buffer.byteLength(text) === reply.body.byteLength && Buffer.from(text).equals(reply.body)) payload = text;
   }
-  return { flat: sent.flat(), sent, payload, bodyAllowed, preview: bodyPreview(reply.body) };
+  return { flat: sent.flat(), sent, payload, bodyAllowed, preview: bodyPreview(reply.body), shared: cached };
+}
+
+/**
+ * The reply as a log record keeps it. A static reply is kept as it is (its body is shared, held
+ * by the engine anyway); any other keeps only what the log shows, so a record never holds a body,
+ * and a note or problem from outside (a script's error quoting a request value) only as a prefix.
+ */
+function recordedReply(reply: EngineReply): RecordedReply {
+  if (reply.prepared && reply.notes.length === 0 && reply.problems.length === 0) return reply;
+  const { problems, notes } = boundProblemsAndNotes(reply.problems, reply.notes);
+  return { status: reply.status, operation: boundLogText(reply.operation), responseName: boundLogText(reply.responseName), problems, notes };
+}
+
+/** A wire form as a log record keeps it: a shared one as it is, any other without its payload and with its header values bounded. */
+function loggedWire(wire: WireForm): LoggedWire {
+  if (wire.shared) return wire;
+  const long = wire.sent.some(([name, value]) => name.length > LOG_TEXT_CHARS || value.length > LOG_TEXT_CHARS);
+  const sent = long ? wire.sent.map(([name, value]): [string, string] => [boundLogText(name), boundLogText(value)]) : wire.sent;
+  return { sent, preview: wire.preview };
 }
 
 /** One exchange as it happened. Its log entry, credentials masked, is made on first read and kept. */
 export class LogRecord {
   private built: MockLogEntry | undefined;
+  private weighed: number | undefined;
 
   constructor(
     private readonly id: string | number,
@@ -109,17 +139,31 @@ export class LogRecord {
     private readonly target: string,
     private readonly rawHeaders: readonly string[],
     private readonly requestBody: BodyPreview,
-    private readonly reply: EngineReply,
-    private readonly wire: WireForm,
+    private readonly reply: RecordedReply,
+    private readonly wire: LoggedWire,
     private readonly durationMs: number,
   ) {}
+
+  /**
+   * About the bytes its entry comes to (characters of its text, a bounded prefix of each), counted
+   * without building it: what the host's ring holds is bounded in bytes as well as in records.
+   */
+  get weight(): number {
+    if (this.weighed !== undefined) return this.weighed;
+    let chars = 256 + this.target.length * 2 + this.requestBody.text.length + this.wire.preview.text.length;
+    for (const text of this.rawHeaders) chars += text.length;
+    for (const [name, value] of this.wire.sent) chars += name.length + value.length;
+    for (const note of this.reply.notes) chars += note.length;
+    for (const p of this.reply.problems) chars += 24 + p.pointer.length + p.message.length;
+    return (this.weighed = chars);
+  }
 
   entry(): MockLogEntry {
     if (this.built) return this.built;
     const requestHeaders = maskHeaders(headerPairs(this.rawHeaders));
     const path = maskTarget(this.target);
     const reply = this.reply;
-    this.built = {
+    this.built = boundLogEntry({
       id: typeof this.id === 'number' ? `${this.idPrefix}-${this.id}` : this.id,
       time: (typeof this.arrived === 'number' ? new Date(this.arrived) : this.arrived).toISOString(),
       mock: this.mockId,
@@ -133,7 +177,7 @@ export class LogRecord {
       response: { status: reply.status, headers: (this.wire.logged ??= maskHeaders(this.wire.sent)), body: this.wire.preview },
       problems: reply.problems,
       notes: reply.notes,
-    };
+    });
     return this.built;
   }
 }
@@ -158,7 +202,7 @@ export class MockServer {
 
   constructor(options: MockServerOptions) {
     this.options = options;
-    this.ring = new LogRing(options.logCapacity ?? 500);
+    this.ring = new LogRing(options.logCapacity ?? LOG_ENTRIES_KEPT, LOG_BYTES_KEPT);
     this.engine = this.makeEngine(options.mock, options.checker);
   }
 
@@ -400,11 +444,11 @@ export class MockServer {
       exchange.target,
       exchange.rawHeaders,
       bodyPreview(exchange.body),
-      reply,
-      wire,
+      recordedReply(reply),
+      loggedWire(wire),
       Math.round((performance.now() - exchange.started) * 100) / 100,
     );
-    this.ring.push(record);
+    this.ring.push(record, record.weight);
     this.options.onRecord?.(record);
     if (this.options.onLog) this.options.onLog(record.entry());
   }
