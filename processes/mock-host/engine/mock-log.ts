@@ -23,10 +23,16 @@ export function maskHeaders(headers: Iterable<readonly [string, string]>): MockH
   return out;
 }
 
-/** The request target with credential-looking query values masked. */
+/**
+ * The request target with credential-looking query values masked, and the user and password of
+ * a full URL (an absolute-form target, which the mock refuses and logs).
+ */
 export function maskTarget(target: string): string {
-  return maskUrl(target).text;
+  const masked = maskUrl(target).text;
+  return masked.charCodeAt(0) === 0x2f ? masked : masked.replace(USERINFO, `$1${MASK}@`);
 }
+
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
 
 export const PREVIEW_BYTES = LOG_PREVIEW_BYTES;
 

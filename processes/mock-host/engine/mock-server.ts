@@ -334,15 +334,25 @@ export class MockServer {
       started: performance.now(),
       arrived: this.options.now?.() ?? Date.now(),
       method: req.method ?? 'GET',
-      target: originForm(req.url ?? '/'),
+      target: req.url ?? '/',
       rawHeaders: req.rawHeaders,
       body: NO_BODY,
       engine: this.engine,
     };
     try {
+      const refused = framingRefusal(exchange);
+      if (refused) {
+        this.send(res, exchange, bare(refused), true);
+        return;
+      }
       if (!this.hostAllowed(req.headers.host)) {
         const refused = exchange.engine.ownReply(421, 'mock-host-refused', 'Host refused', 'This mock answers only requests for 127.0.0.1 or localhost.', { host: req.headers.host ?? '' });
         this.send(res, exchange, bare(refused), true);
+        return;
+      }
+      if (exchange.target === '*') {
+        // `OPTIONS *` (the only method framingRefusal lets through with it) asks about the server, not a route.
+        this.send(res, exchange, serverOptions(exchange.engine), false);
         return;
       }
       const limit = this.options.maxBodyBytes ?? MAX_REQUEST_BODY;
@@ -484,15 +494,39 @@ function bare(reply: ProblemReply): EngineReply {
   return { ...reply, delayMs: 0, operation: '', responseName: '', problems: [], notes: [] };
 }
 
-/** Turns an absolute-form target (as a proxy would send) into path and query. */
-function originForm(target: string): string {
-  if (target.startsWith('/')) return target;
-  try {
-    const url = new URL(target);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return '/';
+/**
+ * A request the mock must refuse before anything reads it, as an origin server behind a proxy
+ * must (RFC 9112 3.2, 3.2.2): a target that is not a path (absolute form, `GET http://evil.com/x`,
+ * names a host other than the Host header's, which is what a proxy is sent; `*` is for OPTIONS
+ * only), or two Host header lines (which one names the host is left to each reader). 400, the
+ * connection closed after it, logged like any answer.
+ */
+function framingRefusal(exchange: Exchange): ProblemReply | undefined {
+  const target = exchange.target;
+  const engine = exchange.engine;
+  if (target.charCodeAt(0) !== SLASH && !(target === '*' && exchange.method === 'OPTIONS')) {
+    // The target itself is not quoted: a full URL can carry a password, and the log shows it masked.
+    const form = target === '*' ? '*, which only OPTIONS may send' : ABSOLUTE_FORM.test(target) ? 'a full URL (absolute form), which only a proxy is sent' : 'not a path';
+    return engine.ownReply(400, 'mock-target-refused', 'Request target refused', `This mock answers request targets that are paths, such as /pets?limit=5; this one is ${form}.`);
   }
+  let hosts = 0;
+  const raw = exchange.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+  }
+  if (hosts > 1) {
+    return engine.ownReply(400, 'mock-host-repeated', 'Host header repeated', `The request has ${hosts} Host header lines; a request names its host once (RFC 9112, section 3.2).`, { hosts });
+  }
+  return undefined;
+}
+
+const SLASH = 0x2f;
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** The answer to `OPTIONS *`: the methods this mock answers some route with, and no body. */
+function serverOptions(engine: MockEngine): EngineReply {
+  return { status: 204, headers: [['Allow', engine.methods.join(', ')]], body: NO_BODY, delayMs: 0, operation: '', responseName: '', problems: [], notes: [] };
 }
 
 const NO_BODY = Buffer.alloc(0);
