@@ -38,8 +38,12 @@ export function utf8Length(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) continue;
-    // Two bytes under U+0800, three above; a surrogate pair is four for its two units.
-    bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: four bytes for its two units.
+      bytes += 2;
+      i++;
+    } else bytes += 2;
   }
   return bytes;
 }
@@ -75,24 +79,34 @@ export function boundProblemsAndNotes(problems: readonly MockProblem[], notes: r
   const p = problems.length === 0 ? { kept: problems as MockProblem[], dropped: 0 } : boundList(problems, boundProblem, problemBytes);
   const extra = p.dropped > 0 ? [...more, leftOut(p.dropped, 'contract problem')] : more;
   if (notes.length === 0 && extra.length === 0) return { problems: p.kept, notes: notes as string[] };
-  const n = boundList(notes, boundLogText, (note) => ITEM_OVERHEAD + utf8Length(note));
+  // The notes saying what was left out count within the list too, so bounding twice changes nothing.
+  const room = LOG_LIST_BYTES - extra.reduce((sum, note) => sum + noteBytes(note), 0);
+  let n = boundList(notes, boundLogText, noteBytes, room);
+  if (n.dropped > 0) n = boundList(notes, boundLogText, noteBytes, room - LEFT_OUT_BYTES);
   if (n.dropped === 0 && extra.length === 0) return { problems: p.kept, notes: n.kept };
   return { problems: p.kept, notes: [...n.kept, ...(n.dropped > 0 ? [leftOut(n.dropped, 'note')] : []), ...extra] };
 }
+
+function noteBytes(note: string): number {
+  return ITEM_OVERHEAD + utf8Length(note);
+}
+
+/** Room for one note saying how many items were left out. */
+const LEFT_OUT_BYTES = 128;
 
 function leftOut(count: number, what: string): string {
   return `${count.toLocaleString('en')} more ${what}${count === 1 ? ' was' : 's were'} not kept (a log entry keeps ${LOG_LIST_BYTES / 1024} KiB of them).`;
 }
 
 /** The items that fit LOG_LIST_BYTES, each bounded first; the same array when all fit as they were. */
-function boundList<T>(items: readonly T[], bound: (item: T) => T, sizeOf: (item: T) => number): { kept: T[]; dropped: number } {
+function boundList<T>(items: readonly T[], bound: (item: T) => T, sizeOf: (item: T) => number, room = LOG_LIST_BYTES): { kept: T[]; dropped: number } {
   let bytes = 0;
   let cut = false;
   const out: T[] = [];
   for (const item of items) {
     const bounded = bound(item);
     const size = sizeOf(bounded);
-    if (bytes + size > LOG_LIST_BYTES) break;
+    if (bytes + size > room) break;
     if (bounded !== item) cut = true;
     bytes += size;
     out.push(bounded);
