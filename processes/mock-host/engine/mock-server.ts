@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { BodyPreview, Mock, MockHeader, MockLogEntry, MockProblem } from '../../../protocol/model/mock.js';
+import type { BodyPreview, Mock, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
 import { LOG_BYTES_KEPT, LOG_ENTRIES_KEPT, LOG_TEXT_CHARS, boundLogEntry, boundLogText, boundProblemsAndNotes } from '../../../protocol/mock-log-bounds.js';
 import { MockEngine, type EngineReply } from './mock-engine.js';
 import { MockState } from './mock-state.js';

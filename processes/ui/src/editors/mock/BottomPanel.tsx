@@ -19,7 +19,7 @@ export function BottomPanel({ state }: { state: MockTabState }) {
         <nav class="subtabs" role="tablist" aria-label="Mock views">
           <button role="tab" aria-selected={state.bottom.value === 'log'} class={state.bottom.value === 'log' ? 'active' : ''} onClick={() => (state.bottom.value = 'log')}>
             Log{' '}
-            <span class="count" data-testid="log-count">
+            <span class="count" data-testid="log-count" title={state.logMore.value ? 'The newest entries; older ones are kept: Load older entries under the last row.' : undefined}>
               {state.log.value.length}
               {state.logMore.value ? '+' : ''}
             </span>
