@@ -205,13 +205,15 @@ export function newestWithin<T>(items: readonly T[], sizeOf: (item: T) => number
 
 /**
  * The newest items, up to `capacity` of them and `maxBytes` together (each item's size given when
- * it is pushed): the oldest go first. The log of a mock host, of the supervisor, of a UI tab.
+ * it is pushed): the oldest go first. The log of a mock host, of the supervisor, of a UI tab. A
+ * circular buffer: a push on the mock host's hot path writes one slot and evicts in place.
  */
 export class LogRing<T> {
-  private items: T[] = [];
+  private items: Array<T | undefined> = [];
   private sizes: number[] = [];
-  /** Index of the oldest item kept: dropped items are cut off in one splice now and then. */
+  /** Slot of the oldest item kept, and how many are kept. */
   private head = 0;
+  private count = 0;
   private total = 0;
 
   constructor(
@@ -220,23 +222,17 @@ export class LogRing<T> {
   ) {}
 
   push(item: T, size = 0): void {
-    this.items.push(item);
-    this.sizes.push(size);
+    if (this.count === this.capacity) this.dropOldest();
+    const slot = (this.head + this.count) % this.capacity;
+    this.items[slot] = item;
+    this.sizes[slot] = size;
+    this.count++;
     this.total += size;
-    while (this.items.length - this.head > this.capacity || (this.total > this.maxBytes && this.items.length - this.head > 1)) {
-      this.total -= this.sizes[this.head] as number;
-      this.items[this.head] = undefined as T;
-      this.head++;
-    }
-    if (this.head >= this.capacity) {
-      this.items.splice(0, this.head);
-      this.sizes.splice(0, this.head);
-      this.head = 0;
-    }
+    while (this.total > this.maxBytes && this.count > 1) this.dropOldest();
   }
 
   get size(): number {
-    return this.items.length - this.head;
+    return this.count;
   }
 
   /** Their sizes together. */
@@ -246,7 +242,9 @@ export class LogRing<T> {
 
   /** Oldest first. */
   entries(): T[] {
-    return this.items.slice(this.head);
+    const out: T[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.items[(this.head + i) % this.capacity] as T);
+    return out;
   }
 
   /**
@@ -255,11 +253,13 @@ export class LogRing<T> {
    * longer kept (dropped as the log grew) has nothing older either.
    */
   page(isCursor?: (item: T) => boolean): { items: T[]; more: boolean } {
-    let end = this.items.length;
+    // Positions 0 (oldest) .. count - 1 (newest).
+    const at = (i: number) => (this.head + i) % this.capacity;
+    let end = this.count;
     if (isCursor) {
-      end = this.head;
-      for (let i = this.items.length - 1; i >= this.head; i--) {
-        if (isCursor(this.items[i] as T)) {
+      end = 0;
+      for (let i = this.count - 1; i >= 0; i--) {
+        if (isCursor(this.items[at(i)] as T)) {
           end = i;
           break;
         }
@@ -267,19 +267,29 @@ export class LogRing<T> {
     }
     let bytes = 0;
     let start = end;
-    while (start > this.head && end - start < LOG_PAGE_ENTRIES) {
-      const size = this.sizes[start - 1] as number;
+    while (start > 0 && end - start < LOG_PAGE_ENTRIES) {
+      const size = this.sizes[at(start - 1)] as number;
       if (start < end && bytes + size > LOG_PAGE_BYTES) break;
       bytes += size;
       start--;
     }
-    return { items: this.items.slice(start, end), more: start > this.head };
+    const items: T[] = [];
+    for (let i = start; i < end; i++) items.push(this.items[at(i)] as T);
+    return { items, more: start > 0 };
   }
 
   clear(): void {
     this.items = [];
     this.sizes = [];
     this.head = 0;
+    this.count = 0;
     this.total = 0;
+  }
+
+  private dropOldest(): void {
+    this.total -= this.sizes[this.head] as number;
+    this.items[this.head] = undefined;
+    this.head = (this.head + 1) % this.capacity;
+    this.count--;
   }
 }

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { BodyPreview, Mock, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
+import type { BodyPreview, Mock, MockHeader, MockLogEntry, MockProblem } from '../../../protocol/model/mock.js';
 import { LOG_BYTES_KEPT, LOG_ENTRIES_KEPT, LOG_TEXT_CHARS, boundLogEntry, boundLogText, boundProblemsAndNotes } from '../../../protocol/mock-log-bounds.js';
 import { MockEngine, type EngineReply } from './mock-engine.js';
 import { MockState } from './mock-state.js';
@@ -75,6 +75,14 @@ interface LoggedWire {
   preview: BodyPreview;
   /** `sent` with credentials masked, made the first time a log entry needs it. */
   logged?: MockHeader[];
+  /** The characters of `sent`, counted the first time a record is weighed. */
+  sentChars?: number;
+}
+
+function pairChars(pairs: ReadonlyArray<readonly [string, string]>): number {
+  let chars = 0;
+  for (let i = 0; i < pairs.length; i++) chars += (pairs[i] as readonly [string, string])[0].length + (pairs[i] as readonly [string, string])[1].length;
+  return chars;
 }
 
 /** What goes on the wire for a reply, worked out once per static response and per request otherwise. */
@@ -150,11 +158,14 @@ export class LogRecord {
    */
   get weight(): number {
     if (this.weighed !== undefined) return this.weighed;
+    // Indexed loops: this runs for every request, and iterating pairs with destructuring costs more.
     let chars = 256 + this.target.length * 2 + this.requestBody.text.length + this.wire.preview.text.length;
-    for (const text of this.rawHeaders) chars += text.length;
-    for (const [name, value] of this.wire.sent) chars += name.length + value.length;
-    for (const note of this.reply.notes) chars += note.length;
-    for (const p of this.reply.problems) chars += 24 + p.pointer.length + p.message.length;
+    const raw = this.rawHeaders;
+    for (let i = 0; i < raw.length; i++) chars += (raw[i] as string).length;
+    chars += (this.wire.sentChars ??= pairChars(this.wire.sent));
+    const { notes, problems } = this.reply;
+    for (let i = 0; i < notes.length; i++) chars += (notes[i] as string).length;
+    for (let i = 0; i < problems.length; i++) chars += 24 + (problems[i] as MockProblem).pointer.length + (problems[i] as MockProblem).message.length;
     return (this.weighed = chars);
   }
 
@@ -513,7 +524,8 @@ function framingRefusal(exchange: Exchange): ProblemReply | undefined {
   const raw = exchange.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
-    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+    // Compared without lowering a copy: this runs for every request.
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) hosts++;
   }
   if (hosts > 1) {
     return engine.ownReply(400, 'mock-host-repeated', 'Host header repeated', `The request has ${hosts} Host header lines; a request names its host once (RFC 9112, section 3.2).`, { hosts });
