@@ -553,22 +553,30 @@ async function listenerWork() {
     // As the mock host runs it: every record passed on (the host batches them) and kept in the ring.
     let passed = 0;
     const server = new MockServer({ mock, logCapacity: 500, onRecord: () => passed++ });
-    await server.start();
-    servers[name] = { server, serve: (req, res) => server.serve(req, res), passed: () => passed };
+    const { port } = await server.start();
+    // The Host a client of this port sends: any other is refused (421), a different path.
+    const host = `127.0.0.1:${port}`;
+    const rawHeaders = ['Host', host, 'User-Agent', 'autocannon', 'Accept', '*/*', 'Connection', 'keep-alive'];
+    const request = (url) => ({ method: 'GET', url, headers: { host, 'user-agent': 'autocannon', accept: '*/*' }, rawHeaders });
+    servers[name] = { server, kinds: { 'static GET': request('/pets?kind=cat&limit=5'), 'templated GET': request('/pets/42') }, passed: () => passed };
   }
-  const rawHeaders = ['Host', '127.0.0.1:4010', 'User-Agent', 'autocannon', 'Accept', '*/*', 'Connection', 'keep-alive'];
-  const request = (url) => ({ method: 'GET', url, headers: { host: '127.0.0.1:4010', 'user-agent': 'autocannon', accept: '*/*' }, rawHeaders });
-  const response = { headersSent: false, writableEnded: false, writeHead() { return this; }, end() {} };
-  const kinds = { 'static GET': request('/pets?kind=cat&limit=5'), 'templated GET': request('/pets/42') };
+  let status = 0;
+  const response = { headersSent: false, writableEnded: false, writeHead(code) { status = code; return this; }, end() {} };
+  for (const [name, { server, kinds }] of Object.entries(servers)) {
+    for (const [kind, req] of Object.entries(kinds)) {
+      server.serve(req, response);
+      if (status !== 200) throw new Error(`part 3: ${name} answered the ${kind} ${status}, not 200: it would time another path`);
+    }
+  }
   const samples = {};
   for (let round = 0; round < rounds; round++) {
     // Alternate which build goes first, so neither always runs on a warmer or colder machine.
     const order = round % 2 === 0 ? trees : [...trees].reverse();
     for (const [name] of order) {
+      const { server, kinds } = servers[name];
       for (const [kind, req] of Object.entries(kinds)) {
-        const { serve } = servers[name];
         const t0 = process.cpuUsage();
-        for (let i = 0; i < perRound; i++) serve(req, response);
+        for (let i = 0; i < perRound; i++) server.serve(req, response);
         const t = process.cpuUsage(t0);
         ((samples[kind] ??= {})[name] ??= []).push(((t.user + t.system) * 1000) / perRound);
       }
