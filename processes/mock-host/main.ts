@@ -35,14 +35,14 @@ let peer: Peer | null = null;
 /** Request checks that could hold the listener, and slow match conditions, run here on a budget (threads start with the first). */
 const checks = new MockCheckPool();
 
-/** Log entries go out every FLUSH_MS as one event; past BATCH_MAX the oldest of a batch are dropped. */
+/** Log entries go out every FLUSH_MS as one event; past BATCH_MAX entries or BATCH_BYTES the oldest of a batch are dropped. */
 const FLUSH_MS = 50;
 /**
  * A batch of this many entries (some 4,000 requests/s) means a load test: the next batch then
  * waits BUSY_FLUSH_MS. The newest entries still arrive, twice a second, and building, encoding
  * and decoding entries no longer takes CPU from the requests themselves. The supervisor keeps only
- * the newest 500 per mock and passes on at most 200 per event, so it shows what it would have
- * shown, only less often.
+ * the newest 500 per mock and passes on at most 200 per event (protocol/mock-log-bounds.ts), so it
+ * shows what it would have shown, only less often.
  */
 const BUSY_ENTRIES = 200;
 const BUSY_FLUSH_MS = 500;

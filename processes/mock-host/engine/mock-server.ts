@@ -1,6 +1,7 @@
 /**
  * The mock's HTTP listener: node:http on 127.0.0.1 (0.0.0.0 with Listen on all interfaces),
- * Host checked, bodies capped, delays honoured, every exchange logged with credentials masked.
+ * targets that are not paths and repeated Host lines refused, Host checked, bodies capped, delays
+ * honoured, every exchange logged with credentials masked and every value within the log's bounds.
  * An edit swaps the engine in place on the same port; Stop resets scenarios and turns.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
