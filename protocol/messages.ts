@@ -348,7 +348,15 @@ export const methods = {
   'mocks.start': { req: T.Object({ project: T.String(), id: T.String() }), res: MockView() },
   'mocks.stop': { req: T.Object({ project: T.String(), id: T.String() }), res: MockView() },
   'mocks.reset': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
-  'mocks.log': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Array(MockLogEntry) },
+  /**
+   * A page of a mock's log (protocol/mock-log-bounds.ts): the newest entries older than the entry
+   * `before` names (the newest of all without it), oldest first, within LOG_PAGE_ENTRIES and
+   * LOG_PAGE_BYTES; `more` when older entries are kept. No answer grows with the log.
+   */
+  'mocks.log': {
+    req: T.Object({ project: T.String(), id: T.String(), before: T.Optional(T.String()) }),
+    res: T.Object({ entries: T.Array(MockLogEntry), more: T.Boolean() }),
+  },
   /** Type-checks a dispatch script against the operation's response names. */
   'mocks.diagnose': {
     req: T.Object({ source: T.String(), responseNames: T.Array(T.String()) }),
