@@ -7,13 +7,14 @@
  * read-back (project-watch.ts); this class is their one face.
  */
 import { rmdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta } from '../../../protocol/model/project.js';
 import { blankRequest, requestForFile, type Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, DEFINITION_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX } from '../../../protocol/project/layout.js';
+import { API_FILE, APIS_DIR, DEFINITION_DIR, FOLDER_FILE, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX } from '../../../protocol/project/layout.js';
+import type { FolderFile } from '../../../protocol/model/project.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { writeYaml } from '../../../protocol/project/yaml-file.js';
 import { nodeFs, recoverCommits, type FileChange, type FsOps } from './atomic.js';
@@ -22,7 +23,7 @@ import type { LoadCache } from './load-cache.js';
 import { NameClaims } from './name-claims.js';
 import { exampleFilePaths } from './example-store.js';
 import { examplesDirOf } from '../../../protocol/project/examples.js';
-import { ProjectIndex, folderId, type LoadedRequest } from './project-index.js';
+import { PROJECT_PARENT, ProjectIndex, folderId, type LoadedRequest } from './project-index.js';
 import { ProjectReader } from './project-reader.js';
 import { ProjectLoader, type LoadCacheAt } from './project-loader.js';
 import { ProjectWriter } from './project-writer.js';
@@ -43,6 +44,9 @@ const CACHE_SAVE_DELAY_MS = 1000;
 /** What an import hands the store for a new API. */
 export interface NewApi {
   api: Api;
+  /** Folders with their place in their parent (an importer's `SourceOrder`); each gets its folder.yaml. */
+  folders?: { path: string; order?: string }[];
+  /** Requests in their folders; one with an `order` keeps it, one without goes at the end of its folder. */
   requests: { folder: string; request: Request }[];
   documents: { path: string; bytes: Uint8Array }[];
 }
@@ -162,9 +166,10 @@ export class ProjectStore {
   }
 
   async createApi(input: { name: string; baseUrl: string; api?: Partial<Api> }): Promise<Api> {
-    const api: Api = { version: 1, id: newId('a'), name: input.name, baseUrl: input.baseUrl, auth: { type: 'none' }, ...input.api };
+    const claims = this.nameClaims();
+    const api: Api = { version: 1, id: newId('a'), name: input.name, baseUrl: input.baseUrl, auth: { type: 'none' }, ...input.api, order: this.appendKey(PROJECT_PARENT, claims) };
     const apisDir = join(this.root, APIS_DIR);
-    const dir = join(apisDir, this.nameClaims().claim(apisDir, input.name, '', 'api'));
+    const dir = join(apisDir, claims.claim(apisDir, input.name, '', 'api'));
     await this.commit([this.yamlChange(join(dir, API_FILE), api)]);
     return api;
   }
@@ -197,12 +202,21 @@ export class ProjectStore {
     return new NameClaims((dir) => this.writer.inFlightNames(dir));
   }
 
-  /** A change that writes `request` as a new file in `folder` of `apiId`; for batch writers (importers). */
+  /**
+   * A change that writes `request` as a new file at the end of `folder` of `apiId` (its own
+   * `order` is not kept: the folder has items already); for batch writers (importers, cURL).
+   */
   newRequestChange(apiId: string, folder: string, request: Request, claims: NameClaims = this.nameClaims()): FileChange {
     const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
     const dir = claims.folder(requestsDir, folder);
     const name = claims.claim(dir, request.name, REQUEST_SUFFIX, 'request');
-    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile(request));
+    const order = this.appendKey(folderIdOf(apiId, requestsDir, dir), claims);
+    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile({ ...request, order }));
+  }
+
+  /** The key of a new item at the end of `parent` (PROJECT_PARENT, an API or a folder id), for this batch. */
+  private appendKey(parent: string, claims: NameClaims): string {
+    return claims.appendKey(parent, () => this.index.lastKey(parent));
   }
 
   async saveRequest(request: Request): Promise<Request> {
@@ -227,13 +241,23 @@ export class ProjectStore {
   *newApiChangeSteps(input: NewApi, claims: NameClaims = this.nameClaims()): Generator<FileChange> {
     const apisDir = join(this.root, APIS_DIR);
     const dir = join(apisDir, claims.claim(apisDir, input.api.name, '', 'api'));
-    yield this.yamlChange(join(dir, API_FILE), input.api);
+    // A new API goes after the project's APIs (several from one import in the order given).
+    yield this.yamlChange(join(dir, API_FILE), { ...input.api, order: this.appendKey(PROJECT_PARENT, claims) });
     for (const doc of input.documents) yield { path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes };
     const requestsDir = join(dir, REQUESTS_DIR);
+    const apiId = input.api.id;
+    // The API is new, so the places the importer gave stand as they are; a missing one goes last.
+    for (const { path, order } of input.folders ?? []) {
+      const folderDir = claims.folder(requestsDir, path);
+      if (folderDir === requestsDir) continue;
+      const parent = folderIdOf(apiId, requestsDir, dirname(folderDir));
+      yield this.yamlChange(join(folderDir, FOLDER_FILE), folderFileOf(order ?? claims.appendKey(parent, () => null)));
+    }
     for (const { folder, request } of input.requests) {
       const folderDir = claims.folder(requestsDir, folder);
       const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
-      yield this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile(request));
+      const order = request.order ?? claims.appendKey(folderIdOf(apiId, requestsDir, folderDir), () => null);
+      yield this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile({ ...request, order }));
     }
   }
 
@@ -313,7 +337,7 @@ export class ProjectStore {
     return this.index.loadedRequest(id);
   }
 
-  private parseParent(parent: string): { apiId: string; folder: string } {
+  parseParent(parent: string): { apiId: string; folder: string } {
     if (this.index.hasApi(parent)) return { apiId: parent, folder: '' };
     const slash = parent.indexOf('/');
     const apiId = slash < 0 ? parent : parent.slice(0, slash);
@@ -322,4 +346,15 @@ export class ProjectStore {
     resolveInside(join(this.apiDir(apiId), REQUESTS_DIR), folder || '.', 'folder');
     return { apiId, folder };
   }
+}
+
+/** The tree id of the folder `dir` of an API (the API itself for its requests folder). */
+export function folderIdOf(apiId: string, requestsDir: string, dir: string): string {
+  if (dir === requestsDir) return apiId;
+  return folderId(apiId, relative(requestsDir, dir).split(sep).join('/'));
+}
+
+/** A folder's folder.yaml. */
+export function folderFileOf(order: string | undefined): FolderFile {
+  return order === undefined ? { version: 1 } : { version: 1, order };
 }
