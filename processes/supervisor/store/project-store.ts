@@ -28,6 +28,7 @@ import { ProjectReader } from './project-reader.js';
 import { ProjectLoader, type LoadCacheAt } from './project-loader.js';
 import { ProjectWriter } from './project-writer.js';
 import { ProjectWatch } from './project-watch.js';
+import { TreeEdits } from './tree-edits.js';
 
 export { folderId };
 
@@ -58,6 +59,8 @@ export class ProjectStore {
   private readonly loader: ProjectLoader;
   private readonly writer: ProjectWriter;
   private readonly watching: ProjectWatch;
+  /** New folder, rename, delete, duplicate and move (tree-edits.ts). */
+  readonly edits: TreeEdits;
   private readonly fs: FsOps;
   private readonly log: (line: string) => void;
   private closed = false;
@@ -75,6 +78,7 @@ export class ProjectStore {
     this.loader = new ProjectLoader(this.index, this.reader, options.loadCache);
     this.writer = new ProjectWriter(this.index, this.reader, this.fs, this.log);
     this.watching = new ProjectWatch(this.index, this.reader, this.writer, this.log);
+    this.edits = new TreeEdits(this, this.index);
   }
 
   /** Opens a project folder; a folder without parley.yaml becomes a new project when `create` is set. */
@@ -321,7 +325,8 @@ export class ProjectStore {
 
   // --- helpers ---------------------------------------------------------------------------
 
-  private yamlChange(path: string, value: unknown): FileChange {
+  /** A change that writes `value` as YAML at `path`, keeping the comments and key order of the file there. */
+  yamlChange(path: string, value: unknown): FileChange {
     return { path, content: writeYaml(value, this.index.texts.get(path)) };
   }
 
