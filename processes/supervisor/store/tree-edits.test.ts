@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from './project-store.js';
 import { PROJECT_PARENT } from './project-index.js';
-import { requestsInTreeOrder, childrenByParent } from '../../../protocol/project/tree-order.js';
-import type { ProjectTree } from '../../../protocol/model/project.js';
+import { requestsInTreeOrder } from '../../../protocol/project/tree-order.js';
+import { outline } from '../../../test/support/tree-outline.js';
 
 const open: ProjectStore[] = [];
 afterEach(async () => {
@@ -26,23 +26,6 @@ async function openAt(dir: string, create = false): Promise<ProjectStore> {
 async function newProject(): Promise<{ dir: string; store: ProjectStore }> {
   const dir = await mkdtemp(join(tmpdir(), 'parley-order-'));
   return { dir, store: await openAt(dir, true) };
-}
-
-/** The tree as the sidebar shows it: one line per item, indented, folders as `[name]`. */
-export function outline(tree: ProjectTree): string[] {
-  const { children, roots } = childrenByParent(tree);
-  const lines: string[] = [];
-  const walk = (id: string, depth: number) => {
-    for (const item of children.get(id) ?? []) {
-      lines.push(`${'  '.repeat(depth)}${item.kind === 'folder' ? `[${item.name}]` : item.name}`);
-      if (item.kind === 'folder') walk(item.id, depth + 1);
-    }
-  };
-  for (const api of roots) {
-    lines.push(`<${api.name}>`);
-    walk(api.id, 1);
-  }
-  return lines;
 }
 
 /** Every file under `dir` with its text. */
