@@ -74,6 +74,10 @@ export const TreeDelta = T.Object({
 });
 export type TreeDelta = Static<typeof TreeDelta>;
 
+/** An API, folder or request of a tree, for the tree edits (`tree.*` messages). */
+export const TreeRef = T.Object({ kind: T.Union([T.Literal('api'), T.Literal('folder'), T.Literal('request')]), id: T.String({ minLength: 1 }) });
+export type TreeRef = Static<typeof TreeRef>;
+
 /** Items of a big tree sent ahead of the reply that carries the rest (`project.open`). */
 export const TreePage = T.Object({ items: T.Array(TreeItem) });
 export type TreePage = Static<typeof TreePage>;

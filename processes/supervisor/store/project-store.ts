@@ -182,7 +182,8 @@ export class ProjectStore {
     const loaded = this.index.api(api.id);
     if (!loaded) throw new ParleyError('not-found', `No API with id ${api.id} in ${this.name}.`);
     this.refuseIfBroken(join(loaded.dir, API_FILE));
-    await this.commit([this.yamlChange(join(loaded.dir, API_FILE), api)]);
+    // Its place is the tree's to change (tree-edits.ts): an editor's copy may predate a move.
+    await this.commit([this.yamlChange(join(loaded.dir, API_FILE), withOrder(api, loaded.api.order))]);
     return this.getApi(api.id);
   }
 
@@ -226,7 +227,7 @@ export class ProjectStore {
   async saveRequest(request: Request): Promise<Request> {
     const loaded = this.loadedRequest(request.id);
     this.refuseIfBroken(loaded.file);
-    await this.commit([this.yamlChange(loaded.file, requestForFile(request))]);
+    await this.commit([this.yamlChange(loaded.file, requestForFile(withOrder(request, loaded.request.order)))]);
     return this.getRequest(request.id);
   }
 
@@ -362,4 +363,10 @@ export function folderIdOf(apiId: string, requestsDir: string, dir: string): str
 /** A folder's folder.yaml. */
 export function folderFileOf(order: string | undefined): FolderFile {
   return order === undefined ? { version: 1 } : { version: 1, order };
+}
+
+/** `item` with the place `order` (none: without one), whatever place it came with. */
+function withOrder<T extends { order?: string }>(item: T, order: string | undefined): T {
+  const { order: _dropped, ...rest } = item;
+  return (order === undefined ? rest : { ...rest, order }) as T;
 }

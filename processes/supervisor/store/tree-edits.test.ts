@@ -112,6 +112,23 @@ describe('order kept in the project files', () => {
 });
 
 describe('tree edits', () => {
+  it('an editor saving a copy from before a move keeps the moved place (the order is the tree\'s)', async () => {
+    const { store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const first = await store.createRequest({ parent: api.id, name: 'First', method: 'GET', url: '/1' });
+    const second = await store.createRequest({ parent: api.id, name: 'Second', method: 'GET', url: '/2' });
+    const stale = store.getRequest(second.id);
+    await store.edits.move([{ kind: 'request', id: second.id }], { parent: api.id, before: first.id });
+    await store.saveRequest({ ...stale, url: '/2/edited' });
+    expect(outline(store.tree())).toEqual(['<Shop>', '  Second', '  First']);
+    const staleApi = store.getApi(api.id);
+    const other = await store.createApi({ name: 'Other', baseUrl: '' });
+    await store.edits.move([{ kind: 'api', id: other.id }], { parent: PROJECT_PARENT, before: api.id });
+    await store.edits.move([{ kind: 'api', id: api.id }], { parent: PROJECT_PARENT, before: other.id });
+    await store.saveApi({ ...staleApi, baseUrl: 'https://x.example' });
+    expect(outline(store.tree())[0]).toBe('<Shop>');
+  });
+
   it('New folder makes an empty folder that stays (folder.yaml), nested too', async () => {
     const { dir, store } = await newProject();
     const api = await store.createApi({ name: 'Shop', baseUrl: '' });
