@@ -141,4 +141,20 @@ describe.skipIf(missing !== null)('tree management', () => {
     expect(shown).toEqual(['Shop project', '  Shop', '    Login copy', '    Login', '    Fetch order', '    Placed orders', '      Create order']);
     expect(await onDisk(folder)).toEqual(['<Shop>', '  Login copy', '  Login', '  Fetch order', '  [Placed orders]', '    Create order']);
   });
+
+  it('Ctrl-click picks several rows, and Move to… from the palette moves them together', async () => {
+    await row(page, 'Login copy').click();
+    await row(page, 'Login').click({ modifiers: ['Control'] });
+    await expect(page.locator('.tree-row.selected').count()).resolves.toBe(2);
+    await page.keyboard.press('Control+Shift+P');
+    await page.keyboard.type('Move to', { delay: 20 });
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Move 2 requests to…' });
+    await dialog.waitFor();
+    await page.keyboard.type('Placed', { delay: 20 });
+    await dialog.getByRole('option', { name: /Placed orders/ }).click();
+    const moved = ['Shop project', '  Shop', '    Fetch order', '    Placed orders', '      Create order', '      Login copy', '      Login'];
+    await until(async () => (await sidebar(page)).join() === moved.join(), 10_000, () => 'the two requests did not move');
+    expect(await onDisk(folder)).toEqual(['<Shop>', '  Fetch order', '  [Placed orders]', '    Create order', '    Login copy', '    Login']);
+  });
 });
