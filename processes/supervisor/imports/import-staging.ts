@@ -67,7 +67,9 @@ export class ImportStaging {
   private readonly queue: Item[][] = [];
   private at = 0;
   private held = 0;
-  private pumping: Promise<void> | null = null;
+  /** Set and cleared inside pump() itself: a `.finally` cleared it a microtask late, and a part added in that gap was never made. */
+  private pumping = false;
+  private pumped: Promise<void> = Promise.resolve();
   /** Texts made, not yet written. */
   private readonly writes: { path: string; content: string | Uint8Array }[] = [];
   private writing = 0;
@@ -98,7 +100,7 @@ export class ImportStaging {
     // Made in slices between the loop's other work, never in one go here: the importer's heartbeat
     // answers wait in the pipe behind its parts, and parts made as they were read (a few seconds of
     // YAML under load) kept them there past the heartbeat's 10 s.
-    this.pumping ??= this.pump().finally(() => (this.pumping = null));
+    if (!this.pumping) this.pumped = this.pump();
   }
 
   /** How many staged files an API of the answer has; with `finish` done, every one. */
@@ -108,7 +110,7 @@ export class ImportStaging {
 
   /** Resolves once every part received is a staged file on disk; throws what failed in the making or writing. */
   async finish(): Promise<void> {
-    while (this.pumping) await this.pumping;
+    while (this.pumping) await this.pumped;
     while (this.writing > 0 || this.writes.length > 0) await new Promise<void>((resolve) => this.written.add(resolve));
     if (this.failure) throw this.failure;
   }
@@ -124,10 +126,15 @@ export class ImportStaging {
   }
 
   private async pump(): Promise<void> {
-    const slicer = new Slicer();
-    while (this.held > 0 && !this.closed) {
-      this.makeNext();
-      if (slicer.due()) await slicer.turn();
+    this.pumping = true;
+    try {
+      const slicer = new Slicer();
+      while (this.held > 0 && !this.closed) {
+        this.makeNext();
+        if (slicer.due()) await slicer.turn();
+      }
+    } finally {
+      this.pumping = false;
     }
   }
 
