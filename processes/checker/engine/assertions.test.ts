@@ -74,6 +74,7 @@ describe('evaluateAssertions', () => {
     expect(needsWorker([a({ path: '$.x', op: 'exists' })])).toBe(true);
     expect(needsWorker([a({ enabled: false, path: '$.x', op: 'exists' })])).toBe(false);
   });
+});
 
 describe('GraphQL errors', () => {
   it('passes when the answer has no errors (absent or empty), fails naming how many and the first', () => {
@@ -85,5 +86,4 @@ describe('GraphQL errors', () => {
     expect(evaluateAssertions([none], response('<html>'))[0]!.message).toBe('the body is not JSON, so its GraphQL errors cannot be read');
     expect(needsWorker([none])).toBe(true);
   });
-});
 });

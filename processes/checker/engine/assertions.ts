@@ -86,6 +86,8 @@ function failureOf(a: Assertion, response: AssertedResponse, body: () => { value
   switch (a.op) {
     case 'exists':
       return '';
+    case 'empty':
+      return actual === null || actual === '' || (Array.isArray(actual) && actual.length === 0) ? '' : `got ${shown(actual)}`;
     case 'equals':
       return sameValue(actual, expectedOf(a.value)) ? '' : `got ${shown(actual)}`;
     case 'notEquals':
