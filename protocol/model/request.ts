@@ -105,7 +105,7 @@ export type SoapRequestLink = Static<typeof SoapRequestLink>;
 export const Request = T.Object({
   /** The request kind (protocol/kinds/): absent, as in every file written before kinds, is HTTP. */
   kind: T.Optional(T.Literal('http')),
-  /** 1; 2 with assertions; 3 with a GraphQL body (an older release refuses those rather than drop them): `requestVersionOf`. */
+  /** 1; 2 with assertions; 3 with a GraphQL body or an assertion on GraphQL errors (an older release refuses those rather than drop them): `requestVersionOf`. */
   version: T.Union([T.Literal(1), T.Literal(2), T.Literal(3)]),
   id: Id,
   name: T.String({ minLength: 1 }),
@@ -143,9 +143,9 @@ export const Request = T.Object({
 });
 export type Request = Static<typeof Request>;
 
-/** The `version` a request is saved with: 3 with a GraphQL body, 2 with assertions, else 1, so files without them stay readable by older releases. */
+/** The `version` a request is saved with: 3 with GraphQL (a body, an assertion on its errors), 2 with assertions, else 1, so files without them stay readable by older releases. */
 export function requestVersionOf(request: Pick<Request, 'assertions' | 'body'>): 1 | 2 | 3 {
-  if (request.body.graphql !== undefined) return 3;
+  if (request.body.graphql !== undefined || request.assertions?.some((a) => a.source === 'graphqlErrors')) return 3;
   return request.assertions && request.assertions.length > 0 ? 2 : 1;
 }
 

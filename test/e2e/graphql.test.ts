@@ -2,7 +2,7 @@
  * GraphQL requests in real Chromium against the real app and graphql-js served by graphql-http
  * on 127.0.0.1 (test/support/graphql-server.ts): the schema introspected on first open, a field
  * completed from it, the docs explorer, a send, and the server's validation error marked where
- * it is in the query.
+ * it is in the query; an assertion on the answer's errors being empty, failing on that error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -79,5 +79,18 @@ describe.skipIf(missing !== null)('GraphQL requests', () => {
     let tips = '';
     await until(async () => (tips = (await page.locator('.cm-tooltip-lint').allTextContents()).join(' | ')).includes('The server: Cannot query field "nope"'), 10_000, () => `lint tooltips: ${tips}`);
     await screenshot(page, 'graphql-error-marked');
+  });
+
+  it('asserts on the answer\'s errors being empty, a source offered with a GraphQL body', async () => {
+    await page.getByRole('tab', { name: /^Assertions/ }).click();
+    await page.getByRole('button', { name: 'Add assertion' }).click();
+    await page.getByLabel('Assertion 1 source').selectOption('graphqlErrors');
+    await expect(page.getByLabel('Assertion 1 operator').inputValue()).resolves.toBe('empty');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const chip = page.getByTestId('assertions-chip');
+    await until(async () => (await chip.count()) > 0 && (await chip.innerText()) === 'Assertions 0/1');
+    await chip.click();
+    const result = page.getByRole('list', { name: 'Assertion results' }).locator('li').first();
+    await expect(result.innerText().then((t) => t.replace(/\s+/g, ' ').trim())).resolves.toMatch(/^✗ GraphQL errors empty 1 GraphQL error, the first: "Cannot query field \\"nope\\"/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Assertion } from '../../../protocol/model/assertion.js';
 import { evaluateAssertions, needsWorker } from './assertions.js';
+import { blankRequest, requestForFile } from '../../../protocol/model/request.js';
 
 const a = (fields: Partial<Assertion>): Assertion => ({ enabled: true, source: 'body', path: '', op: 'equals', value: '', ...fields });
 const response = (body: unknown, status = 200, timeMs = 12) => ({ status, timeMs, body: new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body)), bodyComplete: true });
@@ -85,5 +86,13 @@ describe('GraphQL errors', () => {
     expect(failed).toMatchObject({ passed: false, message: '2 GraphQL errors, the first: "Cannot query field \\"nope\\" on type \\"User\\"."' });
     expect(evaluateAssertions([none], response('<html>'))[0]!.message).toBe('the body is not JSON, so its GraphQL errors cannot be read');
     expect(needsWorker([none])).toBe(true);
+  });
+});
+
+describe('a request with an assertion on GraphQL errors', () => {
+  it('is saved as version 3, so a release before GraphQL refuses it rather than drop the assertion', () => {
+    const request = blankRequest({ id: 'r1', name: 'Q', method: 'POST', url: '/graphql' });
+    expect(requestForFile({ ...request, assertions: [a({ source: 'status', op: 'equals', value: '200' })] }).version).toBe(2);
+    expect(requestForFile({ ...request, assertions: [a({ source: 'graphqlErrors', op: 'empty' })] }).version).toBe(3);
   });
 });

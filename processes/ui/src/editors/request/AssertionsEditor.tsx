@@ -1,7 +1,8 @@
 /**
  * The request's Assertions tab: what its response must satisfy (the status, the response time,
- * or a JSONPath into a JSON body, compared by an operator with a value). Checked after every
- * Send (the response's Assertions view) and by `parley run`.
+ * or a JSONPath into a JSON body, compared by an operator with a value; with a GraphQL body,
+ * its answer's `errors` being empty too). Checked after every Send (the response's Assertions
+ * view) and by `parley run`.
  */
 import { OPS_BY_SOURCE, OP_LABELS, type Assertion, type AssertionOp, type AssertionSource } from '../../../../../protocol/model/assertion.js';
 import { CloseIcon } from '../../components/Icons.js';
@@ -10,9 +11,15 @@ const SOURCES: [AssertionSource, string][] = [
   ['status', 'Status'],
   ['time', 'Response time (ms)'],
   ['body', 'JSON body path'],
+  ['graphqlErrors', 'GraphQL errors'],
 ];
 
-export function AssertionsEditor({ assertions, onChange }: { assertions: Assertion[]; onChange(assertions: Assertion[]): void }) {
+/** What a source reads, where a path would be. */
+const SUBJECTS: Readonly<Record<Exclude<AssertionSource, 'body'>, string>> = { status: 'status code', time: 'milliseconds', graphqlErrors: 'the answer\'s errors' };
+
+/** `graphql`: the request has a GraphQL body, so its answer's errors may be asserted on (an assertion already on them is shown whatever the body). */
+export function AssertionsEditor({ assertions, graphql, onChange }: { assertions: Assertion[]; graphql: boolean; onChange(assertions: Assertion[]): void }) {
+  const sources = SOURCES.filter(([id]) => id !== 'graphqlErrors' || graphql || assertions.some((a) => a.source === id));
   const update = (index: number, patch: Partial<Assertion>) => onChange(assertions.map((a, i) => (i === index ? { ...a, ...patch } : a)));
   const add = () => onChange([...assertions, { enabled: true, source: 'status', path: '', op: 'equals', value: '200' }]);
   return (
@@ -34,7 +41,7 @@ export function AssertionsEditor({ assertions, onChange }: { assertions: Asserti
                   </td>
                   <td class="cell-select">
                     <select aria-label={`Assertion ${index + 1} source`} value={a.source} onChange={(e) => setSource((e.target as HTMLSelectElement).value as AssertionSource)}>
-                      {SOURCES.map(([id, label]) => (
+                      {sources.map(([id, label]) => (
                         <option key={id} value={id}>
                           {label}
                         </option>
@@ -45,7 +52,7 @@ export function AssertionsEditor({ assertions, onChange }: { assertions: Asserti
                     {a.source === 'body' ? (
                       <input class="cell-input mono" aria-label={`Assertion ${index + 1} JSONPath`} placeholder="$.items[0].id" value={a.path} onInput={(e) => update(index, { path: (e.target as HTMLInputElement).value })} />
                     ) : (
-                      <span class="cell-fixed muted">{a.source === 'status' ? 'status code' : 'milliseconds'}</span>
+                      <span class="cell-fixed muted">{SUBJECTS[a.source]}</span>
                     )}
                   </td>
                   <td class="cell-select">
@@ -58,7 +65,7 @@ export function AssertionsEditor({ assertions, onChange }: { assertions: Asserti
                     </select>
                   </td>
                   <td>
-                    {a.op === 'exists' ? (
+                    {a.op === 'exists' || a.op === 'empty' ? (
                       <span class="cell-fixed muted">—</span>
                     ) : (
                       <input

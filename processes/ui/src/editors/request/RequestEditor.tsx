@@ -109,7 +109,7 @@ export function RequestEditor({ tab }: EditorProps) {
           {state.section.value === 'auth' && (
             <AuthEditor auth={draft.auth} allowInherit inherited={state.api.value?.auth} inheritedFrom={state.api.value?.name} onChange={(auth) => change((r) => ({ ...r, auth }))} />
           )}
-          {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
+          {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} graphql={draft.body.kind === 'graphql'} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
           {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
         </div>
       </div>
