@@ -61,3 +61,19 @@ test('a query that fills its heap fails alone, and the next one is answered', as
   });
   await expect(pool.run({ language: 'xpath', expression: 'array:size(?a)', source: { kind: 'body', bytes: json } })).resolves.toMatchObject({ json: '[\n  3\n]' });
 });
+
+test('builds a GraphQL schema on a thread of its own, on its own budget, while queries run on theirs', async () => {
+  const schemas = new QueryPool({ workerFile: join(dir, 'checker-query-worker.mjs'), budgetMs: 1_500, schemaBudgetMs: 1, heapMb: 256 });
+  try {
+    const types = Array.from({ length: 5_000 }, (_, i) => `type T${i} { id: ID! next: T${(i + 1) % 5_000} }`).join('\n');
+    await expect(schemas.graphqlSchema({ kind: 'sdl', text: `${types}\ntype Query { first: T0 }` })).rejects.toMatchObject({
+      code: 'graphql-schema-too-large',
+      message: 'Building the GraphQL schema took more than 0.001 s and was stopped.',
+    });
+    // The query thread was not the one stopped.
+    await expect(schemas.run({ language: 'xpath', expression: '?a?*[. > 1]', source: { kind: 'body', bytes: json } })).resolves.toMatchObject({ count: 2 });
+    await expect(pool.graphqlSchema({ kind: 'sdl', text: 'type Query { ping: String }' })).resolves.toMatchObject({ types: 3, sdl: expect.stringContaining('ping: String') });
+  } finally {
+    await schemas.close();
+  }
+});

@@ -19,17 +19,25 @@ export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job
 export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] } | SchemaOutcome;
 
 export const QUERY_BUDGET_MS = 3_000;
+/**
+ * A GraphQL schema of thousands of types takes graphql-js seconds to build on a loaded machine: it
+ * runs on a thread of its own with this budget, so neither waits behind the other.
+ */
+export const SCHEMA_BUDGET_MS = 30_000;
 
 export interface QueryPoolOptions {
   /** The built worker; default `checker-query-worker.js` beside this module (dist/). */
   workerFile?: string | URL;
   budgetMs?: number;
+  /** The budget of a GraphQL schema's build (SCHEMA_BUDGET_MS). */
+  schemaBudgetMs?: number;
   /** Heap of the worker thread, in MB. */
   heapMb?: number;
 }
 
 export class QueryPool {
   private pool: BudgetedPool<QueryTask, QueryTaskOutcome> | undefined;
+  private schemaPool: BudgetedPool<QueryTask, QueryTaskOutcome> | undefined;
   private readonly budgetMs: number;
 
   constructor(private readonly options: QueryPoolOptions = {}) {
@@ -50,17 +58,24 @@ export class QueryPool {
     throw new ParleyError('query-failed', 'The query thread answered with something else.');
   }
 
-  /** A GraphQL schema from an introspection answer or an SDL file, as SDL (engine/graphql-schema.ts), on the query budget. */
+  /** A GraphQL schema from an introspection answer or an SDL file, as SDL (engine/graphql-schema.ts), on the schema thread's budget. */
   async graphqlSchema(source: GraphqlSchemaSource, signal?: AbortSignal): Promise<{ sdl: string; types: number }> {
-    const value = await this.task({ kind: 'graphqlSchema', source }, signal);
+    const outcome = await (this.schemaPool ??= this.newPool(this.options.schemaBudgetMs ?? SCHEMA_BUDGET_MS)).run({ kind: 'graphqlSchema', source }, signal);
+    if (!outcome.ok && outcome.reason === 'budget') {
+      throw new ParleyError('graphql-schema-too-large', `Building the GraphQL schema took more than ${(this.options.schemaBudgetMs ?? SCHEMA_BUDGET_MS) / 1000} s and was stopped.`);
+    }
+    const value = outcome.ok ? outcome.value : this.failed(outcome);
     if (value.ok && 'sdl' in value) return { sdl: value.sdl, types: value.types };
     if (!value.ok) throw new ParleyError(value.code, value.message);
     throw new ParleyError('query-failed', 'The query thread answered with something else.');
   }
 
   private async task(task: QueryTask, signal?: AbortSignal): Promise<QueryTaskOutcome> {
-    const outcome = await this.workers().run(task, signal);
-    if (outcome.ok) return outcome.value;
+    const outcome = await (this.pool ??= this.newPool(this.budgetMs)).run(task, signal);
+    return outcome.ok ? outcome.value : this.failed(outcome);
+  }
+
+  private failed(outcome: Extract<Awaited<ReturnType<BudgetedPool<QueryTask, QueryTaskOutcome>['run']>>, { ok: false }>): never {
     switch (outcome.reason) {
       case 'budget':
         throw new ParleyError('query-budget', `The query ran for ${this.budgetMs / 1000} s without finishing and was stopped.`);
@@ -74,17 +89,18 @@ export class QueryPool {
   }
 
   async close(): Promise<void> {
-    await this.pool?.close();
+    await Promise.all([this.pool?.close(), this.schemaPool?.close()]);
     this.pool = undefined;
+    this.schemaPool = undefined;
   }
 
-  private workers(): BudgetedPool<QueryTask, QueryTaskOutcome> {
-    return (this.pool ??= new BudgetedPool<QueryTask, QueryTaskOutcome>({
+  private newPool(budgetMs: number): BudgetedPool<QueryTask, QueryTaskOutcome> {
+    return new BudgetedPool<QueryTask, QueryTaskOutcome>({
       filename: this.options.workerFile ?? new URL('./checker-query-worker.js', import.meta.url),
       threads: 1,
       maxQueue: 4,
-      budgetMs: this.budgetMs,
+      budgetMs,
       resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb ?? 1024 },
-    }));
+    });
   }
 }

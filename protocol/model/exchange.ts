@@ -2,6 +2,7 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { HttpVersion } from './request.js';
 import { CookieOutcome } from './cookies.js';
 import { RowBatch, StreamRecord } from './stream.js';
+import { GraphqlOperation } from './graphql.js';
 
 export const Header = T.Tuple([T.String(), T.String()]);
 export type Header = Static<typeof Header>;
@@ -56,6 +57,12 @@ export const SendSpec = T.Object({
    * with a SPNEGO token for `spn` (empty: HTTP@<host of the hop>). Absent: no Kerberos.
    */
   negotiate: T.Optional(T.Object({ spn: T.String({ maxLength: 255 }) })),
+  /**
+   * A GraphQL subscription (docs/graphql.md): `url` is ws: or wss:, and the operation is
+   * subscribed to over graphql-ws; each message the server sends for it is a row of the stream.
+   * Absent: an HTTP send.
+   */
+  subscription: T.Optional(GraphqlOperation),
 });
 export type SendSpec = Static<typeof SendSpec>;
 

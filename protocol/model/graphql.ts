@@ -21,6 +21,14 @@ export function emptyGraphqlBody(): GraphqlBody {
   return { query: '', variables: '', operationName: '', schemaFile: '' };
 }
 
+/** An operation as it travels (GraphQL over HTTP's POST body, graphql-ws's subscribe payload): the variables parsed and expanded. */
+export const GraphqlOperation = T.Object({
+  query: T.String(),
+  variables: T.Optional(T.Record(T.String(), T.Unknown())),
+  operationName: T.Optional(T.String()),
+});
+export type GraphqlOperation = Static<typeof GraphqlOperation>;
+
 /** The Content-Type of a GraphQL POST, and what a GraphQL over HTTP client accepts (the spec's media type first). */
 export const GRAPHQL_CONTENT_TYPE = 'application/json';
 export const GRAPHQL_ACCEPT = 'application/graphql-response+json, application/json;q=0.9';

@@ -14,6 +14,10 @@ import { uiHandlers } from '../../processes/supervisor/ui-api.js';
 import type { Request } from '../../protocol/model/request.js';
 import { emptyGraphqlBody, type GraphqlBody } from '../../protocol/model/graphql.js';
 import { handlerCaller, type UiCall } from '../support/ui-calls.js';
+import { until } from '../support/until.js';
+import type { SendProgress } from '../../protocol/model/exchange.js';
+import type { Exchange } from '../../protocol/model/history.js';
+import { unpackRows, type StreamRow } from '../../protocol/model/stream.js';
 import { GRAPHQL_TOKEN, startGraphqlServer, type GraphqlServer } from '../support/graphql-server.js';
 
 let sup: Supervisor;
@@ -123,6 +127,64 @@ describe('GraphQL over HTTP', () => {
     await writeFile(join(projectDir, 'broken.graphql'), 'type Query { ping: }\n');
     const broken = await graphqlRequest({ query: '{ ping }', schemaFile: 'broken.graphql' });
     await expect(call('graphql.schema', { project: projectDir, request: broken, refresh: false })).rejects.toMatchObject({ code: 'graphql-schema-invalid', message: expect.stringContaining('Syntax Error') });
+  });
+});
+
+/** `request.send` as the page calls it, collecting its progress: the head, then the rows of the batches. */
+function sendStreaming(request: Request, signal = new AbortController().signal) {
+  const progress: SendProgress[] = [];
+  const rows: StreamRow[] = [];
+  const done = Promise.resolve(
+    uiHandlers(sup)['request.send']!({ project: projectDir, request }, {
+      signal,
+      chunk: (p: SendProgress) => {
+        progress.push(p);
+        if (p.kind === 'batch') rows.push(...unpackRows(p.batch));
+      },
+    }) as Promise<Exchange>,
+  );
+  return { progress, rows, done, stream: () => progress.find((p) => p.kind === 'head')?.stream };
+}
+
+describe('GraphQL subscriptions', () => {
+  it('streams a subscription\'s results over graphql-ws as an event stream\'s rows, kept in History with the true count', async () => {
+    const request = await graphqlRequest({ query: 'subscription Ticks($n: Int!) { ticks(count: $n, every: 10) }', variables: '{ "n": 4 }' });
+    const s = sendStreaming(request);
+    const exchange = await s.done;
+    expect(s.progress[0]).toMatchObject({ kind: 'head', head: { status: 101 } });
+    expect(s.rows.map((r) => [r.n, r.name, r.data])).toEqual([1, 2, 3, 4].map((n) => [n, 'next', `{"data":{"ticks":${n}}}`]));
+    expect(exchange.request).toMatchObject({ method: 'GET', url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/graphql$/) });
+    expect(exchange.response.stream).toMatchObject({ state: 'ended', total: 4, events: 4 });
+    const entry = await call('history.get', { project: projectDir, id: exchange.id });
+    expect(entry.response!.stream).toMatchObject({ state: 'ended', total: 4 });
+    expect(entry.response!.stream!.rows.map((r) => r.data)).toEqual(s.rows.map((r) => r.data));
+  });
+
+  it('stops a subscription on request.stopStream, the server told to complete it', async () => {
+    const request = await graphqlRequest({ query: 'subscription { ticks(count: 100000, every: 10) }' });
+    const s = sendStreaming(request);
+    await until(() => s.rows.length >= 3);
+    await call('request.stopStream', { stream: s.stream()! });
+    const exchange = await s.done;
+    expect(exchange.response.stream).toMatchObject({ state: 'stopped' });
+    expect(exchange.response.stream!.error).toBeUndefined();
+    expect(exchange.response.stream!.total).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a kill -9 of the sender mid-subscription ends it as stopped with a clear message, the rows kept; the connection is closed', async () => {
+    const request = await graphqlRequest({ query: 'subscription { ticks(count: 100000, every: 10) }' });
+    const s = sendStreaming(request);
+    await until(() => s.rows.length >= 3);
+    const pid = sup.sender.pid!;
+    process.kill(pid, 'SIGKILL');
+    const exchange = await s.done;
+    expect(exchange.response.stream).toMatchObject({ state: 'stopped', error: { code: 'child-died', message: expect.stringMatching(/sender process was stopped by SIGKILL/) } });
+    expect(exchange.response.stream!.total).toBeGreaterThanOrEqual(3);
+    const entry = await call('history.get', { project: projectDir, id: exchange.id });
+    expect(entry.response!.stream).toMatchObject({ state: 'stopped', error: { code: 'child-died' } });
+    // The socket died with the process: the server has no client left.
+    await until(() => server.sockets() === 0);
+    await until(() => sup.sender.state === 'running' && sup.sender.pid !== pid, 15_000);
   });
 });
 

@@ -4,13 +4,14 @@
  * hostile answers the bad-input tests need.
  *
  *   /graphql                 the schema below (Authorization must be `Bearer ${GRAPHQL_TOKEN}` when `auth` is set)
- *   /graphql (WebSocket)     graphql-ws: subscription `ticks(count, every)` counts up
+ *   /graphql (WebSocket)     graphql-ws: subscription `ticks(count, every)` counts up (the same sign-in when `auth` is set)
  *   /huge-introspection      an introspection answer of `hugeBytes` bytes (JSON padding in a description)
  *   /many-types              a schema of `manyTypes` object types, served by graphql-http
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type * as GraphqlJs from 'graphql';
 import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/http';
 import { WebSocketServer } from 'ws';
@@ -46,7 +47,7 @@ export const GRAPHQL_TOKEN = 'graphql-t0ken-value-123';
 
 // graphql-http and graphql-ws load graphql by Node's resolution (its CommonJS main); the schema
 // must come from that same copy, not the ES module vitest would pick ("from another module or realm").
-const { buildSchema } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+const { buildSchema } = createRequire(import.meta.url)('graphql') as typeof GraphqlJs;
 
 const USERS = [
   { id: '1', name: 'Ada', city: 'London' },
@@ -58,6 +59,8 @@ export interface GraphqlServer {
   wsUrl: string;
   /** Every HTTP request's method and path with query, in order. */
   hits: { method: string; url: string; authorization?: string }[];
+  /** WebSocket clients connected now. */
+  sockets(): number;
   close(): Promise<void>;
 }
 
@@ -128,7 +131,15 @@ export async function startGraphqlServer(options: GraphqlServerOptions = {}): Pr
     }
     res.writeHead(404).end();
   });
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const wss = new WebSocketServer({
+    server,
+    path: '/graphql',
+    // The handshake asks for the same sign-in as a POST; a refusal sets a cookie and says why in its body.
+    verifyClient: ({ req }, done) => {
+      if (options.auth && req.headers.authorization !== `Bearer ${GRAPHQL_TOKEN}`) done(false, 401, 'Sign in first.', { 'content-type': 'text/plain', 'set-cookie': 'seen=1; Path=/' });
+      else done(true);
+    },
+  });
   const wsServer = useServer({ schema }, wss);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -136,6 +147,7 @@ export async function startGraphqlServer(options: GraphqlServerOptions = {}): Pr
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     hits,
+    sockets: () => wss.clients.size,
     close: async () => {
       await wsServer.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
@@ -146,7 +158,7 @@ export async function startGraphqlServer(options: GraphqlServerOptions = {}): Pr
 }
 
 /** `{"data":{"__schema":{"description":"xxxx...` of `bytes` bytes, written in 1 MB pieces as the client reads. */
-function hugeIntrospection(res: import('node:http').ServerResponse, bytes: number): void {
+function hugeIntrospection(res: ServerResponse, bytes: number): void {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes) });
   const head = '{"data":{"__schema":{"description":"';
   const tail = '"}}}';

@@ -86,8 +86,8 @@ export async function readEventStream(stages: [Readable, ...NodeJS.ReadWriteStre
   return { ...end, total: rows.total, events: rows.events, bytes };
 }
 
-/** Numbers rows as they are parsed and hands them on once per loop turn (or every BATCH_ROWS). */
-class RowBatcher {
+/** Numbers rows as they are parsed and hands them on once per loop turn (or every BATCH_ROWS); a GraphQL subscription's messages too. */
+export class RowBatcher {
   total = 0;
   events = 0;
   private pending: StreamRow[] = [];

@@ -21,6 +21,7 @@ import { SendControl } from './send-control.js';
 import { sendFailure } from './send-errors.js';
 import { HopFailure, sendHop, type HopResponse } from './send-hop.js';
 import { SpoolingSink } from './spool-body.js';
+import { subscribe } from './graphql/subscribe.js';
 
 export interface SendOptions {
   /** Cancels the send at any point, body download included (code `cancelled`). */
@@ -60,6 +61,8 @@ export interface StreamSink {
  * Failures throw a ParleyError with a stable code (see send-errors.ts).
  */
 export async function send(spec: SendSpec, options: SendOptions): Promise<SendResult> {
+  // A GraphQL subscription goes over a WebSocket, its messages a stream as an event stream's are.
+  if (spec.subscription !== undefined) return subscribe(spec, options);
   const startedAt = performance.now();
   const firstUrl = targetUrl(spec.url);
   const proxyHost = spec.proxy === '' ? '' : safeHost(spec.proxy);

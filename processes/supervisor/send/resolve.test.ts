@@ -195,3 +195,34 @@ describe('resolveRequest names a missing secret by the one naming scheme', () =>
     await expect(run([])).rejects.toThrow('${secret:apiToken} names no secret in the keychain (store one with Add secret… under Environments)');
   });
 });
+
+describe('resolveRequest with a GraphQL body', () => {
+  const graphql = (query: string, extra: Partial<NonNullable<Body['graphql']>> = {}): Partial<Request> => ({
+    method: 'POST',
+    url: '/graphql',
+    body: { ...emptyBody(), kind: 'graphql', graphql: { query, variables: '{ "n": 3 }', operationName: '', schemaFile: '', ...extra } },
+  });
+
+  it('sends a subscription over graphql-ws to the same endpoint: ws: for http:, no body, the operation parsed', async () => {
+    const spec = await resolve(request({ ...graphql('subscription T($n: Int!) { ticks(count: $n) }'), auth: { type: 'bearer', token: 't0k' } }));
+    expect(spec).toMatchObject({ method: 'GET', url: 'ws://127.0.0.1:9/v1/graphql', body: { type: 'none' }, subscription: { query: 'subscription T($n: Int!) { ticks(count: $n) }', variables: { n: 3 } } });
+    expect(spec.headers).toContainEqual(['Authorization', 'Bearer t0k']);
+    expect(spec.headers.some(([n]) => n.toLowerCase() === 'content-type')).toBe(false);
+    const secure = await resolve(request(graphql('subscription { ticks(count: 1) }')), { ...api, baseUrl: 'https://127.0.0.1:9' });
+    expect(secure.url).toBe('wss://127.0.0.1:9/graphql');
+  });
+
+  it('sends the chosen operation of several by its kind: a query over HTTP, a subscription over graphql-ws', async () => {
+    const document = 'query Q { hello }\nsubscription S { ticks(count: 1) }';
+    const query = await resolve(request(graphql(document, { operationName: 'Q' })));
+    expect(query).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:9/v1/graphql' });
+    expect(query.subscription).toBeUndefined();
+    const subscription = await resolve(request(graphql(document, { operationName: 'S' })));
+    expect(subscription).toMatchObject({ url: 'ws://127.0.0.1:9/v1/graphql', subscription: { operationName: 'S' } });
+  });
+
+  it('sends a document that does not parse over HTTP, for the server to say why', async () => {
+    const spec = await resolve(request(graphql('subscription {')));
+    expect(spec).toMatchObject({ method: 'POST', url: 'http://127.0.0.1:9/v1/graphql' });
+  });
+});

@@ -11,6 +11,7 @@ import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exc
 import { emptyGraphqlBody, GRAPHQL_ACCEPT, GRAPHQL_CONTENT_TYPE, type GraphqlBody } from '../../../protocol/model/graphql.js';
 import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request } from '../../../protocol/model/request.js';
 import { pathParamNames, splitUrlText } from '../../../protocol/request-url.js';
+import { chosenOperation } from '../../../protocol/graphql-operations.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { serviceName } from '../../../protocol/spnego.js';
@@ -49,7 +50,10 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
 
   const headers: Header[] = request.headers.filter((h) => h.enabled && h.name.trim()).map((h) => [x(h.name.trim()), x(h.value)]);
   const query: [string, string][] = request.query.filter((q) => q.enabled && (q.name || q.value)).map((q) => [x(q.name), x(q.value)]);
-  const body = resolveBody(request, headers, x, ctx.projectRoot);
+  // A GraphQL subscription goes over graphql-ws to the same endpoint (ws: for http:, wss: for https:).
+  const graphql = request.body.kind === 'graphql' ? (request.body.graphql ?? emptyGraphqlBody()) : undefined;
+  const subscription = graphql && chosenOperation(graphql.query, graphql.operationName)?.type === 'subscription' ? graphqlOperation(graphql, x) : undefined;
+  const body: OutgoingBody = subscription ? { type: 'none' } : resolveBody(request, headers, x, ctx.projectRoot);
 
   const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
   const authFrom = request.auth.type === 'inherit' ? `the API ${api.name}` : undefined;
@@ -88,7 +92,8 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   const parts = [url.search.slice(1), typedQuery ?? '', rows].filter((part) => part !== '');
   url.search = parts.length > 0 ? parts.join('&') : typedQuery !== null ? '?' : '';
   url.hash = '';
-  if (request.body.kind === 'graphql' && request.method.toUpperCase() === 'GET') graphqlQueryParams(url, graphqlOperation(request.body.graphql ?? emptyGraphqlBody(), x));
+  if (subscription) url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  else if (request.body.kind === 'graphql' && request.method.toUpperCase() === 'GET') graphqlQueryParams(url, graphqlOperation(request.body.graphql ?? emptyGraphqlBody(), x));
 
   for (const [name, value] of headers) {
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) throw new ParleyError('bad-header', `Not sent: "${name}" is not a valid header name.`);
@@ -96,7 +101,7 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   }
 
   return {
-    method: request.method.toUpperCase(),
+    method: subscription ? 'GET' : request.method.toUpperCase(),
     url: url.toString(),
     headers,
     body,
@@ -108,6 +113,7 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     caPem: ctx.caPem,
     inlineLimit: ctx.inlineLimit,
     ...negotiateFor(auth, headers, x),
+    ...(subscription ? { subscription } : {}),
   };
 }
 

@@ -1,23 +1,8 @@
 /** What the GraphQL editor reads from the query and the response, by graphql-js. */
-import { parse, type OperationDefinitionNode } from 'graphql';
 import type { Exchange } from '../../../../../../protocol/model/history.js';
 import type { CodeMark } from '../../../code/CodeEditor.js';
 
-export interface Operation {
-  name: string;
-  type: OperationDefinitionNode['operation'];
-}
-
-/** The operations a document defines (none when it does not parse: the editor marks why). */
-export function operationsOf(query: string): Operation[] {
-  try {
-    return parse(query, { noLocation: true })
-      .definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')
-      .map((d) => ({ name: d.name?.value ?? '', type: d.operation }));
-  } catch {
-    return [];
-  }
-}
+export { operationsOf, type GraphqlOperationInfo as Operation } from '../../../../../../protocol/graphql-operations.js';
 
 /** Responses larger than this are not read for error locations (the body view still shows them). */
 const MAX_READ = 4 * 1024 * 1024;
