@@ -2,7 +2,8 @@
  * GraphQL requests in real Chromium against the real app and graphql-js served by graphql-http
  * on 127.0.0.1 (test/support/graphql-server.ts): the schema introspected on first open, a field
  * completed from it, the docs explorer, a send, and the server's validation error marked where
- * it is in the query; an assertion on the answer's errors being empty, failing on that error.
+ * it is in the query; an assertion on the answer's errors being empty, failing on that error; a
+ * subscription's results arriving in the Events view over graphql-ws.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -92,5 +93,30 @@ describe.skipIf(missing !== null)('GraphQL requests', () => {
     await chip.click();
     const result = page.getByRole('list', { name: 'Assertion results' }).locator('li').first();
     await expect(result.innerText().then((t) => t.replace(/\s+/g, ' ').trim())).resolves.toMatch(/^✗ GraphQL errors empty 1 GraphQL error, the first: "Cannot query field \\"nope\\"/);
+  });
+
+  it('sends a subscription over graphql-ws and shows its results arriving in Events, until the server completes it', async () => {
+    await page.getByRole('button', { name: 'Remove assertion 1' }).click();
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Body/ }).click();
+    const query = page.getByLabel('GraphQL query', { exact: true });
+    await query.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    // Brackets close as they are opened; typing the closer steps over it.
+    await page.keyboard.type('subscription { ticks(count: 5, every: 300) }', { delay: 20 });
+    expect((await codeText(query)).replace(/\s+/g, ' ')).toBe('subscription { ticks(count: 5, every: 300) }');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    // While it runs: the handshake's 101, Events and Headers, Stop in place of Send.
+    await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
+    await expect(page.getByTestId('status').textContent()).resolves.toMatch(/^101 Switching Protocols/);
+    const events = page.getByRole('table', { name: 'Events' });
+    await until(async () => (await events.locator('.ev-event').count()) >= 2);
+    await expect(events.locator('.ev-event').first().locator('.ev-name').textContent()).resolves.toBe('next');
+    await expect(events.locator('.ev-event').first().locator('.ev-data').textContent()).resolves.toBe('{"data":{"ticks":1}}');
+    await screenshot(page, 'graphql-subscription-events');
+    // The server completes the operation after the fifth: the stream ends, every result kept.
+    await until(async () => ((await page.locator('.status-line').textContent()) ?? '').includes('GraphQL subscription, ended'), 15_000);
+    await expect(page.getByRole('tablist', { name: 'Response views' }).getByRole('tab').first().textContent()).resolves.toBe('Events (5)');
+    await expect(events.locator('.ev-event').last().locator('.ev-data').textContent()).resolves.toBe('{"data":{"ticks":5}}');
   });
 });

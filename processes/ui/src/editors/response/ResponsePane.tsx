@@ -89,7 +89,7 @@ function OpenStreamView({ state, live }: { state: RequestTabState; live: LiveStr
           {head.status} {head.statusText}
         </span>
         <span class="muted">HTTP/{head.httpVersion}</span>
-        <span class="muted">event stream</span>
+        <span class="muted">{streamName(head.url)}</span>
       </div>
       <ViewTabs views={views} view={view} state={state} />
       <div class="response-body response-events">
@@ -98,6 +98,11 @@ function OpenStreamView({ state, live }: { state: RequestTabState; live: LiveStr
       </div>
     </section>
   );
+}
+
+/** What the rows are of: a GraphQL subscription's messages come over a WebSocket (docs/graphql.md), an event stream's over HTTP. */
+function streamName(url: string): string {
+  return /^wss?:/i.test(url) ? 'GraphQL subscription' : 'event stream';
 }
 
 function statusClassOf(status: number): string {
@@ -147,7 +152,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         </span>
         <SoapFaultBadge result={r} />
         <span class="muted">{r.timing.total.toFixed(0)} ms</span>
-        {record ? <span class="muted">event stream, {record.state}</span> : <span class="muted">{formatBytes(r.body.size)}</span>}
+        {record ? <span class="muted">{streamName(r.url)}, {record.state}</span> : <span class="muted">{formatBytes(r.body.size)}</span>}
         <span class="muted">HTTP/{r.httpVersion}</span>
         {exchange.verdict && (
           <VerdictChip
