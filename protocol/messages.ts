@@ -16,6 +16,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
 import { AnyRequest } from './kinds/index.js';
+import { OutgoingSocketMessage, SocketMessage } from './model/websocket.js';
 import { GraphqlSchemaAnswer, GraphqlSchemaSource } from './model/graphql.js';
 import { Api } from './model/api.js';
 import { ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
@@ -149,6 +150,8 @@ export const methods = {
    * (batches wait for this, or 1 s, so rows the page is too slow to take never cross). False: no such read.
    */
   'sender.streamTaken': { req: T.Object({ stream: T.String() }), res: T.Object({ open: T.Boolean() }) },
+  /** A message over an open WebSocket session (its id came with the head); its row comes with the session's batches once sent. */
+  'sender.socketSend': { req: T.Object({ stream: T.String(), message: OutgoingSocketMessage }), res: T.Object({ sent: T.Boolean() }) },
   /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
   'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
   /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */
@@ -263,6 +266,7 @@ export const methods = {
 
   /** A request of any kind (protocol/kinds/). */
   'request.get': { req: T.Object({ project: T.String(), id: T.String() }), res: AnyRequest },
+  /** A new HTTP request (the sidebar's New request). */
   'request.create': {
     req: T.Object({
       project: T.String(),
@@ -271,6 +275,11 @@ export const methods = {
       method: T.String(),
       url: T.String(),
     }),
+    res: Request,
+  },
+  /** A new request of a kind (protocol/kinds/), blank but for its name and URL. */
+  'request.createOfKind': {
+    req: T.Object({ project: T.String(), parent: T.String(), kind: T.String(), name: T.String(), url: T.String() }),
     res: AnyRequest,
   },
   'request.save': { req: T.Object({ project: T.String(), request: AnyRequest }), res: AnyRequest },
@@ -279,7 +288,7 @@ export const methods = {
    * Sends the request as edited (saved or not); cancelling the call stops the send. An event
    * stream streams its head and rows before the answer, which comes when it ends or is stopped.
    */
-  'request.send': { req: T.Object({ project: T.String(), request: Request }), res: Exchange, chunk: SendProgress },
+  'request.send': { req: T.Object({ project: T.String(), request: AnyRequest }), res: Exchange, chunk: SendProgress },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
   'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
   /**

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Peer } from '../../protocol/peer.js';
 import { connectToSupervisor } from '../runtime/child.js';
+import { ParleyError } from '../../protocol/errors.js';
+import type { OutgoingSocketMessage } from '../../protocol/model/websocket.js';
 import { closeDispatchers, send, type CookieJarPort } from './engine/index.js';
 
 const spoolDir = join(process.env.PARLEY_SPOOL_DIR ?? tmpdir(), 'parley-spool');
 /** The event streams being read, by the id their head carried: `sender.stopStream` ends one, `sender.streamTaken` paces one. */
-const reads = new Map<string, { stop: AbortController; taken: () => void }>();
+const reads = new Map<string, { stop: AbortController; taken: () => void; send?: (message: OutgoingSocketMessage) => Promise<void> }>();
 
 /** The workspace's cookie jar, which the supervisor keeps: asked over the bus, hop by hop. */
 function supervisorJar(peer: Peer, signal: AbortSignal): CookieJarPort {
@@ -23,7 +25,7 @@ const peer: Peer = connectToSupervisor({
   handlers: {
     // An event stream's head and row batches go back as chunks of the call, ahead of its result.
     'sender.send': async (spec, { signal, chunk }) => {
-      const read = { stop: new AbortController(), taken: () => {} };
+      const read: { stop: AbortController; taken: () => void; send?: (message: OutgoingSocketMessage) => Promise<void> } = { stop: new AbortController(), taken: () => {} };
       const id = randomUUID();
       try {
         return await send(spec, {
@@ -33,6 +35,7 @@ const peer: Peer = connectToSupervisor({
           stream: {
             stop: read.stop.signal,
             onTaken: (taken) => void (read.taken = taken),
+            onSend: (sendMessage) => void (read.send = sendMessage),
             head: (head, timing) => {
               reads.set(id, read);
               chunk({ kind: 'head', head, timing, stream: id });
@@ -48,6 +51,12 @@ const peer: Peer = connectToSupervisor({
       const read = reads.get(stream);
       read?.stop.abort();
       return { stopped: read !== undefined };
+    },
+    'sender.socketSend': async ({ stream, message }) => {
+      const read = reads.get(stream);
+      if (!read?.send) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
+      await read.send(message);
+      return { sent: true };
     },
     'sender.streamTaken': ({ stream }) => {
       const read = reads.get(stream);

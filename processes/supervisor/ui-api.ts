@@ -120,6 +120,12 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [request.id]);
       return request;
     },
+    'request.createOfKind': async ({ project, ...input }) => {
+      const store = sup.project(project);
+      const request = await store.createRequestOfKind(input);
+      sup.projectChanged(store, [request.id]);
+      return request;
+    },
     'request.save': async ({ project, request }) => {
       const store = sup.project(project);
       const secured = await moveSecretsToKeychain(request.auth, `request/${request.id}`, sup.secrets);

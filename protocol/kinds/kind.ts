@@ -21,6 +21,8 @@ export interface RequestKind<R extends { id: string; name: string }> {
   file: FileKind<R>;
   /** The request as written to its file (and as a file read is held in memory). */
   forFile(request: R): R;
+  /** A new request of this kind with nothing set but these (`request.createOfKind`). */
+  blank(fields: { id: string; name: string; url: string }): R;
   /** The short tag the sidebar and tabs show before the name (HTTP: the method). */
   badge(request: R): string;
   /**

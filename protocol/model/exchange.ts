@@ -63,6 +63,11 @@ export const SendSpec = T.Object({
    * Absent: an HTTP send.
    */
   subscription: T.Optional(GraphqlOperation),
+  /**
+   * A WebSocket session (docs/websocket.md): `url` is ws: or wss:, the handshake asks for these
+   * subprotocols, and the session's messages are the stream's rows. Absent: an HTTP send.
+   */
+  socket: T.Optional(T.Object({ protocols: T.Array(T.String({ maxLength: 200 }), { maxItems: 50 }) })),
 });
 export type SendSpec = Static<typeof SendSpec>;
 

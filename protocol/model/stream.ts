@@ -4,10 +4,37 @@
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 
-export const StreamRowKind = T.Union([T.Literal('event'), T.Literal('comment'), T.Literal('retry')]);
+/**
+ * An event stream's rows are events, comment lines and `retry:` fields; a WebSocket session's
+ * (docs/websocket.md) are messages sent and received, pings and pongs, and the close.
+ */
+export const StreamRowKind = T.Union([
+  T.Literal('event'),
+  T.Literal('comment'),
+  T.Literal('retry'),
+  T.Literal('sent'),
+  T.Literal('received'),
+  T.Literal('ping'),
+  T.Literal('pong'),
+  T.Literal('close'),
+]);
 export type StreamRowKind = Static<typeof StreamRowKind>;
 
-/** One thing the stream said: an event, a comment line, or a `retry:` field. */
+/** Rows that are messages, counted as a stream's events: an event stream's events, a session's messages either way. */
+export function isMessageRow(kind: StreamRowKind): boolean {
+  return kind === 'event' || kind === 'sent' || kind === 'received';
+}
+
+/** Rows the Events view hides on its toggle: comment lines and retry fields, pings and pongs. */
+export function isAsideRow(kind: StreamRowKind): boolean {
+  return kind === 'comment' || kind === 'retry' || kind === 'ping' || kind === 'pong';
+}
+
+/**
+ * One thing the stream said: an event, a comment line or a `retry:` field; a message sent or
+ * received (`name` is `binary` for a binary one, its data then base64), a ping or a pong (its
+ * payload as text), or the close (`name` says who closed: `server` or `client`; data its code and reason).
+ */
 export const StreamRow = T.Object({
   /** Its place in the stream, from 1: every row counts, comments and retry fields included. */
   n: T.Integer({ minimum: 1 }),
@@ -66,7 +93,7 @@ export const RowBatch = T.Object({
   runs: T.Array(T.Integer({ minimum: 0 })),
   /** Arrival times: the first row's (ms since the epoch), then each row's difference from the one before. */
   at: T.Array(T.Number()),
-  /** One letter a row: `e` event, `c` comment, `r` retry field. */
+  /** One letter a row: `e` event, `c` comment, `r` retry field; `o` sent, `i` received, `p` ping, `q` pong, `x` close. */
   kinds: T.String(),
   /** Each row's name, null when it had none. */
   names: T.Array(T.Union([T.String(), T.Null()])),
@@ -76,12 +103,8 @@ export const RowBatch = T.Object({
 });
 export type RowBatch = Static<typeof RowBatch>;
 
-const KIND_LETTER = { event: 'e', comment: 'c', retry: 'r' } as const;
-const LETTER_KIND = new Map<string, StreamRowKind>([
-  ['e', 'event'],
-  ['c', 'comment'],
-  ['r', 'retry'],
-]);
+const KIND_LETTER = { event: 'e', comment: 'c', retry: 'r', sent: 'o', received: 'i', ping: 'p', pong: 'q', close: 'x' } as const;
+const LETTER_KIND = new Map<string, StreamRowKind>(Object.entries(KIND_LETTER).map(([kind, letter]) => [letter, kind as StreamRowKind]));
 
 /** `rows` (in order of their numbers) as one batch with the true counts. */
 export function packRows(rows: readonly StreamRow[], total: number, events: number): RowBatch {

@@ -61,7 +61,7 @@ function serve(name: 'A' | 'B'): Promise<string> {
 async function newRequest(patch: Partial<Request>): Promise<Request> {
   const created = await call('request.create', { project: projectDir, parent: apiId, name: `r${Math.random()}`, method: 'POST', url: '/echo' });
   const saved = await call('request.save', { project: projectDir, request: { ...created, ...patch } });
-  return saved;
+  return saved as Request;
 }
 
 /** A request carrying a credential in every place History masks. */

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { isHttp } from '../../protocol/kinds/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChildProcessHandle, type ChildCallOptions } from '../../processes/supervisor/children/child-process.js';
 import { STAGING_DIR } from '../../processes/supervisor/imports/import-staging.js';
@@ -200,7 +201,7 @@ describe('import through the importer process', () => {
     expect(store.name).toBe('First');
     const api = store.listApis()[0]!;
     expect(api.definition?.source).toEqual({ kind: 'file', location: join(dir, 'pets.yaml') });
-    expect(store.requestsOf(api.id).map((r) => `${r.method} ${r.url}`).sort()).toEqual(['GET /pets', 'GET /pets/{id}', 'POST /pets']);
+    expect(store.requestsOf(api.id).filter(isHttp).map((r) => `${r.method} ${r.url}`).sort()).toEqual(['GET /pets', 'GET /pets/{id}', 'POST /pets']);
     expect(await readFile(join(store.apiDir(api.id), api.definition!.cached[0]!), 'utf8')).toBe(PETS);
     expect(existsSync(join(store.apiDir(api.id), 'requests', 'pets'))).toBe(true);
   });
@@ -409,7 +410,7 @@ describe('definition update through the importer process', () => {
     const { counts } = await sup.imports.apply({ project, api: apiId, fingerprint: preview.fingerprint }, ctx());
     expect(counts).toMatchObject({ added: 2, orphaned: 1 });
     const store = sup.project(project);
-    const requests = store.requestsOf(apiId);
+    const requests = store.requestsOf(apiId).filter(isHttp);
     expect(requests).toHaveLength(5);
     expect(requests.find((r) => r.operation?.path === '/pets/{id}' && r.operation.method === 'get')?.orphaned).toBe(true);
     const api = store.getApi(apiId);

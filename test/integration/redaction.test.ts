@@ -85,7 +85,7 @@ function hits(texts: Map<string, string>): string[] {
 
 async function newRequest(name: string, patch: Partial<Request>): Promise<Request> {
   const created = await call('request.create', { project: projectDir, parent: apiId, name, method: 'POST', url: '/' });
-  return call('request.save', { project: projectDir, request: { ...created, ...patch, settings: { ...created.settings, sendCookies: true } } });
+  return (await call('request.save', { project: projectDir, request: { ...created, ...patch, settings: { ...created.settings, sendCookies: true } } })) as Request;
 }
 
 beforeAll(async () => {

@@ -49,7 +49,7 @@ async function importWsdl(path: string): Promise<{ project: string; requests: Re
   const dir = result.project!;
   const requests: Request[] = [];
   const tree = await call('project.tree', { project: dir });
-  for (const item of tree.items) if (item.kind === 'request') requests.push(await call('request.get', { project: dir, id: item.id }));
+  for (const item of tree.items) if (item.kind === 'request') requests.push((await call('request.get', { project: dir, id: item.id })) as Request);
   return { project: dir, requests };
 }
 

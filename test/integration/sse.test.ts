@@ -49,7 +49,7 @@ afterAll(async () => {
 
 async function newRequest(url: string, patch: Partial<Request> = {}): Promise<Request> {
   const created = await call('request.create', { project: projectDir, parent: apiId, name: `r${Math.random()}`, method: 'GET', url });
-  return call('request.save', { project: projectDir, request: { ...created, ...patch } });
+  return (await call('request.save', { project: projectDir, request: { ...created, ...patch } })) as Request;
 }
 
 interface Streamed {

@@ -4,7 +4,7 @@
  * Runs in the checker's query worker, where a query that never ends is stopped by its budget.
  */
 import type { QueryJob, QueryResult } from '../../../protocol/model/query.js';
-import type { StreamRow } from '../../../protocol/model/stream.js';
+import { isMessageRow, type StreamRow } from '../../../protocol/model/stream.js';
 import { evaluateJsonPath, evaluateXPath, isXmlNode } from './body-query.js';
 
 /** The items shown are cut once their JSON passes this many characters (the rest are counted). */
@@ -15,16 +15,19 @@ export type QueryOutcome = { ok: true; result: QueryResult } | { ok: false; code
 /**
  * A stream's events as the JSON document queries read: one object per event, oldest first,
  * with its name (`message` when the stream gave none), id, data as sent, `json` when the data
- * parses as JSON, and its arrival time. Comments and retry fields are not events.
+ * parses as JSON, and its arrival time. Comments and retry fields are not events. A WebSocket
+ * session's messages are its events: `direction` (`sent` or `received`) in place of the name,
+ * `binary: true` for a binary one (its data base64); pings, pongs and the close are left out.
  */
 export function eventsDocument(rows: readonly StreamRow[]): unknown[] {
   const events: unknown[] = [];
   for (const row of rows) {
-    if (row.kind !== 'event') continue;
-    const event: Record<string, unknown> = { n: row.n, event: row.name ?? 'message' };
+    if (!isMessageRow(row.kind)) continue;
+    const event: Record<string, unknown> = row.kind === 'event' ? { n: row.n, event: row.name ?? 'message' } : { n: row.n, direction: row.kind };
+    if (row.kind !== 'event' && row.name === 'binary') event['binary'] = true;
     if (row.id !== undefined) event['id'] = row.id;
     event['data'] = row.data;
-    const json = parsedData(row.data);
+    const json = event['binary'] === true ? undefined : parsedData(row.data);
     if (json !== undefined) event['json'] = json;
     event['time'] = new Date(row.at).toISOString();
     events.push(event);

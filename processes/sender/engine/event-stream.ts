@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { createParser, type ParseError } from 'eventsource-parser';
 import { ParleyError } from '../../../protocol/errors.js';
 import { bytesText } from './send-errors.js';
-import { STREAM_LIMITS, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
+import { isMessageRow, STREAM_LIMITS, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
 
 /** Rows handed on at once at most; a burst is cut into batches of this size. */
 export const BATCH_ROWS = 1_000;
@@ -99,7 +99,7 @@ export class RowBatcher {
     const row: StreamRow = { n: ++this.total, at: Date.now(), kind, data };
     if (name !== undefined) row.name = name;
     if (id !== undefined) row.id = id;
-    if (kind === 'event') this.events++;
+    if (isMessageRow(kind)) this.events++;
     this.pending.push(row);
     if (this.pending.length >= BATCH_ROWS) this.flush();
     else this.scheduled ??= setImmediate(() => this.flush());

@@ -22,6 +22,8 @@ import { sendFailure } from './send-errors.js';
 import { HopFailure, sendHop, type HopResponse } from './send-hop.js';
 import { SpoolingSink } from './spool-body.js';
 import { subscribe } from './graphql/subscribe.js';
+import { runSocket } from './websocket/session.js';
+import type { OutgoingSocketMessage } from '../../../protocol/model/websocket.js';
 
 export interface SendOptions {
   /** Cancels the send at any point, body download included (code `cancelled`). */
@@ -53,6 +55,8 @@ export interface StreamSink {
   stop?: AbortSignal;
   /** Given the function to call each time the receiver has taken a batch (StreamKeeper.taken): batches then wait for it. */
   onTaken?(taken: () => void): void;
+  /** A WebSocket session: given, once the socket is open, the function that sends a message over it. */
+  onSend?(send: (message: OutgoingSocketMessage) => Promise<void>): void;
 }
 
 /**
@@ -63,6 +67,8 @@ export interface StreamSink {
 export async function send(spec: SendSpec, options: SendOptions): Promise<SendResult> {
   // A GraphQL subscription goes over a WebSocket, its messages a stream as an event stream's are.
   if (spec.subscription !== undefined) return subscribe(spec, options);
+  // A WebSocket session: its messages, both ways, are the stream's rows.
+  if (spec.socket !== undefined) return runSocket(spec, options);
   const startedAt = performance.now();
   const firstUrl = targetUrl(spec.url);
   const proxyHost = spec.proxy === '' ? '' : safeHost(spec.proxy);

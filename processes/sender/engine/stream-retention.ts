@@ -9,7 +9,7 @@
  * only join the last ones, so the first rows stay the stream's beginning. A single row larger
  * than the whole budget is not kept. docs/events.md gives the rules with examples.
  */
-import type { StreamRecord, StreamRow, StreamState } from '../../../protocol/model/stream.js';
+import { isMessageRow, type StreamRecord, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
 
 export interface RetentionLimits {
   first: number;
@@ -50,7 +50,7 @@ export class RowRetention {
   /** Takes the next row; `size` is its rowBytes when the caller has it already (two holders, one count). */
   add(row: StreamRow, size = rowBytes(row)): void {
     this.total++;
-    if (row.kind === 'event') this.events++;
+    if (isMessageRow(row.kind)) this.events++;
     if (size > this.limits.bytes) {
       this.headClosed = true;
       return;

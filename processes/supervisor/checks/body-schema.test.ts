@@ -7,6 +7,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isHttp } from '../../../protocol/kinds/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureDemoProject } from '../../../demo/project.js';
 import { ParleyError } from '../../../protocol/errors.js';
@@ -45,7 +46,7 @@ describe('bodySchemaHandler', () => {
     const checker = fingerprintChecker();
     const handler = bodySchemaHandler({ project: () => store, checker });
     const ctx = { signal: new AbortController().signal, chunk: () => {} };
-    const requests = store.listApis().flatMap((a) => store.requestsOf(a.id));
+    const requests = store.listApis().flatMap((a) => store.requestsOf(a.id)).filter(isHttp);
     const create = requests.find((r) => r.name === 'Create a pet')!;
     const list = requests.find((r) => r.name === 'List pets')!;
 

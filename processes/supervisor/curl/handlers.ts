@@ -5,6 +5,7 @@
  */
 import type { Handlers } from '../../../protocol/peer.js';
 import type { Request } from '../../../protocol/model/request.js';
+import { asHttp } from '../../../protocol/kinds/index.js';
 import type { CurlImportReport } from '../../../protocol/model/curl.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
@@ -56,7 +57,7 @@ export async function importCurl(
     });
     sup.broadcast('workspace.changed', ws);
   }
-  const saved = await store.addNewRequest(input.parent, { ...request, auth: secured.auth });
+  const saved = asHttp(await store.addNewRequest(input.parent, { ...request, auth: secured.auth }), 'A cURL import');
   sup.projectChanged(store, [saved.id]);
   return { request: saved, report, file: store.requestFile(saved.id) };
 }

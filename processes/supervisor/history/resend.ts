@@ -11,6 +11,7 @@ import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendProgress, SendSpec } from '../../../protocol/model/exchange.js';
 import type { HistoryEntry, ResendResult } from '../../../protocol/model/history.js';
 import type { Request } from '../../../protocol/model/request.js';
+import { asHttp } from '../../../protocol/kinds/index.js';
 import { bodySyntax, fillMaskedBody, fillMaskedUrl, holdsMask } from '../../../protocol/credentials/index.js';
 import type { Supervisor } from '../supervisor.js';
 import { dispatchSend, prepareSend, type PreparedSend, type SendDeps } from '../send/send-service.js';
@@ -31,7 +32,7 @@ export async function resendEntry(
   let request = draft;
   if (!request) {
     try {
-      request = store.getRequest(entry.requestId);
+      request = asHttp(store.getRequest(entry.requestId), 'Re-send from History');
     } catch {
       throw new ParleyError('not-found', 'The request this entry was sent from is no longer in the project, so it cannot be re-sent.');
     }

@@ -9,6 +9,7 @@ import { constants as fsConstants } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
+import { isHttp } from '../../../protocol/kinds/index.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
 import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedScript, ImportedVariable } from '../../../protocol/model/import.js';
@@ -422,7 +423,8 @@ export class ImportService {
         // A cached file gone from disk: the preview then compares against what is left.
       }
     }
-    return { api, requests: store.requestsOf(api.id), cached, source, network: await this.network(), deadlines: this.deadlines };
+    // A definition's update concerns the HTTP requests made from it.
+    return { api, requests: store.requestsOf(api.id).filter(isHttp), cached, source, network: await this.network(), deadlines: this.deadlines };
   }
 
   private async storedCredentials(source: DefinitionSource): Promise<FetchCredentials | null> {

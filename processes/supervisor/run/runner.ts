@@ -8,6 +8,7 @@
 import { rm } from 'node:fs/promises';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
+import { asHttp } from '../../../protocol/kinds/index.js';
 import { chipLabel, chipTone } from '../../../protocol/verdict-label.js';
 import type { OrderedRequest } from '../../../protocol/project/tree-order.js';
 import { maskUrl } from '../../../protocol/credentials/index.js';
@@ -75,7 +76,7 @@ async function sendOne(
   let request: Request;
   const base = { iteration, ...(row ? { row: rowLabel(row) } : {}) };
   try {
-    request = store.getRequest(item.id);
+    request = asHttp(store.getRequest(item.id), 'parley run');
   } catch (err) {
     return { ...base, request: { id: item.id, name: item.name, path: requestPath(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
   }

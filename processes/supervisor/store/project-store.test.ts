@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, writeFile, mkdir, readdir, rename, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { asHttp } from '../../../protocol/kinds/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from './project-store.js';
 import { nodeFs, type FsOps } from './atomic.js';
@@ -59,19 +60,19 @@ describe('ProjectStore', () => {
     const file = join(dir, 'apis', 'A', 'requests', 'Post.request.yaml');
     expect(await readFile(file, 'utf8')).toContain('text: ""');
     const text = '{\n  "a": 1,\n\t"b": "${user}",\n  "c": "# not a comment"\n}\n';
-    const saved = await store.saveRequest({ ...created, body: { ...created.body, kind: 'raw', raw: { language: 'json', text } } });
+    const saved = asHttp(await store.saveRequest({ ...created, body: { ...created.body, kind: 'raw', raw: { language: 'json', text } } }), 'test');
     expect(saved.body.raw.text).toBe(text);
     expect(await readFile(file, 'utf8')).toContain('    text: |\n      {\n        "a": 1,\n      \t"b": "${user}",\n        "c": "# not a comment"\n      }\n');
     const again = await ProjectStore.open(dir);
     open.push(again);
-    expect(again.getRequest(created.id).body.raw.text).toBe(text);
+    expect(asHttp(again.getRequest(created.id), 'test').body.raw.text).toBe(text);
     // CRLF text cannot be a block: it is a quoted string, read back exact.
     const crlf = 'a\r\nb\r\n';
     await store.saveRequest({ ...saved, body: { ...saved.body, raw: { language: 'text', text: crlf } } });
     expect(await readFile(file, 'utf8')).toContain('text: "a\\r\\nb\\r\\n"');
     const third = await ProjectStore.open(dir);
     open.push(third);
-    expect(third.getRequest(created.id).body.raw.text).toBe(crlf);
+    expect(asHttp(third.getRequest(created.id), 'test').body.raw.text).toBe(crlf);
   });
 
   it('reports the file, the line and the rule of a broken file and loads the rest', async () => {

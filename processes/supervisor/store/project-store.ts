@@ -12,9 +12,9 @@ import { ParleyError, quote } from '../../../protocol/errors.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta } from '../../../protocol/model/project.js';
-import { blankRequest } from '../../../protocol/model/request.js';
+import { blankRequest, type Request } from '../../../protocol/model/request.js';
 import { API_FILE, APIS_DIR, DEFINITION_DIR, FOLDER_FILE, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind } from '../../../protocol/project/layout.js';
-import { forFile, kindOf, kindOfFile, type AnyRequest } from '../../../protocol/kinds/index.js';
+import { forFile, kindById, kindOf, kindOfFile, type AnyRequest } from '../../../protocol/kinds/index.js';
 import type { FolderFile } from '../../../protocol/model/project.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
@@ -206,8 +206,13 @@ export class ProjectStore {
   }
 
   /** `parent` is an API id or a folder id from the tree. */
-  async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<AnyRequest> {
-    return this.addNewRequest(input.parent, blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url }));
+  async createRequest(input: { parent: string; name: string; method: string; url: string }): Promise<Request> {
+    return (await this.addNewRequest(input.parent, blankRequest({ id: newId('r'), name: input.name, method: input.method, url: input.url }))) as Request;
+  }
+
+  /** A new request of `kind` (protocol/kinds/) under `parent`. */
+  async createRequestOfKind(input: { parent: string; kind: string; name: string; url: string }): Promise<AnyRequest> {
+    return this.addNewRequest(input.parent, kindById(input.kind).blank({ id: newId('r'), name: input.name, url: input.url }));
   }
 
   /** Writes a request made elsewhere (an import) as a new file under `parent` (an API or folder id). */

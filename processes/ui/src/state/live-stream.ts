@@ -8,7 +8,7 @@
  */
 import { signal, type Signal } from '@preact/signals';
 import type { ResponseHead, SendProgress } from '../../../../protocol/model/exchange.js';
-import { STREAM_LIMITS, unpackRows, type StreamRecord, type StreamRow } from '../../../../protocol/model/stream.js';
+import { isAsideRow, STREAM_LIMITS, unpackRows, type StreamRecord, type StreamRow } from '../../../../protocol/model/stream.js';
 
 export type LiveState = 'open' | 'ended' | 'stopped';
 
@@ -112,7 +112,7 @@ export class LiveStream {
     const missing = previous === undefined ? 0 : row.n - previous - 1;
     for (const list of [this.everyRow, this.eventsOnly]) if (missing > 0) list.pushGap(missing, row.n);
     this.everyRow.pushRow(row);
-    if (row.kind === 'event') this.eventsOnly.pushRow(row);
+    if (!isAsideRow(row.kind)) this.eventsOnly.pushRow(row);
   }
 }
 
@@ -226,7 +226,7 @@ export function shownRows(rows: readonly StreamRow[], showOthers: boolean): Show
   for (const row of rows) {
     if (row.n > previous + 1) shown.push({ kind: 'gap', missing: row.n - previous - 1 });
     previous = row.n;
-    if (showOthers || row.kind === 'event') shown.push({ kind: 'row', row });
+    if (showOthers || !isAsideRow(row.kind)) shown.push({ kind: 'row', row });
   }
   return shown;
 }

@@ -6,6 +6,7 @@ import type { BodyMode } from '../editors/response/BodyView.js';
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { Api } from '../../../../protocol/model/api.js';
 import type { Request } from '../../../../protocol/model/request.js';
+import { asHttp } from '../../../../protocol/kinds/index.js';
 import type { Exchange, ResendResult } from '../../../../protocol/model/history.js';
 import type { SendProgress } from '../../../../protocol/model/exchange.js';
 import type { WireError } from '../../../../protocol/errors.js';
@@ -66,7 +67,7 @@ export function requestTabState(tab: Tab): RequestTabState {
   let opened = false;
   const doc = openDraft<Request>(tab.id, {
     load: async () => {
-      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }), loadApi()]);
+      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }).then((r) => asHttp(r, 'The HTTP request editor')), loadApi()]);
       // A request with a body opens on its Body section.
       if (!opened && request.body.kind !== 'none' && request.method !== 'GET') section.value = 'body';
       opened = true;
@@ -75,7 +76,7 @@ export function requestTabState(tab: Tab): RequestTabState {
       return request;
     },
     save: async (request) => {
-      const saved = await call('request.save', { project: tab.project, request });
+      const saved = asHttp(await call('request.save', { project: tab.project, request }), 'The HTTP request editor');
       retitleTab(tab.id, saved.name, saved.method);
       return saved;
     },
