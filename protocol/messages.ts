@@ -289,6 +289,11 @@ export const methods = {
    * stream streams its head and rows before the answer, which comes when it ends or is stopped.
    */
   'request.send': { req: T.Object({ project: T.String(), request: AnyRequest }), res: Exchange, chunk: SendProgress },
+  /**
+   * A message over an open WebSocket session (its id came with its head), expanded with the scope
+   * of its connect; its row comes with the session's rows once sent (docs/websocket.md).
+   */
+  'request.socketSend': { req: T.Object({ stream: T.String(), message: SocketMessage }), res: T.Object({ sent: T.Boolean() }) },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
   'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
   /**

@@ -20,6 +20,14 @@ describe('the request kinds', () => {
     expect(forFile({ ...request, assertions: [] })).not.toHaveProperty('assertions');
   });
 
+  it('has WebSocket as a kind of its own: its file, its badge, a blank one', () => {
+    expect(kindOfFile('apis/a/requests/Chat.websocket.yaml')?.id).toBe('websocket');
+    const blank = kindById('websocket').blank({ id: 'r2', name: 'Chat', url: 'wss://example.test/chat' });
+    expect(blank).toMatchObject({ kind: 'websocket', version: 1, url: 'wss://example.test/chat', messages: [], subprotocols: [] });
+    expect(kindOf(blank).badge(blank)).toBe('WS');
+    expect(kindOf(blank).api).toBe('websocket');
+  });
+
   it('refuses a kind it does not know, naming it', () => {
     expect(() => kindById('carrier-pigeon')).toThrow(/"carrier-pigeon" is not a request kind/);
   });

@@ -134,7 +134,7 @@ describe('a batch of rows as columns', () => {
     expect(() => unpackRows({ ...batch, data: ['one'] })).toThrow(/columns disagree/);
     expect(() => unpackRows({ ...batch, runs: [1, 3] })).toThrow(/outrun/);
     expect(() => unpackRows({ ...batch, runs: [0, 2] })).toThrow(/numbered 0/);
-    expect(() => unpackRows({ ...batch, kinds: 'ex' })).toThrow(/unknown row kind/);
+    expect(() => unpackRows({ ...batch, kinds: 'ez' })).toThrow(/unknown row kind/);
     expect(() => unpackRows({ ...batch, runs: [1, 1] })).toThrow(/do not cover/);
   });
 });

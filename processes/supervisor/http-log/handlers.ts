@@ -12,6 +12,10 @@ import { harPieces } from './har.js';
 export function httpLogHandlers(sup: Supervisor): Handlers {
   return {
     'request.stopStream': ({ stream }) => ({ stopped: sup.streams.stop(stream) }),
+    'request.socketSend': async ({ stream, message }) => {
+      await sup.streams.sendMessage(stream, message);
+      return { sent: true };
+    },
     'request.streamRead': ({ stream, n }) => ({ open: sup.streams.read(stream, n) }),
     'httpLog.list': () => sup.httpLog.list(),
     'httpLog.get': ({ id }) => sup.httpLog.get(id),

@@ -8,9 +8,10 @@ import { kindOf, type AnyRequest } from '../../../protocol/kinds/index.js';
 import type { Supervisor } from '../supervisor.js';
 import type { SendDeps } from '../send/send-service.js';
 import { httpService } from './http.js';
+import { websocketService } from './websocket/index.js';
 import type { KindService } from './kind.js';
 
-const SERVICES: readonly KindService[] = [httpService];
+const SERVICES: readonly KindService[] = [httpService, websocketService];
 const byId = new Map(SERVICES.map((service) => [service.id, service]));
 
 /** Sends `request` by its kind: an HTTP exchange, a WebSocket session; the answer is its Exchange. */

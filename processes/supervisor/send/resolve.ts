@@ -225,7 +225,8 @@ function bodyFilePath(root: string, file: string, field: string): string {
   }
 }
 
-async function applyAuth(
+/** Puts the auth on the request's headers or query; a refusal (values missing, a token not obtained) is returned to be thrown after the unresolved names. */
+export async function applyAuth(
   auth: Auth,
   headers: Header[],
   query: [string, string][],

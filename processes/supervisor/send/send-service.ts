@@ -17,7 +17,9 @@ import type { ProjectStore } from '../store/project-store.js';
 import type { LogHandle } from '../http-log/http-log.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { carriedValues } from '../../../protocol/credentials/index.js';
-import { resolveRequest } from './resolve.js';
+import { resolveRequest, type ResolveContext } from './resolve.js';
+import { isHttp, type AnyRequest } from '../../../protocol/kinds/index.js';
+import type { OutgoingSocketMessage, SocketMessage } from '../../../protocol/model/websocket.js';
 import { literalSecrets } from './secure-auth.js';
 import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
@@ -48,7 +50,12 @@ export interface PreparedSend {
   history?: boolean;
   /** False: the send is not kept in the HTTP Log either (`parley run`: no one reads it there). */
   log?: boolean;
+  /** A WebSocket session's: a message as the sender puts it on the socket (expanded with this send's scope). */
+  socketMessage?: (message: SocketMessage) => Promise<OutgoingSocketMessage>;
 }
+
+/** What putting a send on the wire needs of its preparation (any kind's). */
+export type WireSend = Pick<PreparedSend, 'store' | 'secrets' | 'assertions' | 'history' | 'log' | 'socketMessage'> & { request: AnyRequest };
 
 /** Where `${name}` resolves for a send, and what `parley run` lays over it. */
 export interface ScopeOverrides {
@@ -81,8 +88,20 @@ export async function sendRequest(
   return dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress, backlog);
 }
 
-/** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
-export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, overrides: ScopeOverrides = {}): Promise<PreparedSend> {
+/** Where a send's `${...}` resolve, with the secrets it names fetched: every kind's send starts here. */
+export interface SendScope {
+  store: ProjectStore;
+  api: Api;
+  scopeRows: { environment: Row[]; project: Row[]; globals: Row[] };
+  /** Secret values by name, as fetched (the expander's `secretValues` also holds those typed into a draft). */
+  secrets: Map<string, string>;
+  expander: Expander;
+  /** Resolution settings: the preferences' proxy and extra CAs, the inline limit, the OAuth 2 tokens. */
+  resolve: ResolveContext;
+}
+
+/** The scope of a send of `request` (any kind), its secrets fetched from the overrides or the keychain. */
+export async function sendScope(sup: Supervisor, deps: SendDeps, projectRoot: string, request: AnyRequest, overrides: ScopeOverrides = {}): Promise<SendScope> {
   const store = sup.project(projectRoot);
   const api = store.apiOf(request.id);
   const ws = sup.workspace.get();
@@ -108,26 +127,30 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
   for (const [field, value] of literalSecrets(auth)) expander.secretValues.set(`unsaved-${field}`, value);
   const caPem = ws.preferences.caBundle ? await readCaBundle(ws.preferences.caBundle) : '';
-  const resolved = await resolveRequest(request, api, {
-    expander,
-    projectRoot: store.root,
-    proxy: ws.preferences.proxy,
-    caPem,
-    inlineLimit: INLINE_LIMIT,
-    secretNames: ws.secrets,
-    oauthToken: deps.oauthToken,
-  });
+  const resolve: ResolveContext = { expander, projectRoot: store.root, proxy: ws.preferences.proxy, caPem, inlineLimit: INLINE_LIMIT, secretNames: ws.secrets, oauthToken: deps.oauthToken };
+  return { store, api, scopeRows, secrets, expander, resolve };
+}
+
+/** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
+export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, overrides: ScopeOverrides = {}): Promise<PreparedSend> {
+  const { store, api, scopeRows, secrets, expander, resolve } = await sendScope(sup, deps, projectRoot, request, overrides);
+  const resolved = await resolveRequest(request, api, resolve);
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
-  const spec: SendSpec = {
-    ...resolved,
-    cookies: { send: request.settings.sendCookies },
-    ...(overrides.timeoutMs !== undefined ? { timeoutMs: overrides.timeoutMs } : {}),
-    ...(overrides.insecure ? { insecure: true } : {}),
-  };
+  const spec = withOverrides(resolved, request.settings.sendCookies, overrides);
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
   // Secrets an assertion names are masked in its results like those the request used.
   if (assertions) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
   return { store, api, request, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
+}
+
+/** Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on. `parley run` may replace the timeout and the TLS check. */
+export function withOverrides(resolved: SendSpec, sendCookies: boolean, overrides: ScopeOverrides): SendSpec {
+  return {
+    ...resolved,
+    cookies: { send: sendCookies },
+    ...(overrides.timeoutMs !== undefined ? { timeoutMs: overrides.timeoutMs } : {}),
+    ...(overrides.insecure ? { insecure: true } : {}),
+  };
 }
 
 /** What the HTTP Log keeps of a send to put it on the wire again (never sent to the UI). */
@@ -146,7 +169,7 @@ export interface LoggedSend {
 export async function dispatchSend(
   sup: Supervisor,
   deps: SendDeps,
-  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history' | 'log'>,
+  prepared: WireSend,
   spec: SendSpec,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
@@ -169,7 +192,7 @@ export interface Answered {
 export async function putOnWire(
   sup: Supervisor,
   deps: SendDeps,
-  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history' | 'log'>,
+  prepared: WireSend,
   spec: SendSpec,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
@@ -189,7 +212,8 @@ export async function putOnWire(
         requestName: request.name,
         request: sent.request,
         redacted: sent.masked || secrets.size > 0,
-        resend: { project: store.root, send: { request, spec, secrets } },
+        // The HTTP Log re-sends an HTTP exchange; a WebSocket session is opened again from its request.
+        ...(isHttp(request) ? { resend: { project: store.root, send: { request, spec, secrets } } } : {}),
       })
     : UNLOGGED;
   let stream: StreamSession | undefined;
@@ -228,6 +252,12 @@ export async function putOnWire(
         onTaken: () => void sup.sender.call('sender.streamTaken', { stream: read }).catch(() => undefined),
       });
       stream.stopSignal.addEventListener('abort', stopRead, { once: true });
+      const made = prepared.socketMessage;
+      if (made) {
+        stream.sendMessage = async (message) => {
+          await sup.sender.call('sender.socketSend', { stream: read, message: await made(message) });
+        };
+      }
       log.streamOpened(chunk.head.status, chunk.head.statusText);
     } else stream?.add(chunk.batch);
   };
@@ -261,7 +291,7 @@ export async function putOnWire(
   }
   return {
     complete: async () => {
-      const verdict = await deps.verdict(store.root, request, response, signal).catch((err: Error) => {
+      const verdict = await (isHttp(request) ? deps.verdict(store.root, request, response, signal) : Promise.resolve(undefined)).catch((err: Error) => {
         sup.log(`contract check failed: ${err.message}`);
         return undefined;
       });
@@ -311,7 +341,7 @@ function stoppedStream(stream: StreamSession, head: ResponseHead, error: { code:
  */
 async function recordStreamSend(
   sup: Supervisor,
-  s: { store: ProjectStore; request: Request; secrets: Map<string, string>; carried: string[]; sent: ReturnType<typeof recordSent>; at: string; log: LogHandle; stream: StreamSession; response: SendResult; record: boolean },
+  s: { store: ProjectStore; request: AnyRequest; secrets: Map<string, string>; carried: string[]; sent: ReturnType<typeof recordSent>; at: string; log: LogHandle; stream: StreamSession; response: SendResult; record: boolean },
 ): Promise<Exchange> {
   const { secrets, carried } = s;
   // The sender kept both (History's travels beside the response and goes no further).

@@ -8,6 +8,8 @@
  * its read and answers with the sender's kept rows.
  */
 import { randomUUID } from 'node:crypto';
+import { ParleyError } from '../../../protocol/errors.js';
+import type { SocketMessage } from '../../../protocol/model/websocket.js';
 import type { ResponseHead, SendProgress, Timing } from '../../../protocol/model/exchange.js';
 import { batchLength, lastRowNumber, newestRows, packRows, STREAM_LIMITS, unpackRows, type RowBatch, type StreamRecord, type StreamRow, type StreamState } from '../../../protocol/model/stream.js';
 import { FIRST_ROWS, type KeptStream } from '../../sender/engine/stream-keeper.js';
@@ -52,6 +54,8 @@ export interface StreamSessionOptions {
 
 export class StreamSession {
   readonly id = randomUUID();
+  /** A WebSocket session's: sends a message over it (`request.socketSend`); absent for an event stream. */
+  sendMessage: ((message: SocketMessage) => Promise<void>) | undefined;
   readonly head: ResponseHead;
   readonly timing: Timing;
   /** The true counts, as the last batch gave them. */
@@ -202,6 +206,13 @@ export class OpenStreams {
     const session = this.sessions.get(id);
     session?.stop();
     return session !== undefined;
+  }
+
+  /** Sends a message over an open WebSocket session; refused when no such session runs. */
+  async sendMessage(id: string, message: SocketMessage): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session?.sendMessage) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
+    await session.sendMessage(message);
   }
 
   close(session: StreamSession): void {

@@ -106,7 +106,7 @@ export async function prepareHandshake(target: SocketTarget, options: HandshakeO
         const fail = (err: unknown) => {
           settle();
           socket.terminate();
-          reject(control.stoppedError() ?? sendFailure(err, { host: url.host, proxyHost: '', requestStarted: marks.connected !== undefined }));
+          reject(control.stoppedError() ?? subprotocolRefusal(err, url.host, target.protocols) ?? sendFailure(err, { host: url.host, proxyHost: '', requestStarted: marks.connected !== undefined }));
         };
         const onAbort = () => fail(control.signal.reason);
         const onUpgrade = (res: IncomingMessage) => (response = res);
@@ -172,6 +172,17 @@ export async function prepareHandshake(target: SocketTarget, options: HandshakeO
       return { socket, answer };
     },
   };
+}
+
+/**
+ * A 101 whose subprotocol is not one asked for (or none when some were): ws fails the handshake
+ * with only a message to tell (no code), so its two messages are matched here.
+ */
+function subprotocolRefusal(err: unknown, host: string, asked: string[]): ParleyError | undefined {
+  const message = err instanceof Error ? err.message : '';
+  if (message === 'Server sent no subprotocol') return new ParleyError('protocol-error', `${host} accepted the WebSocket with none of the subprotocols asked for (${asked.join(', ')}).`, { host });
+  if (message === 'Server sent an invalid subprotocol') return new ParleyError('protocol-error', `${host} answered the WebSocket handshake with a subprotocol that was not asked for.`, { host });
+  return undefined;
 }
 
 /** The URL of a socket send: ws: or wss: with a host. */
