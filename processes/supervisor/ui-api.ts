@@ -13,7 +13,7 @@ import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
 import { addBodyFile } from './store/body-files.js';
-import { moveSecretsToKeychain } from './send/secure-auth.js';
+import { moveSecretsToStore } from './send/secure-auth.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
@@ -100,9 +100,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [api.id]);
       return api;
     },
-    'api.save': async ({ project, api }) => {
+    'api.save': async ({ project, api, leaveOutSecrets }) => {
       const store = sup.project(project);
-      const secured = await moveSecretsToKeychain(api.auth, `api/${api.id}`, sup.secrets);
+      const secured = await moveSecretsToStore(api.auth, `api/${api.id}`, sup.secrets, { leaveOut: leaveOutSecrets === true });
       await rememberSecrets(sup, secured.stored);
       const saved = await store.saveApi({ ...api, auth: secured.auth });
       sup.projectChanged(store, [api.id]);
@@ -116,9 +116,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [request.id]);
       return request;
     },
-    'request.save': async ({ project, request }) => {
+    'request.save': async ({ project, request, leaveOutSecrets }) => {
       const store = sup.project(project);
-      const secured = await moveSecretsToKeychain(request.auth, `request/${request.id}`, sup.secrets);
+      const secured = await moveSecretsToStore(request.auth, `request/${request.id}`, sup.secrets, { leaveOut: leaveOutSecrets === true });
       await rememberSecrets(sup, secured.stored);
       const saved = await store.saveRequest({ ...request, auth: secured.auth });
       sup.projectChanged(store, [request.id]);
@@ -174,10 +174,11 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.broadcast('workspace.changed', ws);
       return {};
     },
-    'secret.status': async () => {
-      const reason = await sup.secrets.unavailableReason();
-      return { available: reason === null, ...(reason ? { reason } : {}), names: sup.workspace.get().secrets };
-    },
+    'secret.status': async () => ({ ...(await sup.secrets.status()), names: sup.workspace.get().secrets }),
+    'secret.has': ({ names }) => sup.secrets.has(names),
+    'secret.createVault': ({ passphrase }) => sup.secrets.createVault(passphrase),
+    'secret.unlock': ({ passphrase }) => sup.secrets.unlockVault(passphrase),
+    'secret.lock': () => sup.secrets.lockVault(),
 
     'fs.list': async ({ path }) => {
       checkPathLength(path ?? '', 'folder');

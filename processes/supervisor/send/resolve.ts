@@ -13,6 +13,7 @@ import { pathParamNames, splitUrlText } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { serviceName } from '../../../protocol/spnego.js';
+import { secretEnvName } from '../../../protocol/secret-names.js';
 import { redactSecrets, type Expander } from './expand.js';
 
 export interface ResolveContext {
@@ -23,6 +24,8 @@ export interface ResolveContext {
   inlineLimit: number;
   /** Names of the secrets this workspace stored, to point at the one a missing name may mean. */
   secretNames?: readonly string[];
+  /** Where `${secret:...}` values came from, so a missing one is explained truly. */
+  secretSource?: SecretSource;
   /** Gets an OAuth 2 access token for the resolved auth settings (cached by the caller). */
   oauthToken: (auth: Extract<Auth, { type: 'oauth2' }>, cacheKey: string) => Promise<string>;
 }
@@ -60,7 +63,7 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     const parts = [
       ...missingPath.map((name) => `path parameter {${name}} has no value`),
       ...unresolved.map((name) =>
-        name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? []) : `\${${name}} is not defined in the active environment, the project properties or the globals`,
+        name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? [], ctx.secretSource) : `\${${name}} is not defined in the active environment, the project properties or the globals`,
       ),
     ];
     throw new ParleyError('unresolved', `Not sent: ${parts.join('; ')}.`, { pathParams: missingPath, expansions: unresolved });
@@ -120,11 +123,32 @@ function negotiateFor(auth: Auth, headers: Header[], x: (s: string) => string): 
   return { negotiate: { spn } };
 }
 
-/** "${secret:apiToken} names no secret in the keychain", and the stored name it may have meant. */
-function missingSecret(name: string, known: readonly string[]): string {
+export interface SecretSource {
+  /** The workspace's secret store. */
+  store: 'keychain' | 'vault' | 'none';
+  /** `parley run`: `PARLEY_SECRET_<NAME>` was looked at first. */
+  fromEnvironment?: boolean;
+  /** Why the store was not asked (a run without one): said after the variable's name. */
+  problem?: string;
+}
+
+const STORE_WORDS = { keychain: 'the keychain', vault: 'the vault', none: 'secure storage' } as const;
+
+/**
+ * "${secret:apiToken} names no secret in the keychain", and the stored name it may have meant;
+ * under `parley run` the exact PARLEY_SECRET_<NAME> variable that would supply it.
+ */
+function missingSecret(name: string, known: readonly string[], source: SecretSource = { store: 'keychain' }): string {
   const lower = name.toLowerCase();
   const near = known.find((k) => k.toLowerCase() === lower || k.toLowerCase().endsWith(`/${lower}`));
-  return `\${secret:${name}} names no secret in the keychain${near ? ` (did you mean \${secret:${near}}?)` : ' (store one with Add secret… under Environments)'}`;
+  const nearHint = near ? ` (did you mean \${secret:${near}}?)` : '';
+  if (source.fromEnvironment) {
+    const variable = `set ${secretEnvName(name)} to supply it`;
+    if (source.problem !== undefined || source.store === 'none') return `\${secret:${name}} has no value: ${variable} (${source.problem ?? 'there is no system keychain or vault here'})${nearHint}`;
+    return `\${secret:${name}} names no secret in ${STORE_WORDS[source.store]}: ${variable}${nearHint}`;
+  }
+  if (source.store === 'none') return `\${secret:${name}} has no value: there is no secure storage on this system to hold it`;
+  return `\${secret:${name}} names no secret in ${STORE_WORDS[source.store]}${near ? nearHint : ' (store one with Add secret… under Environments)'}`;
 }
 
 function resolveBody(request: Request, headers: Header[], x: (s: string) => string, root: string): OutgoingBody {

@@ -1,7 +1,9 @@
 /**
  * Keeps secrets out of project files: a secret typed into an auth field (a password, token,
- * API key or client secret) is moved to the keychain on save and replaced by its
- * `${secret:name}` reference. Values made only of `${...}` references are kept as written.
+ * API key or client secret) is moved to the workspace's secret store (keychain or vault) on save
+ * and replaced by its `${secret:name}` reference. Values made only of `${...}` references are
+ * kept as written. Without a store the save is refused, or, when the user chose to save without
+ * the secret, the field is saved empty.
  */
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Auth } from '../../../protocol/model/auth.js';
@@ -28,14 +30,27 @@ export function literalSecrets(auth: Auth): Map<string, string> {
   return out;
 }
 
-export async function moveSecretsToKeychain(auth: Auth, scope: string, secrets: SecretStore): Promise<{ auth: Auth; stored: string[] }> {
+export interface SecuredAuth {
+  auth: Auth;
+  /** Names stored. */
+  stored: string[];
+  /** Fields saved empty because nothing could store them (`leaveOut`). */
+  leftOut: string[];
+}
+
+/** Codes of the errors that mean no secret can be stored now (the UI offers a vault, an unlock, or saving without). */
+export const NO_STORAGE_CODES: ReadonlySet<string> = new Set(['no-secure-storage', 'vault-locked']);
+
+export async function moveSecretsToStore(auth: Auth, scope: string, secrets: SecretStore, options: { leaveOut?: boolean; refusal?: string } = {}): Promise<SecuredAuth> {
   const literals = literalSecrets(auth);
-  if (literals.size === 0) return { auth, stored: [] };
+  if (literals.size === 0) return { auth, stored: [], leftOut: [] };
+  const next = { ...auth } as Record<string, string>;
   const reason = await secrets.unavailableReason();
   if (reason) {
-    throw new ParleyError('no-secure-storage', `${reason} The secret typed into the auth was not saved.`);
+    if (!options.leaveOut) throw await noStorageError(secrets, reason, options.refusal ?? 'The secret typed into the auth was not saved.');
+    for (const field of literals.keys()) next[field] = '';
+    return { auth: next as unknown as Auth, stored: [], leftOut: [...literals.keys()] };
   }
-  const next = { ...auth } as Record<string, string>;
   const stored: string[] = [];
   for (const [field, value] of literals) {
     const name = `${scope}/${field}`;
@@ -43,5 +58,11 @@ export async function moveSecretsToKeychain(auth: Auth, scope: string, secrets: 
     next[field] = `\${secret:${name}}`;
     stored.push(name);
   }
-  return { auth: next as unknown as Auth, stored };
+  return { auth: next as unknown as Auth, stored, leftOut: [] };
+}
+
+/** The refusal of a save that holds a secret nothing can store: `vault-locked` when a vault is there, else `no-secure-storage`. */
+export async function noStorageError(secrets: SecretStore, reason: string, what: string): Promise<ParleyError> {
+  const locked = (await secrets.backend?.()) === 'vault';
+  return new ParleyError(locked ? 'vault-locked' : 'no-secure-storage', `${reason} ${what}`);
 }

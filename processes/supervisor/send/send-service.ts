@@ -1,7 +1,7 @@
 /**
  * A send from start to finish, in the supervisor: expand and resolve the request, hand it to
  * the sender process, check the response against the contract, record it in History.
- * Secrets are fetched from the keychain only here, and masked in everything recorded.
+ * Secrets are fetched from the secret store (keychain or vault) only here, and masked in everything recorded.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -18,7 +18,8 @@ import type { LogHandle } from '../http-log/http-log.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest } from './resolve.js';
-import { literalSecrets } from './secure-auth.js';
+import { NO_STORAGE_CODES, literalSecrets } from './secure-auth.js';
+import { VAULT_PASSPHRASE_ENV } from '../store/vault-secrets.js';
 import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
@@ -40,7 +41,7 @@ export interface PreparedSend {
   api: Api;
   request: Request;
   spec: SendSpec;
-  /** Secret values by name (keychain names, and `unsaved-<field>` for secrets typed into a draft). */
+  /** Secret values by name (names in the store, and `unsaved-<field>` for secrets typed into a draft). */
   secrets: Map<string, string>;
   /** The request's enabled assertions, expanded; none: undefined. */
   assertions?: PreparedAssertions;
@@ -56,7 +57,7 @@ export interface ScopeOverrides {
   environment?: Row[] | null;
   /** Properties that win over the project's (a data row's columns). */
   properties?: Row[];
-  /** Secret values known before the keychain is asked (`PARLEY_SECRET_<NAME>`). */
+  /** Secret values known before the secret store is asked (`PARLEY_SECRET_<NAME>`): a missing one is then named by its variable. */
   secret?: (name: string) => string | undefined;
   /** Skip TLS certificate checks (`parley run --insecure`). */
   insecure?: boolean;
@@ -92,14 +93,22 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
 
   const texts = [JSON.stringify(request), JSON.stringify(api.auth), api.baseUrl];
   const secrets = new Map<string, string>();
+  /** Why the store could not be asked, when `parley run` goes on to name the variables instead. */
+  let storeProblem: string | undefined;
   for (const name of secretNamesIn(texts, scopeRows)) {
     const given = overrides.secret?.(name);
     if (given !== undefined) {
       secrets.set(name, given);
       continue;
     }
+    if (storeProblem !== undefined) continue;
     const value = await sup.secrets.get(name).catch((err: ParleyError) => {
-      throw new ParleyError(err.code, `Not sent: ${err.message}`);
+      // A run without a keychain or an unlocked vault can still take each secret from the environment: say which variable.
+      if (overrides.secret && NO_STORAGE_CODES.has(err.code)) {
+        storeProblem = err.code === 'vault-locked' ? `the vault is locked: set ${VAULT_PASSPHRASE_ENV} to unlock it` : 'there is no system keychain or vault here';
+        return null;
+      }
+      throw new ParleyError(err.code, `Not sent: ${err.message}`, err.data);
     });
     if (value !== null) secrets.set(name, value);
   }
@@ -115,6 +124,11 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
     caPem,
     inlineLimit: INLINE_LIMIT,
     secretNames: ws.secrets,
+    secretSource: {
+      store: await sup.secrets.backend(),
+      ...(overrides.secret ? { fromEnvironment: true } : {}),
+      ...(storeProblem !== undefined ? { problem: storeProblem } : {}),
+    },
     oauthToken: deps.oauthToken,
   });
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
