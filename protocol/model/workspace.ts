@@ -78,7 +78,10 @@ export const SecretStorage = T.Object({
   available: T.Boolean(),
   /** Why not, when not: no secure storage, the vault locked or damaged. */
   reason: T.Optional(T.String()),
-  /** The vault file, for a vault. */
+  /** The vault file: where it is, or where one would be made (no keychain). */
   vaultFile: T.Optional(T.String()),
 });
 export type SecretStorage = Static<typeof SecretStorage>;
+
+/** Codes of the errors that mean no secret can be stored or read now: the UI offers a vault, an unlock, or going without. */
+export const NO_STORAGE_CODES: ReadonlySet<string> = new Set(['no-secure-storage', 'vault-locked']);

@@ -8,27 +8,7 @@
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { SecretStore } from '../store/secrets.js';
-
-const SECRET_FIELDS: Partial<Record<Auth['type'], string[]>> = {
-  basic: ['password'],
-  bearer: ['token'],
-  apikey: ['value'],
-  oauth2: ['clientSecret'],
-};
-
-export function isReferenceOnly(value: string): boolean {
-  return value === '' || /^(\$\{[^{}]+\})+$/.test(value.trim());
-}
-
-/** Literal secrets in an auth, by field name: what must not reach a file or a log. */
-export function literalSecrets(auth: Auth): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const field of SECRET_FIELDS[auth.type] ?? []) {
-    const value = (auth as Record<string, string>)[field] ?? '';
-    if (!isReferenceOnly(value)) out.set(field, value);
-  }
-  return out;
-}
+import { literalSecrets } from '../../../protocol/credentials/auth-secrets.js';
 
 export interface SecuredAuth {
   auth: Auth;
@@ -37,9 +17,6 @@ export interface SecuredAuth {
   /** Fields saved empty because nothing could store them (`leaveOut`). */
   leftOut: string[];
 }
-
-/** Codes of the errors that mean no secret can be stored now (the UI offers a vault, an unlock, or saving without). */
-export const NO_STORAGE_CODES: ReadonlySet<string> = new Set(['no-secure-storage', 'vault-locked']);
 
 export async function moveSecretsToStore(auth: Auth, scope: string, secrets: SecretStore, options: { leaveOut?: boolean; refusal?: string } = {}): Promise<SecuredAuth> {
   const literals = literalSecrets(auth);

@@ -51,7 +51,7 @@ export class WorkspaceSecrets implements SecretStore {
   async status(): Promise<SecretStorage> {
     const backend = await this.backend();
     if (backend === 'keychain') return { backend, locked: false, available: true };
-    if (backend === 'none') return { backend, locked: false, available: false, reason: noSecureStorageMessage() };
+    if (backend === 'none') return { backend, locked: false, available: false, reason: noSecureStorageMessage(), vaultFile: this.vault.file.path };
     const reason = await this.vault.unavailableReason();
     return { backend, locked: !this.vault.unlocked, available: reason === null, ...(reason !== null ? { reason } : {}), vaultFile: this.vault.file.path };
   }

@@ -3,6 +3,7 @@ import { paletteOpen, mod } from '../state/commands.js';
 import { attempt } from '../state/rpc.js';
 import { MoonIcon, SunIcon } from './Icons.js';
 import { openTab } from '../state/tabs.js';
+import { VaultStatus } from './SecretStoreDialog.js';
 
 export function StatusBar() {
   const troubled = Object.entries(childStatus.value).filter(([, s]) => s.state !== 'running');
@@ -50,6 +51,7 @@ export function StatusBar() {
         </select>
       </label>
       <span class="spacer" />
+      <VaultStatus />
       <button class="status-button" onClick={() => (paletteOpen.value = true)} title="Command palette">
         {mod}+Shift+P
       </button>

@@ -6,6 +6,9 @@ import { toast } from '../state/toasts.js';
 import { editDraft, openDraft, refreshDraft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { AuthEditor } from '../components/AuthEditor.js';
+import { withSecretStore } from '../components/SecretStoreDialog.js';
+import { leftOutFields, noteLeftOut } from '../state/secret-storage.js';
+import { literalSecrets } from '../../../../protocol/credentials/auth-secrets.js';
 import type { EditorProps } from './registry.js';
 
 /** Sections other features add to the API tab (Definition group, mocks). */
@@ -15,7 +18,12 @@ export function ApiEditor({ tab }: EditorProps) {
   const doc = openDraft<Api>(tab.id, {
     load: () => call('api.get', { project: tab.project, id: tab.itemId }),
     save: async (api) => {
-      const next = await call('api.save', { project: tab.project, api });
+      const typed = [...literalSecrets(api.auth).keys()];
+      const { value: next, leftOut } = await withSecretStore(
+        (leaveOutSecrets) => call('api.save', { project: tab.project, api, ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }),
+        { leaveOut: 'Save without the secret', what: "the secret typed into the API's authentication" },
+      );
+      noteLeftOut(tab.id, leftOut ? typed : []);
       retitleTab(tab.id, next.name);
       toast('success', `${next.name} saved.`);
       return next;
@@ -53,7 +61,7 @@ export function ApiEditor({ tab }: EditorProps) {
       <section class="section">
         <h3>Authentication</h3>
         <p class="muted">Every request of this API whose auth is Inherit uses this.</p>
-        <AuthEditor auth={api.auth} allowInherit={false} onChange={(auth) => change({ auth })} />
+        <AuthEditor auth={api.auth} allowInherit={false} leftOut={leftOutFields.value.get(tab.id)} onChange={(auth) => change({ auth })} />
       </section>
       {saved.value && apiSections.map((render, i) => <div key={i}>{render(tab.project, saved.value!, () => void refreshDraft(doc))}</div>)}
     </div>

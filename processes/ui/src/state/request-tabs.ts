@@ -13,6 +13,9 @@ import { projectByRoot } from './app.js';
 import { editDraft, openDraft, whenLoaded, type Draft } from './drafts.js';
 import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
+import { noteLeftOut } from './secret-storage.js';
+import { askSecretStore, withSecretStore } from '../components/SecretStoreDialog.js';
+import { literalSecrets } from '../../../../protocol/credentials/auth-secrets.js';
 import { onTabClosed, retitleTab, type Tab } from './tabs.js';
 import { onStreamProgress, type LiveStream } from './live-stream.js';
 import { lastRowNumber } from '../../../../protocol/model/stream.js';
@@ -75,7 +78,12 @@ export function requestTabState(tab: Tab): RequestTabState {
       return request;
     },
     save: async (request) => {
-      const saved = await call('request.save', { project: tab.project, request });
+      const typed = [...literalSecrets(request.auth).keys()];
+      const { value: saved, leftOut } = await withSecretStore(
+        (leaveOutSecrets) => call('request.save', { project: tab.project, request, ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }),
+        { leaveOut: 'Save without the secret', what: 'the secret typed into the Auth tab' },
+      );
+      noteLeftOut(tab.id, leftOut ? typed : []);
       retitleTab(tab.id, saved.name, saved.method);
       return saved;
     },
@@ -143,7 +151,7 @@ export function save(state: RequestTabState): Promise<boolean> {
   return saveTab(state.tab.id);
 }
 
-export async function send(state: RequestTabState): Promise<void> {
+export async function send(state: RequestTabState, unlocked = false): Promise<void> {
   // Right after a click in the sidebar the request may still be on its way.
   const draft = state.draft.value ?? (await whenLoaded(state.doc));
   if (!draft || state.sending.value) return;
@@ -152,6 +160,8 @@ export async function send(state: RequestTabState): Promise<void> {
   } catch (err) {
     const e = err as WireError;
     state.error.value = { code: e.code, message: e.message };
+    // The request uses a secret from the locked vault: its passphrase, then the send goes again.
+    if (e.code === 'vault-locked' && !unlocked && (await askSecretStore({ what: 'the secrets this request uses' })) === 'ready') await send(state, true);
   }
 }
 

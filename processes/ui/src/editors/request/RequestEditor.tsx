@@ -10,6 +10,7 @@ import { edit, requestTabState, save, send, stop, type RequestTabState, type Sec
 import { RowsTable } from '../../components/RowsTable.js';
 import { offPlaces, shownRows, splitShown } from './query-rows.js';
 import { AuthEditor } from '../../components/AuthEditor.js';
+import { leftOutFields } from '../../state/secret-storage.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { AssertionsEditor } from './AssertionsEditor.js';
@@ -100,7 +101,14 @@ export function RequestEditor({ tab }: EditorProps) {
           )}
           {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
           {state.section.value === 'auth' && (
-            <AuthEditor auth={draft.auth} allowInherit inherited={state.api.value?.auth} inheritedFrom={state.api.value?.name} onChange={(auth) => change((r) => ({ ...r, auth }))} />
+            <AuthEditor
+              auth={draft.auth}
+              allowInherit
+              inherited={state.api.value?.auth}
+              inheritedFrom={state.api.value?.name}
+              leftOut={leftOutFields.value.get(state.tab.id)}
+              onChange={(auth) => change((r) => ({ ...r, auth }))}
+            />
           )}
           {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
           {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
