@@ -11,6 +11,7 @@ import { registerHistory } from '../history/register.js';
 import { registerCookieJar } from './cookies/register.js';
 import { registerHttpLog } from '../http-log/register.js';
 import { registerSecretCommands } from '../components/SecretStoreDialog.js';
+import { registerTreeEdits } from '../tree/tree-edits.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -25,4 +26,5 @@ export function registerEditors(): void {
   registerCookieJar();
   registerHttpLog();
   registerSecretCommands();
+  registerTreeEdits();
 }
