@@ -236,9 +236,12 @@ export class VaultFile {
     return unseal(this.path, key, rest);
   }
 
-  /** Seals the entries and writes them atomically (temp file, fsync, rename): a crash leaves the old file or the new one. */
+  /**
+   * Seals the entries and writes them atomically (a 0600 temp file, fsync, rename; atomic.ts): a
+   * crash leaves the old file or the new one, and the next start's recovery removes what is left.
+   */
   async write(key: VaultKey, entries: ReadonlyMap<string, string>): Promise<void> {
-    await commitFiles([{ path: this.path, content: seal(key, entries) }], { journalDir: dirname(this.path), fs: this.fs });
+    await commitFiles([{ path: this.path, content: seal(key, entries), mode: 0o600 }], { journalDir: dirname(this.path), fs: this.fs });
   }
 
   /** Size and change time of the file, to notice a write by another Parley process. */

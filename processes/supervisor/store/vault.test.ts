@@ -2,7 +2,7 @@
  * The vault file and its store: a round trip, a wrong passphrase, a changed file, entry or
  * header refused (and never overwritten), and a write that fails part-way leaving the old file.
  */
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,8 @@ describe('the vault file', () => {
     await expect(again.get('request/r_1/password')).resolves.toBeNull();
 
     const bytes = await readFile(join(dir, VAULT_FILE));
+    // Only its owner may read it, from the first write on (made 0600, not changed after).
+    expect((await stat(join(dir, VAULT_FILE))).mode & 0o777).toBe(0o600);
     for (const clear of ['hunter2-pw-value', 'tok-', 'apiToken', 'request/r_1', PASS]) expect(bytes.includes(clear)).toBe(false);
     // The header says how the key was made: scrypt's parameters and salt, in the file.
     const header = JSON.parse(bytes.subarray(15, headerEnd(bytes)).toString('utf8')) as Record<string, unknown>;
