@@ -92,7 +92,17 @@ export class CliSession {
  */
 export async function requireKeychain(sup: Supervisor): Promise<void> {
   const reason = await sup.secrets.unavailableReason();
-  if (reason) throw new ParleyError('no-secure-storage', `${reason} The --auth-* credentials are stored there for later updates, so they cannot be used without it.`);
+  if (reason) {
+    const code = (await sup.secrets.backend()) === 'vault' ? 'vault-locked' : 'no-secure-storage';
+    throw new ParleyError(code, `${reason} The --auth-* credentials are stored there for later updates, so they cannot be used without it.`);
+  }
+}
+
+/** What an import refused for want of a secret store can do instead: said after its message. */
+export function noStorageAdvice(err: unknown): string {
+  if (hasCode(err, 'vault-locked')) return ` Set ${VAULT_PASSPHRASE_ENV} to the vault's passphrase, or give --without-secrets to import without them.`;
+  if (hasCode(err, 'no-secure-storage')) return ' Give --without-secrets to import without them, or make a vault in the app (parley ui) and set PARLEY_VAULT_PASSPHRASE.';
+  return '';
 }
 
 function exitForSignal(signal: NodeJS.Signals): number {

@@ -24,7 +24,7 @@ const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/parley-vault-
 /** Neither may appear anywhere but in what the test itself sends. */
 const PASSPHRASE = 'vault-pass-4e1b97 words';
 const PASSWORD = 'pw-typed-8c23d5f0';
-const SLOW = { timeout: 180_000 };
+const SLOW = { timeout: 300_000 };
 
 let server: Server;
 let base: string;
@@ -125,6 +125,29 @@ describe('the vault on a system without a keychain', () => {
       const without = await call('request.save', { project: projectDir, request: typed, leaveOutSecrets: true });
       expect(without.auth).toEqual({ type: 'basic', username: 'ada', password: '' });
 
+      // A curl command with -u, and a Postman environment with a secret value: refused, or imported without them.
+      const command = `curl -u ada:${PASSWORD} ${base}/whoami`;
+      const curlRefused = await refusal(call('curl.import', { project: projectDir, parent: api.id, command, name: 'Curled' }));
+      expect(curlRefused).toMatchObject({ code: 'no-secure-storage', message: expect.stringMatching(/The command carries a password or token, so nothing was imported\.$/) });
+      expect((await call('project.tree', { project: projectDir })).items.map((i) => i.name)).not.toContain('Curled');
+      const curled = await call('curl.import', { project: projectDir, parent: api.id, command, name: 'Curled', leaveOutSecrets: true });
+      expect(curled.request.auth).toEqual({ type: 'basic', username: 'ada', password: '' });
+      expect(curled.report.notes).toContain('The password was not imported: there is no secure storage for it (no system keychain, and no vault unlocked). The field is empty: type it on the Auth tab before sending.');
+      const environment = JSON.stringify({ name: 'Staging', values: [{ key: 'token', value: PASSWORD, type: 'secret' }, { key: 'host', value: 'h' }], _postman_variable_scope: 'environment' });
+      const envRun = { source: { kind: 'paste' as const, text: environment }, format: 'auto', options: {} };
+      const envRefused = await refusal(call('import.run', envRun));
+      expect(envRefused).toMatchObject({ code: 'no-secure-storage', message: expect.stringMatching(/The import brings 1 secret variable value, so nothing was imported\.$/) });
+      expect((await call('workspace.get', {})).environments).toEqual([]);
+      const envImported = await call('import.run', { ...envRun, leaveOutSecrets: true });
+      expect(envImported.report.warnings.map((w) => w.message)).toContain(
+        'A secret variable arrives empty: there is no secure storage for its value (no system keychain, and no vault unlocked). Set it in the Environments tab.',
+      );
+      expect((envImported.report.notes ?? []).map((n) => n.message).join(' ')).not.toMatch(/keychain|vault/);
+      expect((await call('workspace.get', {})).environments[0]!.variables.map((v) => [v.name, v.value])).toEqual([
+        ['token', ''],
+        ['host', 'h'],
+      ]);
+
       // The vault: a short passphrase is refused; a good one makes it, unlocked.
       expect((await refusal(call('secret.createVault', { passphrase: 'short' }))).message).toBe('A vault passphrase needs at least 8 characters.');
       const made = await call('secret.createVault', { passphrase: PASSPHRASE });
@@ -140,6 +163,12 @@ describe('the vault on a system without a keychain', () => {
       seen.length = 0;
       await call('request.send', { project: projectDir, request: saved });
       expect(seen).toEqual([basic('ada', PASSWORD)]);
+
+      // An import's secret value goes into the vault too, and the report says so.
+      const prod = JSON.stringify({ name: 'Prod', values: [{ key: 'token', value: `prod-${PASSWORD}`, type: 'secret' }], _postman_variable_scope: 'environment' });
+      const imported = await call('import.run', { source: { kind: 'paste', text: prod }, format: 'auto', options: {} });
+      expect(imported.report.notes).toContainEqual({ message: '1 secret value went to the vault; the variable holds a ${secret:…} reference.' });
+      await expect(call('secret.has', { names: ['prod/token'] })).resolves.toMatchObject({ found: ['prod/token'] });
     });
     expect((await stat(join(home, VAULT_FILE))).mode & 0o777).toBe(0o600);
   });
@@ -183,6 +212,30 @@ describe('the vault on a system without a keychain', () => {
     const wrong = await parleyRun(args, { PARLEY_VAULT_PASSPHRASE: 'not the passphrase' });
     expect(wrong.code).not.toBe(0);
     expect(wrong.stdout + wrong.stderr).toContain(`PARLEY_VAULT_PASSPHRASE does not unlock the vault ${join(home, VAULT_FILE)}: wrong passphrase.`);
+
+    // parley import: a curl command's password goes into the vault when PARLEY_VAULT_PASSPHRASE unlocks it;
+    // without it the import is refused and says what to do, or goes on with --without-secrets.
+    const curl = (name: string, flags: string[], env: Record<string, string>) => {
+      const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'import', '--format', 'curl', '-', '--project', projectDir, '--api', 'Locked', '--name', name, ...flags], {
+        stdio: 'pipe',
+        env: { ...process.env, PARLEY_HOME: home, ...NO_BUS, ...env },
+      });
+      child.stdin.end(`curl -u ada:${PASSWORD} ${base}/whoami`);
+      return finished(child);
+    };
+    const lockedImport = await curl('Cli curl', [], {});
+    expect(lockedImport.code).toBe(2);
+    expect(lockedImport.stderr).toContain('which is locked: set PARLEY_VAULT_PASSPHRASE to its passphrase to unlock it. The command carries a password or token, so nothing was imported. Set PARLEY_VAULT_PASSPHRASE to the vault\'s passphrase, or give --without-secrets to import without them.');
+    const withoutImport = await curl('Cli curl', ['--without-secrets'], {});
+    expect(withoutImport.code, withoutImport.stderr).toBe(0);
+    expect(withoutImport.stdout).toContain('Note      The password was not imported');
+    const vaultImport = await curl('Cli vaulted', [], { PARLEY_VAULT_PASSPHRASE: PASSPHRASE });
+    expect(vaultImport.code, vaultImport.stderr).toBe(0);
+    seen.length = 0;
+    const vaultedRun = await parleyRun(['--api', 'Locked', '--request', 'Cli vaulted'], { PARLEY_VAULT_PASSPHRASE: PASSPHRASE });
+    expect(vaultedRun.code, vaultedRun.stdout).toBe(0);
+    expect(seen).toEqual([basic('ada', PASSWORD)]);
+    outputs.push(...[lockedImport, withoutImport, vaultImport, vaultedRun].flatMap((r) => [r.stdout, r.stderr]));
 
     seen.length = 0;
     const fromEnv = await parleyRun(args, { [variable]: 'from-the-environment' });

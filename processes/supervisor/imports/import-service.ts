@@ -1,7 +1,7 @@
 /**
  * Imports and definition updates, supervisor side: each job runs in a fresh importer child
  * (killed on cancel, or when it dies the job fails with a clear message); what it made is
- * written here, by the single writer, in one atomic commit. Secrets go to the keychain first
+ * written here, by the single writer, in one atomic commit. Secrets go to the secret store first
  * and are taken back out if the commit fails.
  */
 import { open as openFile } from 'node:fs/promises';
@@ -228,8 +228,8 @@ export class ImportService {
   /**
    * Environments and globals (SPEC "Environment and globals import rules"): a taken environment
    * name gets a numeric suffix, case-insensitively; nothing existing is overwritten, neither a
-   * global nor a secret; nothing is made active. Secret values go to the keychain first and are
-   * taken back out if the workspace cannot be saved.
+   * global nor a secret; nothing is made active. Secret values go to the secret store first and
+   * are taken back out if the workspace cannot be saved.
    */
   private async writeWorkspace(result: ImportResult): Promise<NonNullable<ResOf<'import.run'>['workspace']>> {
     const ws = this.sup.workspace.get();
@@ -281,6 +281,12 @@ export class ImportService {
         globals.push({ name: v.name, value, enabled: v.enabled });
       }
       if (kept > 0) result.report.notes = [...(result.report.notes ?? []), { message: `${kept} global${kept === 1 ? '' : 's'} the workspace already had kept ${kept === 1 ? 'its value' : 'their values'}.` }];
+      // Said here, where the store is known: the importer cannot tell the keychain from the vault.
+      if (stored.length > 0) {
+        const place = (await this.sup.secrets.backend()) === 'vault' ? 'the vault' : 'the system keychain';
+        const n = stored.length;
+        result.report.notes = [...(result.report.notes ?? []), { message: `${n} secret value${n === 1 ? '' : 's'} went to ${place}; the variable${n === 1 ? ' holds' : 's hold'} a \${secret:…} reference.` }];
+      }
       const saved = await this.sup.workspace.update((draft) => {
         draft.environments = [...draft.environments, ...environments];
         draft.globals = [...draft.globals, ...globals];
