@@ -65,7 +65,10 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     project = join(await mkdtemp(join(tmpdir(), 'parley-vault-e2e-')), 'project');
     const store = await ProjectStore.open(project, { create: true, name: 'Vault' });
     const api = await store.createApi({ name: 'Vaulted', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-    await store.commit([store.newRequestChange(api.id, '', blankRequest({ id: 'r_whoami', name: 'Whoami', method: 'GET', url: '/whoami' }))]);
+    await store.commit([
+      store.newRequestChange(api.id, '', blankRequest({ id: 'r_whoami', name: 'Whoami', method: 'GET', url: '/whoami' })),
+      store.newRequestChange(api.id, '', blankRequest({ id: 'r_other', name: 'Other', method: 'GET', url: '/other' })),
+    ]);
     await store.close();
     app = await startApp([project], { PARLEY_HOME: home, ...NO_BUS });
     browser = await launchBrowser();
@@ -200,6 +203,35 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     // Lock vault from the status bar: locked again until the passphrase is given.
     await statusBar().getByRole('button', { name: 'Vault unlocked' }).click();
     await statusBar().getByRole('button', { name: 'Vault locked: unlock…' }).waitFor();
+  });
+
+  it('Close all saves every tab it can: a typed secret with the vault locked asks, Cancel leaves that tab open, Save without the secret closes it', async () => {
+    await openWhoami();
+    await page.getByRole('button', { name: 'Change… Password' }).click();
+    await typeInto(password(), `new-${PASSWORD}`);
+    await page.getByRole('treeitem', { name: /Other/ }).dblclick();
+    await page.getByLabel('URL', { exact: true }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('/more', { delay: TYPING_DELAY_MS });
+    const otherFile = join(project, 'apis', 'Vaulted', 'requests', 'Other.request.yaml');
+
+    await palette(page, 'Close all tabs');
+    await page.getByRole('dialog', { name: 'Save changes to 2 tabs?' }).getByRole('button', { name: 'Save all' }).click();
+    const unlock = storeDialog('Unlock the vault');
+    await unlock.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.locator('.toast-warning').textContent()).resolves.toContain('Not saved, left open: Whoami. The other tab was saved.');
+    await until(async () => (await readFile(otherFile, 'utf8')).includes('/other/more'));
+    await expect(page.getByRole('tab', { name: /Other/ }).count()).resolves.toBe(0);
+    await expect(page.getByRole('tab', { name: /Whoami/ }).count()).resolves.toBe(1);
+    await expect(readFile(requestFile(), 'utf8')).resolves.toContain('${secret:request/r_whoami/password}');
+
+    await palette(page, 'Close all tabs');
+    await page.getByRole('dialog', { name: /^Save changes to Whoami/ }).getByRole('button', { name: 'Save', exact: true }).click();
+    await unlock.getByRole('button', { name: 'Save without the secret' }).click();
+    await until(async () => (await page.getByRole('tab', { name: /Whoami/ }).count()) === 0);
+    const saved = await readFile(requestFile(), 'utf8');
+    expect(saved).toMatch(/password: ["']{2}/);
+    expect(saved).not.toContain(PASSWORD);
   });
 
   it('never shows the passphrase or the password in output, the console, the page, a project file or the data folder', async () => {

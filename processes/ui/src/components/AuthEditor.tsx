@@ -157,7 +157,8 @@ export function SecretField({ label, value, onInput, leftOut }: { label: string;
         <span class="secret-stored">
           <StoredBadge name={name} />
           <code class="muted">{`\${secret:${name}}`}</code>
-          <button type="button" class="button small" onClick={() => onInput('')}>
+          {/* Named for itself: inside the <label>, the label's whole text would be its name. */}
+          <button type="button" class="button small" aria-label={`Change… ${label}`} onClick={() => onInput('')}>
             Change…
           </button>
         </span>
