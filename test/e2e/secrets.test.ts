@@ -42,6 +42,8 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
   const PASSPHRASE = 'tram lantern 93 quietly';
   const PASSWORD = 'pw-e2e-71c04b2d';
   const TYPING_DELAY_MS = 20;
+  /** A restart and scrypt (a few tenths of a second at best) on a loaded 2-core machine. */
+  const SLOW = { timeout: 120_000 };
   let server: Server;
   let home: string;
   let project: string;
@@ -100,7 +102,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     await page.keyboard.type(text, { delay: TYPING_DELAY_MS });
   }
 
-  it('says there is no secure storage in words to act on, and Add secret… offers a vault', async () => {
+  it('says there is no secure storage in words to act on, and Add secret… offers a vault', SLOW, async () => {
     await palette(page, 'Environments and globals');
     const notice = page.locator('.env-vars [role=alert]');
     await notice.waitFor();
@@ -119,7 +121,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     await expect(readdir(home)).resolves.not.toContain('secrets.vault');
   });
 
-  it('saves without the secret when asked; then makes a vault with a passphrase typed twice, keeps the password in it, and sends it', async () => {
+  it('saves without the secret when asked; then makes a vault with a passphrase typed twice, keeps the password in it, and sends it', SLOW, async () => {
     await openWhoami();
     await page.getByLabel('Auth type').selectOption('basic');
     await typeInto(page.getByLabel('Username'), 'ada');
@@ -170,7 +172,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     await page.locator('.badge', { hasText: 'stored in the vault' }).waitFor();
   });
 
-  it('after a restart asks for the passphrase at Send: a wrong one is said so and changes nothing, the right one sends', async () => {
+  it('after a restart asks for the passphrase at Send: a wrong one is said so and changes nothing, the right one sends', SLOW, async () => {
     outputs.push(app.output());
     await app.stop();
     app = await startApp([project], { PARLEY_HOME: home, ...NO_BUS });
@@ -205,7 +207,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     await statusBar().getByRole('button', { name: 'Vault locked: unlock…' }).waitFor();
   });
 
-  it('Close all saves every tab it can: a typed secret with the vault locked asks, Cancel leaves that tab open, Save without the secret closes it', async () => {
+  it('Close all saves every tab it can: a typed secret with the vault locked asks, Cancel leaves that tab open, Save without the secret closes it', SLOW, async () => {
     await openWhoami();
     await page.getByRole('button', { name: 'Change… Password' }).click();
     await typeInto(password(), `new-${PASSWORD}`);
@@ -234,7 +236,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     expect(saved).not.toContain(PASSWORD);
   });
 
-  it('never shows the passphrase or the password in output, the console, the page, a project file or the data folder', async () => {
+  it('never shows the passphrase or the password in output, the console, the page, a project file or the data folder', SLOW, async () => {
     outputs.push(app.output());
     const texts = [...outputs, ...consoleLines, await page.content()];
     for (const text of texts) {
