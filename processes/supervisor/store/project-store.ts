@@ -28,6 +28,7 @@ import { ProjectReader } from './project-reader.js';
 import { ProjectLoader, type LoadCacheAt } from './project-loader.js';
 import { ProjectWriter } from './project-writer.js';
 import { ProjectWatch } from './project-watch.js';
+import { Slicer } from './slicer.js';
 
 export { folderId };
 
@@ -154,7 +155,7 @@ export class ProjectStore {
   }
 
   getRequest(id: string): Request {
-    return this.loadedRequest(id).request;
+    return this.index.parsedRequest(this.loadedRequest(id));
   }
 
   /** The API a request belongs to. */
@@ -162,8 +163,15 @@ export class ProjectStore {
     return this.getApi(this.loadedRequest(requestId).apiId);
   }
 
-  requestsOf(apiId: string): Request[] {
-    return this.index.requestsOf(apiId);
+  /** Every request of an API, parsed in slices between which the event loop runs (thousands take a second). */
+  async requestsOf(apiId: string): Promise<Request[]> {
+    const slicer = new Slicer();
+    const requests: Request[] = [];
+    for (const loaded of this.index.requestEntriesOf(apiId)) {
+      requests.push(this.index.parsedRequest(loaded, false));
+      if (slicer.due()) await slicer.turn();
+    }
+    return requests;
   }
 
   async setProperties(properties: Row[]): Promise<void> {
