@@ -89,15 +89,54 @@ export function maskBody(text: string, syntax: BodySyntax, options: MaskOptions 
   return replaceSpans(text, credentialSpans(text, syntax), (_, raw) => (isReferenceOnly(plainValue(syntax, raw)) ? null : replacement));
 }
 
-/** The URL with the value of every credential-named query parameter masked. */
+/**
+ * The URL with the password of its user info (`http://bob:pw@host/`) and the value of every
+ * credential-named query parameter masked; blanked, the password goes with its colon. The user is
+ * kept, as Basic auth's user name is (a request's file and Copy as cURL show it): it names the
+ * account and is no credential by the name rule.
+ */
 export function maskUrl(url: string, options: MaskOptions = {}): Masked {
+  const replacement = replacementOf(options);
+  let text = url;
+  let masked = 0;
+  const password = passwordSpan(url);
+  if (password && !isReferenceOnly(plainValue('form', url.slice(password.start, password.end)))) {
+    const before = replacement === '' ? password.start - 1 : password.start;
+    text = `${url.slice(0, before)}${encodeURIComponent(replacement)}${url.slice(password.end)}`;
+    masked = 1;
+  }
+  const query = maskQuery(text, replacement);
+  return { text: query.text, masked: masked + query.masked };
+}
+
+function maskQuery(url: string, replacement: string): Masked {
   const q = url.indexOf('?');
   if (q < 0) return { text: url, masked: 0 };
   const hash = url.indexOf('#', q);
   const end = hash < 0 ? url.length : hash;
-  const replacement = encodeFor('form', replacementOf(options));
-  return replaceSpans(url, formSpans(url, q + 1, end), (_, raw) => (isReferenceOnly(plainValue('form', raw)) ? null : replacement));
+  const encoded = encodeFor('form', replacement);
+  return replaceSpans(url, formSpans(url, q + 1, end), (_, raw) => (isReferenceOnly(plainValue('form', raw)) ? null : encoded));
 }
+
+/**
+ * Where the password of a URL's user info is written (after `user:`, before the last `@` of the
+ * authority), as a URL parser reads it: the authority ends at `/`, `?`, `#` or `\`. Null when the
+ * URL has no scheme and authority, or no password (`bob@host`, `bob:@host`).
+ */
+function passwordSpan(url: string): { start: number; end: number } | null {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
+  if (!scheme) return null;
+  const from = scheme[0].length;
+  let end = from;
+  while (end < url.length && !AUTHORITY_END.has(url[end]!)) end++;
+  const at = url.lastIndexOf('@', end - 1);
+  if (at < from) return null;
+  const colon = url.indexOf(':', from);
+  if (colon < 0 || colon + 1 >= at) return null;
+  return { start: colon + 1, end: at };
+}
+
+const AUTHORITY_END = new Set(['/', '?', '#', '\\']);
 
 /**
  * A header's value with its credential masked: Authorization keeps its scheme, Cookie its
@@ -214,8 +253,22 @@ export function fillMaskedBody(recorded: string, current: string, syntax: BodySy
   return replaceSpans(recorded, wanted, (span) => have.get(span.path)!).text;
 }
 
-/** The recorded URL with its masked query values taken from `current`'s parameters of the same name; null when one is missing. */
+/**
+ * The recorded URL with its masked values taken from `current`: the password of its user info
+ * from `current`'s, its masked query values from `current`'s parameters of the same name; null
+ * when one is missing.
+ */
 export function fillMaskedUrl(recorded: string, current: string): string | null {
+  const masked = passwordSpan(recorded);
+  if (masked && recorded.slice(masked.start, masked.end) === encodeURIComponent(MASK)) {
+    const have = passwordSpan(current);
+    if (!have) return null;
+    return fillMaskedQuery(`${recorded.slice(0, masked.start)}${current.slice(have.start, have.end)}${recorded.slice(masked.end)}`, current);
+  }
+  return fillMaskedQuery(recorded, current);
+}
+
+function fillMaskedQuery(recorded: string, current: string): string | null {
   const spansOf = (url: string) => {
     const q = url.indexOf('?');
     if (q < 0) return [];
