@@ -106,7 +106,11 @@ describe('leaving secrets out of a kept draft', () => {
   });
 
   it('property: no typed secret, in any auth, header, URL or body place, is in the kept draft', () => {
-    const secret = fc.string({ minLength: 4, maxLength: 24, unit: 'grapheme' }).filter((s) => s.trim().length >= 4 && !s.includes('$') && !s.includes('{') && !s.includes(MASK));
+    // Marked, so the value cannot be a word the rest of the document happens to hold.
+    const secret = fc
+      .string({ minLength: 1, maxLength: 24, unit: 'grapheme' })
+      .filter((s) => !s.includes('$') && !s.includes('{') && !s.includes(MASK))
+      .map((s) => `Zq${s}qZ`);
     fc.assert(
       fc.property(secret, fc.constantFrom('auth', 'header', 'url', 'body', 'userinfo'), (value, place) => {
         const draft = saved();
