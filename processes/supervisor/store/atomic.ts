@@ -24,11 +24,13 @@ export interface FileChange {
   path: string;
   /** New content, a file to copy (streamed, never read whole: a body file can be large), or null to delete the file. */
   content: string | Uint8Array | { copyFrom: string } | null;
+  /** Permissions of a new file (0o644 when absent); 0o600 for what only its user may read (the session). */
+  mode?: number;
 }
 
 /** The file operations a save uses, injectable so tests can make any one of them fail or stop the process. */
 export interface FsOps {
-  writeSynced(path: string, data: string | Uint8Array): Promise<void>;
+  writeSynced(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
   /** Copies `from` to a new file `to` (never over an existing one) and fsyncs it. */
   copySynced(from: string, to: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -42,8 +44,8 @@ export interface FsOps {
 }
 
 export const nodeFs: FsOps = {
-  async writeSynced(path, data) {
-    const handle = await fsp.open(path, 'wx', 0o644);
+  async writeSynced(path, data, mode = 0o644) {
+    const handle = await fsp.open(path, 'wx', mode);
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -161,7 +163,7 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
       await forEachLimited(files, async (file) => {
         if (file.content === null) return;
         if (typeof file.content === 'object' && 'copyFrom' in file.content) await fs.copySynced(file.content.copyFrom, tempOf(file.path, tag));
-        else await fs.writeSynced(tempOf(file.path, tag), file.content);
+        else await fs.writeSynced(tempOf(file.path, tag), file.content, file.mode);
       });
       await forEachLimited(files, async (file, i) => {
         const moved = steps[i]!.existed && (await backUp(file.path, backupOf(file.path, tag), fs));
