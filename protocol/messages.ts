@@ -220,7 +220,7 @@ export const methods = {
    * (a project folder that is gone), each said once. The session's projects are already open or
    * opening (`app.info`).
    */
-  'session.get': { req: Empty, res: T.Composite([SessionTabs, T.Object({ notices: T.Array(T.String()) })]) },
+  'session.get': { req: Empty, res: T.Composite([SessionTabs, T.Object({ projects: T.Array(T.String()), notices: T.Array(T.String()) })]) },
   /** The page's tabs and their drafts, kept for the next start or load (secrets left out again here). */
   'session.save': { req: SessionTabs, res: Empty },
 

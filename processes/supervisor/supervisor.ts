@@ -267,7 +267,11 @@ export class Supervisor {
     if (!session) return;
     for (const root of session.projects) {
       // Not made a recent project again: the user did not open it now.
-      this.openProject(root, { remember: false }).catch((err: Error) => session.projectGone(root, err.message));
+      this.openProject(root, { remember: false }).catch((err: Error) => {
+        session.projectGone(root, err.message);
+        // A page that already asked for the session's notices hears of it now.
+        if (this.uiPeers.size > 0) for (const message of session.takeNotices()) this.notify('warning', message);
+      });
     }
   }
 

@@ -65,7 +65,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     },
 
     // A supervisor that keeps no session (a command's) has no tabs to give and keeps none.
-    'session.get': () => ({ ...(sup.session?.tabs() ?? { tabs: [] }), notices: sup.session?.takeNotices() ?? [] }),
+    'session.get': () => ({ ...(sup.session?.tabs() ?? { tabs: [] }), projects: [...(sup.session?.projects ?? [])], notices: sup.session?.takeNotices() ?? [] }),
     'session.save': (tabs) => {
       sup.session?.setTabs(tabs);
       return {};
