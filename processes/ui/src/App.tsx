@@ -84,7 +84,7 @@ function ConnectionBanner() {
         : 'It was stopped, or started again at a new address. Start it again with parley ui if it is not running. '}
       Open the address it printed in its terminal: <code>Parley is running at http://127.0.0.1:…</code>. Your open projects, tabs and unsaved edits come back
       there.
-      {unkept && ' Edits made on this page since it lost Parley are not kept: copy what you need first.'}
+      {unkept && ' Not every edit on this page was kept (a typed secret never is, nor an edit made after Parley stopped): copy what you need first.'}
     </div>
   );
 }
