@@ -7,7 +7,7 @@ import { draftOf, saveDraft } from './drafts.js';
 import { openCustom } from './overlays.js';
 import { activeTabId, discardTab, dirtyTabs, tabs, type Tab } from './tabs.js';
 import { toast } from './toasts.js';
-import { sessionHoldsEdits } from './session.js';
+import { keepSessionWithoutDrafts, sessionHoldsEdits } from './session.js';
 
 /** Saves one tab's draft; false (with the reason shown) when it did not save. */
 export async function saveTab(id: string): Promise<boolean> {
@@ -100,6 +100,8 @@ export function guardWindowClose(electron: boolean): () => void {
     const dirty = tabs.value.filter((t) => dirtyTabs.value.has(t.id));
     void askAboutEdits(dirty, 'Quitting').then(async (choice) => {
       if (choice === 'cancel' || (choice === 'save' && !(await saveAll()))) return;
+      // Don't save: the next start must not bring the edits back from the session.
+      if (choice === 'discard') await keepSessionWithoutDrafts();
       leaving = true;
       window.close();
     });

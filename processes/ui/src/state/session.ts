@@ -112,6 +112,8 @@ let acknowledged = -1;
 let allKept = false;
 let timer: ReturnType<typeof setTimeout> | null = null;
 let keeping = false;
+/** False once the user quit with Don't save. */
+let keepDrafts = true;
 
 /**
  * Whether a reload or a closed page loses nothing: the supervisor holds the session as it is now,
@@ -162,6 +164,18 @@ function sendNow(): void {
   );
 }
 
+/**
+ * Quitting with Don't save (Electron's dialog): the session keeps the tabs but not their edits, so
+ * the next start does not bring back what the user chose to drop. Waits at most `ms` for the answer.
+ */
+export async function keepSessionWithoutDrafts(ms = 2000): Promise<void> {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+  // From now on: the page is going, and any later save (pagehide's) must not bring them back either.
+  keepDrafts = false;
+  await Promise.race([call('session.save', currentSession().session).catch(() => {}), new Promise((resolve) => setTimeout(resolve, ms))]);
+}
+
 /** What the page has open now, each dirty draft with its secrets left out; `complete` false when a draft did not fit. */
 function currentSession(): { session: SessionTabs; complete: boolean } {
   let budget = MAX_KEPT_DRAFTS_CHARS;
@@ -170,7 +184,7 @@ function currentSession(): { session: SessionTabs; complete: boolean } {
     const saved: SessionTab = { kind: t.kind, project: t.project, itemId: t.itemId, title: t.title, ...(t.method ? { method: t.method } : {}), ...(t.preview ? { preview: true } : {}) };
     const d = draftOf(t.id);
     const draft = d?.dirty.value ? keptDraft(d) : keptDraftOf(t.id);
-    if (!draft) return saved;
+    if (!draft || !keepDrafts) return saved;
     const size = d?.dirty.value ? keptOf(d).size : JSON.stringify(draft.value).length;
     if (size > MAX_KEPT_DRAFT_CHARS || size > budget) {
       complete = false;
