@@ -286,3 +286,77 @@ function fillMaskedQuery(recorded: string, current: string): string | null {
 export function holdsMask(value: string): boolean {
   return value.includes(MASK) || value.includes(encodeURIComponent(MASK)) || value.includes(encodeFor('xml', MASK));
 }
+
+// --- leaving credential values out of a kept draft (the session file) -------------------------
+
+/** A text with its credential values left out, and where the ones that were typed (not as saved) were. */
+export interface LeftOutText {
+  text: string;
+  /** Span paths (`CredentialSpan.path`) of the values blanked: values the saved text did not hold there. */
+  typed: string[];
+}
+
+/**
+ * Every credential value of `text` left out before the text is kept anywhere (an unsaved draft in
+ * the session file): a value the saved text holds at the same place becomes the mask, to be taken
+ * from the saved text again when the draft is restored (`refillBody`); any other was typed, and is
+ * blanked. References, and values already masked, stay as they are.
+ */
+export function leaveOutBody(text: string, saved: string | null, syntax: BodySyntax): LeftOutText {
+  return leaveOut(text, credentialSpans(text, syntax), saved === null ? null : credentialSpans(saved, syntax), saved ?? '', syntax);
+}
+
+/** The same for a URL: its credential-named query values and the password of its user info. */
+export function leaveOutUrl(url: string, saved: string | null): LeftOutText {
+  return leaveOut(url, urlSpans(url), saved === null ? null : urlSpans(saved), saved ?? '', 'form');
+}
+
+/** A kept body with each masked value taken from the same place in the saved text, or blanked where it has none. */
+export function refillBody(kept: string, saved: string | null, syntax: BodySyntax): string {
+  return refill(kept, credentialSpans(kept, syntax), saved === null ? [] : credentialSpans(saved, syntax), saved ?? '', syntax);
+}
+
+export function refillUrl(kept: string, saved: string | null): string {
+  return refill(kept, urlSpans(kept), saved === null ? [] : urlSpans(saved), saved ?? '', 'form');
+}
+
+/** The span path of a URL's user-info password (a query name never holds a NUL, so it cannot clash). */
+export const URL_PASSWORD_PATH = '\u0000password';
+
+/** A URL's query values and the password in `scheme://user:password@host`. */
+function urlSpans(url: string): CredentialSpan[] {
+  const spans: CredentialSpan[] = [];
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(url);
+  if (authority) {
+    const start = url.indexOf('//') + 2;
+    const at = authority[1]!.lastIndexOf('@');
+    const colon = at < 0 ? -1 : authority[1]!.indexOf(':');
+    if (colon >= 0 && colon < at && at > colon + 1) spans.push({ path: URL_PASSWORD_PATH, start: start + colon + 1, end: start + at });
+  }
+  const q = url.indexOf('?');
+  if (q < 0) return spans;
+  const hash = url.indexOf('#', q);
+  return [...spans, ...formSpans(url, q + 1, hash < 0 ? url.length : hash)];
+}
+
+function leaveOut(text: string, spans: CredentialSpan[], savedSpans: CredentialSpan[] | null, saved: string, syntax: BodySyntax): LeftOutText {
+  const have = new Map((savedSpans ?? []).map((s) => [s.path, saved.slice(s.start, s.end)]));
+  const typed: string[] = [];
+  const masked = replaceSpans(text, spans, (span, raw) => {
+    if (isMaskedRaw(syntax, raw) || isReferenceOnly(plainValue(syntax, raw))) return null;
+    if (have.get(span.path) === raw) return encodeFor(syntax, MASK);
+    typed.push(span.path);
+    return emptyValue(syntax);
+  });
+  return { text: masked.text, typed };
+}
+
+function refill(kept: string, spans: CredentialSpan[], savedSpans: CredentialSpan[], saved: string, syntax: BodySyntax): string {
+  const have = new Map(savedSpans.map((s) => [s.path, saved.slice(s.start, s.end)]));
+  return replaceSpans(kept, spans, (span, raw) => (isMaskedRaw(syntax, raw) ? (have.get(span.path) ?? emptyValue(syntax)) : null)).text;
+}
+
+/** An empty value: `""` in JSON (a bare nothing would not parse), nothing elsewhere. */
+function emptyValue(syntax: BodySyntax): string {
+  return syntax === 'json' ? '""' : '';
+}
