@@ -29,7 +29,7 @@ export interface FileChange {
    * to delete the file.
    */
   content: string | Uint8Array | { copyFrom: string } | { moveFrom: string; sha256: string } | null;
-  /** Permissions of a written file (string or bytes content): 0o600 for one only its owner may read (the vault). Default 0o644. */
+  /** Permissions of a new file written from content (0o644 when absent); 0o600 for what only its user may read (the session, the vault). */
   mode?: number;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Auth } from '../../../../protocol/model/auth.js';
 import { emptyAuthFields, emptyAuthMessage } from '../../../../protocol/request-checks.js';
-import { isReferenceOnly } from '../../../../protocol/credentials/auth-secrets.js';
+import { isReferenceOrEmpty } from '../../../../protocol/credentials/auth-secrets.js';
 import { secretHeld, secretStorage } from '../state/secret-storage.js';
 import { MaskedInput } from './Overlays.js';
 
@@ -165,7 +165,7 @@ export function SecretField({ label, value, onInput, leftOut }: { label: string;
       </label>
     );
   }
-  const literal = !isReferenceOnly(value);
+  const literal = !isReferenceOrEmpty(value);
   const backend = storage?.backend;
   const placeholder =
     leftOut && value === ''
