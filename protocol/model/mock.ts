@@ -100,6 +100,13 @@ export type MockOperation = Static<typeof MockOperation>;
 export const ContractCheckMode = T.Union([T.Literal('refuse'), T.Literal('log'), T.Literal('off')]);
 export type ContractCheckMode = Static<typeof ContractCheckMode>;
 
+/**
+ * What a request refused in `refuse` mode gets, as the mock tab and `parley mock --help` say it:
+ * a REST mock answers 400 with a problem body; a SOAP mock a SOAP fault, which SOAP 1.1's HTTP
+ * binding sends with 500 and SOAP 1.2 (a Sender fault) with 400 (docs/mocks.md, "The refusal").
+ */
+export const REFUSAL_ANSWER = { rest: '400', soap: 'a SOAP fault: 500, or 400 in SOAP 1.2' } as const;
+
 export const Mock = T.Object({
   /** 2 when any response declares values, else 1 (computed on save, checked on load). */
   version: T.Union([T.Literal(1), T.Literal(2)]),

@@ -7,7 +7,7 @@
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { EventName, EventOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Mock, MockFinding, MockLogEntry } from '../../../protocol/model/mock.js';
-import type { Api } from '../../../protocol/model/api.js';
+import { whyNotMockable, type Api } from '../../../protocol/model/api.js';
 import type { MockDocuments } from '../../../protocol/model/verdict.js';
 import {
   isSafeFileName,
@@ -22,7 +22,7 @@ import { MAX_NAME_BYTES, fileNameKey, isPortableFileName } from '../../../protoc
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import type { ProjectStore } from '../store/project-store.js';
-import { NO_DEFINITION, definitionBytes, definitionKey, hasCachedDefinition, mockDocuments } from './mock-documents.js';
+import { definitionBytes, definitionKey, mockDocuments } from './mock-documents.js';
 import { sampleNewMock, type JobRunner } from './new-mock-sampler.js';
 import { MockRunner } from './mock-runner.js';
 import { ScriptDiagnostics } from './script-diagnostics.js';
@@ -96,7 +96,8 @@ export class MockService {
   async create(root: string, apiId: string, name: string): Promise<MockView> {
     const store = this.host.project(root);
     const api = store.getApi(apiId);
-    if (!hasCachedDefinition(api)) throw new ParleyError('no-definition', NO_DEFINITION, { api: apiId });
+    const blocked = whyNotMockable(api);
+    if (blocked) throw new ParleyError('no-definition', blocked, { api: apiId });
     const folder = name.trim().normalize('NFC');
     if (!isPortableFileName(folder)) {
       throw new ParleyError(
@@ -325,7 +326,7 @@ export class MockService {
     if (!mock) return;
     const api = store.listApis().find((a) => a.id === mock.api);
     await this.computeFindings(entry, store, mock, api);
-    if (entry.runner && api && hasCachedDefinition(api) && servingKey(mock, api) !== entry.servingKey) await this.apply(entry, mock, api);
+    if (entry.runner && api && !whyNotMockable(api) && servingKey(mock, api) !== entry.servingKey) await this.apply(entry, mock, api);
   }
 
   /** Applies an edit to the running mock at once; if it cannot (a new port is taken), the mock stops and says why. */
@@ -346,7 +347,7 @@ export class MockService {
   }
 
   private async computeFindings(entry: MockEntry, store: ProjectStore, mock: Mock, api: Api | undefined): Promise<void> {
-    if (!api || !hasCachedDefinition(api)) {
+    if (!api || whyNotMockable(api)) {
       entry.findings = [];
       entry.findingWarnings = [];
       entry.findingsKey = '';
@@ -428,7 +429,7 @@ export class MockService {
   private blockedReason(store: ProjectStore, mock: Mock): string | undefined {
     const api = store.listApis().find((a) => a.id === mock.api);
     if (!api) return `The API this mock answers for (${mock.api}) is not in the project.`;
-    return hasCachedDefinition(api) ? undefined : NO_DEFINITION;
+    return whyNotMockable(api);
   }
 
   /** Tells every UI the mock's state, when it changed since last told. */
