@@ -1,16 +1,18 @@
 /** The sidebar: projects > APIs > folders > requests, and mocks; virtualized for big projects. */
 import { useComputed, useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { projects } from '../state/app.js';
-import { activeTab } from '../state/tabs.js';
+import { projectByRoot, projects } from '../state/app.js';
+import { activeTab, type TabKind } from '../state/tabs.js';
 import { openMenu } from '../state/overlays.js';
 import { itemActions, openItem } from '../state/actions.js';
 import { expand, expanded, selectedKey } from '../state/tree.js';
 import { ApiIcon, Chevron, FolderIcon, MethodBadge, MockIcon, ProjectIcon, SearchIcon } from './Icons.js';
-import { rowKey, visibleRows, type Row } from './tree-rows.js';
+import { ancestorKeys, rowKey, visibleRows, type Row } from './tree-rows.js';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 12;
+/** Tabs that show an item of the tree. */
+const TREE_TABS = new Set<TabKind>(['request', 'api', 'mock', 'project']);
 
 
 export function Sidebar() {
@@ -29,11 +31,20 @@ export function Sidebar() {
     return () => observer.disconnect();
   }, []);
 
-  // Keep the active tab's item highlighted in the tree.
+  // The tree follows the active tab (a click on a tab, Ctrl+Tab, a tab opened from History or the
+  // palette): its item is selected, its parents expanded and its row scrolled into view.
   useEffect(() => {
     const tab = activeTab.value;
-    if (tab && tab.kind !== 'welcome') selectedKey.value = rowKey(tab.project, tab.itemId);
-  }, [activeTab.value]);
+    if (!tab || !TREE_TABS.has(tab.kind)) return;
+    const key = rowKey(tab.project, tab.itemId);
+    selectedKey.value = key;
+    const tree = projectByRoot(tab.project);
+    if (!tree) return;
+    for (const parent of ancestorKeys(tree, tab.itemId)) expand(parent);
+    const index = rows.peek().findIndex((r) => r.key === key);
+    if (index >= 0) scrollIntoView(listRef.current, index);
+    // On a change of tab only: the same tab kept or renamed leaves what the user collapsed alone.
+  }, [activeTab.value?.id]);
 
   const all = rows.value;
   const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
