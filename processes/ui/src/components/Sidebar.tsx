@@ -41,8 +41,13 @@ export function Sidebar() {
     const tree = projectByRoot(tab.project);
     if (!tree) return;
     for (const parent of ancestorKeys(tree, tab.itemId)) expand(parent);
-    const index = rows.peek().findIndex((r) => r.key === key);
-    if (index >= 0) scrollIntoView(listRef.current, index);
+    // Scrolled on the next frame, once rows just expanded are rendered: before, the list is not
+    // yet tall enough to scroll there.
+    const frame = requestAnimationFrame(() => {
+      const index = rows.peek().findIndex((r) => r.key === key);
+      if (index >= 0) scrollIntoView(listRef.current, index);
+    });
+    return () => cancelAnimationFrame(frame);
     // On a change of tab only: the same tab kept or renamed leaves what the user collapsed alone.
   }, [activeTab.value?.id]);
 
@@ -157,7 +162,8 @@ function TreeRow({ row, top }: { row: Row; top: number }) {
 
 function scrollIntoView(el: HTMLElement | null, index: number): void {
   if (!el) return;
-  const top = index * ROW_HEIGHT;
+  // Rows start below the list's top padding: without it a row scrolled to the bottom stayed 4 px under the fold.
+  const top = (parseFloat(getComputedStyle(el).paddingTop) || 0) + index * ROW_HEIGHT;
   if (top < el.scrollTop) el.scrollTop = top;
   else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
 }
