@@ -42,6 +42,8 @@ describe.skipIf(missing !== null)('mock services', () => {
     await page.getByRole('listbox', { name: 'Operations' }).waitFor();
     await expect(page.getByTestId('mock-state').textContent()).resolves.toContain('Stopped');
     await expect(page.getByRole('treeitem', { name: 'Pet Store mock' }).count()).resolves.toBe(1);
+    // A REST mock refuses with a 400 problem (a SOAP mock's choice names its fault: mock-soap.test.ts).
+    await expect(page.getByLabel('Contract check').locator('option[value=refuse]').textContent()).resolves.toBe('Refuse requests that break the contract (400)');
     await screenshot(page, 'mock-new');
 
     await page.getByRole('button', { name: 'Start' }).click();
