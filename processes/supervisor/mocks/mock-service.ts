@@ -14,6 +14,7 @@ import {
   mockFolderOf,
   parseMockFolder,
   readMockFolder,
+  folderEntry,
   saveMockFolder,
   serializeMockFolder,
   type LoadedMock,
@@ -151,7 +152,7 @@ export class MockService {
       const next = new Map(existing);
       for (const change of serializeMockFolder(mock, existing)) {
         if (change.content === null) next.delete(change.path);
-        else next.set(change.path, typeof change.content === 'string' ? change.content : Buffer.from(change.content).toString('utf8'));
+        else next.set(change.path, folderEntry(change.path, change.content));
       }
       const check = parseMockFolder(entry.name, next);
       if (!check.mock) {

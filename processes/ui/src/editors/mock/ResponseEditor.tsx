@@ -15,14 +15,18 @@ import { WrapToggle } from '../../code/WrapToggle.js';
 const TEMPLATES = { templates: true };
 import { editOperation, editResponse, type MockTabState } from './mock-tabs.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
+import { base64Bytes, bytesBase64, recogniseBytes } from '../../../../../protocol/binary-media.js';
 
 const BODY_KINDS: [MockBodyKind, string][] = [
   ['json', 'JSON'],
   ['xml', 'XML'],
   ['text', 'Text'],
+  ['binary', 'Binary'],
   ['none', 'None'],
 ];
-const CONTENT_TYPE: Record<MockBodyKind, string> = { json: 'application/json', xml: 'application/xml', text: 'text/plain', none: '' };
+const CONTENT_TYPE: Record<MockBodyKind, string> = { json: 'application/json', xml: 'application/xml', text: 'text/plain', binary: 'application/octet-stream', none: '' };
+/** A file read into a binary body is held in the draft as base64: past this, put it in the body file by hand. */
+const MAX_BINARY_BYTES = 16 * 1024 * 1024;
 
 export function ResponseEditor({ state, op, response }: { state: MockTabState; op: MockOperation; response: MockResponse }) {
   const change = (fn: (r: MockResponse) => MockResponse) => editResponse(state, op.id, response.id, fn);
@@ -101,7 +105,9 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
       // Follow the kind while Content-Type is the one Parley would have picked for the old kind.
       if (kind !== 'none' && !has) headers = [...headers, { name: 'Content-Type', value: CONTENT_TYPE[kind] }];
       else if (has && previous && has.value === previous && kind !== 'none') headers = headers.map((h) => (h === has ? { ...h, value: CONTENT_TYPE[kind] } : h));
-      return { ...r, headers, body: { kind, text: kind === 'none' ? '' : r.body.text } };
+      // Text carries over between JSON, XML and Text; bytes and text do not turn into each other.
+      const keep = kind !== 'none' && (kind === 'binary') === (r.body.kind === 'binary');
+      return { ...r, headers, body: { kind, text: keep ? r.body.text : '' } };
     });
   return (
     <div class="mock-body-editor">
@@ -127,7 +133,7 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
             Format
           </button>
         )}
-        {response.body.kind !== 'none' && <WrapToggle />}
+        {response.body.kind !== 'none' && response.body.kind !== 'binary' && <WrapToggle />}
       </div>
       {error.value && (
         <p class="inline-error" role="alert">
@@ -136,6 +142,8 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
       )}
       {response.body.kind === 'none' ? (
         <p class="muted">This response has no body.</p>
+      ) : response.body.kind === 'binary' ? (
+        <BinaryBody response={response} change={change} error={error} />
       ) : (
         <CodeEditor
           class="mock-body-code"
@@ -146,6 +154,43 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
           onChange={(text) => change((r) => ({ ...r, body: { ...r.body, text } }))}
         />
       )}
+    </div>
+  );
+}
+
+/** A binary body: its size and what its bytes are, a preview of an image, Replace from file… and Download. */
+function BinaryBody({ response, change, error }: { response: MockResponse; change(fn: (r: MockResponse) => MockResponse): void; error: { value: string } }) {
+  const bytes = base64Bytes(response.body.text);
+  const seen = recogniseBytes(bytes);
+  const type = response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.trim() || 'application/octet-stream';
+  const href = `data:${type.split(';')[0]};base64,${response.body.text}`;
+  const replace = async (file: File | undefined) => {
+    if (!file) return;
+    if (file.size > MAX_BINARY_BYTES) {
+      error.value = `${file.name} is ${Math.ceil(file.size / (1024 * 1024))} MB, over the 16 MB the editor takes: copy it into the response's .body.bin file instead.`;
+      return;
+    }
+    error.value = '';
+    const text = bytesBase64(new Uint8Array(await file.arrayBuffer()));
+    change((r) => ({ ...r, body: { kind: 'binary', text } }));
+  };
+  return (
+    <div class="mock-binary-body" role="group" aria-label="Binary body">
+      <p data-testid="binary-size">
+        {bytes.length === 0 ? 'No bytes yet.' : `${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${seen ? `, ${seen}` : ''}.`} Saved as the response's <code>.body.bin</code> file, sent as it is.
+      </p>
+      {seen?.endsWith(' image') && bytes.length > 0 && <img class="mock-binary-preview" alt="The body as an image" src={href} />}
+      <div class="toolbar">
+        <label class="button small">
+          Replace from file…
+          <input type="file" class="visually-hidden" aria-label="Replace the body from a file" onChange={(e) => void replace((e.target as HTMLInputElement).files?.[0])} />
+        </label>
+        {bytes.length > 0 && (
+          <a class="button small" href={href} download={`${response.name}.bin`}>
+            Download
+          </a>
+        )}
+      </div>
     </div>
   );
 }
