@@ -8,7 +8,7 @@ import { sampleSchema } from '../../../protocol/schema-sample.js';
 import { isBinaryMediaType, sampleBody } from '../../../protocol/binary-media.js';
 import { XMLBuilder } from 'fast-xml-parser';
 import { fileNameKey, portableFileName } from '../../../protocol/project/file-names.js';
-import { DEFAULT_RESPONSE, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
+import { DEFAULT_RESPONSE, mockVersionOf, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
 import type { MockDocuments } from '../../../protocol/model/verdict.js';
 import { deref, type OpenApiDocument } from './definition-bundle.js';
 import { isJsonMediaType, loadSampledContract, openApiDefinition, type SampledContract, type ContractOperation } from './contract.js';
@@ -29,7 +29,8 @@ export function newMockFromContract(contract: SampledContract, options: NewMockO
   const taken = new Set<string>();
   const operations = contract.operations.map((op) => newOperation(contract.bundle, op, uniqueName(operationName(op), taken), options.newId));
   return {
-    version: 1,
+    // A binary Default (image/png) needs version 3 of the mock files.
+    version: mockVersionOf({ operations }),
     id: options.newId(),
     name: options.name,
     kind: 'rest',

@@ -3,6 +3,7 @@
  * values are shown read-only: they are edited in the response file, and kept on every other edit.
  */
 import { useSignal } from '@preact/signals';
+import { useEffect, useMemo } from 'preact/hooks';
 import type { MatchCheck, MatchCondition, MockBodyKind, MockHeader, MockOperation, MockResponse, ScenarioSettings, ValueSource } from '../../../../../protocol/model/mock.js';
 import { RowsTable } from '../../components/RowsTable.js';
 import { CloseIcon, PlusIcon } from '../../components/Icons.js';
@@ -16,6 +17,8 @@ const TEMPLATES = { templates: true };
 import { editOperation, editResponse, type MockTabState } from './mock-tabs.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
 import { base64Bytes, bytesBase64, recogniseBytes } from '../../../../../protocol/binary-media.js';
+import { essence } from '../../../../../protocol/media-type.js';
+import { extensionFor } from '../response/download-name.js';
 
 const BODY_KINDS: [MockBodyKind, string][] = [
   ['json', 'JSON'],
@@ -81,7 +84,7 @@ export function ResponseEditor({ state, op, response }: { state: MockTabState; o
       />
 
       <h4>Body</h4>
-      <BodySection response={response} change={change} />
+      <BodySection response={response} change={change} soap={state.draft.value?.kind === 'soap'} />
 
       <h4>Scenario</h4>
       <ScenarioFields scenario={response.scenario} onChange={(scenario) => change((r) => withScenario(r, scenario))} />
@@ -95,7 +98,7 @@ export function ResponseEditor({ state, op, response }: { state: MockTabState; o
   );
 }
 
-function BodySection({ response, change }: { response: MockResponse; change(fn: (r: MockResponse) => MockResponse): void }) {
+function BodySection({ response, change, soap }: { response: MockResponse; change(fn: (r: MockResponse) => MockResponse): void; soap: boolean }) {
   const error = useSignal('');
   const setKind = (kind: MockBodyKind) =>
     change((r) => {
@@ -113,7 +116,8 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
     <div class="mock-body-editor">
       <div class="toolbar">
         <div class="segmented" role="radiogroup" aria-label="Body kind">
-          {BODY_KINDS.map(([kind, label]) => (
+          {/* A SOAP answer is an envelope: bytes are no choice there (one written by hand still shows). */}
+          {BODY_KINDS.filter(([kind]) => !soap || kind !== 'binary' || response.body.kind === 'binary').map(([kind, label]) => (
             <button key={kind} role="radio" aria-checked={response.body.kind === kind} class={response.body.kind === kind ? 'active' : ''} onClick={() => setKind(kind)}>
               {label}
             </button>
@@ -158,41 +162,61 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
   );
 }
 
-/** A binary body: its size and what its bytes are, a preview of an image, Replace from file… and Download. */
+/**
+ * A binary body: its size and what its bytes are, a preview of an image, Replace from file… and
+ * Download. The page reads only the file the user picks in the browser's own chooser, so no
+ * supervisor call hands the page the bytes of a file by its path.
+ */
 function BinaryBody({ response, change, error }: { response: MockResponse; change(fn: (r: MockResponse) => MockResponse): void; error: { value: string } }) {
-  const bytes = base64Bytes(response.body.text);
+  const text = response.body.text;
+  const type = essence(response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '') || 'application/octet-stream';
+  const bytes = useMemo(() => base64Bytes(text), [text]);
   const seen = recogniseBytes(bytes);
-  const type = response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value.trim() || 'application/octet-stream';
-  const href = `data:${type.split(';')[0]};base64,${response.body.text}`;
-  const replace = async (file: File | undefined) => {
+  // One object URL for the preview and Download, let go when the bytes change or the body closes.
+  const url = useMemo(() => (bytes.length > 0 ? URL.createObjectURL(new Blob([bytes], { type })) : ''), [bytes, type]);
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  const replace = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    // Cleared, so picking the same file again after an undo is a change too.
+    input.value = '';
     if (!file) return;
     if (file.size > MAX_BINARY_BYTES) {
-      error.value = `${file.name} is ${Math.ceil(file.size / (1024 * 1024))} MB, over the 16 MB the editor takes: copy it into the response's .body.bin file instead.`;
+      error.value = `${file.name} is ${Math.ceil(file.size / (1024 * 1024))} MB, over the 16 MB the editor takes: copy it over the response's .body.bin file instead.`;
       return;
     }
     error.value = '';
-    const text = bytesBase64(new Uint8Array(await file.arrayBuffer()));
-    change((r) => ({ ...r, body: { kind: 'binary', text } }));
+    const next = bytesBase64(new Uint8Array(await file.arrayBuffer()));
+    change((r) => {
+      // A body with no type of its own yet takes the file's (the browser's guess from its name).
+      const headers = file.type && (type === 'application/octet-stream') ? withContentType(r.headers, file.type) : r.headers;
+      return { ...r, headers, body: { kind: 'binary', text: next } };
+    });
   };
   return (
     <div class="mock-binary-body" role="group" aria-label="Binary body">
       <p data-testid="binary-size">
-        {bytes.length === 0 ? 'No bytes yet.' : `${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${seen ? `, ${seen}` : ''}.`} Saved as the response's <code>.body.bin</code> file, sent as it is.
+        {bytes.length === 0 ? 'No bytes yet: replace them from a file.' : `${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${seen ? `, ${seen}` : ''}.`} Saved as the response's{' '}
+        <code>.body.bin</code> file and sent as it is.
       </p>
-      {seen?.endsWith(' image') && bytes.length > 0 && <img class="mock-binary-preview" alt="The body as an image" src={href} />}
+      {url && seen?.endsWith(' image') && <img class="mock-binary-preview" alt="The body as an image" src={url} />}
       <div class="toolbar">
-        <label class="button small">
+        <label class="button small file-button">
           Replace from file…
-          <input type="file" class="visually-hidden" aria-label="Replace the body from a file" onChange={(e) => void replace((e.target as HTMLInputElement).files?.[0])} />
+          <input type="file" class="visually-hidden" aria-label="Replace the body from a file" onChange={(e) => void replace(e.target as HTMLInputElement)} />
         </label>
-        {bytes.length > 0 && (
-          <a class="button small" href={href} download={`${response.name}.bin`}>
+        {url && (
+          <a class="button small" href={url} download={`${response.name}.${extensionFor(type)}`}>
             Download
           </a>
         )}
       </div>
     </div>
   );
+}
+
+function withContentType(headers: MockHeader[], value: string): MockHeader[] {
+  const at = headers.findIndex((h) => h.name.toLowerCase() === 'content-type');
+  return at < 0 ? [...headers, { name: 'Content-Type', value }] : headers.map((h, i) => (i === at ? { ...h, value } : h));
 }
 
 function describeSource(source: ValueSource): string {
