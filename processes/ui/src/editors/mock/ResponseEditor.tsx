@@ -175,6 +175,8 @@ function BinaryBody({ response, change, error }: { response: MockResponse; chang
   // One object URL for the preview and Download, let go when the bytes change or the body closes.
   const url = useMemo(() => (bytes.length > 0 ? URL.createObjectURL(new Blob([bytes], { type })) : ''), [bytes, type]);
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  // An image's size once the browser decoded it: a 1x1 sample shows as a dot, its size says what it is.
+  const size = useSignal('');
   const replace = async (input: HTMLInputElement) => {
     const file = input.files?.[0];
     // Cleared, so picking the same file again after an undo is a change too.
@@ -195,10 +197,21 @@ function BinaryBody({ response, change, error }: { response: MockResponse; chang
   return (
     <div class="mock-binary-body" role="group" aria-label="Binary body">
       <p data-testid="binary-size">
-        {bytes.length === 0 ? 'No bytes yet: replace them from a file.' : `${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${seen ? `, ${seen}` : ''}.`} Saved as the response's{' '}
-        <code>.body.bin</code> file and sent as it is.
+        {bytes.length === 0 ? 'No bytes yet: replace them from a file.' : `${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${seen ? `, ${seen}` : ''}${size.value && seen?.endsWith(' image') ? `, ${size.value}` : ''}.`}{' '}
+        Saved as the response's <code>.body.bin</code> file and sent as it is.
       </p>
-      {url && seen?.endsWith(' image') && <img class="mock-binary-preview" alt="The body as an image" src={url} />}
+      {url && seen?.endsWith(' image') && (
+        <img
+          class="mock-binary-preview"
+          alt="The body as an image"
+          src={url}
+          onLoad={(e) => {
+            const img = e.currentTarget as HTMLImageElement;
+            size.value = `${img.naturalWidth} × ${img.naturalHeight} px`;
+          }}
+          onError={() => (size.value = 'which the browser cannot show')}
+        />
+      )}
       <div class="toolbar">
         <label class="button small file-button">
           Replace from file…
