@@ -146,7 +146,8 @@ describe.skipIf(missing !== null)('mock services', () => {
     await expect(rows.first().textContent()).resolves.toContain('/pets/1259');
     await screenshot(page, 'mock-log-older');
     await page.getByRole('button', { name: 'Load older entries' }).click();
-    await page.getByRole('button', { name: 'Load older entries' }).waitFor({ state: 'detached' });
+    // While the page loads the button reads Loading…: only once neither shows is the older page in.
+    await page.locator('.log-more').waitFor({ state: 'detached' });
     // Every entry the supervisor keeps: these 260 and the earlier tests' few, the oldest the first request of all.
     const all = await rows.count();
     expect(all).toBeGreaterThan(260);
