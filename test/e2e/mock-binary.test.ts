@@ -21,6 +21,7 @@ import { repoRoot } from '../../processes/supervisor/paths.js';
 import { sampleBody } from '../../protocol/binary-media.js';
 
 const missing = chromiumMissing();
+const TYPING_DELAY_MS = 25;
 const cli = join(repoRoot(), 'dist', 'cli.js');
 const museum = join(repoRoot(), 'test', 'fixtures', 'mocks', 'contracts', 'redocly-museum.openapi.yaml');
 
@@ -53,7 +54,9 @@ describe.skipIf(missing !== null)('a binary mock response', () => {
     await page.getByRole('treeitem', { name: /Redocly Museum API/ }).first().click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'New Mock…' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Mock of Redocly Museum API' });
-    await dialog.getByRole('textbox').fill('Museum mock');
+    await dialog.getByRole('textbox').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Museum mock', { delay: TYPING_DELAY_MS });
     await dialog.getByRole('button', { name: 'Create mock' }).click();
     await page.getByRole('listbox', { name: 'Operations' }).getByRole('option', { name: /getTicketCode/ }).click();
 
