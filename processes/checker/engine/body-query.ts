@@ -10,6 +10,8 @@ import type * as FontoXPath from 'fontoxpath';
 import type { Document as XmlDocument } from 'slimdom';
 import type * as Slimdom from 'slimdom';
 import type * as JsonPathPlus from 'jsonpath-plus';
+import { ParleyError } from '../../../protocol/errors.js';
+import { scanXml, type XmlScan, type XmlScanLimits } from '../../../protocol/xml-scan.js';
 
 export type QueryLanguage = 'xpath' | 'jsonpath';
 
@@ -40,21 +42,37 @@ export function preloadQueryEngines(languages: Iterable<string>): void {
 }
 
 /**
- * Whether the text declares entities. slimdom expands internal entities without a bound (billion
- * laughs: 300,000 characters from 6 levels took 0.9 s, 9 levels would not end), and never reads an
- * external subset, so the only way to an entity is an `<!ENTITY` declaration in the document's
- * internal DTD subset: looked for as written, anywhere (a comment's too, which costs nothing but a
- * refusal). A pattern over the DOCTYPE would miss a subset after a `>` inside its quoted system
- * literal, and would be quadratic over many unclosed DOCTYPEs; this is one linear search.
+ * What an XML body may hold to be read, checked by a linear scan before slimdom builds anything
+ * (protocol/xml-scan.ts). No DTD: slimdom expands internal entities without a bound (billion
+ * laughs: 300,000 characters from 6 levels took 0.9 s, 9 levels would not end), and SOAP forbids
+ * a DTD anyway. Depth: slimdom's serializer and fontoxpath's string value recurse (the stack ran
+ * out at 4,000 levels) and `//a` down a chain is quadratic in its length (1,000 levels: 0.8 s);
+ * real bodies nest a few dozen deep. Nodes: a slimdom node takes about 300 bytes of heap
+ * (500,000 elements: 150 MB), and text nodes come on top, one at most between two tags.
  */
-export function declaresEntities(text: string): boolean {
-  return /<!ENTITY/i.test(text);
+export const XML_BODY_LIMITS: XmlScanLimits = { maxDepth: 512, maxNodes: 1_000_000, maxAttributes: 1000 };
+
+/** Parses an XML body for XPath; throws `xml-refused` past XML_BODY_LIMITS, and slimdom's error on XML that is not well formed. */
+export function parseXmlBody(text: string): XmlDocument {
+  const scan = scanXml(text, XML_BODY_LIMITS);
+  if (!scan.ok) throw new ParleyError('xml-refused', refusal(scan.refused));
+  return xpath().parseXmlDocument(text);
 }
 
-/** Parses an XML body for XPath; throws on XML that is not well formed or declares entities. */
-export function parseXmlBody(text: string): XmlDocument {
-  if (declaresEntities(text)) throw new Error('XML that declares entities (in an internal DTD subset) is not read.');
-  return xpath().parseXmlDocument(text);
+function refusal(why: Extract<XmlScan, { ok: false }>['refused']): string {
+  const { maxDepth, maxNodes, maxAttributes } = XML_BODY_LIMITS;
+  switch (why) {
+    case 'dtd':
+      return 'The body has a DTD (<!DOCTYPE or <!ENTITY), which is never read: no entity is expanded or fetched.';
+    case 'declaration':
+      return 'The body has a markup declaration (<!…) that is not a comment or CDATA section: it is not read.';
+    case 'nodes':
+      return `The body has more than ${maxNodes.toLocaleString('en-US')} elements, attributes and other nodes, the most an XML body may have to be read.`;
+    case 'attributes':
+      return `The body has an element with more than ${maxAttributes.toLocaleString('en-US')} attributes, the most one element may have.`;
+    case 'depth':
+      return `The body nests elements more than ${maxDepth} deep, the most an XML body may nest to be read.`;
+  }
 }
 
 /**

@@ -5,10 +5,13 @@
  * as one JSON document; errors in the user's terms (`//name` over JSON explained, JSONPath's
  * position in what was typed); long results cut and counted.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../supervisor/paths.js';
 import type { QueryJob } from '../../../protocol/model/query.js';
 import type { StreamRow } from '../../../protocol/model/stream.js';
-import { eventsDocument, MAX_RESULT_CHARS, runQuery } from './run-query.js';
+import { eventsDocument, MAX_RESULT_CHARS, runQuery, xmlBodyDocument } from './run-query.js';
 
 const store = {
   store: {
@@ -171,9 +174,9 @@ describe('XPath 3.1 over XML', () => {
     expect(message).toBe('XPath: XPST0081: The prefix soapenv could not be resolved. The document declares soap, xsi, m; *:name matches a name in any namespace.');
   });
 
-  it('refuses XML that declares entities before reading it, and says where XML is not well formed', () => {
+  it('refuses XML with a DTD before reading it, and says where XML is not well formed', () => {
     const laughs = '<!DOCTYPE r SYSTEM "a>b" [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><r>&b;</r>';
-    expect(failure('xpath', '/r', xmlBody(laughs))).toMatchObject({ code: 'not-xml', message: expect.stringContaining('declares entities') });
+    expect(failure('xpath', '/r', xmlBody(laughs))).toMatchObject({ code: 'not-xml', message: 'The body has a DTD (<!DOCTYPE or <!ENTITY), which is never read: no entity is expanded or fetched. It is not queried.' });
     expect(failure('xpath', '/r', xmlBody('<r><a></r>'))).toMatchObject({
       code: 'not-xml',
       message: 'The body is not XML that can be read (non-well-formed element: found end tag "r" but expected "a", at line 1, character 7), so it cannot be queried.',
@@ -182,6 +185,85 @@ describe('XPath 3.1 over XML', () => {
 
   it('does not read XML with JSONPath, and says to choose XPath', () => {
     expect(failure('jsonpath', '$..Quote', xmlBody(ENVELOPE))).toMatchObject({ code: 'not-json', message: expect.stringMatching(/^JSONPath reads JSON, and this body is XML: choose XPath 3\.1/) });
+  });
+});
+
+/** Real response bodies (test/fixtures/xml-bodies/SOURCES.md). */
+const fixture = (path: string) => readFileSync(join(repoRoot(), 'test/fixtures/xml-bodies', path), 'utf8');
+const STORES = fixture('node-soap/GET_ALL_STORE_NUMBERS__should_work_with_more_deeply_nested_XML_messages_and_security/response.xml');
+const FARES = fixture('node-soap/RetrieveFareQuoteDateRange__should_handle_child_namespaces/response.xml');
+const FAULT = fixture('node-soap/login__error_returned_should_contain_root_Json_on_fault/response.xml');
+const CDATA = fixture('node-soap/Dummy__should_handle_cdata_xml_in_response/response.xml');
+const CATALOG = fixture('harviewer/issue-78-catalog.xml');
+const values = (expression: string, text: string) => xmlItems(expression, text).map((item) => item.text);
+
+describe('XPath 3.1 over real response bodies', () => {
+  it('reads payload elements in no namespace under a prefixed SOAP wrapper (node-soap, SAP RFC)', () => {
+    expect(values('//STORE_ID/string()', STORES)).toEqual(['1001', '1002']);
+    expect(values('/soapenv:Envelope/soapenv:Body/urn:Z_STORE_TEMPLATE_GET_ALL.Response/ET_RETURN/item/MESSAGE/string()', STORES)).toEqual(['Request processed successfully']);
+    expect(values('count(//item)', STORES)).toEqual(['3']);
+  });
+
+  it('uses prefixes declared below the document element, and *:name for a default namespace declared there', () => {
+    expect(values('//a:RequestedCurrencyOfFareQuote/string()', FARES)).toEqual(['ARS']);
+    expect(values('//b:ExceptionInformation.Exception/b:ExceptionDescription/string()', FARES)).toEqual(['Successful Transaction']);
+    expect(values('//a:RequestedPromotionalCode/@i:nil/string()', FARES)).toEqual(['true']);
+    // The response element is in http://tempuri.org/, declared on itself: unprefixed, it is not found.
+    expect(values('//RetrieveFareQuoteDateRangeResponse', FARES)).toEqual([]);
+    expect(values('namespace-uri(//*:RetrieveFareQuoteDateRangeResponse)', FARES)).toEqual(['http://tempuri.org/']);
+    expect(xmlItems('//a:RequestedPromotionalCode', FARES)).toEqual([
+      { kind: 'node', text: '<a:RequestedPromotionalCode xmlns:a="http://tempuri.org/Service/Pricing.Response" xmlns:i="http://www.w3.org/2001/XMLSchema-instance" i:nil="true"/>' },
+    ]);
+  });
+
+  it('reads a SOAP fault and its detail, and names the prefixes a fault declares when another is typed', () => {
+    expect(values('exists(//soapenv:Fault)', FAULT)).toEqual(['true']);
+    expect(values('//soapenv:Fault/faultcode/string()', FAULT)).toEqual(['soapenv:Server.userException']);
+    expect(values('//platformFaults:code/string()', FAULT)).toEqual(['INVALID_LOGIN_CREDENTIALS']);
+    expect(xmlItems('//detail/*', FAULT).map((item) => item.text.split('\n')[0])).toEqual([
+      '<platformFaults:invalidCredentialsFault xmlns:platformFaults="urn:faults_2013_2.platform.webservices.netsuite.com">',
+      '<ns1:hostname xmlns:ns1="http://xml.apache.org/axis/">partners-java10009.bos.netledger.com</ns1:hostname>',
+    ]);
+    expect(failure('xpath', '//soap:Fault', xmlBody(FAULT)).message).toBe(
+      'XPath: XPST0081: The prefix soap could not be resolved. The document declares soapenv, xsd, xsi, platformFaults, ns1; *:name matches a name in any namespace.',
+    );
+  });
+
+  it('gives a CDATA section\'s content as text', () => {
+    expect(values('normalize-space(//c:DummyElement)', CDATA)).toEqual([
+      '<?xml version="1.0" encoding="UTF-8" ?><response><forms><form ObjectId="1234" Form_Name="Dummy Form"><First_Name>Humpty</First_Name><Last_Name>Dumpty</Last_Name></form></forms></response>',
+    ]);
+    expect(values('//c:DummyElement/@language/string()', CDATA)).toEqual(['en-US']);
+  });
+
+  it('reads plain XML: predicates, comments, attributes, an escaped ampersand', () => {
+    expect(values('//CD[COUNTRY = "UK"]/TITLE/string()', CATALOG)).toEqual(['Hide your heart', 'Still got the blues']);
+    expect(values('//comment()', CATALOG)).toEqual(['<!--test comment-->', '<!--another comment-->']);
+    expect(values('//TITLE[@id]/@date', CATALOG)).toEqual(['date="20160626"']);
+    expect(values('//COMPANY[contains(., "&")]/string()', CATALOG)).toEqual(['Columbia & test entities']);
+    expect(values('//COMPANY[contains(., "&")]', CATALOG)).toEqual(['<COMPANY>Columbia &amp; test entities</COMPANY>']);
+    expect(values('sum(//CD/PRICE) = sum(//PRICE/number())', CATALOG)).toEqual(['true']);
+  });
+
+  it('builds a body\'s tree once for the queries that follow over the same bytes', () => {
+    const first = xmlBodyDocument(new TextEncoder().encode(CATALOG));
+    expect(xmlBodyDocument(new TextEncoder().encode(CATALOG))).toBe(first);
+    expect(xmlBodyDocument(new TextEncoder().encode(FAULT))).not.toBe(first);
+  });
+});
+
+describe('XPath over hostile XML bodies', () => {
+  it('says a body nested too deep or with too many nodes is not queried, in the body\'s terms', () => {
+    const deep = `${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}`;
+    expect(failure('xpath', '/a', xmlBody(deep))).toEqual({ ok: false, code: 'not-xml', message: 'The body nests elements more than 512 deep, the most an XML body may nest to be read. It is not queried.' });
+    const wide = `<r>${'<a/>'.repeat(1_000_001)}</r>`;
+    expect(failure('xpath', 'count(//a)', xmlBody(wide))).toMatchObject({ code: 'not-xml', message: expect.stringContaining('more than 1,000,000 elements, attributes and other nodes') });
+  });
+
+  it('has no function that reads a file or a URL', () => {
+    for (const expression of ['doc("file:///etc/passwd")', 'unparsed-text("file:///etc/passwd")', 'json-doc("file:///etc/passwd")', 'parse-xml("<r/>")']) {
+      expect(failure('xpath', expression, xmlBody(CATALOG))).toMatchObject({ code: 'query-invalid', message: expect.stringMatching(/^XPath: XPST0017: Function .* not registered/) });
+    }
   });
 });
 
