@@ -119,16 +119,17 @@ export function harEntries(entry: HttpLogEntry): HarObject[] {
   return hops.map((hop, i) => {
     const last = i === hops.length - 1;
     const { time, timings } = harTimings(hop.timing);
+    const url = i === 0 ? firstHopUrl(entry, hop) : hop.url;
     const har: HarObject = {
       startedDateTime: Number.isNaN(startedAt) ? row.at : new Date(startedAt + Math.round(hop.timing.startedAt)).toISOString(),
       time,
       request: {
         method: hop.method,
-        url: hop.url,
+        url,
         httpVersion: httpVersion(entry),
         cookies: requestCookies(hop.requestHeaders),
         headers: harHeaders(hop.requestHeaders),
-        queryString: queryString(hop.url),
+        queryString: queryString(url),
         headersSize: -1,
         bodySize: hop.requestBodySize,
         // The same body goes on every hop that carries one (307 and 308 keep it).
@@ -142,6 +143,24 @@ export function harEntries(entry: HttpLogEntry): HarObject[] {
     if (row.redacted) har['comment'] = REDACTED;
     return har;
   });
+}
+
+/**
+ * The first hop's URL as the request was recorded, its user info kept with the password masked
+ * (maskUrl, docs/history.md), when it is the URL sent but for that user info: the sender sends
+ * user info as an Authorization header, never in the URL, and the reader still learns a user was
+ * given. Otherwise (the URL was resolved differently) the URL as sent.
+ */
+function firstHopUrl(entry: HttpLogEntry, hop: LoggedHop): string {
+  try {
+    const recorded = new URL(entry.request.url);
+    if (recorded.username === '' && recorded.password === '') return hop.url;
+    recorded.username = '';
+    recorded.password = '';
+    return recorded.href === new URL(hop.url).href ? entry.request.url : hop.url;
+  } catch {
+    return hop.url;
+  }
 }
 
 function httpVersion(entry: HttpLogEntry): string {
