@@ -54,6 +54,11 @@ describe('parseXmlBody: hostile XML', () => {
     refused(`<r${Array.from({ length: maxAttributes + 1 }, (_, i) => ` a${i}=""`).join('')}/>`, /an element with more than 1,000 attributes/);
   });
 
+  it('says what is not well formed and where, as xml-invalid (an undeclared prefix too)', () => {
+    expect(() => parseXmlBody('<r><a></r>')).toThrow(expect.objectContaining({ code: 'xml-invalid', message: 'The body is not XML that can be read (non-well-formed element: found end tag "r" but expected "a", at line 1, character 7).' }));
+    expect(() => parseXmlBody('<p:r/>')).toThrow(expect.objectContaining({ code: 'xml-invalid', message: expect.stringMatching(/^The body is not XML that can be read \(.*prefix.*p/) }));
+  });
+
   it('still reads a SOAP body, namespaces and all', () => {
     const doc = parseXmlBody('<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><m:Get xmlns:m="urn:m"><m:id>7</m:id></m:Get></s:Body></s:Envelope>');
     const found = evaluateXPath('//*:Get/*:id', doc) as Array<{ textContent: string }>;

@@ -10,7 +10,7 @@ import type * as FontoXPath from 'fontoxpath';
 import type { Document as XmlDocument } from 'slimdom';
 import type * as Slimdom from 'slimdom';
 import type * as JsonPathPlus from 'jsonpath-plus';
-import { ParleyError } from '../../../protocol/errors.js';
+import { boundText, ParleyError } from '../../../protocol/errors.js';
 import { scanXml, type XmlScan, type XmlScanLimits } from '../../../protocol/xml-scan.js';
 
 export type QueryLanguage = 'xpath' | 'jsonpath';
@@ -52,11 +52,24 @@ export function preloadQueryEngines(languages: Iterable<string>): void {
  */
 export const XML_BODY_LIMITS: XmlScanLimits = { maxDepth: 512, maxNodes: 1_000_000, maxAttributes: 1000 };
 
-/** Parses an XML body for XPath; throws `xml-refused` past XML_BODY_LIMITS, and slimdom's error on XML that is not well formed. */
+/**
+ * Parses an XML body for XPath; throws `xml-refused` past XML_BODY_LIMITS and `xml-invalid` on XML
+ * that is not well formed (what slimdom found, and where). Anything else thrown is not the body's
+ * fault and goes on as it is.
+ */
 export function parseXmlBody(text: string): XmlDocument {
   const scan = scanXml(text, XML_BODY_LIMITS);
   if (!scan.ok) throw new ParleyError('xml-refused', refusal(scan.refused));
-  return xpath().parseXmlDocument(text);
+  const { parseXmlDocument } = xpath();
+  try {
+    return parseXmlDocument(text);
+  } catch (err) {
+    // slimdom's parse errors are plain Errors (a namespace error a DOMException): what is wrong, where, then the line quoted.
+    if (!(err instanceof Error) || err instanceof TypeError || err instanceof RangeError) throw err;
+    const [what = '', where = ''] = err.message.split('\n');
+    const at = where.trim().replace(/:$/, '').replace(/^At /, 'at ');
+    throw new ParleyError('xml-invalid', boundText(`The body is not XML that can be read (${what.trim()}${at ? `, ${at}` : ''}).`, 1500));
+  }
 }
 
 function refusal(why: Extract<XmlScan, { ok: false }>['refused']): string {
