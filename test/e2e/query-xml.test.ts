@@ -4,6 +4,8 @@
  * test/fixtures/xml-bodies/SOURCES.md); the Query tab offers XPath 3.1 only, names the prefixes
  * the body declares, and runs expressions typed key by key: values, elements as XML that stands
  * alone, an unknown prefix explained. A body nested too deep is not queried, and the tab says why.
+ * Over a JSON body, `//name` is explained as the map lookup it means, and a JSONPath filter error
+ * has its caret under the character typed.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +41,7 @@ describe.skipIf(missing !== null)('the Query tab over an XML response', () => {
       // A SOAP 1.1 fault answers 500, as text/xml.
       if (req.url === '/login') res.writeHead(500, { 'Content-Type': 'text/xml; charset=utf-8' }).end(fault);
       else if (req.url === '/deep') res.writeHead(200, { 'Content-Type': 'application/xml' }).end(deep);
+      else if (req.url === '/json') res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ store: { name: 'Corner books', book: [{ title: 'A', price: 8 }] } }));
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -131,5 +134,24 @@ describe.skipIf(missing !== null)('the Query tab over an XML response', () => {
     await query('count(//a)');
     const alert = page.locator('.query-error');
     await expect(alert.textContent()).resolves.toBe('Not queriedThe body nests elements more than 512 deep, the most an XML body may nest to be read. It is not queried.');
+  });
+
+  it('explains a node path over a JSON body as the map lookup it means, and puts a JSONPath filter error where it is', async () => {
+    await send('/json');
+    await until(async () => (await page.getByTestId('status').textContent())?.includes('200'));
+    await responseTab(page, 'Query').click();
+    await page.getByLabel('Query language').selectOption('xpath');
+    await query('//name');
+    const alert = page.locator('.query-error');
+    await expect(alert.textContent()).resolves.toContain('//name looks for XML nodes (elements, attributes, text), but this body is JSON, which XPath 3.1 reads as maps and arrays: look the key up with ?name');
+    await expect(alert.textContent()).resolves.not.toContain('nodeType');
+    await query('?store?name');
+    await expect(page.getByLabel('Query results').textContent()).resolves.toContain('Corner books');
+
+    await page.getByLabel('Query language').selectOption('jsonpath');
+    await query('$.store.book[?(@.price ==)]');
+    // jsonpath-plus counts in its rewrite of the filter; the caret is under the `)` typed.
+    await expect(alert.locator('pre').textContent()).resolves.toBe(`JSONPath: Expected expression after == (at character 26)\n$.store.book[?(@.price ==)]\n${' '.repeat(25)}^`);
+    await screenshot(page, 'query-json-errors');
   });
 });
