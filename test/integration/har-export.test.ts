@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as AjvModule from 'ajv';
 import type { AnySchemaObject, ErrorObject } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
@@ -56,7 +57,7 @@ const received: Received[] = [];
 function harValidator(): (data: unknown) => boolean {
   const require = createRequire(import.meta.url);
   const schemas = require('har-schema') as Record<string, AnySchemaObject>;
-  const { Ajv } = require('ajv') as typeof import('ajv');
+  const { Ajv } = require('ajv') as typeof AjvModule;
   const addFormats = require('ajv-formats') as (ajv: InstanceType<typeof Ajv>) => void;
   // The package's schemas say draft-06 and use a `min` keyword of their own: Ajv 8 reads draft-06
   // with its meta-schema added, and `strict: false` lets the unknown keyword pass unenforced
