@@ -121,6 +121,29 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     await expect(readdir(home)).resolves.not.toContain('secrets.vault');
   });
 
+  it('Import cURL… of a command with -u user:pass offers Import without the password, and the request arrives with it empty', SLOW, async () => {
+    await page.getByRole('treeitem', { name: /Vaulted/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Import cURL…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import cURL' });
+    await dialog.getByLabel('curl command').click();
+    await page.keyboard.type(`curl -u ada:${PASSWORD} http://127.0.0.1:9/curled`, { delay: 5 });
+    await dialog.getByLabel('Request name').click();
+    await page.keyboard.type('Curled', { delay: TYPING_DELAY_MS });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    // Over the Import cURL dialog, which keeps what was typed: Cancel goes back to it.
+    await storeDialog('No secure storage').getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog.getByLabel('Request name').inputValue()).resolves.toBe('Curled');
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await storeDialog('No secure storage').getByRole('button', { name: 'Import without the password' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect(page.locator('.toast', { hasText: 'Imported Curled' }).textContent()).resolves.toContain('The password was not imported: there is no secure storage for it');
+    const file = join(project, 'apis', 'Vaulted', 'requests', 'Curled.request.yaml');
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('username: ada');
+    expect(text).toMatch(/password: ["']{2}/);
+    expect(text).not.toContain(PASSWORD);
+  });
+
   it('saves without the secret when asked; then makes a vault with a passphrase typed twice, keeps the password in it, and sends it', SLOW, async () => {
     await openWhoami();
     await page.getByLabel('Auth type').selectOption('basic');
