@@ -21,8 +21,8 @@ import { ACTIVE_ENVIRONMENT, NO_ENVIRONMENT, runnerTab, runSettings, type Runner
 import { adoptRun, pageRuns, type PageRun } from './runs.js';
 import './runner.css';
 
-/** A request of the runner's list: where it is in the tree and its method. */
-type Listed = OrderedRequest & { method: string };
+/** A request of the runner's list: where it is in the tree, its method, and the folders it is in below the runner's own place. */
+type Listed = OrderedRequest & { method: string; where: string[] };
 
 export function RunnerView({ tab }: EditorProps) {
   const state = runnerTab(tab);
@@ -32,7 +32,11 @@ export function RunnerView({ tab }: EditorProps) {
     const under = tree ? requestsUnder(tree, tab.itemId) : null;
     if (!tree || !under) return null;
     const methods = new Map(tree.items.flatMap((i) => (i.kind === 'request' ? [[i.id, i.method] as const] : [])));
-    return under.map((r) => ({ ...r, method: methods.get(r.id) ?? 'GET' }));
+    // Below a folder, the folders it is in go without saying; across a project, the API does not.
+    let depth = 0;
+    const folders = new Map(tree.items.flatMap((i) => (i.kind === 'folder' ? [[i.id, i.parent] as const] : [])));
+    for (let at: string | undefined = tab.itemId; at !== undefined && folders.has(at); at = folders.get(at)) depth++;
+    return under.map((r) => ({ ...r, method: methods.get(r.id) ?? 'GET', where: tab.itemId === PROJECT_SCOPE ? [r.apiName, ...r.folders] : r.folders.slice(depth) }));
   }).value;
 
   // The newest run of this runner, when the tab opens (or the page reconnects): one may be going.
@@ -165,7 +169,7 @@ function RequestPicker({ state, requests }: { state: RunnerTab; requests: Listed
                 <input type="checkbox" aria-label={[r.apiName, ...r.folders, r.name].join('/')} checked={!unticked.has(r.id)} onChange={() => toggle(r.id)} />
                 <MethodBadge method={r.method} small />
                 <span class="runner-request-name">{r.name}</span>
-                {r.folders.length > 0 && <span class="muted runner-request-folder">{r.folders.join(' / ')}</span>}
+                {r.where.length > 0 && <span class="muted runner-request-folder">{r.where.join(' / ')}</span>}
               </label>
             </li>
           ))}
@@ -325,7 +329,8 @@ function ResultsTable({ state }: { state: RunnerTab }) {
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [run?.rows]);
   if (!run || (run.rows.length === 0 && !run.running)) return null;
-  const several = run.rows.some((r) => r.iteration > 1 || r.row !== undefined);
+  // Several iterations (or data rows): each row says which.
+  const several = (run.state?.iterations ?? 1) > 1 || run.state?.data !== undefined || run.rows.some((r) => r.iteration > 1 || r.row !== undefined);
   const hidden = run.totals.requests - run.rows.length;
   return (
     <div class="run-results-scroll" ref={scroller} onScroll={(e) => {
@@ -378,8 +383,8 @@ function ResultRow({ row, several }: { row: RunRow; several: boolean }) {
         <RowCaptures row={row} />
       </td>
       <td>{row.response ? <span class={`status ${statusClass(row.response.status)}`}>{row.response.status}</span> : <span class="badge badge-err">{row.error?.code === 'unresolved' || row.error?.message.startsWith('Not sent') ? 'not sent' : 'error'}</span>}</td>
-      <td class="muted">{row.response ? `${row.response.timeMs.toFixed(0)} ms` : ''}</td>
-      <td class="muted">{row.response ? formatBytes(row.response.size) : ''}</td>
+      <td class="muted run-time">{row.response ? `${row.response.timeMs.toFixed(0)} ms` : ''}</td>
+      <td class="muted run-size">{row.response ? formatBytes(row.response.size) : ''}</td>
       <td>{a.total > 0 ? <span class={a.failed > 0 ? 'run-assert-failed' : 'run-assert-passed'}>{a.total - a.failed}/{a.total}</span> : <span class="muted">none</span>}</td>
       <td>{row.contract ? <span class={`chip chip-${row.contract.kind === 'pass' ? 'ok' : row.contract.kind === 'problems' || row.contract.kind === 'unexpected-status' ? 'err' : 'neutral'}`}>{row.contract.label}</span> : <span class="muted">—</span>}</td>
     </tr>
