@@ -29,10 +29,10 @@ export const KEPT_RUNS = 10;
 
 const REPORT_FILES: Record<RunReportFormat, string> = { json: 'report.json', junit: 'report.xml' };
 
-/** A path the user typed or picked: absolute, or relative to the home folder. */
+/** A path the user typed or picked: absolute, or relative to the home folder (`~/` says so too). */
 export function userPath(path: string, what: string): string {
   checkPathLength(path, what);
-  return resolve(homedir(), path);
+  return resolve(homedir(), path === '~' ? '.' : path.replace(/^~[\\/]/, ''));
 }
 
 export class RunService {

@@ -9,6 +9,7 @@ import { useComputed } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { RunReportFormat, RunRow } from '../../../../protocol/model/run.js';
 import { PROJECT_SCOPE, requestsUnder, type OrderedRequest } from '../../../../protocol/project/tree-order.js';
+import { kindTone } from '../../../../protocol/verdict-label.js';
 import { peer, projectByRoot, workspace } from '../state/app.js';
 import { call } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
@@ -386,7 +387,7 @@ function ResultRow({ row, several }: { row: RunRow; several: boolean }) {
       <td class="muted run-time">{row.response ? `${row.response.timeMs.toFixed(0)} ms` : ''}</td>
       <td class="muted run-size">{row.response ? formatBytes(row.response.size) : ''}</td>
       <td>{a.total > 0 ? <span class={a.failed > 0 ? 'run-assert-failed' : 'run-assert-passed'}>{a.total - a.failed}/{a.total}</span> : <span class="muted">none</span>}</td>
-      <td>{row.contract ? <span class={`chip chip-${row.contract.kind === 'pass' ? 'ok' : row.contract.kind === 'problems' || row.contract.kind === 'unexpected-status' ? 'err' : 'neutral'}`}>{row.contract.label}</span> : <span class="muted">—</span>}</td>
+      <td>{row.contract ? <span class={`chip chip-${kindTone(row.contract.kind)}`}>{row.contract.label}</span> : <span class="muted">—</span>}</td>
     </tr>
   );
 }
@@ -396,7 +397,7 @@ function RowFailures({ row }: { row: RunRow }) {
   const lines: string[] = [];
   if (row.error) lines.push(row.error.message);
   for (const f of row.assertions.failures) lines.push(`${f.label}: ${f.message}`);
-  if (row.contract && (row.contract.kind === 'problems' || row.contract.kind === 'unexpected-status')) {
+  if (row.contract && kindTone(row.contract.kind) === 'err') {
     for (const p of row.contract.problems) lines.push(`contract ${p.pointer || '/'}: ${p.message}`);
     if (row.contract.more > 0) lines.push(`and ${row.contract.more} more contract problems`);
   }
