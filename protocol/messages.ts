@@ -444,7 +444,7 @@ export const methods = {
   /**
    * The runner (docs/run.md "The runner in the app"): starts a run of the chosen requests on
    * `parley run`'s engine and answers at once; its rows come as `run.progress` events and its end
-   * as `run.finished`. Refused while the project has RUNS_RUNNING runs going (`run-busy`).
+   * as `run.finished`. Refused while four runs are going (`run-busy`, RUNNING_RUNS in run-service.ts).
    */
   'run.start': { req: RunStartInput, res: RunState },
   /** Stops a run: the request on the wire is cut short and not counted; `stopped` false when it had ended. */
