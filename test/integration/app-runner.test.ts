@@ -179,6 +179,15 @@ describe('the runner in the app', () => {
     await expect(bus.call('run.dataPreview', { path: join(work, 'bad.json') })).rejects.toMatchObject({ code: 'bad-input', message: `The data file ${join(work, 'bad.json')}: item 2, "a" is not a string, number, boolean or null.` });
   });
 
+  it('refuses a run of requests no longer in the project, an unknown environment or a data file it cannot read, before sending anything', async () => {
+    const before = seen.length;
+    const base = { project, scope: '@project', delayMs: 0 };
+    await expect(bus.call('run.start', { ...base, requests: [idOf('status fails'), 'req_gone'] })).rejects.toMatchObject({ code: 'not-found', message: 'A request chosen is no longer in the project ("req_gone"): choose the requests again.' });
+    await expect(bus.call('run.start', { ...base, requests: [idOf('status fails')], environment: 'env_gone' })).rejects.toMatchObject({ code: 'not-found', message: 'The workspace has no environment "env_gone" any more: choose another.' });
+    await expect(bus.call('run.start', { ...base, requests: [idOf('status fails')], data: join(work, 'rows.txt') })).rejects.toMatchObject({ code: 'bad-input', message: `The data file ${join(work, 'rows.txt')} cannot be read (ENOENT).` });
+    expect(seen.length).toBe(before);
+  });
+
   it('stops mid-run: the request on the wire is not counted, nothing after it is sent, and the reports say so', SLOW, async () => {
     const before = seen.length;
     const state = await bus.call('run.start', { project, scope: idOf('Slow'), requests: requestsOf(['a slow one', 'b after it']), iterations: 3, delayMs: 0, environment: 'env_0' });
