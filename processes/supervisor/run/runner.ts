@@ -38,6 +38,11 @@ export function requestPath(r: OrderedRequest): string {
   return [r.apiName, ...r.folders, r.name].join('/');
 }
 
+/** Where a request sits, as an outcome names it: the path, and its parts for reports that must not split names on `/`. */
+function placeOf(r: OrderedRequest): Pick<RequestOutcome['request'], 'path' | 'api' | 'folders'> {
+  return { path: requestPath(r), api: r.apiName, folders: r.folders };
+}
+
 export function runRequests(sup: Supervisor, store: ProjectStore, plan: RunPlan, signal: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
   return runEngine(
     {
@@ -77,9 +82,9 @@ async function sendOne(
   try {
     request = store.getRequest(item.id);
   } catch (err) {
-    return { ...base, request: { id: item.id, name: item.name, path: requestPath(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
+    return { ...base, request: { id: item.id, name: item.name, ...placeOf(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
   }
-  const described = { id: request.id, name: request.name, path: requestPath(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
+  const described = { id: request.id, name: request.name, ...placeOf(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
   const overrides: ScopeOverrides = {
     ...(plan.environment !== undefined ? { environment: plan.environment?.variables ?? null } : {}),
     ...(row ? { properties: row.properties } : {}),
