@@ -49,7 +49,8 @@ export const RunRow = T.Object({
   iteration: T.Integer({ minimum: 1 }),
   /** The data row (`row 2 (user=ann, …)`), with a data file. */
   row: T.Optional(T.String()),
-  request: T.Object({ id: T.String(), name: T.String(), path: T.String(), method: T.String(), url: T.String() }),
+  /** `path` is `API/folder/name`; `api` and `folders` are its parts (a name may hold `/`). */
+  request: T.Object({ id: T.String(), name: T.String(), path: T.String(), api: T.String(), folders: T.Array(T.String()), method: T.String(), url: T.String() }),
   response: T.Optional(T.Object({ status: T.Integer(), statusText: T.String(), timeMs: T.Number(), size: T.Integer({ minimum: 0 }) })),
   /** Why it was not sent or got no response. */
   error: T.Optional(T.Object({ code: T.String(), message: T.String() })),

@@ -5,7 +5,7 @@ import type { RequestOutcome, RunSummary } from './report.js';
 
 const outcome = (id: string, failed: boolean, iteration = 1): RequestOutcome => ({
   iteration,
-  request: { id, name: id, path: `API/${id}`, method: 'GET', url: `http://127.0.0.1/${id}` },
+  request: { id, name: id, path: `API/${id}`, api: 'API', folders: [], method: 'GET', url: `http://127.0.0.1/${id}` },
   response: { status: failed ? 500 : 200, statusText: '', timeMs: 1, size: 2 },
   assertions: [{ index: 0, label: 'status equals 200', passed: !failed, message: failed ? 'got 500' : '' }],
   failed,

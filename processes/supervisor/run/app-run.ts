@@ -155,7 +155,7 @@ export function rowOf(o: RequestOutcome, n: number): RunRow {
     n,
     iteration: o.iteration,
     ...(o.row !== undefined ? { row: o.row } : {}),
-    request: { ...o.request },
+    request: { ...o.request, folders: [...o.request.folders] },
     ...(o.response ? { response: { ...o.response } } : {}),
     ...(o.error ? { error: { ...o.error } } : {}),
     assertions: {
