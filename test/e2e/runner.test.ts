@@ -131,12 +131,12 @@ describe.skipIf(missing !== null)('the Runner', () => {
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     await until(async () => (await page.locator('.toast').allInnerTexts()).some((t) => t.includes(`JUnit report written to ${file}`)));
     const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(await readFile(file, 'utf8')) as {
-      testsuites: { tests: string; failures: string; errors: string; testsuite: { name: string; testcase: { name: string; failure?: unknown } }[] };
+      testsuites: { tests: string; failures: string; errors: string; testsuite: { name: string; testcase: { name: string; classname: string; failure?: unknown } }[] };
     };
     expect(xml.testsuites).toMatchObject({ tests: '2', failures: '0', errors: '0' });
-    expect(xml.testsuites.testsuite.map((s) => [s.name, s.testcase.name, s.testcase.failure])).toEqual([
-      ['Run test (iteration 1)', 'POST Shop/Orders/Create order', undefined],
-      ['Run test (iteration 2)', 'POST Shop/Orders/Create order', undefined],
+    expect(xml.testsuites.testsuite.map((s) => [s.name, s.testcase.classname, s.testcase.name, s.testcase.failure])).toEqual([
+      ['Run test (iteration 1)', 'Shop.Orders', 'POST Create order', undefined],
+      ['Run test (iteration 2)', 'Shop.Orders', 'POST Create order', undefined],
     ]);
   });
 
