@@ -20,8 +20,8 @@ import type { RequestOutcome, RunEvent } from './report.js';
 
 export interface RunPlan {
   requests: OrderedRequest[];
-  /** The environment's variables and name; undefined: the workspace's active one. */
-  environment?: { name: string; variables: Row[] };
+  /** The environment's variables and name; undefined: the workspace's active one when each request is sent; null: none. */
+  environment?: { name: string; variables: Row[] } | null;
   /** Undefined with a data file: one iteration per row. */
   iterations?: number;
   data?: DataSource;
@@ -86,7 +86,7 @@ async function sendOne(
   }
   const described = { id: request.id, name: request.name, ...placeOf(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
   const overrides: ScopeOverrides = {
-    ...(plan.environment ? { environment: plan.environment.variables } : {}),
+    ...(plan.environment !== undefined ? { environment: plan.environment?.variables ?? null } : {}),
     ...(row ? { properties: row.properties } : {}),
     secret: plan.secret,
     ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}),
