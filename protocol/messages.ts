@@ -16,7 +16,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
 import { Api } from './model/api.js';
-import { ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
+import { FolderSettings, InheritedSettings, ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
 import { Preferences, SecretStorage, Workspace } from './model/workspace.js';
 import { SessionTabs } from './model/session.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
@@ -262,6 +262,22 @@ export const methods = {
   'tree.move': {
     req: T.Object({ project: T.String(), items: T.Array(TreeRef, { minItems: 1, maxItems: 10_000 }), parent: T.String(), before: T.Union([T.String(), T.Null()]) }),
     res: T.Object({ moved: T.Array(T.Object({ from: T.String(), to: T.String() })) }),
+  },
+
+  /**
+   * A folder's settings (docs/project-files.md "Folder settings"): auth, headers and variables
+   * that the requests in it inherit. Save moves a typed secret of its auth to the keychain, as
+   * `api.save` does, and writes folder.yaml.
+   */
+  'folder.get': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }) },
+  'folder.save': {
+    req: T.Object({ project: T.String(), id: T.String(), settings: FolderSettings }),
+    res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }),
+  },
+  /** What a request or a folder takes from the folders above it and its API, each value with where it is set. */
+  'tree.inherited': {
+    req: T.Object({ project: T.String(), item: T.Object({ kind: T.Union([T.Literal('request'), T.Literal('folder')]), id: T.String({ minLength: 1 }) }) }),
+    res: InheritedSettings,
   },
 
   'api.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Api },

@@ -14,6 +14,9 @@ import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
 import { addBodyFile } from './store/body-files.js';
 import { moveSecretsToStore } from './send/secure-auth.js';
+import { literalSecrets } from '../../protocol/credentials/auth-secrets.js';
+import { newId } from '../../protocol/ids.js';
+import { inheritedSettings } from '../../protocol/inheritance.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
@@ -118,6 +121,28 @@ export function uiHandlers(sup: Supervisor): Handlers {
       const saved = await store.saveApi({ ...api, auth: secured.auth });
       sup.projectChanged(store, [api.id]);
       return saved;
+    },
+
+    'folder.get': ({ project, id }) => {
+      const { name, settings } = sup.project(project).getFolder(id);
+      return { id, name, settings };
+    },
+    'folder.save': async ({ project, id, settings }) => {
+      const store = sup.project(project);
+      // A typed secret goes to the secret store (keychain or vault) under the folder's own id, which a rename or move keeps.
+      const current = store.getFolder(id);
+      const secretId = current.secretId ?? (literalSecrets(settings.auth).size > 0 ? newId('f') : undefined);
+      const secured = secretId === undefined ? { auth: settings.auth, stored: [] } : await moveSecretsToStore(settings.auth, `folder/${secretId}`, sup.secrets);
+      await rememberSecrets(sup, secured.stored);
+      await store.saveFolder(id, { ...settings, auth: secured.auth }, secretId);
+      sup.projectChanged(store, [id]);
+      const saved = store.getFolder(id);
+      return { id, name: saved.name, settings: saved.settings };
+    },
+    'tree.inherited': ({ project, item }) => {
+      const store = sup.project(project);
+      const { api, folders } = item.kind === 'request' ? store.scopeOf(item.id) : store.scopeOfFolder(item.id);
+      return inheritedSettings(api, folders);
     },
 
     'request.get': ({ project, id }) => sup.project(project).getRequest(id),

@@ -63,7 +63,7 @@ async function specFromEntry(sup: Supervisor, entry: HistoryEntry, prepared: Pre
   if (url === null) return { reason: secrets.missing() };
 
   // The request's current auth wins: the entry's copies of its headers are replaced.
-  const authNames = authHeaderNames(prepared.request.auth.type === 'inherit' ? prepared.api.auth : prepared.request.auth);
+  const authNames = authHeaderNames(prepared.auth);
   const headers: Header[] = [];
   const taken = new Map<string, number>();
   for (const [name, value] of entry.request.headers) {

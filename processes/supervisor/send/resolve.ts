@@ -8,6 +8,8 @@ import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
+import type { InheritedSettings, SettingSource } from '../../../protocol/model/project.js';
+import { effectiveAuth, inheritedHeadersFor, sourceLabel } from '../../../protocol/inheritance.js';
 import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request } from '../../../protocol/model/request.js';
 import { pathParamNames, splitUrlText } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
@@ -30,7 +32,11 @@ export interface ResolveContext {
   oauthToken: (auth: Extract<Auth, { type: 'oauth2' }>, cacheKey: string) => Promise<string>;
 }
 
-export async function resolveRequest(request: Request, api: Api, ctx: ResolveContext): Promise<SendSpec> {
+/**
+ * `inherited`: what the request's folders and API hand down (protocol/inheritance.ts); none: only
+ * the API's auth, for a request outside any folder.
+ */
+export async function resolveRequest(request: Request, api: Api, ctx: ResolveContext, inherited: InheritedSettings = apiOnly(api)): Promise<SendSpec> {
   const x = (text: string) => ctx.expander.expand(text);
   const missingPath: string[] = [];
 
@@ -49,13 +55,17 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
   const base = absolute ? '' : x(api.baseUrl.trim());
 
-  const headers: Header[] = request.headers.filter((h) => h.enabled && h.name.trim()).map((h) => [x(h.name.trim()), x(h.value)]);
+  // The folders' headers first (outermost first), then the request's own, which hide theirs by name.
+  const headers: Header[] = [
+    ...inheritedHeadersFor(request.headers, inherited.headers).map((h): Header => [x(h.name.trim()), x(h.value)]),
+    ...request.headers.filter((h) => h.enabled && h.name.trim()).map((h): Header => [x(h.name.trim()), x(h.value)]),
+  ];
   const query: [string, string][] = request.query.filter((q) => q.enabled && (q.name || q.value)).map((q) => [x(q.name), x(q.value)]);
   const body = resolveBody(request, headers, x, ctx.projectRoot);
 
-  const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
-  const authFrom = request.auth.type === 'inherit' ? `the API ${api.name}` : undefined;
-  const authRefusal = await applyAuth(auth, headers, query, x, ctx, request.auth.type === 'inherit' ? `api:${api.id}` : `request:${request.id}`, authFrom);
+  const { auth, from } = effectiveAuth(request.auth, inherited.auth);
+  // An OAuth 2 token is cached per place its settings live: the request, a folder or the API.
+  const authRefusal = await applyAuth(auth, headers, query, x, ctx, from ? `${from.kind}:${from.id}` : `request:${request.id}`, from);
 
   // Refuse before anything else can fail: the user needs every unresolved name at once.
   const unresolved = [...ctx.expander.unresolved];
@@ -110,6 +120,11 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     inlineLimit: ctx.inlineLimit,
     ...negotiateFor(auth, headers, x),
   };
+}
+
+/** What a request outside any folder inherits: the API's auth. */
+function apiOnly(api: Api): InheritedSettings {
+  return { auth: { auth: api.auth.type === 'inherit' ? { type: 'none' } : api.auth, from: { kind: 'api', id: api.id, name: api.name } }, headers: [], variables: [] };
 }
 
 /**
@@ -213,12 +228,15 @@ async function applyAuth(
   x: (s: string) => string,
   ctx: ResolveContext,
   cacheKey: string,
-  from?: string,
+  from?: SettingSource,
 ): Promise<ParleyError | null> {
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name.toLowerCase());
   // An auth without its values is not sent as if it had them ("Basic Og==", "Bearer ").
   const empty = emptyAuthFields(auth, x);
-  if (empty.length > 0) return new ParleyError('auth-incomplete', `Not sent: ${emptyAuthMessage(auth, empty, from)}. Fill it in on the ${from ? "API's" : 'Auth'} tab, or choose No auth.`);
+  if (empty.length > 0) {
+    const where = !from ? 'on the Auth tab' : from.kind === 'api' ? "on the API's tab" : `in the Folder settings of ${from.name}`;
+    return new ParleyError('auth-incomplete', `Not sent: ${emptyAuthMessage(auth, empty, from && sourceLabel(from))}. Fill it in ${where}, or choose No auth.`);
+  }
   switch (auth.type) {
     case 'inherit':
     case 'none':

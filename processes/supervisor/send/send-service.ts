@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Exchange } from '../../../protocol/model/history.js';
 import type { Api } from '../../../protocol/model/api.js';
+import type { Auth } from '../../../protocol/model/auth.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
 import type { HopTiming, ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
@@ -21,6 +22,7 @@ import { resolveRequest } from './resolve.js';
 import { literalSecrets } from '../../../protocol/credentials/auth-secrets.js';
 import { NO_STORAGE_CODES } from '../../../protocol/model/workspace.js';
 import { VAULT_PASSPHRASE_ENV } from '../store/vault-secrets.js';
+import { effectiveAuth, inheritedSettings } from '../../../protocol/inheritance.js';
 import { historyEntry, recordHops, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
@@ -41,6 +43,8 @@ export interface PreparedSend {
   store: ProjectStore;
   api: Api;
   request: Request;
+  /** The auth the request sent: its own, or what it inherits from a folder or the API. */
+  auth: Auth;
   spec: SendSpec;
   /** Secret values by name (names in the store, and `unsaved-<field>` for secrets typed into a draft). */
   secrets: Map<string, string>;
@@ -86,13 +90,17 @@ export async function sendRequest(
 /** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
 export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, overrides: ScopeOverrides = {}): Promise<PreparedSend> {
   const store = sup.project(projectRoot);
-  const api = store.apiOf(request.id);
+  // What the request's folders and API hand down: one rule for every send (protocol/inheritance.ts).
+  const { api, folders } = store.scopeOf(request.id);
+  const inherited = inheritedSettings(api, folders);
   const ws = sup.workspace.get();
   const environment = overrides.environment !== undefined ? (overrides.environment ?? []) : (ws.environments.find((e) => e.id === ws.activeEnvironment)?.variables ?? []);
-  const project = overrides.properties ? [...store.properties, ...overrides.properties] : store.properties;
+  // Lowest first: the project's properties, its folders' variables (the nearest last), a data row's columns; the environment over all.
+  const folderRows = inherited.variables.map(({ name, value }) => ({ name, value, enabled: true }));
+  const project = folderRows.length > 0 || overrides.properties ? [...store.properties, ...folderRows, ...(overrides.properties ?? [])] : store.properties;
   const scopeRows = { environment, project, globals: ws.globals };
 
-  const texts = [JSON.stringify(request), JSON.stringify(api.auth), api.baseUrl];
+  const texts = [JSON.stringify(request), JSON.stringify(inherited.auth.auth), JSON.stringify(inherited.headers), api.baseUrl];
   const secrets = new Map<string, string>();
   /** Why the store could not be asked, when `parley run` goes on to name the variables instead. */
   let storeProblem: string | undefined;
@@ -115,7 +123,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   }
   const expander = new Expander({ ...scopeRows, secrets });
   // A secret typed into an unsaved draft is masked like a stored one in everything recorded.
-  const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
+  const { auth } = effectiveAuth(request.auth, inherited.auth);
   for (const [field, value] of literalSecrets(auth)) expander.secretValues.set(`unsaved-${field}`, value);
   const caPem = ws.preferences.caBundle ? await readCaBundle(ws.preferences.caBundle) : '';
   const resolved = await resolveRequest(request, api, {
@@ -131,7 +139,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
       ...(storeProblem !== undefined ? { problem: storeProblem } : {}),
     },
     oauthToken: deps.oauthToken,
-  });
+  }, inherited);
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
   const spec: SendSpec = {
     ...resolved,
@@ -142,7 +150,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
   // Secrets an assertion names are masked in its results like those the request used.
   if (assertions) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
-  return { store, api, request, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
+  return { store, api, request, auth, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
 }
 
 /** What the HTTP Log keeps of a send to put it on the wire again (never sent to the UI). */

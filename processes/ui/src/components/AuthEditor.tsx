@@ -6,13 +6,14 @@
  * store's answer for a reference, and "not stored" when there is no store.
  */
 import type { Auth } from '../../../../protocol/model/auth.js';
+import type { SettingSource } from '../../../../protocol/model/project.js';
 import { emptyAuthFields, emptyAuthMessage } from '../../../../protocol/request-checks.js';
 import { isReferenceOrEmpty } from '../../../../protocol/credentials/auth-secrets.js';
 import { secretHeld, secretStorage } from '../state/secret-storage.js';
 import { MaskedInput } from './Overlays.js';
 
 const LABELS: Record<Auth['type'], string> = {
-  inherit: 'Inherit from API',
+  inherit: 'Inherit',
   none: 'No auth',
   basic: 'Basic',
   bearer: 'Bearer token',
@@ -43,11 +44,16 @@ export interface AuthEditorProps {
   auth: Auth;
   onChange(auth: Auth): void;
   allowInherit: boolean;
-  /** The API's auth, which Inherit uses, and the API's name. */
+  /** The auth Inherit uses, and where it is set (the nearest folder that sets one, or the API). */
   inherited?: Auth;
-  inheritedFrom?: string;
+  inheritedFrom?: SettingSource;
   /** Fields the last save left empty because nothing could store their secret. */
   leftOut?: ReadonlySet<string>;
+}
+
+/** "folder Orders", "API Shop". */
+export function sourceName(source: SettingSource): string {
+  return `${source.kind === 'api' ? 'API' : 'folder'} ${source.name}`;
 }
 
 export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom, leftOut }: AuthEditorProps) {
@@ -68,15 +74,16 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
         </select>
       </label>
       {auth.type === 'inherit' && (
-        <p class="muted">
-          Uses the API's authentication{inherited ? `: ${LABELS[inherited.type]}` : ''}
-          {inheritedFrom ? ` (set on the API ${inheritedFrom})` : ''}.
+        <p class="muted" aria-label="Inherited auth">
+          Uses {inherited ? LABELS[inherited.type] : 'the auth set above'}
+          {inheritedFrom ? `, from ${sourceName(inheritedFrom)}` : ''}.
         </p>
       )}
       {shown && missing.length > 0 && (
         <p class="field-warning" role="alert">
-          {emptyAuthMessage(shown, missing, auth.type === 'inherit' ? `the API ${inheritedFrom ?? ''}`.trim() : undefined)}: a request is not sent with it until{' '}
-          {missing.length === 1 ? 'it is' : 'they are'} filled in{auth.type === 'inherit' ? " on the API's tab" : ''}.
+          {emptyAuthMessage(shown, missing, auth.type === 'inherit' && inheritedFrom ? `the ${sourceName(inheritedFrom)}` : undefined)}: a request is not sent with it until{' '}
+          {missing.length === 1 ? 'it is' : 'they are'} filled in
+          {auth.type === 'inherit' && inheritedFrom ? (inheritedFrom.kind === 'api' ? " on the API's tab" : ` in the Folder settings of ${inheritedFrom.name}`) : ''}.
         </p>
       )}
       {auth.type === 'none' && <p class="muted">No Authorization is added.</p>}

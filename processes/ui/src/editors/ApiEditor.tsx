@@ -67,7 +67,7 @@ export function ApiEditor({ tab }: EditorProps) {
       </section>
       <section class="section">
         <h3>Authentication</h3>
-        <p class="muted">Every request of this API whose auth is Inherit uses this.</p>
+        <p class="muted">Every request of this API whose auth is Inherit uses this, unless a folder it is in sets an auth of its own (Folder settings…).</p>
         <AuthEditor auth={api.auth} allowInherit={false} leftOut={leftOutFields.value.get(tab.id)} onChange={(auth) => change({ auth })} />
       </section>
       {saved.value && apiSections.map((render, i) => <div key={i}>{render(tab.project, saved.value!, () => void refreshDraft(doc))}</div>)}

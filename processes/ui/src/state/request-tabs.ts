@@ -5,6 +5,7 @@
 import type { BodyMode } from '../editors/response/BodyView.js';
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { Api } from '../../../../protocol/model/api.js';
+import type { InheritedSettings } from '../../../../protocol/model/project.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import type { Exchange, ResendResult } from '../../../../protocol/model/history.js';
 import type { SendProgress } from '../../../../protocol/model/exchange.js';
@@ -43,6 +44,8 @@ export interface RequestTabState {
   loadError: Signal<string | null>;
   /** The API the request belongs to, for an inherited auth and its base URL. */
   api: Signal<Api | null>;
+  /** What the request takes from its folders and API (auth, headers, variables), each with where it is set. */
+  inherited: Signal<InheritedSettings | null>;
   section: Signal<Section>;
   responseView: Signal<ResponseView>;
   /** An HTML body shown as its source (pretty) or as the inert preview. */
@@ -64,12 +67,13 @@ export function requestTabState(tab: Tab): RequestTabState {
   let state = states.get(tab.id);
   if (state) return state;
   const api = signal<Api | null>(null);
+  const inherited = signal<InheritedSettings | null>(null);
   const section = signal<Section>('params');
   const apiId = () => apiIdOf(tab);
   let opened = false;
   const doc = openDraft<Request>(tab.id, {
     load: async () => {
-      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }), loadApi()]);
+      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }), loadApi(), loadInherited()]);
       // A request with a body opens on its Body section.
       if (!opened && request.body.kind !== 'none' && request.method !== 'GET') section.value = 'body';
       opened = true;
@@ -91,6 +95,8 @@ export function requestTabState(tab: Tab): RequestTabState {
       if (project !== tab.project) return false;
       const id = apiId();
       if (id && changed.includes(id)) void loadApi();
+      // The API's auth, or a folder's settings (a folder's id starts with its API's): what it inherits may have changed.
+      if (id && changed.some((c) => c === id || c.startsWith(`${id}/`))) void loadInherited();
       return changed.includes(tab.itemId);
     },
     label: (): string => doc.draft.value?.name ?? tab.title,
@@ -98,6 +104,9 @@ export function requestTabState(tab: Tab): RequestTabState {
   async function loadApi(): Promise<void> {
     const id = apiId();
     if (id) api.value = await call('api.get', { project: tab.project, id }).catch(() => api.value);
+  }
+  async function loadInherited(): Promise<void> {
+    inherited.value = await call('tree.inherited', { project: tab.project, item: { kind: 'request', id: tab.itemId } }).catch(() => inherited.value);
   }
   state = {
     tab,
@@ -107,6 +116,7 @@ export function requestTabState(tab: Tab): RequestTabState {
     dirty: doc.dirty,
     loadError: doc.loadError,
     api,
+    inherited,
     section,
     responseView: signal<ResponseView>('body'),
     bodyMode: signal<BodyMode>('pretty'),

@@ -9,7 +9,8 @@ import { METHODS } from '../../state/actions.js';
 import { edit, requestTabState, save, send, stop, type RequestTabState, type Section } from '../../state/request-tabs.js';
 import { RowsTable } from '../../components/RowsTable.js';
 import { offPlaces, shownRows, splitShown } from './query-rows.js';
-import { AuthEditor } from '../../components/AuthEditor.js';
+import { AuthEditor, sourceName } from '../../components/AuthEditor.js';
+import { InheritedRows } from '../../components/InheritedRows.js';
 import { leftOutFields } from '../../state/secret-storage.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
@@ -22,7 +23,8 @@ import { responseBeside, toggleResponseBeside } from '../../state/layout.js';
 import { storedSize } from '../../components/Splitter.js';
 import { useSize } from '../../components/use-size.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
-import type { Api } from '../../../../../protocol/model/api.js';
+import type { InheritedSettings } from '../../../../../protocol/model/project.js';
+import { effectiveAuth, inheritedHeadersFor } from '../../../../../protocol/inheritance.js';
 import { SoapBar } from '../soap/SoapBar.js';
 
 const SECTIONS: [Section, string][] = [
@@ -64,7 +66,7 @@ export function RequestEditor({ tab }: EditorProps) {
           {SECTIONS.map(([id, label]) => (
             <button key={id} role="tab" aria-selected={state.section.value === id} class={state.section.value === id ? 'active' : ''} onClick={() => (state.section.value = id)}>
               {label}
-              <SectionCount draft={draft} section={id} />
+              <SectionCount draft={draft} section={id} inherited={state.inherited.value} />
             </button>
           ))}
           <span class="spacer" />
@@ -99,13 +101,23 @@ export function RequestEditor({ tab }: EditorProps) {
           {state.section.value === 'body' && (
             <BodyEditor body={draft.body} project={state.tab.project} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
           )}
-          {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
+          {state.section.value === 'headers' && (
+            <>
+              <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />
+              <InheritedRows
+                label="Header"
+                rows={state.inherited.value?.headers ?? []}
+                replacedBy={new Set(draft.headers.filter((h) => h.enabled && h.name.trim()).map((h) => h.name.trim().toLowerCase()))}
+                nameKey={(name) => name.trim().toLowerCase()}
+              />
+            </>
+          )}
           {state.section.value === 'auth' && (
             <AuthEditor
               auth={draft.auth}
               allowInherit
-              inherited={state.api.value?.auth}
-              inheritedFrom={state.api.value?.name}
+              inherited={state.inherited.value?.auth.auth}
+              inheritedFrom={state.inherited.value?.auth.from}
               leftOut={leftOutFields.value.get(state.tab.id)}
               onChange={(auth) => change((r) => ({ ...r, auth }))}
             />
@@ -147,21 +159,20 @@ function splitOf(size: { width: number; height: number }, beside: boolean) {
  * an auth without its values (the request's own or the API's it inherits). The same rules the
  * send applies (protocol/request-checks.ts), on the values as typed.
  */
-export function sendProblems(draft: Request, api: Api | null): { text: string; section?: Section }[] {
+export function sendProblems(draft: Request, inherited: InheritedSettings | null): { text: string; section?: Section }[] {
   const problems: { text: string; section?: Section }[] = [];
   const empty = draft.pathParams.filter((p) => p.value.trim() === '').map((p) => `{${p.name}}`);
   if (empty.length > 0) problems.push({ text: `Path parameter ${empty.join(', ')} has no value.`, section: 'params' });
   const url = urlProblem(withStandIns(sentUrlText(draft.url.trim())));
   if (url) problems.push({ text: `The URL is not valid: ${url}.` });
-  const inherited = draft.auth.type === 'inherit';
-  const auth = inherited ? api?.auth : draft.auth;
+  const { auth, from } = inherited ? effectiveAuth(draft.auth, inherited.auth) : draft.auth.type === 'inherit' ? { auth: undefined, from: undefined } : { auth: draft.auth, from: undefined };
   const fields = auth ? emptyAuthFields(auth) : [];
-  if (auth && fields.length > 0) problems.push({ text: `${emptyAuthMessage(auth, fields, inherited ? `the API ${api!.name}` : undefined)}: it is not sent that way.`, section: 'auth' });
+  if (auth && fields.length > 0) problems.push({ text: `${emptyAuthMessage(auth, fields, from && `the ${sourceName(from)}`)}: it is not sent that way.`, section: 'auth' });
   return problems;
 }
 
 function SendProblems({ state, draft }: { state: RequestTabState; draft: Request }) {
-  const problems = sendProblems(draft, state.api.value);
+  const problems = sendProblems(draft, state.inherited.value);
   if (problems.length === 0) return null;
   return (
     <ul class="send-problems" aria-label="Problems to fix before Send">
@@ -179,12 +190,12 @@ function SendProblems({ state, draft }: { state: RequestTabState; draft: Request
   );
 }
 
-function SectionCount({ draft, section }: { draft: Request; section: Section }) {
+function SectionCount({ draft, section, inherited }: { draft: Request; section: Section; inherited: InheritedSettings | null }) {
   const n =
     section === 'params'
       ? queryRows(draft.url).filter(carries).length + draft.query.filter(carries).length + draft.pathParams.length
       : section === 'headers'
-        ? draft.headers.filter((h) => h.enabled).length
+        ? draft.headers.filter((h) => h.enabled).length + inheritedHeadersFor(draft.headers, inherited?.headers ?? []).length
         : section === 'assertions'
           ? (draft.assertions ?? []).filter((a) => a.enabled).length
           : 0;
