@@ -6,9 +6,9 @@
  */
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
-import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
+import { Decoration, EditorView, placeholder, type DecorationSet } from '@codemirror/view';
 import { forceLinting, linter, type Diagnostic } from '@codemirror/lint';
-import { editingSetup, viewingSetup } from './setup.js';
+import { editingSetup, singleLineSetup, viewingSetup } from './setup.js';
 import { languageSupport, type CodeLanguage } from './languages.js';
 import { wrapLines } from './wrap.js';
 
@@ -37,6 +37,10 @@ export interface CodeEditorProps {
   check?(text: string): CodeMark[];
   /** More extensions (variables, completion) for this editor. */
   extensions?: Extension;
+  /** One line, looking and behaving like an input (a URL, a header value). */
+  singleLine?: boolean;
+  placeholder?: string;
+  title?: string;
   class?: string;
   handle?(handle: CodeEditorHandle | null): void;
 }
@@ -56,12 +60,13 @@ export function CodeEditor(props: CodeEditorProps) {
     const state = EditorState.create({
       doc: props.value,
       extensions: [
-        props.readOnly ? viewingSetup() : editingSetup(),
+        props.singleLine ? singleLineSetup() : props.readOnly ? viewingSetup() : editingSetup(),
+        props.placeholder ? placeholder(props.placeholder) : [],
         c.language.of(languageSupport(props.language)),
         c.readOnly.of(readOnlyExtension(!!props.readOnly)),
         c.wrap.of(wrapLines.value ? EditorView.lineWrapping : []),
         c.extra.of(props.extensions ?? []),
-        EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': 'true', role: 'textbox', spellcheck: 'false' }),
+        EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': props.singleLine ? 'false' : 'true', role: 'textbox', spellcheck: 'false', ...(props.title ? { title: props.title } : {}) }),
         EditorView.updateListener.of((update) => {
           // Only the user's edits go out: a value set from outside is already the owner's.
           if (!update.docChanged || update.transactions.some((tr) => tr.annotation(fromOwner))) return;
@@ -115,7 +120,7 @@ export function CodeEditor(props: CodeEditorProps) {
     if (view.current) forceLinting(view.current);
   }, [props.marks]);
 
-  return <div class={`code-editor${props.class ? ` ${props.class}` : ''}`} ref={host} />;
+  return <div class={`${props.singleLine ? 'line-field' : 'code-editor'}${props.class ? ` ${props.class}` : ''}`} ref={host} />;
 }
 
 /** Read-only text stays focusable and selectable (search, copy, folding): only edits are refused. */

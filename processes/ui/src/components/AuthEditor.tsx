@@ -6,6 +6,7 @@
 import type { Auth } from '../../../../protocol/model/auth.js';
 import { emptyAuthFields, emptyAuthMessage } from '../../../../protocol/request-checks.js';
 import { MaskedInput } from './Overlays.js';
+import { VarField } from '../code/VarField.js';
 
 const LABELS: Record<Auth['type'], string> = {
   inherit: 'Inherit from API',
@@ -42,9 +43,12 @@ export interface AuthEditorProps {
   /** The API's auth, which Inherit uses, and the API's name. */
   inherited?: Auth;
   inheritedFrom?: string;
+  /** The project whose `${variables}` the fields show live (VarField); plain inputs without one. */
+  project?: string;
 }
 
-export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom }: AuthEditorProps) {
+export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom, project }: AuthEditorProps) {
+  const Field = (props: { label: string; value: string; onInput(value: string): void }) => <TextField {...props} project={project} />;
   const types = (Object.keys(LABELS) as Auth['type'][]).filter((t) => allowInherit || t !== 'inherit');
   const set = (patch: Partial<Auth>) => onChange({ ...auth, ...patch } as Auth);
   const shown = auth.type === 'inherit' ? inherited : auth;
@@ -129,11 +133,11 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
   );
 }
 
-function Field({ label, value, onInput }: { label: string; value: string; onInput(value: string): void }) {
+function TextField({ label, value, onInput, project }: { label: string; value: string; onInput(value: string): void; project: string | undefined }) {
   return (
     <label>
       <span>{label}</span>
-      <input aria-label={label} value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} />
+      {project === undefined ? <input aria-label={label} value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} /> : <VarField label={label} value={value} onChange={onInput} project={project} class="input-like" />}
     </label>
   );
 }
