@@ -11,7 +11,9 @@
 // the importer's peak memory within 1.5x the peer's.
 // Usage: node bench/graph-scale.mjs [v1|beta|both=v1] [runs=1]   (run `npm run build` first)
 // PARLEY_BENCH_ONLY=import,check,mock runs those steps only, beside the peer (PARLEY_BENCH_ONLY=import
-// PARLEY_BENCH_PEER=0 leaves the peer out: a quick look, no ratio).
+// PARLEY_BENCH_PEER=0 leaves the peer out: a quick look, no ratio). PARLEY_BENCH_BEFORE=<a copy of an
+// earlier build's dist/cli.js> adds its import as a row of the same run ("import (before)"), turn
+// about with the current build's. Every process of a command is listed with its own peak (VmHWM).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -40,12 +42,14 @@ async function main() {
   for (const name of names) {
     const document = graphDocument(name);
     const size = statSync(document).size;
-    const rows = { peer: [], import: [], check: [], 'mock serve': [] };
+    const before = process.env.PARLEY_BENCH_BEFORE;
+    const rows = { peer: [], ...(before ? { 'import (before)': [] } : {}), import: [], check: [], 'mock serve': [] };
     // The kinds take turns run after run, so a change in the machine's load moves them all.
     const only = process.env.PARLEY_BENCH_ONLY?.split(',');
     const step = (name) => !only || only.some((o) => name.startsWith(o));
     for (let run = 0; run < runs; run++) {
       if (process.env.PARLEY_BENCH_PEER !== '0') rows.peer.push(await timed(process.execPath, [fileURLToPath(import.meta.url), '--peer', document]));
+      if (before && step('import')) rows['import (before)'].push(await importRow(document, before));
       if (step('import')) rows.import.push(await importRow(document));
       if (step('check')) rows.check.push(await checkRow(document));
       if (step('mock')) rows['mock serve'].push(await mockRow(document));
@@ -54,12 +58,13 @@ async function main() {
     const median = (list) => [...list].sort((a, b) => a.ms - b.ms)[Math.floor(list.length / 2)];
     const result = Object.fromEntries(Object.entries(rows).map(([k, list]) => [k, median(list)]));
     console.log(`\n${name}: ${document} (${(size / 1024 / 1024).toFixed(1)} MB), median of ${runs}, load average now ${loadavg()[0].toFixed(2)}`);
-    console.log('| step | wall | x peer | peak MB (process) | x peer | peak MB (tree) | note |');
-    console.log('|---|---:|---:|---:|---:|---:|---|');
+    console.log('| step | wall | x peer | peak MB (process) | x peer | largest process MB | x peer | peak MB (tree) | every process (peak MB) | note |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
     const p = result.peer ?? { ms: NaN, treeMb: NaN };
     for (const [step, r] of Object.entries(result)) {
       const own = r.processMb ?? r.treeMb;
-      console.log(`| ${step} | ${(r.ms / 1000).toFixed(1)} s | ${(r.ms / p.ms).toFixed(2)} | ${Math.round(own)} | ${(own / p.treeMb).toFixed(2)} | ${Math.round(r.treeMb)} | ${r.note ?? ''} |`);
+      const each = r.processes.map((q) => `${q.name} ${Math.round(q.mb)}`).join(', ');
+      console.log(`| ${step} | ${(r.ms / 1000).toFixed(1)} s | ${(r.ms / p.ms).toFixed(2)} | ${Math.round(own)} | ${(own / p.treeMb).toFixed(2)} | ${Math.round(r.largestMb)} | ${(r.largestMb / p.treeMb).toFixed(2)} | ${Math.round(r.treeMb)} | ${each} | ${r.note ?? ''} |`);
     }
     console.log(JSON.stringify({ document: name, bytes: size, rows }));
   }
@@ -134,15 +139,21 @@ function treeSampler(pid, matchProcess) {
       const all = [...peaks.values()];
       const treeMb = all.reduce((a, p) => a + p.hwm, 0);
       const matched = matchProcess ? all.filter((p) => matchProcess.test(p.cmdline)) : [];
-      return { treeMb, ...(matched.length > 0 ? { processMb: Math.max(...matched.map((p) => p.hwm)) } : {}) };
+      const processes = [...peaks.entries()].map(([p, { hwm, cmdline }]) => ({ name: p === pid ? 'command' : processName(cmdline), mb: hwm }));
+      return { treeMb, largestMb: Math.max(0, ...all.map((p) => p.hwm)), processes, ...(matched.length > 0 ? { processMb: Math.max(...matched.map((p) => p.hwm)) } : {}) };
     },
   };
 }
 
-async function importRow(document) {
+/** A child's name in the table: its entry file (`importer.js`), else its command's first word. */
+function processName(cmdline) {
+  return /([\w-]+\.m?js)\b/.exec(cmdline)?.[1] ?? cmdline.split(' ')[0];
+}
+
+async function importRow(document, command = cli) {
   const dir = await mkdtemp(join(tmpdir(), 'parley-bench-graph-'));
   try {
-    return await timed(process.execPath, [cli, 'import', document, '--new-project', join(dir, 'p')], { matchProcess: /importer\.js/ });
+    return await timed(process.execPath, [command, 'import', document, '--new-project', join(dir, 'p')], { matchProcess: /importer\.js/ });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

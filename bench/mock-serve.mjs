@@ -20,9 +20,13 @@
 // autocannon runs in its own process so it never shares an event loop with a server.
 // Prints JSON lines, then the targets with "met" or "MISSED"; asserts nothing.
 // Usage: node bench/mock-serve.mjs [seconds=5] [connections=50] [rounds=3]   (run `npm run build` first)
+// Part 3, the listener's own work per request without sockets (static and templated GETs through
+// MockServer's request handler), in ns of CPU per request.
 // Same-run before/after: PARLEY_BEFORE_DIST=<a dist/ built from an earlier commit> adds that
-// build's `mock serve`, check off and on, to the interleaved rounds, and prints after/before.
-// PARLEY_BENCH_PEERS=0 leaves out Prism and Mockoon (and their install).
+// build's `mock serve`, check off and on, to the interleaved rounds, and prints after/before; and
+// in part 3 the engine of the sources beside that dist/, alternately with this tree's.
+// PARLEY_BENCH_PEERS=0 leaves out Prism and Mockoon (and their install). PARLEY_BENCH_PARTS=3 (or
+// 1,3 ...) runs only those parts.
 // A before build: git archive <commit> | tar -x -C /tmp/before; ln -s $PWD/node_modules
 // /tmp/before/; (cd /tmp/before && node scripts/build.mjs); then PARLEY_BEFORE_DIST=/tmp/before/dist.
 import { build } from 'esbuild';
@@ -296,6 +300,7 @@ require('node:http').createServer((req, res) => {
 }).listen(Number(process.argv[1]), '127.0.0.1');`;
 
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const parts = new Set((process.env.PARLEY_BENCH_PARTS ?? '1,2,3').split(','));
 const results = {};
 console.log(
   JSON.stringify({
@@ -311,6 +316,19 @@ console.log(
   }),
 );
 try {
+  if (parts.has('1')) await processes();
+  if (parts.has('2')) {
+    await engineInProcess();
+    console.log(JSON.stringify({ 'load average at the end of part 2': load() }));
+  }
+  if (parts.has('3')) await listenerWork();
+  console.log(JSON.stringify({ 'load average at the end': load() }));
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+// --- part 1: processes, side by side ------------------------------------------------------------
+async function processes() {
   const labels = {
     bare: 'bare node:http (same fixed body)',
     'parley-off': 'parley mock serve <project> --mock, request check off',
@@ -388,11 +406,6 @@ try {
   );
   console.log(`target: request check on >= 70% of check off: GET ${pct(onGet)} ${verdict(onGet === undefined ? undefined : onGet >= 0.7)}, POST (body validated) ${pct(onPost)} ${verdict(onPost === undefined ? undefined : onPost >= 0.7)}`);
   console.log(JSON.stringify({ 'load average at the end of part 1': load() }));
-
-  await engineInProcess();
-  console.log(JSON.stringify({ 'load average at the end': load() }));
-} finally {
-  await rm(work, { recursive: true, force: true });
 }
 
 // --- part 2: the engine alone, in this process ------------------------------------------------
@@ -404,7 +417,8 @@ async function engineInProcess() {
     stdin: {
       contents: [
         "export { MockServer } from './processes/mock-host/engine/mock-server.ts';",
-        "export { loadContract } from './processes/mock-host/engine/contract.ts';",
+        "export { readContract } from './processes/mock-host/engine/contract.ts';",
+        "export { cachedDocumentUri } from './protocol/cached-definition-uri.ts';",
         "export { contractChecker } from './processes/mock-host/engine/contract-checker.ts';",
         "export { MockCheckPool } from './processes/mock-host/check-pool.ts';",
       ].join('\n'),
@@ -430,9 +444,10 @@ async function engineInProcess() {
   // The worker the host's check pool runs, fully bundled (a worker cannot load .ts).
   await build({ absWorkingDir: root, entryPoints: ['processes/mock-host/check-worker.ts'], outfile: join(work, 'mock-check-worker.mjs'), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
   const engine = await import(pathToFileURL(join(work, 'engine.mjs')).href);
-  const documents = {};
-  for (const name of ['pets.openapi.yaml', 'pets.schemas.yaml']) documents[name] = parseYaml(await readFile(join(fixtures, name), 'utf8'));
-  const contract = await engine.loadContract({ entry: 'pets.openapi.yaml', documents });
+  // A definition of cached documents, entry first, as the supervisor hands the mock host one.
+  const definition = [];
+  for (const name of ['pets.openapi.yaml', 'pets.schemas.yaml']) definition.push({ uri: engine.cachedDocumentUri(name), document: parseYaml(await readFile(join(fixtures, name), 'utf8')) });
+  const contract = await engine.readContract(definition);
 
   const body = JSON.stringify([{ id: 1, name: 'Tom', kind: 'cat' }]);
   const json = [{ name: 'Content-Type', value: 'application/json' }];
@@ -498,3 +513,81 @@ async function engineInProcess() {
   );
 }
 
+// --- part 3: the listener's own work per request, without sockets -----------------------------
+// What a request costs MockServer from arrival to its log record (the Host and framing checks,
+// routing, the reply written, the record made and kept), through its request handler with a
+// request and a response that only take what is written: no sockets, no client, so the machine's
+// load moves every build alike. With PARLEY_BEFORE_DIST the before tree's engine (the sources
+// beside that dist/) runs too, in the same process, round after round alternately; the median
+// ns per request of each is kept. A static GET (a prepared reply) and a templated one (a reply
+// made per request, whose record is copied out of it).
+async function listenerWork() {
+  const rounds = Number(process.env.PARLEY_BENCH_LISTENER_ROUNDS ?? 15);
+  const perRound = 100_000;
+  const trees = [['after', root], ...(beforeDist ? [['before', dirname(beforeDist)]] : [])];
+  const servers = {};
+  for (const [name, tree] of trees) {
+    const out = join(work, `listener-${name}.mjs`);
+    await build({
+      absWorkingDir: tree,
+      stdin: { contents: "export { MockServer } from './processes/mock-host/engine/mock-server.ts';", resolveDir: tree, loader: 'ts' },
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+      logLevel: 'warning',
+      plugins: [{ name: 'external-by-path', setup: (b) => b.onResolve({ filter: /^(isolated-vm|esbuild|typescript)$/ }, (args) => ({ path: requireFromRoot.resolve(args.path), external: true })) }],
+    });
+    const { MockServer } = await import(pathToFileURL(out).href);
+    const body = JSON.stringify([{ id: 1, name: 'Tom', kind: 'cat' }]);
+    const json = [{ name: 'Content-Type', value: 'application/json' }];
+    const mock = {
+      version: 2, id: 'bench', name: 'bench', kind: 'rest', api: 'pets', port: 0, path: '/', contractCheck: 'off',
+      operations: [
+        { id: 'list', name: 'listPets', method: 'GET', path: '/pets', dispatch: 'in-order', defaultResponse: 'Default', responses: [{ id: 'r1', name: 'Default', status: 200, delayMs: 0, headers: json, body: { kind: 'json', text: body }, values: {}, match: [] }] },
+        { id: 'get', name: 'getPet', method: 'GET', path: '/pets/{petId}', dispatch: 'in-order', defaultResponse: 'Default', responses: [{ id: 'r2', name: 'Default', status: 200, delayMs: 0, headers: json, body: { kind: 'json', text: '{"id":1,"name":"Pet {{petId}}","kind":"cat"}' }, values: { petId: { from: 'path', name: 'petId' } }, match: [] }] },
+      ],
+    };
+    // As the mock host runs it: every record passed on (the host batches them) and kept in the ring.
+    let passed = 0;
+    const server = new MockServer({ mock, logCapacity: 500, onRecord: () => passed++ });
+    const { port } = await server.start();
+    // The Host a client of this port sends: any other is refused (421), a different path.
+    const host = `127.0.0.1:${port}`;
+    const rawHeaders = ['Host', host, 'User-Agent', 'autocannon', 'Accept', '*/*', 'Connection', 'keep-alive'];
+    const request = (url) => ({ method: 'GET', url, headers: { host, 'user-agent': 'autocannon', accept: '*/*' }, rawHeaders });
+    servers[name] = { server, kinds: { 'static GET': request('/pets?kind=cat&limit=5'), 'templated GET': request('/pets/42') }, passed: () => passed };
+  }
+  let status = 0;
+  const response = { headersSent: false, writableEnded: false, writeHead(code) { status = code; return this; }, end() {} };
+  for (const [name, { server, kinds }] of Object.entries(servers)) {
+    for (const [kind, req] of Object.entries(kinds)) {
+      server.serve(req, response);
+      if (status !== 200) throw new Error(`part 3: ${name} answered the ${kind} ${status}, not 200: it would time another path`);
+    }
+  }
+  const samples = {};
+  for (let round = 0; round < rounds; round++) {
+    // Alternate which build goes first, so neither always runs on a warmer or colder machine.
+    const order = round % 2 === 0 ? trees : [...trees].reverse();
+    for (const [name] of order) {
+      const { server, kinds } = servers[name];
+      for (const [kind, req] of Object.entries(kinds)) {
+        const t0 = process.cpuUsage();
+        for (let i = 0; i < perRound; i++) server.serve(req, response);
+        const t = process.cpuUsage(t0);
+        ((samples[kind] ??= {})[name] ??= []).push(((t.user + t.system) * 1000) / perRound);
+      }
+    }
+  }
+  const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const [kind, byBuild] of Object.entries(samples)) {
+    const line = { 'listener work': kind, rounds, 'requests per round': perRound };
+    for (const [name, xs] of Object.entries(byBuild)) line[`${name} ns/req (median; min-max)`] = `${Math.round(medianOf(xs))}; ${Math.round(Math.min(...xs))}-${Math.round(Math.max(...xs))}`;
+    if (byBuild.before) line['after / before'] = `${Math.round((100 * medianOf(byBuild.after)) / medianOf(byBuild.before))}%`;
+    console.log(JSON.stringify(line));
+  }
+  for (const { server } of Object.values(servers)) await server.stop();
+}

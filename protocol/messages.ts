@@ -7,7 +7,7 @@
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
  *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*,
- *   query.*, httpLog.*  the supervisor, called by the UI or CLI
+ *   query.*, httpLog.*, tree.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
@@ -16,7 +16,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
 import { Api } from './model/api.js';
-import { ProjectTree, TreeDelta, TreePage } from './model/project.js';
+import { ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
@@ -228,6 +228,31 @@ export const methods = {
     res: T.Object({ path: T.String(), copied: T.Boolean(), size: T.Integer({ minimum: 0 }) }),
   },
 
+  /** Forgets a project in this workspace: closed, and out of the recent projects (its folder is left as it is). */
+  'workspace.forgetProject': { req: ProjectRef, res: Workspace },
+
+  /**
+   * Tree management (docs/project-files.md "Tree edits"), each one commit of the project. `parent`
+   * is an API or folder id (`@project` for APIs); `before` the sibling the items go before, null:
+   * at the end. A folder's id is its path, so a rename or move answers each item's new id.
+   */
+  'tree.newFolder': { req: T.Object({ project: T.String(), parent: T.String(), name: T.String({ maxLength: 255 }) }), res: T.Object({ id: T.String() }) },
+  'tree.rename': {
+    req: T.Object({ project: T.String(), item: T.Union([TreeRef, T.Object({ kind: T.Literal('project'), id: T.String() })]), name: T.String({ maxLength: 255 }) }),
+    res: T.Object({ id: T.String() }),
+  },
+  /** Deletes the items (a folder or API with all it holds, a request with its examples); `undo` (for 30 s) puts every file back. */
+  'tree.delete': {
+    req: T.Object({ project: T.String(), items: T.Array(TreeRef, { minItems: 1, maxItems: 10_000 }) }),
+    res: T.Object({ undo: T.Union([T.String(), T.Null()]), files: T.Integer({ minimum: 0 }), undoMs: T.Integer({ minimum: 0 }) }),
+  },
+  'tree.undoDelete': { req: T.Object({ project: T.String(), undo: T.String() }), res: Empty },
+  'tree.duplicate': { req: T.Object({ project: T.String(), item: TreeRef }), res: T.Object({ id: T.String() }) },
+  'tree.move': {
+    req: T.Object({ project: T.String(), items: T.Array(TreeRef, { minItems: 1, maxItems: 10_000 }), parent: T.String(), before: T.Union([T.String(), T.Null()]) }),
+    res: T.Object({ moved: T.Array(T.Object({ from: T.String(), to: T.String() })) }),
+  },
+
   'api.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Api },
   'api.create': { req: T.Object({ project: T.String(), name: T.String(), baseUrl: T.String() }), res: Api },
   'api.save': { req: T.Object({ project: T.String(), api: Api }), res: Api },
@@ -348,7 +373,15 @@ export const methods = {
   'mocks.start': { req: T.Object({ project: T.String(), id: T.String() }), res: MockView() },
   'mocks.stop': { req: T.Object({ project: T.String(), id: T.String() }), res: MockView() },
   'mocks.reset': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
-  'mocks.log': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Array(MockLogEntry) },
+  /**
+   * A page of a mock's log (protocol/mock-log-bounds.ts): the newest entries older than the entry
+   * `before` names (the newest of all without it), oldest first, within LOG_PAGE_ENTRIES and
+   * LOG_PAGE_BYTES; `more` when older entries are kept. No answer grows with the log.
+   */
+  'mocks.log': {
+    req: T.Object({ project: T.String(), id: T.String(), before: T.Optional(T.String()) }),
+    res: T.Object({ entries: T.Array(MockLogEntry), more: T.Boolean() }),
+  },
   /** Type-checks a dispatch script against the operation's response names. */
   'mocks.diagnose': {
     req: T.Object({ source: T.String(), responseNames: T.Array(T.String()) }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MockLogEntry } from '../../protocol/model/mock.js';
-import { DETAILS_PER_ENTRY, LINES_PER_BATCH, formatLogBatch, formatLogEntry } from './log-lines.js';
+import { DETAILS_PER_ENTRY, LINES_PER_BATCH, LINE_VALUE_CHARS, formatLogBatch, formatLogEntry } from './log-lines.js';
 
 function entry(over: Partial<MockLogEntry> = {}): MockLogEntry {
   const empty = { text: '', size: 0, truncated: false };
@@ -49,5 +49,19 @@ describe('mock serve console log', () => {
     const text = formatLogBatch(Array.from({ length: LINES_PER_BATCH + 7 }, () => entry()));
     expect(text.split('\n').filter((l) => l.includes('GET /pets'))).toHaveLength(LINES_PER_BATCH);
     expect(text.endsWith('… and 7 more requests\n')).toBe(true);
+  });
+
+  it('prints a bounded start of every value, so a batch of huge entries is a few KB (a 1 MB path, name and notes)', () => {
+    const huge = 'x'.repeat(1_000_000);
+    const text = formatLogBatch(
+      Array.from({ length: LINES_PER_BATCH + 1 }, () =>
+        entry({ path: `/${huge}`, operation: huge, responseName: huge, problems: [{ in: 'body', pointer: huge, message: huge }], notes: [huge, huge] }),
+      ),
+    );
+    const lines = text.split('\n');
+    // Each request's line holds three cut values; each detail line one (the pointer and message, cut together).
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(3 * LINE_VALUE_CHARS + 100);
+    expect(text.length).toBeLessThan(LINES_PER_BATCH * (3 + DETAILS_PER_ENTRY) * (LINE_VALUE_CHARS + 40));
+    expect(lines[0]).toContain(`/${'x'.repeat(LINE_VALUE_CHARS - 2)}…`);
   });
 });

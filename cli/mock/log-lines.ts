@@ -10,12 +10,14 @@ import type { MockLogEntry } from '../../protocol/model/mock.js';
 export const LINES_PER_BATCH = 20;
 /** Problems and notes printed under one request; past it, a count. */
 export const DETAILS_PER_ENTRY = 5;
+/** Characters of one value printed (a path, a name, a note): a request's line stays a line. */
+export const LINE_VALUE_CHARS = 300;
 
 export function formatLogEntry(e: MockLogEntry): string {
   const time = e.time.slice(11, 23);
-  const answer = e.operation ? `${e.operation}${e.responseName ? ` › ${e.responseName}` : ''}` : '-';
+  const answer = e.operation ? `${oneLine(e.operation)}${e.responseName ? ` › ${oneLine(e.responseName)}` : ''}` : '-';
   const problems = e.problems.length === 0 ? '' : `  ${e.problems.length} contract problem${e.problems.length === 1 ? '' : 's'}`;
-  let out = `${time}  ${e.method} ${e.path}  → ${e.status}  ${answer}  ${e.durationMs} ms${problems}\n`;
+  let out = `${time}  ${oneLine(e.method)} ${oneLine(e.path)}  → ${e.status}  ${answer}  ${e.durationMs} ms${problems}\n`;
   const details = [
     ...e.problems.map((p) => `${p.in}${p.pointer ? ` ${p.pointer}` : ''}: ${p.message}`),
     ...e.notes,
@@ -34,6 +36,8 @@ export function formatLogBatch(entries: readonly MockLogEntry[]): string {
 }
 
 function oneLine(text: string): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ');
-  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+  // Cut first: the value may be long, and only its start is printed.
+  const start = text.length > LINE_VALUE_CHARS * 2 ? text.slice(0, LINE_VALUE_CHARS * 2) : text;
+  const flat = start.replace(/\s*[\r\n]+\s*/g, ' ');
+  return flat.length > LINE_VALUE_CHARS || start !== text ? `${flat.slice(0, LINE_VALUE_CHARS - 1)}…` : flat;
 }

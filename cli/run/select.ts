@@ -1,6 +1,6 @@
 /**
- * Which requests `parley run` runs, in the project's order (the sidebar's: APIs by name, a
- * folder's subfolders before its requests, each by name): all of them, or those under `--api`,
+ * Which requests `parley run` runs, in the project's order (the sidebar's, `requestsInTreeOrder`:
+ * the order kept in the project files, docs/project-files.md "Order"): all of them, or those under `--api`,
  * under `--folder <path>` (folder names joined by `/`), or named by `--request` (a name, or a
  * path `folder/name` or `API/folder/name`; repeatable, run in the project's order).
  */

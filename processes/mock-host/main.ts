@@ -13,6 +13,7 @@
 import { setImmediate as turn } from 'node:timers/promises';
 import { hasCode } from '../../protocol/errors.js';
 import type { MockLogEntry } from '../../protocol/model/mock.js';
+import { LOG_BYTES_KEPT, LOG_ENTRIES_KEPT, newestWithin } from '../../protocol/mock-log-bounds.js';
 import type { ReqOf, ResOf } from '../../protocol/messages.js';
 import type { Peer } from '../../protocol/peer.js';
 import { connectToSupervisor } from '../runtime/child.js';
@@ -34,33 +35,37 @@ let peer: Peer | null = null;
 /** Request checks that could hold the listener, and slow match conditions, run here on a budget (threads start with the first). */
 const checks = new MockCheckPool();
 
-/** Log entries go out every FLUSH_MS as one event; past BATCH_MAX the oldest of a batch are dropped. */
+/** Log entries go out every FLUSH_MS as one event; past BATCH_MAX entries or BATCH_BYTES the oldest of a batch are dropped. */
 const FLUSH_MS = 50;
 /**
  * A batch of this many entries (some 4,000 requests/s) means a load test: the next batch then
  * waits BUSY_FLUSH_MS. The newest entries still arrive, twice a second, and building, encoding
  * and decoding entries no longer takes CPU from the requests themselves. The supervisor keeps only
- * the newest 500 per mock and passes on at most 200 per event, so it shows what it would have
- * shown, only less often.
+ * the newest 500 per mock and passes on at most 200 per event (protocol/mock-log-bounds.ts), so it
+ * shows what it would have shown, only less often.
  */
 const BUSY_ENTRIES = 200;
 const BUSY_FLUSH_MS = 500;
-/** The supervisor keeps the newest 500 per mock, so a batch never needs more. */
-const BATCH_MAX = 500;
+/** The supervisor keeps the newest 500 per mock within LOG_BYTES_KEPT, so a batch never needs more. */
+const BATCH_MAX = LOG_ENTRIES_KEPT;
+const BATCH_BYTES = LOG_BYTES_KEPT;
 
 /**
  * Holds the exchanges of the next batch as records: an entry (masking, previews, the ISO time)
- * is built only for the ones actually sent, so under load most requests never build one.
+ * is built only for the ones actually sent, so under load most requests never build one. Held
+ * records are bounded in count and in bytes (each record's `weight`), and so is a batch.
  */
 class LogBatcher {
   private records: LogRecord[] = [];
+  private weights = 0;
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
 
   push(record: LogRecord): void {
     this.records.push(record);
-    // Cheaper than shifting one at a time under load: trim in halves of the cap.
-    if (this.records.length >= BATCH_MAX * 2) this.records = this.records.slice(-BATCH_MAX);
+    this.weights += record.weight;
+    // Cheaper than shifting one at a time under load: trim in halves of the caps.
+    if (this.records.length >= BATCH_MAX * 2 || this.weights > BATCH_BYTES * 2) this.records = this.newest();
     this.timer ??= setTimeout(() => this.flush(), this.busy ? BUSY_FLUSH_MS : FLUSH_MS);
   }
 
@@ -69,11 +74,19 @@ class LogBatcher {
     this.timer = null;
     this.busy = this.records.length >= BUSY_ENTRIES;
     if (this.records.length === 0) return;
-    const records = this.records.length > BATCH_MAX ? this.records.slice(-BATCH_MAX) : this.records;
+    const records = this.newest();
     this.records = [];
+    this.weights = 0;
     const entries: MockLogEntry[] = records.map((r) => r.entry());
     // One mock per process: every entry names it.
     peer?.emit('mockHost.logged', { project: '', mock: entries[0]!.mock, entries });
+  }
+
+  /** The newest records within a batch's count and bytes (the newest always), their weight kept. */
+  private newest(): LogRecord[] {
+    const kept = newestWithin(this.records, (r) => r.weight, BATCH_MAX, BATCH_BYTES);
+    this.weights = kept.reduce((sum, r) => sum + r.weight, 0);
+    return kept;
   }
 }
 

@@ -23,6 +23,7 @@ import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 import { queryHandlers } from './checks/query.js';
 import { httpLogHandlers } from './http-log/handlers.js';
+import { treeHandlers } from './tree/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -46,6 +47,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...cookieUiHandlers(sup.cookies),
     ...queryHandlers(sup),
     ...httpLogHandlers(sup),
+    ...treeHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

@@ -64,5 +64,7 @@ export const Api = T.Object({
   generated: T.Optional(T.Object({ baseUrl: T.String(), auth: Auth, apiVersion: T.String() })),
   /** Set for an API made from a WSDL binding; its definition's format is then `wsdl-1.1`. */
   soap: T.Optional(SoapInterface),
+  /** Its place among the project's APIs: a fractional index key (protocol/project/order-keys.ts); absent: by name, before keyed ones. */
+  order: T.Optional(T.String()),
 });
 export type Api = Static<typeof Api>;

@@ -12,7 +12,7 @@ const api = (name: string) => ({ id: `a_${name}`, name, baseUrl: 'http://127.0.0
 function bigResult(): ImportResult {
   return {
     apis: [
-      { api: api('one'), folders: ['pets'], requests: Array.from({ length: 600 }, (_, i) => placed(`r1_${i}`)), documents: [] },
+      { api: api('one'), folders: [{ path: 'pets', order: 'a0' }], requests: Array.from({ length: 600 }, (_, i) => placed(`r1_${i}`)), documents: [] },
       { api: api('two'), folders: [], requests: [placed('r2_0')], documents: [] },
       { api: api('three'), folders: [], requests: [], documents: [] },
     ],

@@ -181,10 +181,14 @@ export const SecretToStore = T.Object({
 });
 export type SecretToStore = Static<typeof SecretToStore>;
 
+/** A folder of an import: its path ('/'-separated) and its place in its parent (`SourceOrder`, protocol/project/order-keys.ts). */
+export const ImportedFolder = T.Object({ path: T.String(), order: T.String() });
+export type ImportedFolder = Static<typeof ImportedFolder>;
+
 export const ImportedApi = T.Object({
   api: Api,
-  /** Every folder path the requests use, ancestors included, sorted. */
-  folders: T.Array(T.String()),
+  /** Every folder of the API, ancestors included, in the source's order (each request carries its `order` too). */
+  folders: T.Array(ImportedFolder),
   requests: T.Array(PlacedRequest),
   /** Empty when the job asked not to cache the definition. */
   documents: T.Array(CachedDocument),

@@ -10,12 +10,24 @@ export const ProjectFile = T.Object({
 export type ProjectFile = Static<typeof ProjectFile>;
 
 /**
+ * folder.yaml in a folder of requests: its place among its parent's items, and it keeps a folder
+ * that holds nothing yet in the project (git keeps no empty folder). A folder without one (a
+ * project written before) is a folder all the same, placed by name.
+ */
+export const FolderFile = T.Object({
+  version: T.Literal(1),
+  /** A fractional index key (protocol/project/order-keys.ts). */
+  order: T.Optional(T.String()),
+});
+export type FolderFile = Static<typeof FolderFile>;
+
+/**
  * The sidebar's view of a project: a flat list of rows with parent ids, cheap to send and
  * to virtualize. Full requests are fetched one at a time when opened.
  */
 export const TreeItem = T.Union([
-  T.Object({ kind: T.Literal('api'), id: T.String(), name: T.String(), baseUrl: T.String(), hasDefinition: T.Boolean() }),
-  T.Object({ kind: T.Literal('folder'), id: T.String(), parent: T.String(), name: T.String() }),
+  T.Object({ kind: T.Literal('api'), id: T.String(), name: T.String(), baseUrl: T.String(), hasDefinition: T.Boolean(), order: T.Optional(T.String()) }),
+  T.Object({ kind: T.Literal('folder'), id: T.String(), parent: T.String(), name: T.String(), order: T.Optional(T.String()) }),
   T.Object({
     kind: T.Literal('request'),
     id: T.String(),
@@ -23,6 +35,8 @@ export const TreeItem = T.Union([
     name: T.String(),
     method: T.String(),
     orphaned: T.Boolean(),
+    /** Its place among its siblings (order-keys.ts); absent: placed by name. */
+    order: T.Optional(T.String()),
   }),
   T.Object({ kind: T.Literal('mock'), id: T.String(), name: T.String() }),
 ]);
@@ -59,6 +73,10 @@ export const TreeDelta = T.Object({
   problems: T.Optional(T.Object({ files: T.Array(T.String()), list: T.Array(Problem) })),
 });
 export type TreeDelta = Static<typeof TreeDelta>;
+
+/** An API, folder or request of a tree, for the tree edits (`tree.*` messages). */
+export const TreeRef = T.Object({ kind: T.Union([T.Literal('api'), T.Literal('folder'), T.Literal('request')]), id: T.String({ minLength: 1 }) });
+export type TreeRef = Static<typeof TreeRef>;
 
 /** Items of a big tree sent ahead of the reply that carries the rest (`project.open`). */
 export const TreePage = T.Object({ items: T.Array(TreeItem) });

@@ -132,6 +132,8 @@ export const Request = T.Object({
   assertions: T.Optional(T.Array(Assertion, { maxItems: 200 })),
   /** Set for a request made from a WSDL operation. */
   soap: T.Optional(SoapRequestLink),
+  /** Its place among its folder's items: a fractional index key (protocol/project/order-keys.ts); absent: by name, before keyed ones. */
+  order: T.Optional(T.String()),
 });
 export type Request = Static<typeof Request>;
 

@@ -2,14 +2,15 @@
  * The on-disk layout of a project folder (YAML that diffs well in git):
  *
  *   parley.yaml                                 the project (name, properties)
- *   apis/<api>/api.yaml                         an API (base URL, auth, definition record)
+ *   apis/<api>/api.yaml                         an API (base URL, auth, definition record, its place)
  *   apis/<api>/definition/...                   its cached definition documents
  *   apis/<api>/requests/[<folder>/...]<name>.request.yaml   requests; sub-folders are folders
+ *   apis/<api>/requests/<folder>/.../folder.yaml            a folder's place (absent in older projects)
  *   mocks/<mock>/mock.yaml ...                  mocks (see docs/mock-files.md)
  *   files/...                                   body files (binary bodies, multipart file parts), picked files copied in
  *   imported-scripts/...                        scripts kept as text by importers, never run
  */
-import { ProjectFile } from '../model/project.js';
+import { FolderFile, ProjectFile } from '../model/project.js';
 import { Api } from '../model/api.js';
 import { Request } from '../model/request.js';
 import { MOCK_FILES_VERSION } from '../model/mock.js';
@@ -27,9 +28,12 @@ export const FILES_DIR = 'files';
 /** Scripts importers keep as text (SoapUI Groovy, .http handlers), never run. */
 export const IMPORTED_SCRIPTS_DIR = 'imported-scripts';
 export const REQUEST_SUFFIX = '.request.yaml';
+/** A folder's own file, inside it (model/project.ts `FolderFile`); no folder of requests can take this name. */
+export const FOLDER_FILE = 'folder.yaml';
 
 export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: ProjectFile, version: 1 };
 export const apiKind: FileKind<Api> = { label: 'API', schema: Api, version: 1 };
+export const folderKind: FileKind<FolderFile> = { label: 'folder', schema: FolderFile, version: 1 };
 /** Version 2 adds assertions; a version 1 file reads as it is (requestForFile writes each request's own version back). */
 export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 2, migrations: { 1: (value) => value } };
 /**

@@ -1,16 +1,18 @@
 /**
- * The order of a project's tree, as the sidebar shows it and `parley run` runs it: APIs in name
- * order, then depth first through each API, a parent's folders before its requests, each group
- * in the order the store sends them (name order).
+ * The order of a project's tree, as the sidebar shows it, `parley run` runs it and the reports
+ * list it: the APIs in their order, then depth first through each API, each parent's folders and
+ * requests in theirs (`compareSiblings`, order-keys.ts: explicit keys, else by name as before).
  */
 import type { ProjectTree, TreeItem } from '../model/project.js';
+import { compareSiblings } from './order-keys.js';
 
 export type ChildItem = Extract<TreeItem, { kind: 'folder' | 'request' }>;
+export type ApiItem = Extract<TreeItem, { kind: 'api' }>;
 
-/** Each parent's folders and requests, folders first; the APIs; the mocks. */
-export function childrenByParent(tree: ProjectTree): { children: Map<string, ChildItem[]>; roots: TreeItem[]; mocks: TreeItem[] } {
+/** Each parent's folders and requests in sibling order; the APIs in theirs; the mocks. */
+export function childrenByParent(tree: ProjectTree): { children: Map<string, ChildItem[]>; roots: ApiItem[]; mocks: TreeItem[] } {
   const children = new Map<string, ChildItem[]>();
-  const roots: TreeItem[] = [];
+  const roots: ApiItem[] = [];
   const mocks: TreeItem[] = [];
   for (const item of tree.items) {
     if (item.kind === 'api') roots.push(item);
@@ -21,8 +23,8 @@ export function childrenByParent(tree: ProjectTree): { children: Map<string, Chi
       list.push(item);
     }
   }
-  // Folders before requests, each group in name order (the store sends them sorted); sort is stable.
-  for (const list of children.values()) list.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'folder' ? -1 : 1));
+  for (const list of children.values()) list.sort(compareSiblings);
+  roots.sort(compareSiblings);
   return { children, roots, mocks };
 }
 
@@ -40,7 +42,6 @@ export function requestsInTreeOrder(tree: ProjectTree): OrderedRequest[] {
   const { children, roots } = childrenByParent(tree);
   const out: OrderedRequest[] = [];
   for (const api of roots) {
-    if (api.kind !== 'api') continue;
     const walk = (parent: string, folders: string[]) => {
       for (const item of children.get(parent) ?? []) {
         if (item.kind === 'folder') walk(item.id, [...folders, item.name]);
@@ -57,7 +58,8 @@ const KIND_RANK: Record<TreeItem['kind'], number> = { api: 0, folder: 1, request
 const byName = new Intl.Collator().compare;
 
 /**
- * The one order of a tree's items, kept by the store's trees and by the page applying deltas:
+ * The order a tree's flat list of items is kept in, by the store's trees and by the page applying
+ * deltas (where a delta's row goes; what the sidebar shows is `childrenByParent`'s order):
  * APIs, folders, requests, mocks; APIs, requests and mocks by name, folders by path (their id is
  * the API's id and the path). Names the collator counts equal (`Café` composed and decomposed, or
  * the same name twice) go by their code units, then by id, so both sides place them alike.

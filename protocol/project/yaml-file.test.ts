@@ -239,7 +239,8 @@ describe('files Parley writes', () => {
     }
     // Not a vacuous pass: most files still take the fast path.
     expect(fastCount).toBeGreaterThan(runs / 2);
-  });
+    // 3,000 random files read both ways: seconds alone, over 30 s on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('files the fast parser would read differently from YAML 1.2', () => {
@@ -398,7 +399,8 @@ describe('problems keep their file, line and rule', () => {
       }
       expectBothPathsAgree(edited, requestKind);
     }
-  });
+    // 1,500 edits read both ways: 13-25 s alone, over 30 s on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('YAML files in the repository', () => {

@@ -6,7 +6,7 @@
  * well-formed SOAP envelope with a Fault is simply not a fault.
  */
 import { SOAP11_ENVELOPE_NS, SOAP12_ENVELOPE_NS, type SoapVersion } from './model.js';
-import { type XmlElement, firstChild, parseXml } from './xml.js';
+import { DEFAULT_XML_LIMITS, type XmlElement, firstChild, parseXml } from './xml.js';
 
 export interface SoapFault {
   /** The envelope's SOAP version. */
@@ -35,7 +35,7 @@ export function readSoapFault(body: string): SoapFault | null {
   if (body.length > MAX_FAULT_BODY_CHARS || !body.includes('Fault')) return null;
   let root: XmlElement;
   try {
-    root = parseXml(body, 'the response', { maxChars: MAX_FAULT_BODY_CHARS, maxDepth: 64 });
+    root = parseXml(body, 'the response', { ...DEFAULT_XML_LIMITS, maxChars: MAX_FAULT_BODY_CHARS, maxDepth: 64 });
   } catch {
     return null;
   }

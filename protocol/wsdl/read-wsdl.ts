@@ -19,7 +19,7 @@ import {
   type WsdlPort,
   type WsdlProblem,
 } from './model.js';
-import { type QName, type XmlElement, type XmlLimits, DEFAULT_XML_LIMITS, childrenNamed, firstChild, parseXml, qkey, resolveQName } from './xml.js';
+import { type NodeBudget, type QName, type XmlElement, type XmlLimits, DEFAULT_XML_LIMITS, childrenNamed, firstChild, parseXml, qkey, resolveQName } from './xml.js';
 import { SchemaSet, XSD_NAMESPACES } from './xsd.js';
 
 export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
@@ -38,9 +38,11 @@ export type WsdlReader = (ref: string, base: string) => Promise<{ location: stri
 export interface WsdlReadLimits extends XmlLimits {
   /** Documents one definition may span (entry included). */
   maxDocuments: number;
+  /** Elements and attributes of all its documents together (each document also within `maxNodes`). */
+  maxDefinitionNodes: number;
 }
 
-export const DEFAULT_WSDL_LIMITS: WsdlReadLimits = { ...DEFAULT_XML_LIMITS, maxDocuments: 200 };
+export const DEFAULT_WSDL_LIMITS: WsdlReadLimits = { ...DEFAULT_XML_LIMITS, maxDocuments: 200, maxDefinitionNodes: DEFAULT_XML_LIMITS.maxNodes };
 
 interface Component {
   el: XmlElement;
@@ -58,11 +60,15 @@ class Loader {
   readonly services: Component[] = [];
   readonly prefixes = new Map<string, string>();
   private readonly seen = new Set<string>();
+  /** What the definition's documents may still hold, over all of them. */
+  private readonly budget: NodeBudget;
 
   constructor(
     private readonly read: WsdlReader,
     private readonly limits: WsdlReadLimits,
-  ) {}
+  ) {
+    this.budget = { left: limits.maxDefinitionNodes };
+  }
 
   problem(code: string, message: string, location: string): void {
     if (this.problems.length < 500) this.problems.push({ code, message, location });
@@ -74,7 +80,7 @@ class Loader {
     }
     this.seen.add(location);
     this.documents.push(location);
-    const root = parseXml(text, location, this.limits);
+    const root = parseXml(text, location, this.limits, { budget: this.budget });
     this.notePrefixes(root);
     return root;
   }

@@ -1,10 +1,14 @@
 /**
  * Safe XML reading for WSDL and XSD documents: a size limit, no DTD at all (so no external
  * entity and no entity expansion can happen: a DOCTYPE or ENTITY declaration is refused, never
- * skipped), a nesting limit checked by a linear scan before any tree is built, and well-formedness
- * checked by fast-xml-parser's validator. The result is a small namespace-resolved element tree.
+ * skipped), a nesting limit and a limit on elements and attributes checked by a linear scan
+ * before any tree is built, then one pass of saxes (a strict, streaming parser: well-formedness,
+ * the five predefined entities and character references) building a small namespace-resolved
+ * element tree. Every step is linear in the document: fast-xml-parser, used before, built each
+ * text node and attribute value a character at a time, so a 10 MiB document whose bulk was one
+ * text node took 430 MB to read (docs/soap.md "Limits").
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { quote } from '../errors.js';
 import { WsdlError } from './errors.js';
 
@@ -13,17 +17,30 @@ export interface XmlLimits {
   maxChars: number;
   /** Elements nested inside each other. */
   maxDepth: number;
+  /**
+   * Elements and attributes one document may have: what its tree costs in memory (about 80 bytes
+   * of heap an element, so 10 MiB of `<a/>`, 2.6 million elements, would be 210 MB and more
+   * while it is built). A real schema has well under one a dozen characters.
+   */
+  maxNodes: number;
+  /** Attributes one element may have (reading one of 500,000 took saxes 220 MB and 14 s). */
+  maxAttributes: number;
 }
 
-export const DEFAULT_XML_LIMITS: XmlLimits = { maxChars: 10 * 1024 * 1024, maxDepth: 256 };
+export const DEFAULT_XML_LIMITS: XmlLimits = { maxChars: 10 * 1024 * 1024, maxDepth: 256, maxNodes: 1_000_000, maxAttributes: 1000 };
+
+/** What the documents of one read may still hold (one definition's, over all its documents); parseXml takes each document's from it. */
+export interface NodeBudget {
+  left: number;
+}
 
 export interface XmlElement {
   /** Namespace URI ('' when none). */
   ns: string;
   local: string;
   /** Attributes by their name as written (`xmlns:*` included). */
-  attrs: Map<string, string>;
-  children: XmlElement[];
+  attrs: ReadonlyMap<string, string>;
+  children: readonly XmlElement[];
   /** Text directly inside (trimmed, joined). */
   text: string;
   /** Prefix -> namespace in scope here ('' is the default namespace). */
@@ -40,20 +57,31 @@ export function qkey(q: QName): string {
   return `{${q.ns}}${q.local}`;
 }
 
-/** Refuses DTDs and checks nesting in one pass; comments, CDATA and processing instructions are skipped. */
-function scanXml(text: string, location: string, limits: XmlLimits): void {
+/**
+ * Refuses DTDs and checks nesting, elements and attributes in one pass; comments, CDATA and
+ * processing instructions are skipped. Returns the elements and attributes it counted.
+ */
+function scanXml(text: string, location: string, limits: XmlLimits, budget: NodeBudget): number {
   let depth = 0;
+  let nodes = 0;
+  const most = Math.min(limits.maxNodes, budget.left);
+  const count = () => {
+    if (++nodes > most) {
+      const whose = most < limits.maxNodes ? ', with the documents read before it,' : '';
+      throw new WsdlError('wsdl-too-large', `${quote(location)}${whose} has more than ${most.toLocaleString('en')} elements and attributes, the most one ${most < limits.maxNodes ? 'definition' : 'document'} may have: refused.`, location);
+    }
+  };
   let i = text.indexOf('<');
   while (i !== -1) {
     if (text.startsWith('<!--', i)) {
       const end = text.indexOf('-->', i + 4);
-      if (end === -1) return; // the validator names the unclosed comment
+      if (end === -1) return nodes; // the parser names the unclosed comment
       i = text.indexOf('<', end + 3);
       continue;
     }
     if (text.startsWith('<![CDATA[', i)) {
       const end = text.indexOf(']]>', i + 9);
-      if (end === -1) return;
+      if (end === -1) return nodes;
       i = text.indexOf('<', end + 3);
       continue;
     }
@@ -63,7 +91,7 @@ function scanXml(text: string, location: string, limits: XmlLimits): void {
     }
     if (text.startsWith('<?', i)) {
       const end = text.indexOf('?>', i + 2);
-      if (end === -1) return;
+      if (end === -1) return nodes;
       i = text.indexOf('<', end + 2);
       continue;
     }
@@ -72,17 +100,24 @@ function scanXml(text: string, location: string, limits: XmlLimits): void {
       i = text.indexOf('<', i + 2);
       continue;
     }
-    // A start tag: find its end, stepping over quoted attribute values.
+    // A start tag: find its end, stepping over quoted attribute values (each one an attribute).
+    count();
     let j = i + 1;
     let quoteChar = '';
+    let attributes = 0;
     for (; j < text.length; j++) {
       const c = text[j];
       if (quoteChar) {
         if (c === quoteChar) quoteChar = '';
-      } else if (c === '"' || c === "'") quoteChar = c;
-      else if (c === '>') break;
+      } else if (c === '"' || c === "'") {
+        quoteChar = c;
+        count();
+        if (++attributes > limits.maxAttributes) {
+          throw new WsdlError('wsdl-too-large', `${quote(location)} has an element with more than ${limits.maxAttributes.toLocaleString('en')} attributes, the most one element may have: refused.`, location);
+        }
+      } else if (c === '>') break;
     }
-    if (j >= text.length) return;
+    if (j >= text.length) return nodes;
     if (text[j - 1] !== '/') {
       depth++;
       if (depth > limits.maxDepth) {
@@ -91,31 +126,15 @@ function scanXml(text: string, location: string, limits: XmlLimits): void {
     }
     i = text.indexOf('<', j + 1);
   }
+  return nodes;
 }
-
-const parserOptions = {
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseAttributeValue: false,
-  parseTagValue: false,
-  trimValues: true,
-  // Only the five predefined entities and character references: there is never a DTD to define others.
-  processEntities: true,
-  htmlEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-};
-const parser = new XMLParser(parserOptions);
-/** For documents whose text is content kept as written (a SoapUI project's envelopes and scripts). */
-const keepingParser = new XMLParser({ ...parserOptions, trimValues: false });
 
 export interface ParseOptions {
-  /** Keep white space in text as written (default: trimmed, as WSDL and XSD want). */
+  /** Keep white space in text as written (default: each run of text trimmed, as WSDL and XSD want). */
   keepWhitespace?: boolean;
+  /** Shared by the documents of one read, so all of them together stay within `limits.maxNodes`. */
+  budget?: NodeBudget;
 }
-
-type RawNode = Record<string, unknown>;
 
 /**
  * Prefixes some published WSDLs use without declaring them (node-soap's fixtures have one);
@@ -134,56 +153,71 @@ function splitName(name: string): [string, string] {
   return colon === -1 ? ['', name] : [name.slice(0, colon), name.slice(colon + 1)];
 }
 
-function toElement(raw: RawNode, parentScope: Map<string, string>): XmlElement | undefined {
-  let tag: string | undefined;
-  for (const key of Object.keys(raw)) if (key !== ':@') tag = key;
-  if (tag === undefined || tag.startsWith('#') || tag.startsWith('?')) return undefined;
-  const attrs = new Map<string, string>();
-  const rawAttrs = raw[':@'];
-  if (rawAttrs && typeof rawAttrs === 'object') {
-    for (const [k, v] of Object.entries(rawAttrs as Record<string, unknown>)) attrs.set(k, String(v));
-  }
+/** What elements without attributes or children share: most elements of a big schema have one or the other. */
+const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
+const NO_CHILDREN: readonly XmlElement[] = Object.freeze([]);
+
+/** An element of the tree, its namespace resolved in the scope its own `xmlns` attributes make. */
+function elementOf(tag: SaxesTagPlain, parentScope: Map<string, string>): XmlElement {
+  // saxes gives the attributes as a null-prototype object, in the order written.
+  const names = Object.keys(tag.attributes);
+  const attrs = names.length === 0 ? NO_ATTRIBUTES : new Map<string, string>();
   let scope = parentScope;
-  for (const [k, v] of attrs) {
-    if (k === 'xmlns' || k.startsWith('xmlns:')) {
+  for (const name of names) {
+    const value = tag.attributes[name]!;
+    (attrs as Map<string, string>).set(name, value);
+    if (name === 'xmlns' || name.startsWith('xmlns:')) {
       if (scope === parentScope) scope = new Map(parentScope);
-      scope.set(k === 'xmlns' ? '' : k.slice(6), v);
+      scope.set(name === 'xmlns' ? '' : name.slice(6), value);
     }
   }
-  const [prefix, local] = splitName(tag);
-  const el: XmlElement = { ns: scope.get(prefix) ?? UNDECLARED_PREFIXES.get(prefix) ?? '', local, attrs, children: [], text: '', scope };
-  const kids = raw[tag];
-  if (Array.isArray(kids)) {
-    const texts: string[] = [];
-    for (const kid of kids as RawNode[]) {
-      if (Object.hasOwn(kid, '#text')) texts.push(String(kid['#text']));
-      else {
-        const child = toElement(kid, scope);
-        if (child) el.children.push(child);
-      }
-    }
-    el.text = texts.join('');
-  }
-  return el;
+  const [prefix, local] = splitName(tag.name);
+  return { ns: scope.get(prefix) ?? UNDECLARED_PREFIXES.get(prefix) ?? '', local, attrs, children: NO_CHILDREN, text: '', scope };
 }
 
-/** Parses one document, refusing DTDs, oversized and too-deep input, and malformed XML. */
+/** Parses one document, refusing DTDs, oversized, too-deep and too-many-node input, and malformed XML. */
 export function parseXml(text: string, location: string, limits: XmlLimits = DEFAULT_XML_LIMITS, options: ParseOptions = {}): XmlElement {
   if (text.length > limits.maxChars) {
     throw new WsdlError('wsdl-too-large', `${quote(location)} is ${text.length.toLocaleString('en')} characters, over the limit of ${limits.maxChars.toLocaleString('en')}: refused.`, location);
   }
-  scanXml(text, location, limits);
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    throw new WsdlError('wsdl-xml-invalid', `${quote(location)} is not well-formed XML (line ${valid.err.line}): ${valid.err.msg}`, location);
-  }
-  const nodes = (options.keepWhitespace ? keepingParser : parser).parse(text) as RawNode[];
+  const budget = options.budget ?? { left: limits.maxNodes };
+  budget.left -= scanXml(text, location, limits, budget);
+  const keep = options.keepWhitespace ?? false;
+  const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   const base = new Map<string, string>([['xml', 'http://www.w3.org/XML/1998/namespace']]);
-  for (const node of nodes) {
-    const el = toElement(node, base);
-    if (el) return el;
+  const open: XmlElement[] = [];
+  /** The text of each open element, in pieces joined when it closes (a run of text is one piece, never built a character at a time). */
+  const texts: string[][] = [];
+  let root: XmlElement | undefined;
+  parser.on('opentag', (tag) => {
+    const parent = open[open.length - 1];
+    const el = elementOf(tag, parent?.scope ?? base);
+    if (parent?.children === NO_CHILDREN) parent.children = [el];
+    else if (parent) (parent.children as XmlElement[]).push(el);
+    else root = el;
+    open.push(el);
+    texts.push([]);
+  });
+  parser.on('closetag', () => {
+    const el = open.pop()!;
+    el.text = texts.pop()!.join('');
+  });
+  parser.on('text', (run) => {
+    const piece = keep ? run : run.trim();
+    if (piece !== '' && texts.length > 0) texts[texts.length - 1]!.push(piece);
+  });
+  // CDATA is kept as written, never trimmed.
+  parser.on('cdata', (data) => {
+    if (texts.length > 0) texts[texts.length - 1]!.push(data);
+  });
+  try {
+    parser.write(text).close();
+  } catch (err) {
+    const reason = (err as Error).message.replace(/^\d+:\d+: /, '').replace(/\.$/, '');
+    throw new WsdlError('wsdl-xml-invalid', `${quote(location)} is not well-formed XML (line ${parser.line}): ${reason}`, location);
   }
-  throw new WsdlError('wsdl-xml-invalid', `${quote(location)} has no root element.`, location);
+  if (!root) throw new WsdlError('wsdl-xml-invalid', `${quote(location)} has no root element.`, location);
+  return root;
 }
 
 /** The child elements of `el` in namespace `ns` named `local` (any of several names when given an array). */

@@ -12,6 +12,7 @@ import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { startSseServer, type SseServer } from '../support/sse-server.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -198,7 +199,7 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
       await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
       await page.locator('.toast', { hasText: 'Re-sent this entry through the request.' }).last().waitFor();
       await responseTab(page, 'Raw').click();
-      await expect(page.locator('.response-body > pre.raw').first().textContent()).resolves.toContain('/events?count=100000&every=40&from=history');
+      await expect(codeText(page.getByLabel('Raw exchange'))).resolves.toContain('/events?count=100000&every=40&from=history');
     };
 
     await responseTab(page, 'History').click();

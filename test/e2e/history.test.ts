@@ -129,7 +129,7 @@ describe.skipIf(missing !== null)('History, examples, Compare and cURL', () => {
     await older.getByRole('button', { name: 'Re-send' }).click();
     await page.locator('.toast', { hasText: 'Re-sent this entry through the request.' }).waitFor();
     await responseTab(page, 'Raw').click();
-    await expect(page.locator('.raw').textContent()).resolves.toContain('GET /pets?limit=1');
+    await expect(codeText(page.getByLabel('Raw exchange'))).resolves.toContain('GET /pets?limit=1');
   });
 
   it('shows every send of the project in the History view, searched by URL, method, status and chip', async () => {

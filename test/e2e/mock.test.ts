@@ -13,6 +13,8 @@ import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
 import { codeText } from '../support/code-editor.js';
+import { busCaller } from '../support/ui-calls.js';
+import { LOG_PAGE_ENTRIES } from '../../protocol/mock-log-bounds.js';
 
 const missing = chromiumMissing();
 
@@ -123,6 +125,32 @@ describe.skipIf(missing !== null)('mock services', () => {
     await screenshot(page, 'mock-dark');
    // The first diagnostics load the TypeScript compiler: 10-20 s alone on a loaded 2-core machine.
   }, 90_000);
+
+  it('opens a long log at its newest page and loads older entries when asked', async () => {
+    // 260 requests while the tab is closed: opened again, it reads the newest page of the log, then the rest on request.
+    await mockTab().getByRole('button', { name: /^Close/ }).click();
+    await until(async () => (await mockTab().count()) === 0);
+    for (let i = 0; i < 260; i++) await (await fetch(`${mockUrl}/pets/${1000 + i}`)).arrayBuffer();
+    const bus = await busCaller(app.url);
+    try {
+      await until(async () => (await bus.call('mocks.log', { project: join(app.home, 'demo-project'), id: 'm:Pet Store mock' })).entries.some((e) => e.path === '/pets/1259'), 20_000);
+    } finally {
+      bus.close();
+    }
+    await page.getByRole('treeitem', { name: 'Pet Store mock' }).click();
+    const rows = page.getByRole('table', { name: 'Mock log' }).locator('tbody tr');
+    await until(async () => (await rows.count()) === LOG_PAGE_ENTRIES, 10_000, () => 'the log did not open at one page');
+    await expect(page.getByTestId('log-count').textContent()).resolves.toBe(`${LOG_PAGE_ENTRIES}+`);
+    await expect(rows.first().textContent()).resolves.toContain('/pets/1259');
+    await screenshot(page, 'mock-log-older');
+    await page.getByRole('button', { name: 'Load older entries' }).click();
+    await page.getByRole('button', { name: 'Load older entries' }).waitFor({ state: 'detached' });
+    // Every entry the supervisor keeps: these 260 and the earlier tests' few, the oldest the first request of all.
+    const all = await rows.count();
+    expect(all).toBeGreaterThan(260);
+    await expect(page.getByTestId('log-count').textContent()).resolves.toBe(String(all));
+    await expect(rows.last().textContent()).resolves.toMatch(/GET \/pets\/1(?!\d)/);
+  });
 
   it('resizes the log panel by drag and by keys, and keeps an unsaved edit of the mock across tab switches', async () => {
     await mockTab().click();

@@ -14,6 +14,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { MASK } from '../../protocol/credentials/index.js';
 import type { RunningApp } from '../support/app.js';
+import { codeText } from '../support/code-editor.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
@@ -98,7 +99,7 @@ describe.skipIf(missing !== null)('Save as example redacts what History redacts'
     await until(() => seenAuthorization === `Bearer ${TOKEN}`);
     await page.getByTestId('status').waitFor();
     // The live response shows what the server reflected, as it must.
-    await until(async () => ((await page.locator('.code-lines').textContent()) ?? '').includes(SID));
+    await until(async () => (await codeText(page.getByLabel('Response body'))).includes(SID), 10_000, () => 'the response body does not show the reflected session id');
 
     await page.getByRole('button', { name: 'Save as example' }).click();
     await page.getByRole('button', { name: 'Examples (1)' }).waitFor();
@@ -120,7 +121,7 @@ describe.skipIf(missing !== null)('Save as example redacts what History redacts'
     await page.getByRole('button', { name: 'Examples (1)' }).click();
     await page.getByRole('menuitem', { name: /^200 OK · / }).click();
     await page.getByRole('note').waitFor();
-    await expect(page.locator('.code-lines').textContent()).resolves.toContain(`sid=${MASK}`);
+    await expect(codeText(page.getByLabel('Response body'))).resolves.toContain(`sid=${MASK}`);
 
     // The HTTP Log and its HAR export, over the app's own bus, hold neither.
     const bus = await busCaller(app.url);

@@ -64,7 +64,7 @@ describe('a failure one message left behind', () => {
       const pid = handle.pid;
       await expect(handle.call('mockHost.reset', {})).resolves.toEqual({});
       await until(() => log.some((l) => l.includes('late failure in a timer')), 5_000, () => log.join('\n'));
-      await expect(handle.call('mocks.log', { project: 'p', id: 'm' })).resolves.toEqual([]);
+      await expect(handle.call('mocks.log', { project: 'p', id: 'm' })).resolves.toEqual({ entries: [], more: false });
       await until(() => log.some((l) => l.includes('nobody awaited this')), 5_000, () => log.join('\n'));
 
       const text = log.join('\n');

@@ -140,6 +140,10 @@ describe('parley import --format curl', () => {
       const saved = async (name: string) => parseYaml(await readFile(join(project, 'apis', 'shop', 'requests', `${name}.request.yaml`), 'utf8'));
       expect((await saved('Upload payload')).body).toMatchObject({ kind: 'binary', binary: { file: 'files/payload.json' } });
       expect((await saved('Upload photo')).body.multipart).toMatchObject([{ kind: 'file', name: 'photo', file: 'files/photo.png' }]);
+      // Each goes at the end of its target, in the order imported (issue 28), not by name ("gone" < "payload" < "photo").
+      const orders = await Promise.all(['Upload payload', 'Upload photo', 'Upload gone'].map(async (name) => (await saved(name)).order as string));
+      expect(orders).toEqual([...orders].sort());
+      expect(new Set(orders).size).toBe(3);
     },
   );
 

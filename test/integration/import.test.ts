@@ -3,17 +3,24 @@
  * in the project, secrets kept out of it, a failed import leaving nothing behind, cancel and
  * kill -9 of the importer mid-job (the job fails clearly, the next one works, nothing stored is
  * lost), and the definition update's preview, apply, changed-sources refusal and failed save.
+ * A big import's requests are written as they arrive: the supervisor never holds them all, and
+ * a kill -9 of the importer after some were staged leaves the project exactly as it was.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ChildProcessHandle, type ChildCallOptions } from '../../processes/supervisor/children/child-process.js';
+import { STAGING_DIR } from '../../processes/supervisor/imports/import-staging.js';
+
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
 import { nodeFs, type FsOps } from '../../processes/supervisor/store/atomic.js';
 import type { SecretStore } from '../../processes/supervisor/store/secrets.js';
-import type { ReqOf } from '../../protocol/messages.js';
+import type { ChunkOf, MethodName, ReqOf } from '../../protocol/messages.js';
 import type { ImportProgress } from '../../protocol/model/import.js';
 import { alive } from '../support/processes.js';
 import { until } from '../support/until.js';
@@ -102,6 +109,70 @@ afterAll(async () => {
 
 function run(req: ReqOf<'import.run'>, signal = new AbortController().signal, progress: ImportProgress[] = []) {
   return sup.imports.run(req, { signal, chunk: (p) => progress.push(p) });
+}
+
+// A full collection on demand, to count which request objects the supervisor still holds.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+/** An OpenAPI document of `operations` operations, each with a request body to sample. */
+function manyOperations(operations: number): string {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < operations / 2; i++) {
+    const body = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } };
+    paths[`/things/${i}`] = { get: { summary: `Get thing ${i}`, responses: { '200': { description: 'ok' } } }, put: { summary: `Put thing ${i}`, requestBody: body, responses: { '200': { description: 'ok' } } } };
+  }
+  const thing = { type: 'object', properties: { name: { type: 'string', example: 'a thing' }, tags: { type: 'array', items: { type: 'string' } }, size: { type: 'integer' } } };
+  return JSON.stringify({ openapi: '3.0.3', info: { title: 'Many', version: '1' }, servers: [{ url: 'http://127.0.0.1:9' }], paths, components: { schemas: { Thing: thing } } });
+}
+
+/**
+ * Watches the importer's parts as the supervisor receives them: each part's requests are
+ * remembered weakly (so `live()` counts those still held), and `onPart` runs with the child.
+ */
+function watchParts(onPart: (child: ChildProcessHandle, parts: number) => void = () => {}) {
+  const refs: WeakRef<object>[] = [];
+  let parts = 0;
+  const call = ChildProcessHandle.prototype.call;
+  const spy = vi.spyOn(ChildProcessHandle.prototype, 'call').mockImplementation(function (this: ChildProcessHandle, type: MethodName, payload: unknown, options: ChildCallOptions<'importer.run'> = {}) {
+    const onChunk = options.onChunk;
+    if (type !== 'importer.run' || !onChunk) return call.call(this, type, payload as never, options as never);
+    const watched = (chunk: ChunkOf<'importer.run'>) => {
+      if ('part' in chunk && chunk.part === 'requests') {
+        for (const item of chunk.items) refs.push(new WeakRef(item.request));
+        onPart(this, ++parts);
+      }
+      onChunk(chunk);
+    };
+    return call.call(this, 'importer.run', payload as ReqOf<'importer.run'>, { ...options, onChunk: watched });
+  } as never);
+  return {
+    received: () => refs.length,
+    /** How many of the requests received are still held by anything (after a full collection). */
+    live(): number {
+      collectGarbage();
+      let held = 0;
+      for (const ref of refs) if (ref.deref() !== undefined) held++;
+      return held;
+    },
+    restore: () => spy.mockRestore(),
+  };
+}
+
+/** Every file under `dir` with its text, and every folder, hidden ones included. */
+async function everything(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const full = join(entry.parentPath, entry.name);
+    out.set(relative(dir, full), entry.isDirectory() ? '<dir>' : await readFile(full, 'utf8'));
+  }
+  return out;
+}
+
+function stagedFiles(): string[] {
+  const root = join(home, STAGING_DIR);
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: 'utf8' });
 }
 
 async function filesOf(dir: string): Promise<Map<string, string>> {
@@ -216,6 +287,68 @@ describe('import through the importer process', () => {
     const next = await run({ source: { kind: 'paste', text: PETS }, format: 'auto', options: { name: 'After the crash' }, into: { kind: 'project', project: store.root } });
     expect(next.apis[0]).toMatchObject({ name: 'After the crash', requests: 3 });
   });
+
+  it('a big import is written as its parts arrive: the supervisor never holds all its requests at once', async () => {
+    const operations = 4000;
+    const dir = await mkdtemp(join(tmpdir(), 'parley-doc-'));
+    await writeFile(join(dir, 'many.json'), manyOperations(operations));
+    let atSave = -1;
+    const watch = watchParts();
+    try {
+      const progress: ImportProgress[] = [];
+      const job = sup.imports.run(
+        { source: { kind: 'file', path: join(dir, 'many.json') }, format: 'openapi', options: {}, into: { kind: 'new', path: join(home, 'streamed') } },
+        {
+          signal: new AbortController().signal,
+          // Said just before the commit: every part has arrived and been staged.
+          chunk: (p) => {
+            progress.push(p);
+            if (p.phase === 'done' && /^Saving/.test(p.message)) atSave = watch.live();
+          },
+        },
+      );
+      const answer = await job;
+      expect(answer.apis[0]).toMatchObject({ name: 'Many', requests: operations });
+      expect(watch.received()).toBe(operations);
+      // Every request was let go once its file was staged: while the files are saved, none is held.
+      expect(atSave).toBe(0);
+      const store = sup.project(join(home, 'streamed'));
+      const requests = store.requestsOf(answer.apis[0]!.id);
+      expect(requests).toHaveLength(operations);
+      expect(requests.find((r) => r.name === 'Put thing 1234')).toMatchObject({ method: 'PUT', url: '/things/1234' });
+      expect(stagedFiles()).toEqual([]);
+    } finally {
+      watch.restore();
+    }
+  }, 240_000);
+
+  it('kill -9 of the importer after some requests were staged: the project is exactly as it was, no staged file is left', async () => {
+    await run({ source: { kind: 'paste', text: PETS }, format: 'auto', options: {}, into: { kind: 'new', path: join(home, 'killed-mid-stream') } });
+    const store = sup.project(join(home, 'killed-mid-stream'));
+    const before = await everything(store.root);
+    const dir = await mkdtemp(join(tmpdir(), 'parley-doc-'));
+    await writeFile(join(dir, 'many.json'), manyOperations(4000));
+    let killed = 0;
+    // At the first part, once its files are being staged, the importer (still converting the rest) is killed.
+    const watch = watchParts((child, parts) => {
+      if (parts !== 1) return;
+      const pid = child.pid!;
+      void until(() => stagedFiles().length > 0, 60_000).then(() => {
+        killed = stagedFiles().length;
+        process.kill(pid, 'SIGKILL');
+      });
+    });
+    try {
+      const job = run({ source: { kind: 'file', path: join(dir, 'many.json') }, format: 'openapi', options: {}, into: { kind: 'project', project: store.root } });
+      await expect(job).rejects.toMatchObject({ code: 'child-died', message: expect.stringMatching(/importer process was stopped by SIGKILL/) });
+    } finally {
+      watch.restore();
+    }
+    expect(killed).toBeGreaterThan(0);
+    expect(await everything(store.root)).toEqual(before);
+    expect(stagedFiles()).toEqual([]);
+    expect(store.listApis().map((a) => a.name)).not.toContain('Many');
+  }, 240_000);
 
   it('a failed save writes nothing and takes the fetched secret back out of the keychain', async () => {
     const count = secrets.values.size;

@@ -78,7 +78,7 @@ describe('a mock served by its own mock-host process', () => {
     expect(pets.status).toBe(200);
     expect(JSON.parse(pets.text)).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
     // The log reaches the supervisor, and every UI, in batches.
-    const logged = await until(() => sup.mocks.log(project, 'm:Pets').find((e) => e.path === '/pets/1'));
+    const logged = await until(() => sup.mocks.log(project, 'm:Pets').entries.find((e) => e.path === '/pets/1'));
     expect(logged).toMatchObject({ method: 'GET', status: 200, operation: operationOf(mock, 'GET', '/pets/{petId}').name, responseName: 'Default' });
     expect(events.some((e) => e.type === 'mock.logged' && (e.payload as { mock: string }).mock === 'm:Pets')).toBe(true);
   });
@@ -88,7 +88,7 @@ describe('a mock served by its own mock-host process', () => {
     expect(refused.status).toBe(421);
     expect(JSON.parse(refused.text)).toMatchObject({ code: 'mock-host-refused' });
     await get(`${url}/pets?api_key=hunter2`, { authorization: 'Bearer s3cret' });
-    const entry = await until(() => sup.mocks.log(project, 'm:Pets').find((e) => e.path.startsWith('/pets?')));
+    const entry = await until(() => sup.mocks.log(project, 'm:Pets').entries.find((e) => e.path.startsWith('/pets?')));
     expect(JSON.stringify(entry)).not.toMatch(/hunter2|s3cret/);
   });
 
@@ -144,7 +144,7 @@ describe('a mock served by its own mock-host process', () => {
     expect(answer.status).toBe(500);
     expect(JSON.parse(answer.text)).toMatchObject({ code: 'mock-script-timeout', operation: getPet.name });
     expect((await get(`${url}/pets`)).status).toBe(200);
-    const entry = await until(() => sup.mocks.log(project, 'm:Pets').find((e) => e.status === 500));
+    const entry = await until(() => sup.mocks.log(project, 'm:Pets').entries.find((e) => e.status === 500));
     expect(entry.notes.join(' ')).toMatch(/ran past 1000 ms/);
   });
 

@@ -15,6 +15,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import { ImportResult, type DefinitionUpdateJob } from '../../../protocol/model/import.js';
 import type { Request } from '../../../protocol/model/request.js';
 import { checkAll } from '../../../protocol/validate-node.js';
+import { queryAsRows } from '../../../protocol/request-url.js';
 import { PROTOTYPE_NAMES } from '../../../test/support/prototype-names.js';
 import { convertCurlCommand } from './curl/convert-command.js';
 import { runDefinitionApply, runDefinitionPreview, runImportJob } from './run-job.js';
@@ -74,7 +75,7 @@ describe('curl', () => {
       fc.asyncProperty(names('header', 'repeated', 'query', 'form', 'part', 'cookie'), async (n) => {
         const form = await convert(`curl -X POST 'https://h.example/p?${n.query}=1' -H '${n.header}: v' -H '${n.repeated}: a' -H '${n.repeated}: b' -b '${n.cookie}=c' -d '${n.form}=v' --url-query '${n.query}=q'`);
         expect(rowNames(form.request.headers)).toEqual(expect.arrayContaining([n.header, n.repeated]));
-        expect(rowNames(form.request.query)).toEqual([n.query, n.query]);
+        expect(rowNames(queryAsRows(form.request).query)).toEqual([n.query, n.query]);
         expect(form.request.body.kind === 'form' && rowNames(form.request.body.form)).toEqual([n.form]);
         expect(form.report.preview.headerNames).toEqual(expect.arrayContaining([n.header, n.repeated]));
 
@@ -149,12 +150,12 @@ describe('Postman', () => {
           };
           const result = await imported(json(collection));
           const api = result.apis[0]!;
-          expect(api.folders).toEqual([n.folder]);
+          expect(api.folders.map((f) => f.path)).toEqual([n.folder]);
           const [first, multipart, , , , basic] = api.requests.map((r) => r.request);
           expect(first!.name).toBe(n.request);
           expect(first!.auth).toMatchObject({ type: 'apikey', name: n.apiKeyName });
           expect(rowNames(first!.headers)).toEqual([n.header]);
-          expect(rowNames(first!.query)).toEqual([n.query]);
+          expect(rowNames(queryAsRows(first!).query)).toEqual([n.query]);
           expect(rowNames(first!.pathParams)).toEqual([n.pathVariable]);
           expect(first!.body.kind === 'form' && rowNames(first!.body.form)).toEqual([n.form]);
           expect(rowNames(multipart!.headers)).toEqual([n.header]);
@@ -214,9 +215,9 @@ describe('HAR', () => {
         const [post, get] = requestsOf(result);
         expect(post!.name).toBe(`POST /${n.key}`);
         expect(rowNames(post!.headers)).toEqual([n.header]);
-        expect(rowNames(post!.query)).toEqual([n.query]);
+        expect(rowNames(queryAsRows(post!).query)).toEqual([n.query]);
         expect(post!.body.kind === 'form' && rowNames(post!.body.form)).toEqual([n.form]);
-        expect(rowNames(get!.query)).toEqual([n.query]);
+        expect(rowNames(queryAsRows(get!).query)).toEqual([n.query]);
       }),
       RUNS,
     );
@@ -283,12 +284,12 @@ describe('OpenAPI', () => {
         const api = result.apis[0]!;
         expect(api.api.baseUrl).toBe('https://api.example');
         expect(api.api.auth).toMatchObject({ type: 'apikey', name: n.keyName });
-        expect(api.folders).toEqual([n.tag]);
+        expect(api.folders.map((f) => f.path)).toEqual([n.tag]);
         const [request, form, multipart] = requestsOf(result);
         expect(form!.body).toMatchObject({ kind: 'form', form: [{ name: n.formField, value: '' }] });
         expect(multipart!.body).toMatchObject({ kind: 'multipart', multipart: [{ kind: 'text', name: n.formField, value: '' }, { kind: 'file', name: n.property, contentType: n.property === n.example ? 'text/plain' : 'application/octet-stream' }] });
         expect(rowNames(request!.pathParams)).toEqual([n.path]);
-        expect(rowNames(request!.query)).toEqual([n.query]);
+        expect(rowNames(queryAsRows(request!).query)).toEqual([n.query]);
         expect(rowNames(request!.headers)).toContain(n.header);
         expect(request!.body.kind === 'raw' && JSON.parse(request!.body.raw.text)).toEqual({ [n.property]: 'from-example' });
         expect(result.report.securitySchemes.map((s) => s.name)).toEqual(expect.arrayContaining([n.scheme, 'oauth']));
@@ -333,7 +334,7 @@ describe('OpenAPI', () => {
         expect(result.apis[0]!.api.auth).toMatchObject({ type: 'apikey', name: n.keyName, in: 'query' });
         const [request] = requestsOf(result);
         expect(rowNames(request!.pathParams)).toEqual([n.path]);
-        expect(rowNames(request!.query)).toEqual(expect.arrayContaining([n.query, n.cookie]));
+        expect(rowNames(queryAsRows(request!).query)).toEqual(expect.arrayContaining([n.query, n.cookie]));
         expect(rowNames(request!.headers)).toContain(n.header);
         expect(request!.body.kind === 'form' && rowNames(request!.body.form)).toEqual([n.formField]);
         expect(result.report.securitySchemes.map((s) => s.name)).toEqual(expect.arrayContaining([n.scheme, 'oauth']));
@@ -379,7 +380,7 @@ describe('OpenAPI', () => {
         // A model named like a member is the model (not a primitive type), with its property.
         expect(put!.body.kind === 'raw' && JSON.parse(put!.body.raw.text)).toEqual({ [n.property]: 'string' });
         expect(rowNames(request!.pathParams)).toEqual([n.path]);
-        expect(rowNames(request!.query)).toEqual([n.query]);
+        expect(rowNames(queryAsRows(request!).query)).toEqual([n.query]);
         expect(rowNames(request!.headers)).toContain(n.header);
         expect(request!.body.kind === 'form' && rowNames(request!.body.form)).toEqual([n.formField]);
         expect(result.report.securitySchemes.map((s) => s.name)).toEqual(expect.arrayContaining([n.scheme, 'oauth']));

@@ -96,6 +96,7 @@ export class MockEngine {
   /** Operations with a response limited to a scenario state: only their candidates need filtering. */
   private readonly gated = new Set<MockOperation>();
   private readonly soap: SoapRouting | undefined;
+  private methodList: string[] | undefined;
 
   constructor(
     readonly mock: Mock,
@@ -107,6 +108,19 @@ export class MockEngine {
     if (mock.kind === 'soap' && deps.soap) this.soap = deps.soap(mock);
     this.prefix = mock.path.replace(/\/+$/, '');
     for (const op of mock.operations) if (op.responses.some((r) => r.scenario?.onlyInState)) this.gated.add(op);
+  }
+
+  /**
+   * The methods some route of this mock answers, for `OPTIONS *`: its operations' (HEAD with GET,
+   * which answers it), and a SOAP mock's GET, which serves `?wsdl`.
+   */
+  get methods(): string[] {
+    if (this.methodList) return this.methodList;
+    const methods = new Set(this.mock.operations.map((op) => op.method.toUpperCase()));
+    if (this.soap) methods.add('GET');
+    if (methods.has('GET')) methods.add('HEAD');
+    const rank = (m: string) => METHOD_ORDER.indexOf(m) + 1 || METHOD_ORDER.length + 1;
+    return (this.methodList = [...methods].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)));
   }
 
   /**
@@ -335,6 +349,8 @@ export class MockEngine {
     return { response: candidates.find((c) => c.name === outcome.picked) };
   }
 }
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
 
 function plain(reply: ProblemReply): EngineReply {
   return { ...reply, delayMs: 0, operation: '', responseName: '', problems: [], notes: [] };

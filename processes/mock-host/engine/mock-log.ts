@@ -1,11 +1,13 @@
 /**
- * The mock's log: entries with credentials masked, kept in a bounded ring and handed to a callback
- * (the host puts them on the bus).
+ * The mock's log: entries with credentials masked, kept in a ring bounded in entries and bytes
+ * (protocol/mock-log-bounds.ts) and handed to a callback (the host puts them on the bus).
  */
-import type { BodyPreview, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
+import type { BodyPreview, MockHeader } from '../../../protocol/model/mock.js';
 import { MASK, isCredentialHeader, maskUrl } from '../../../protocol/credentials/index.js';
+import { LOG_PREVIEW_BYTES } from '../../../protocol/mock-log-bounds.js';
 
 export { MASK };
+export { LogRing } from '../../../protocol/mock-log-bounds.js';
 
 /** node:http's flat `rawHeaders` list (name, value, name, value...) as pairs, names as the client spelled them. */
 export function headerPairs(raw: readonly string[]): Array<[string, string]> {
@@ -21,12 +23,18 @@ export function maskHeaders(headers: Iterable<readonly [string, string]>): MockH
   return out;
 }
 
-/** The request target with credential-looking query values masked. */
+/**
+ * The request target with credential-looking query values masked, and the user and password of
+ * a full URL (an absolute-form target, which the mock refuses and logs).
+ */
 export function maskTarget(target: string): string {
-  return maskUrl(target).text;
+  const masked = maskUrl(target).text;
+  return masked.charCodeAt(0) === 0x2f ? masked : masked.replace(USERINFO, `$1${MASK}@`);
 }
 
-export const PREVIEW_BYTES = 16 * 1024;
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
+
+export const PREVIEW_BYTES = LOG_PREVIEW_BYTES;
 
 const EMPTY_PREVIEW: BodyPreview = Object.freeze({ text: '', size: 0, truncated: false }) as BodyPreview;
 
@@ -35,28 +43,4 @@ export function bodyPreview(body: Uint8Array | string, limit = PREVIEW_BYTES): B
   const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const truncated = bytes.byteLength > limit;
   return { text: bytes.subarray(0, limit).toString('utf8'), size: bytes.byteLength, truncated };
-}
-
-/** The newest `capacity` items (log entries, or records whose entries are built when read). */
-export class LogRing<T = MockLogEntry> {
-  private readonly items: T[] = [];
-  private next = 0;
-
-  constructor(private readonly capacity: number) {}
-
-  push(entry: T): void {
-    if (this.items.length < this.capacity) this.items.push(entry);
-    else this.items[this.next] = entry;
-    this.next = (this.next + 1) % this.capacity;
-  }
-
-  /** Oldest first. */
-  entries(): T[] {
-    return this.items.length < this.capacity ? [...this.items] : [...this.items.slice(this.next), ...this.items.slice(0, this.next)];
-  }
-
-  clear(): void {
-    this.items.length = 0;
-    this.next = 0;
-  }
 }

@@ -1,13 +1,15 @@
 /**
  * The mock's HTTP listener: node:http on 127.0.0.1 (0.0.0.0 with Listen on all interfaces),
- * Host checked, bodies capped, delays honoured, every exchange logged with credentials masked.
+ * targets that are not paths and repeated Host lines refused, Host checked, bodies capped, delays
+ * honoured, every exchange logged with credentials masked and every value within the log's bounds.
  * An edit swaps the engine in place on the same port; Stop resets scenarios and turns.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { BodyPreview, Mock, MockHeader, MockLogEntry } from '../../../protocol/model/mock.js';
+import type { BodyPreview, Mock, MockHeader, MockLogEntry, MockProblem } from '../../../protocol/model/mock.js';
+import { LOG_BYTES_KEPT, LOG_ENTRIES_KEPT, LOG_TEXT_CHARS, boundLogEntry, boundLogText, boundProblemsAndNotes } from '../../../protocol/mock-log-bounds.js';
 import { MockEngine, type EngineReply } from './mock-engine.js';
 import { MockState } from './mock-state.js';
 import { preloadBodyQueries } from './request-values.js';
@@ -67,19 +69,36 @@ export interface MockReconfiguration {
 /** Bodies up to this many bytes go out as text with the head, in one write; larger ones as bytes. */
 const TEXT_PAYLOAD_MAX = 16 * 1024;
 
-/** What goes on the wire for a reply, worked out once per static response and per request otherwise. */
-interface WireForm {
-  /** writeHead's flat list: the reply's headers, Content-Length when a body is allowed, Connection: close when asked. */
-  flat: string[];
-  /** The same as pairs, for the log. */
+/** What the log keeps of what went on the wire: the headers and the body's preview, never the body. */
+interface LoggedWire {
+  /** The headers sent, as pairs. */
   sent: Array<[string, string]>;
-  /** What `end` gets when a body goes out: text when it is small and UTF-8 (node:http then writes head and body at once), else the bytes. */
-  payload: string | Buffer;
-  bodyAllowed: boolean;
   preview: BodyPreview;
   /** `sent` with credentials masked, made the first time a log entry needs it. */
   logged?: MockHeader[];
+  /** The characters of `sent`, counted the first time a record is weighed. */
+  sentChars?: number;
 }
+
+function pairChars(pairs: ReadonlyArray<readonly [string, string]>): number {
+  let chars = 0;
+  for (let i = 0; i < pairs.length; i++) chars += (pairs[i] as readonly [string, string])[0].length + (pairs[i] as readonly [string, string])[1].length;
+  return chars;
+}
+
+/** What goes on the wire for a reply, worked out once per static response and per request otherwise. */
+interface WireForm extends LoggedWire {
+  /** writeHead's flat list: the reply's headers, Content-Length when a body is allowed, Connection: close when asked. */
+  flat: string[];
+  /** What `end` gets when a body goes out: text when it is small and UTF-8 (node:http then writes head and body at once), else the bytes. */
+  payload: string | Buffer;
+  bodyAllowed: boolean;
+  /** Kept for every later request of a static response (its body is the response's own, held anyway). */
+  shared: boolean;
+}
+
+/** What the log keeps of a reply: never its body, and its problems and notes within the log's bounds. */
+type RecordedReply = Pick<EngineReply, 'status' | 'operation' | 'responseName' | 'problems' | 'notes'>;
 
 /** `cached`: the form is kept for every later request, so turning a small body into text pays off. */
 function wireForm(reply: ProblemReply, closeAfter: boolean, cached: boolean): WireForm {
@@ -92,12 +111,32 @@ function wireForm(reply: ProblemReply, closeAfter: boolean, cached: boolean): Wi
     const text = reply.body.toString('utf8');
     if (Buffer.byteLength(text) === reply.body.byteLength && Buffer.from(text).equals(reply.body)) payload = text;
   }
-  return { flat: sent.flat(), sent, payload, bodyAllowed, preview: bodyPreview(reply.body) };
+  return { flat: sent.flat(), sent, payload, bodyAllowed, preview: bodyPreview(reply.body), shared: cached };
+}
+
+/**
+ * The reply as a log record keeps it. A static reply is kept as it is (its body is shared, held
+ * by the engine anyway); any other keeps only what the log shows, so a record never holds a body,
+ * and a note or problem from outside (a script's error quoting a request value) only as a prefix.
+ */
+function recordedReply(reply: EngineReply): RecordedReply {
+  if (reply.prepared && reply.notes.length === 0 && reply.problems.length === 0) return reply;
+  const { problems, notes } = boundProblemsAndNotes(reply.problems, reply.notes);
+  return { status: reply.status, operation: boundLogText(reply.operation), responseName: boundLogText(reply.responseName), problems, notes };
+}
+
+/** A wire form as a log record keeps it: a shared one as it is, any other without its payload and with its header values bounded. */
+function loggedWire(wire: WireForm): LoggedWire {
+  if (wire.shared) return wire;
+  const long = wire.sent.some(([name, value]) => name.length > LOG_TEXT_CHARS || value.length > LOG_TEXT_CHARS);
+  const sent = long ? wire.sent.map(([name, value]): [string, string] => [boundLogText(name), boundLogText(value)]) : wire.sent;
+  return { sent, preview: wire.preview };
 }
 
 /** One exchange as it happened. Its log entry, credentials masked, is made on first read and kept. */
 export class LogRecord {
   private built: MockLogEntry | undefined;
+  private weighed: number | undefined;
 
   constructor(
     private readonly id: string | number,
@@ -109,17 +148,34 @@ export class LogRecord {
     private readonly target: string,
     private readonly rawHeaders: readonly string[],
     private readonly requestBody: BodyPreview,
-    private readonly reply: EngineReply,
-    private readonly wire: WireForm,
+    private readonly reply: RecordedReply,
+    private readonly wire: LoggedWire,
     private readonly durationMs: number,
   ) {}
+
+  /**
+   * About the bytes its entry comes to (characters of its text, a bounded prefix of each), counted
+   * without building it: what the host's ring holds is bounded in bytes as well as in records.
+   */
+  get weight(): number {
+    if (this.weighed !== undefined) return this.weighed;
+    // Indexed loops: this runs for every request, and iterating pairs with destructuring costs more.
+    let chars = 256 + this.target.length * 2 + this.requestBody.text.length + this.wire.preview.text.length;
+    const raw = this.rawHeaders;
+    for (let i = 0; i < raw.length; i++) chars += (raw[i] as string).length;
+    chars += (this.wire.sentChars ??= pairChars(this.wire.sent));
+    const { notes, problems } = this.reply;
+    for (let i = 0; i < notes.length; i++) chars += (notes[i] as string).length;
+    for (let i = 0; i < problems.length; i++) chars += 24 + (problems[i] as MockProblem).pointer.length + (problems[i] as MockProblem).message.length;
+    return (this.weighed = chars);
+  }
 
   entry(): MockLogEntry {
     if (this.built) return this.built;
     const requestHeaders = maskHeaders(headerPairs(this.rawHeaders));
     const path = maskTarget(this.target);
     const reply = this.reply;
-    this.built = {
+    this.built = boundLogEntry({
       id: typeof this.id === 'number' ? `${this.idPrefix}-${this.id}` : this.id,
       time: (typeof this.arrived === 'number' ? new Date(this.arrived) : this.arrived).toISOString(),
       mock: this.mockId,
@@ -133,7 +189,7 @@ export class LogRecord {
       response: { status: reply.status, headers: (this.wire.logged ??= maskHeaders(this.wire.sent)), body: this.wire.preview },
       problems: reply.problems,
       notes: reply.notes,
-    };
+    });
     return this.built;
   }
 }
@@ -158,7 +214,7 @@ export class MockServer {
 
   constructor(options: MockServerOptions) {
     this.options = options;
-    this.ring = new LogRing(options.logCapacity ?? 500);
+    this.ring = new LogRing(options.logCapacity ?? LOG_ENTRIES_KEPT, LOG_BYTES_KEPT);
     this.engine = this.makeEngine(options.mock, options.checker);
   }
 
@@ -290,15 +346,25 @@ export class MockServer {
       started: performance.now(),
       arrived: this.options.now?.() ?? Date.now(),
       method: req.method ?? 'GET',
-      target: originForm(req.url ?? '/'),
+      target: req.url ?? '/',
       rawHeaders: req.rawHeaders,
       body: NO_BODY,
       engine: this.engine,
     };
     try {
+      const refused = framingRefusal(exchange);
+      if (refused) {
+        this.send(res, exchange, bare(refused), true);
+        return;
+      }
       if (!this.hostAllowed(req.headers.host)) {
         const refused = exchange.engine.ownReply(421, 'mock-host-refused', 'Host refused', 'This mock answers only requests for 127.0.0.1 or localhost.', { host: req.headers.host ?? '' });
         this.send(res, exchange, bare(refused), true);
+        return;
+      }
+      if (exchange.target === '*') {
+        // `OPTIONS *` (the only method framingRefusal lets through with it) asks about the server, not a route.
+        this.send(res, exchange, serverOptions(exchange.engine), false);
         return;
       }
       const limit = this.options.maxBodyBytes ?? MAX_REQUEST_BODY;
@@ -400,11 +466,11 @@ export class MockServer {
       exchange.target,
       exchange.rawHeaders,
       bodyPreview(exchange.body),
-      reply,
-      wire,
+      recordedReply(reply),
+      loggedWire(wire),
       Math.round((performance.now() - exchange.started) * 100) / 100,
     );
-    this.ring.push(record);
+    this.ring.push(record, record.weight);
     this.options.onRecord?.(record);
     if (this.options.onLog) this.options.onLog(record.entry());
   }
@@ -440,15 +506,40 @@ function bare(reply: ProblemReply): EngineReply {
   return { ...reply, delayMs: 0, operation: '', responseName: '', problems: [], notes: [] };
 }
 
-/** Turns an absolute-form target (as a proxy would send) into path and query. */
-function originForm(target: string): string {
-  if (target.startsWith('/')) return target;
-  try {
-    const url = new URL(target);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return '/';
+/**
+ * A request the mock must refuse before anything reads it, as an origin server behind a proxy
+ * must (RFC 9112 3.2, 3.2.2): a target that is not a path (absolute form, `GET http://evil.com/x`,
+ * names a host other than the Host header's, which is what a proxy is sent; `*` is for OPTIONS
+ * only), or two Host header lines (which one names the host is left to each reader). 400, the
+ * connection closed after it, logged like any answer.
+ */
+function framingRefusal(exchange: Exchange): ProblemReply | undefined {
+  const target = exchange.target;
+  const engine = exchange.engine;
+  if (target.charCodeAt(0) !== SLASH && !(target === '*' && exchange.method === 'OPTIONS')) {
+    // The target itself is not quoted: a full URL can carry a password, and the log shows it masked.
+    const form = target === '*' ? '*, which only OPTIONS may send' : ABSOLUTE_FORM.test(target) ? 'a full URL (absolute form), which only a proxy is sent' : 'not a path';
+    return engine.ownReply(400, 'mock-target-refused', 'Request target refused', `This mock answers request targets that are paths, such as /pets?limit=5; this one is ${form}.`);
   }
+  let hosts = 0;
+  const raw = exchange.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    // Compared without lowering a copy: this runs for every request.
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) hosts++;
+  }
+  if (hosts > 1) {
+    return engine.ownReply(400, 'mock-host-repeated', 'Host header repeated', `The request has ${hosts} Host header lines; a request names its host once (RFC 9112, section 3.2).`, { hosts });
+  }
+  return undefined;
+}
+
+const SLASH = 0x2f;
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** The answer to `OPTIONS *`: the methods this mock answers some route with, and no body. */
+function serverOptions(engine: MockEngine): EngineReply {
+  return { status: 204, headers: [['Allow', engine.methods.join(', ')]], body: NO_BODY, delayMs: 0, operation: '', responseName: '', problems: [], notes: [] };
 }
 
 const NO_BODY = Buffer.alloc(0);

@@ -5,6 +5,8 @@
 
 export type MockErrorCode =
   | 'mock-host-refused'
+  | 'mock-target-refused'
+  | 'mock-host-repeated'
   | 'mock-no-route'
   | 'mock-body-too-large'
   | 'mock-contract-refused'

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockLogEntry } from '../../../protocol/model/mock.js';
-import { MockServer } from './mock-server.js';
+import { MockServer, type LogRecord } from './mock-server.js';
+import { LOG_ENTRY_BYTES_MAX, LOG_LIST_BYTES, LOG_TEXT_CHARS, logEntryBytes } from '../../../protocol/mock-log-bounds.js';
 import { mockOf, operation, response, send } from './test-support/mocks.js';
 
 const text = (name: string, body = name) => response({ name, body: { kind: 'text', text: body } });
@@ -32,14 +33,19 @@ const mock = mockOf([
   scripted('/spin', `let n = 0; while (true) { n++; }`),
   scripted('/escape', `log(typeof require, typeof process, typeof fetch, typeof setTimeout, typeof globalThis.__input, typeof console);`),
   scripted('/syntax', `respond('Default'`),
+  // Scripts that hand a request value back whole: the response name, an error, log lines.
+  scripted('/by-body', `respond(request.body);`),
+  scripted('/throws-body', `throw new Error(request.body);`),
+  scripted('/logs-body', `for (let i = 0; i < 100; i++) log(request.body);`),
   operation({ name: 'plain', method: 'GET', path: '/plain', responses: [text('Default', 'plain')] }),
 ]);
 
 let server: MockServer;
 let port: number;
 const logs: MockLogEntry[] = [];
+const records: LogRecord[] = [];
 beforeAll(async () => {
-  server = new MockServer({ mock, onLog: (e) => logs.push(e) });
+  server = new MockServer({ mock, onLog: (e) => logs.push(e), onRecord: (r) => records.push(r) });
   ({ port } = await server.start());
 });
 afterAll(async () => {
@@ -107,5 +113,38 @@ describe('By script', () => {
     // And afterwards: plain requests and other scripts are served as before.
     expect((await send(port, { path: '/plain' })).text).toBe('plain');
     expect((await post('/pick', JSON.stringify({ kind: 'special' }))).text).toBe('Special');
+  });
+});
+
+describe('a script handed a multi-MB request value', () => {
+  // 2 MB is the bus's whole concern here: a mock host kept 500 such entries whole, then 9 MB ones died.
+  const big = 'n'.repeat(2_000_000);
+
+  it('logs a short quote of a response name it does not have', async () => {
+    const answer = await post('/by-body', big);
+    expect(answer.json()).toMatchObject({ code: 'mock-script-failed' });
+    const [note] = lastLog('/by-body').notes;
+    expect(note).toBe(`The dispatch script threw: respond(): this operation has no response named "${'n'.repeat(79)}…" (2000000 characters)`);
+  });
+
+  it('keeps a bounded prefix of what it throws and of what it logs', async () => {
+    await post('/throws-body', big);
+    const thrown = lastLog('/throws-body').notes;
+    expect(thrown).toHaveLength(1);
+    expect(thrown[0]!.length).toBeLessThanOrEqual(LOG_TEXT_CHARS);
+    await post('/logs-body', big);
+    const logged = lastLog('/logs-body');
+    expect(logged.notes.reduce((sum, n) => sum + n.length, 0)).toBeLessThanOrEqual(LOG_LIST_BYTES);
+    expect(logged.notes.at(-1)).toMatch(/^\d+ more notes were not kept/);
+  });
+
+  it('makes records and entries that stay small, whatever the body', async () => {
+    for (const path of ['/by-body', '/throws-body', '/logs-body']) {
+      const entry = lastLog(path);
+      expect(logEntryBytes(entry), path).toBeLessThan(LOG_ENTRY_BYTES_MAX);
+      expect(entry.request.body).toMatchObject({ size: 2_000_000, truncated: true });
+    }
+    const weights = records.slice(-3).map((r) => r.weight);
+    expect(Math.max(...weights)).toBeLessThan(64 * 1024);
   });
 });

@@ -6,6 +6,7 @@
  * network, files, timers or console.
  */
 import ivm from 'isolated-vm';
+import { boundText } from '../../../protocol/errors.js';
 
 export interface ScriptInput {
   request: {
@@ -52,13 +53,15 @@ const PRELUDE = `(() => {
   const states = Object.assign(Object.create(null), input.scenarios);
   const names = new Set(input.responses.map((r) => r.name));
   const deepFreeze = (v) => { if (v && typeof v === 'object') { Object.values(v).forEach(deepFreeze); Object.freeze(v); } return v; };
+  // A value the script got from the request can be megabytes: an error quotes its start, as quote() does.
+  const quote = (s) => s.length <= 80 ? JSON.stringify(s) : JSON.stringify(s.slice(0, 79) + '\u2026') + ' (' + s.length + ' characters)';
   const text = (v) => { if (typeof v === 'string') return v; try { const j = JSON.stringify(v); return j === undefined ? String(v) : j; } catch { return String(v); } };
   const define = (name, value) => Object.defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: false });
   define('request', deepFreeze(input.request));
   define('responses', deepFreeze(input.responses));
   define('respond', function respond(name) {
     name = String(name);
-    if (!names.has(name)) throw new Error('respond(): this operation has no response named ' + JSON.stringify(name));
+    if (!names.has(name)) throw new Error('respond(): this operation has no response named ' + quote(name));
     out.picked = name;
   });
   define('scenarios', Object.freeze({
@@ -138,7 +141,8 @@ export class ScriptSandbox {
 
   private describeFailure(isolate: ivm.Isolate, err: unknown): string {
     if (isolate.isDisposed) return `The dispatch script used more than ${this.memoryLimitMb} MB and was stopped.`;
-    return `The dispatch script threw: ${messageOf(err)}`;
+    // What a script throws can quote the request whole: the log keeps a prefix (protocol/mock-log-bounds.ts).
+    return `The dispatch script threw: ${boundText(messageOf(err))}`;
   }
 
   /** The isolate, made again after one was disposed (a script over the memory limit kills it). */
@@ -160,7 +164,7 @@ export class ScriptSandbox {
         try {
           return await isolate.compileScript(js, { filename: 'dispatch.ts' });
         } catch (err) {
-          return `The dispatch script does not compile: ${messageOf(err)}`;
+          return `The dispatch script does not compile: ${boundText(messageOf(err))}`;
         }
       });
       if (this.compiled.size > 200) this.compiled.clear();
@@ -178,7 +182,7 @@ async function stripTypes(source: string): Promise<string | { reason: string }> 
   } catch (err) {
     const first = (err as { errors?: Array<{ text: string; location?: { line: number; column: number } }> }).errors?.[0];
     const where = first?.location ? ` (line ${first.location.line}, column ${first.location.column + 1})` : '';
-    return { reason: `The dispatch script does not compile: ${first?.text ?? messageOf(err)}${where}` };
+    return { reason: `The dispatch script does not compile: ${boundText(first?.text ?? messageOf(err))}${where}` };
   }
 }
 

@@ -6,8 +6,9 @@ describe('importer memory cap', () => {
   it.each([
     [0, 256],
     [1024 * 1024, 256],
-    [10 * 1024 * 1024, 272],
-    [100 * 1024 * 1024, 992],
+    [10 * 1024 * 1024, 352],
+    [50 * 1024 * 1024, 992],
+    [100 * 1024 * 1024, 1792],
     [1024 * 1024 * 1024, 4096],
   ])('a %i-byte source gets %i MB', (bytes, mb) => {
     expect(memoryForBytes(bytes)).toBe(mb);

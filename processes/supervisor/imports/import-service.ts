@@ -11,10 +11,9 @@ import { readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
-import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedExample, ImportedScript, ImportedVariable } from '../../../protocol/model/import.js';
+import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedScript, ImportedVariable } from '../../../protocol/model/import.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../../protocol/model/workspace.js';
-import { exampleFileName, exampleFiles, examplesDirOf } from '../../../protocol/project/examples.js';
-import { writeYaml } from '../../../protocol/project/yaml-file.js';
+import { examplesDirOf } from '../../../protocol/project/examples.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Environment } from '../../../protocol/model/workspace.js';
 import { environmentSecretName, globalSecretName } from '../../../protocol/secret-names.js';
@@ -22,15 +21,16 @@ import { DEFINITION_DIR, IMPORTED_SCRIPTS_DIR, PROJECT_FILE } from '../../../pro
 import { fileNameKey, numberedFileName, portableFileName } from '../../../protocol/project/file-names.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { definitionSecretName, kerberosRecord } from '../../importer/engine/openapi/convert.js';
-import { DEFAULT_DEADLINES, importOutOfMemoryError, jobDeadlineError } from '../../importer/engine/load/limits.js';
+import { DEFAULT_DEADLINES, DEFAULT_LIMITS, importOutOfMemoryError, jobDeadlineError } from '../../importer/engine/load/limits.js';
 import { openEntryFile } from '../../importer/engine/load/entry-file.js';
 import type { FileChange } from '../store/atomic.js';
 import { Slicer } from '../store/slicer.js';
-import type { ProjectStore } from '../store/project-store.js';
+import type { NewRequestFile, ProjectStore } from '../store/project-store.js';
 import { distEntry } from '../paths.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import { newId } from '../../../protocol/ids.js';
-import { ResultParts } from '../../../protocol/model/import-parts.js';
+import type { HistoryEntry } from '../../../protocol/model/history.js';
+import { ImportStaging, sweepStaging, type StagedExampleFile, type StagedRequest } from './import-staging.js';
 import type { JobSpec } from '../children/spare-job.js';
 import type { Supervisor } from '../supervisor.js';
 
@@ -96,32 +96,48 @@ export class ImportService {
     const network = await this.network();
     const memoryMb = this.memoryMb ?? (await importerMemoryMb(req.source));
     const compact = await this.convertsDefinition(req);
-    const parts = new ResultParts();
-    const reply = await this.inChild(
-      (child) =>
-        child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, {
-          signal: ctx.signal,
-          onChunk: (chunk) => ('part' in chunk ? parts.add(chunk) : ctx.chunk(chunk)),
-          budgetMs: this.budgetMs,
-        }),
-      memoryMb,
-      compact,
-    );
-    const { detection } = reply;
-    const result = parts.join(reply.result);
-    const forProject = result.apis.length > 0 || (result.webhooks?.requests.length ?? 0) > 0 || (result.properties?.length ?? 0) > 0 || (result.scripts?.length ?? 0) > 0;
-    const forWorkspace = (result.environments?.length ?? 0) > 0 || (result.globals?.length ?? 0) > 0;
-    if (!forProject && !forWorkspace) throw new ParleyError('import-empty', `${sourceName(req.source)} holds nothing to import.`);
-    if (forProject && !into) throw new ParleyError('import-needs-project', `${sourceName(req.source)} brings APIs and requests: choose the project to import them into.`);
+    await sweepStaging(this.sup.dataDir);
+    const staging = new ImportStaging(this.sup.dataDir);
+    try {
+      const reply = await this.inChild(
+        (child) =>
+          child.call('importer.run', { source: req.source, format: req.format, options: req.options, network, deadlines: this.deadlines }, {
+            signal: ctx.signal,
+            onChunk: (chunk) => ('part' in chunk ? staging.add(chunk) : ctx.chunk(chunk)),
+            budgetMs: this.budgetMs,
+          }),
+        memoryMb,
+        compact,
+      );
+      const { detection, result } = reply;
+      // The answer's own lists are empty (sendInParts): whatever it carries goes after its parts.
+      result.apis.forEach((api, index) => staging.add({ part: 'requests', api: index, items: api.requests }));
+      if (result.webhooks) staging.add({ part: 'webhooks', items: result.webhooks.requests });
+      if (result.examples) staging.add({ part: 'examples', items: result.examples });
+      if (result.history) staging.add({ part: 'history', items: result.history });
+      await staging.finish();
+      refuseUnplaced(staging, result);
 
-    const answer: ResOf<'import.run'> = { detection, apis: [], report: result.report };
-    if (forProject && into) Object.assign(answer, await this.writeProject(into, result, req.source, ctx));
-    if (forWorkspace) answer.workspace = await this.writeWorkspace(result);
-    return answer;
+      const forProject = result.apis.length > 0 || staging.webhooks.length > 0 || (result.properties?.length ?? 0) > 0 || (result.scripts?.length ?? 0) > 0;
+      const forWorkspace = (result.environments?.length ?? 0) > 0 || (result.globals?.length ?? 0) > 0;
+      if (!forProject && !forWorkspace) throw new ParleyError('import-empty', `${sourceName(req.source)} holds nothing to import.`);
+      if (forProject && !into) throw new ParleyError('import-needs-project', `${sourceName(req.source)} brings APIs and requests: choose the project to import them into.`);
+
+      const answer: ResOf<'import.run'> = { detection, apis: [], report: result.report };
+      if (forProject && into) Object.assign(answer, await this.writeProject(into, result, staging, req.source, ctx));
+      if (forWorkspace) answer.workspace = await this.writeWorkspace(result);
+      return answer;
+    } finally {
+      // What the commit did not take (all of it, when the import failed).
+      await staging.discard();
+    }
   }
 
-  /** The project side of a result, in one atomic commit; a new project's folder only once there is something to write. */
-  private async writeProject(into: NonNullable<ReqOf<'import.run'>['into']>, result: ImportResult, source: ImportSource, ctx: JobContext<'import.run'>): Promise<Partial<ResOf<'import.run'>>> {
+  /**
+   * The project side of a result, in one atomic commit; a new project's folder only once there is
+   * something to write. Its requests' and examples' files are the ones staged as they came.
+   */
+  private async writeProject(into: NonNullable<ReqOf<'import.run'>['into']>, result: ImportResult, staging: ImportStaging, source: ImportSource, ctx: JobContext<'import.run'>): Promise<Partial<ResOf<'import.run'>>> {
     let webhooks: ResOf<'import.run'>['webhooks'];
     let properties: number | undefined;
     // The secret first: without a keychain the import stops here, before any folder exists.
@@ -141,28 +157,29 @@ export class ImportService {
       const changes: FileChange[] = [];
       /** Where each new request's file goes, for its examples beside it. */
       const requestFiles = new Map<string, string>();
-      // Thousands of files (a HAR capture's requests) are written out in slices: the UI's calls go on meanwhile.
+      // Thousands of files (a HAR capture's requests) are placed in slices: the UI's calls go on meanwhile.
       const slicer = new Slicer();
-      for (const imported of result.apis) {
+      for (const [index, imported] of result.apis.entries()) {
+        const staged = staging.requests[index] ?? [];
         const apiChanges: FileChange[] = [];
-        for (const change of store.newApiChangeSteps(imported, reserved)) {
+        for (const change of store.newApiChangeSteps({ ...imported, requests: staged.map(requestFile) }, reserved)) {
           apiChanges.push(change);
           if (slicer.due()) await slicer.turn();
         }
         // The request files are the last changes, in the order of the requests.
-        const files = apiChanges.slice(apiChanges.length - imported.requests.length);
-        imported.requests.forEach((placed, i) => requestFiles.set(placed.request.id, files[i]!.path));
+        const files = apiChanges.slice(apiChanges.length - staged.length);
+        staged.forEach((request, i) => requestFiles.set(request.id, files[i]!.path));
         changes.push(...apiChanges);
       }
-      for (const change of exampleChanges(result.examples ?? [], requestFiles)) {
+      for (const change of exampleChanges(staging.examples, requestFiles)) {
         changes.push(change);
         if (slicer.due()) await slicer.turn();
       }
-      if (result.webhooks && result.webhooks.requests.length > 0) {
+      if (result.webhooks && staging.webhooks.length > 0) {
         const existing = store.listApis().find((a) => a.name === WEBHOOKS_API && !a.definition);
         const collection: Api = existing ?? { version: 1, id: newId('a'), name: WEBHOOKS_API, baseUrl: '', auth: { type: 'none' } };
-        const placed = result.webhooks.requests.map((p) => ({ folder: joinFolder(result.webhooks!.folder, p.folder), request: p.request }));
-        if (existing) for (const p of placed) changes.push(store.newRequestChange(existing.id, p.folder, p.request, reserved));
+        const placed = staging.webhooks.map((r) => requestFile({ ...r, folder: joinFolder(result.webhooks!.folder, r.folder) }));
+        if (existing) for (const p of placed) changes.push(store.newRequestFileChange(existing.id, p, reserved));
         else changes.push(...store.newApiChanges({ api: collection, requests: placed, documents: [] }, reserved));
         webhooks = { api: collection.id, folder: result.webhooks.folder, requests: placed.length };
       }
@@ -183,10 +200,10 @@ export class ImportService {
     }
     await this.rememberSecrets(stored);
     this.sup.projectChanged(store, result.apis.map((a) => a.api.id));
-    if (result.history && result.history.length > 0) await this.writeHistory(store.root, result);
+    if (staging.history.length > 0) await this.writeHistory(store.root, staging.history, result.report.warnings);
     return {
       project: store.root,
-      apis: result.apis.map((a) => ({ id: a.api.id, name: a.api.name, baseUrl: a.api.baseUrl, requests: a.requests.length, folders: a.folders.length })),
+      apis: result.apis.map((a, index) => ({ id: a.api.id, name: a.api.name, baseUrl: a.api.baseUrl, requests: staging.requestCount(index), folders: a.folders.length })),
       ...(webhooks ? { webhooks } : {}),
       ...(properties !== undefined ? { properties } : {}),
     };
@@ -196,10 +213,9 @@ export class ImportService {
    * Recorded exchanges into the project's History at their recorded times (SPEC "HAR grouping"),
    * after the requests they belong to were written; the per-project limit's effect is warned.
    */
-  private async writeHistory(root: string, result: ImportResult): Promise<void> {
+  private async writeHistory(root: string, history: HistoryEntry[], warnings: ImportResult['report']['warnings']): Promise<void> {
     const limit = this.sup.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT;
-    const { dropped, notFitted } = await this.sup.history.addRecorded(root, result.history!);
-    const warnings = result.report.warnings;
+    const { dropped, notFitted } = await this.sup.history.addRecorded(root, history);
     if (dropped > 0) warnings.push({ message: `History keeps the newest ${limit} entries of a project: ${dropped} older ${dropped === 1 ? 'entry was' : 'entries were'} dropped to make room for the recorded exchanges.` });
     if (notFitted > 0) warnings.push({ message: `History keeps the newest ${limit} entries of a project: ${notFitted} recorded ${notFitted === 1 ? 'exchange' : 'exchanges'} older than those did not fit.` });
   }
@@ -468,8 +484,8 @@ export class ImportService {
   }
 }
 
-/** The heap an importer gets when the source's size is not known before reading (a URL). */
-const DEFAULT_IMPORTER_MEMORY_MB = 768;
+/** The heap an importer gets when the source's size is not known before reading (a URL): room for the most it may read. */
+const DEFAULT_IMPORTER_MEMORY_MB = memoryForBytes(DEFAULT_LIMITS.totalBytes);
 /** What V8 prints when a heap limit is reached (the importer then aborts). */
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
 
@@ -483,8 +499,10 @@ function importerSpec(memoryMb: number, compact: boolean): JobSpec {
 
 /**
  * The importer's heap cap for a source: room for the runtime and the converted model plus a
- * multiple of the source (JSON.parse of a document takes several times its size), within
- * 256 MB..4 GB. A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
+ * multiple of the source, within 256 MB..4 GB. The multiple is what the worst shape of a JSON
+ * document needs: one object of millions of keys (a 48 MB Postman collection of 4 million keys in
+ * its `info` ran out at 8x, 559 MB, and was imported at 16x; test/integration/import-json-limits.test.ts).
+ * A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
  */
 export async function importerMemoryMb(source: ImportSource): Promise<number> {
   let bytes: number | undefined;
@@ -495,19 +513,29 @@ export async function importerMemoryMb(source: ImportSource): Promise<number> {
 }
 
 export function memoryForBytes(bytes: number): number {
-  return Math.min(4096, Math.max(256, Math.ceil(192 + (8 * bytes) / (1024 * 1024))));
+  return Math.min(4096, Math.max(256, Math.ceil(192 + (16 * bytes) / (1024 * 1024))));
 }
 
-/** Imported examples as files beside their (new) requests, as Save as example writes them (docs/examples.md). */
-function* exampleChanges(examples: readonly ImportedExample[], requestFiles: ReadonlyMap<string, string>): Generator<FileChange> {
-  for (const { request, example } of examples) {
-    const file = requestFiles.get(request);
-    if (!file) throw new ParleyError('internal', 'An imported example names a request the import did not make.');
-    const dir = examplesDirOf(file);
-    const { yaml, bodyFile } = exampleFiles(example);
-    yield { path: join(dir, exampleFileName(example.status)), content: writeYaml(yaml) };
-    if (bodyFile) yield { path: join(dir, bodyFile), content: example.body };
+/** Imported examples' staged files beside their (new) requests, as Save as example writes them (docs/examples.md). */
+function* exampleChanges(examples: readonly StagedExampleFile[], requestFiles: ReadonlyMap<string, string>): Generator<FileChange> {
+  for (const { request, name, file } of examples) {
+    const requestPath = requestFiles.get(request);
+    if (!requestPath) throw new ParleyError('internal', 'An imported example names a request the import did not make.');
+    yield { path: join(examplesDirOf(requestPath), name), content: file };
   }
+}
+
+/** A staged request as the store places it: its file named after it, in its folder. */
+function requestFile(staged: StagedRequest): NewRequestFile {
+  return { folder: staged.folder, name: staged.name, content: staged.file };
+}
+
+/** Parts are checked against the answer they belong to: one with no place in it is refused, never guessed at. */
+function refuseUnplaced(staging: ImportStaging, result: ImportResult): void {
+  if (staging.requests.length > result.apis.length) {
+    throw new ParleyError('invalid-payload', `The importer sent requests for API ${staging.requests.length} of an answer that has ${result.apis.length}.`);
+  }
+  if (staging.webhooks.length > 0 && !result.webhooks) throw new ParleyError('invalid-payload', 'The importer sent Webhooks requests, but its answer has no Webhooks folder.');
 }
 
 /** `existing` plus each row of `incoming` whose name it lacks; a name it has keeps its value (`kept` names them). */

@@ -13,7 +13,7 @@ export function mockHandlers(sup: Supervisor): Partial<Handlers> {
       await sup.mocks.reset(project, id);
       return {};
     },
-    'mocks.log': ({ project, id }) => sup.mocks.log(project, id),
+    'mocks.log': ({ project, id, before }) => sup.mocks.log(project, id, before),
     'mocks.diagnose': (request) => sup.mocks.diagnose(request),
   };
 }

@@ -28,6 +28,7 @@ import { MockRunner } from './mock-runner.js';
 import { ScriptDiagnostics } from './script-diagnostics.js';
 import type { FolderWatcher } from '../store/folder-watcher.js';
 import { watchMockFiles } from './mock-file-watcher.js';
+import { LOG_BYTES_KEPT, LOG_ENTRIES_KEPT, LogRing, boundLogEntry, logEntryBytes, newestWithin } from '../../../protocol/mock-log-bounds.js';
 
 export type MockView = ResOf<'mocks.get'>;
 
@@ -50,10 +51,6 @@ export interface MockServiceOptions {
   newMockDeadlineMs?: number;
 }
 
-/** The newest entries kept per mock (docs/mock-files.md, The log). */
-const LOG_KEPT = 500;
-/** At most this many entries per event to a UI; it shows the newest anyway. */
-const LOG_PER_EVENT = 200;
 
 interface MockEntry {
   root: string;
@@ -73,7 +70,8 @@ interface MockEntry {
   servingKey: string;
   /** The port of the last run, used again by the next start while the mock's Port is 0. */
   keptPort?: number;
-  log: MockLogEntry[];
+  /** The newest entries, within LOG_ENTRIES_KEPT and LOG_BYTES_KEPT (docs/mocks.md, "The log"). */
+  log: LogRing<MockLogEntry>;
   lastView: string;
   queue: Promise<unknown>;
 }
@@ -221,8 +219,10 @@ export class MockService {
     await this.serially(entry, async () => entry.runner?.reset());
   }
 
-  log(root: string, id: string): MockLogEntry[] {
-    return [...this.entry(root, id).log];
+  /** A page of the mock's log: the newest entries older than `before` (an entry id), oldest first (`mocks.log`). */
+  log(root: string, id: string, before?: string): ResOf<'mocks.log'> {
+    const page = this.entry(root, id).log.page(before === undefined ? undefined : (e) => e.id === before);
+    return { entries: page.items, more: page.more };
   }
 
   /** The pid of a running mock's host process, for diagnostics and tests. */
@@ -288,7 +288,7 @@ export class MockService {
         runner: null,
         address: null,
         servingKey: '',
-        log: [],
+        log: new LogRing<MockLogEntry>(LOG_ENTRIES_KEPT, LOG_BYTES_KEPT),
         lastView: '',
         queue: Promise.resolve(),
       };
@@ -402,10 +402,19 @@ export class MockService {
     this.publish(entry);
   }
 
+  /**
+   * A batch from the mock host, kept within the log's bounds (each entry checked against an
+   * entry's, so a host's entry never makes the log hold more) and passed on to every UI, the
+   * newest within a page's entries and bytes (a UI shows the newest anyway).
+   */
   private logged(entry: MockEntry, entries: MockLogEntry[]): void {
-    entry.log.push(...entries);
-    if (entry.log.length > LOG_KEPT) entry.log.splice(0, entry.log.length - LOG_KEPT);
-    this.host.broadcast('mock.logged', { project: entry.root, mock: entry.id, entries: entries.length > LOG_PER_EVENT ? entries.slice(-LOG_PER_EVENT) : entries });
+    const sized = entries.map((e) => {
+      const bounded = boundLogEntry(e);
+      return { entry: bounded, bytes: logEntryBytes(bounded) };
+    });
+    for (const { entry: e, bytes } of sized) entry.log.push(e, bytes);
+    const passed = newestWithin(sized, (s) => s.bytes).map((s) => s.entry);
+    this.host.broadcast('mock.logged', { project: entry.root, mock: entry.id, entries: passed });
   }
 
   private view(entry: MockEntry): MockView {

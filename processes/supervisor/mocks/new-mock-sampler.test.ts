@@ -34,10 +34,10 @@ describe('sampleNewMock', () => {
       const jobs = failingJob(err);
       await expect(sampleNewMock(jobs, request, { apiName: 'Pet Store', definitionBytes: 50 * 1024 * 1024 })).rejects.toMatchObject({
         code: 'mock-new-out-of-memory',
-        message: expect.stringMatching(/^New Mock of Pet Store ran out of memory \(592 MB for a definition of this size\) and was stopped\. Nothing was written\.$/),
+        message: expect.stringMatching(/^New Mock of Pet Store ran out of memory \(992 MB for a definition of this size\) and was stopped\. Nothing was written\.$/),
       });
       // The heap cap grows with the definition, never under 512 MB.
-      expect(jobs.specs[0]).toMatchObject({ execArgv: ['--max-old-space-size=592'] });
+      expect(jobs.specs[0]).toMatchObject({ execArgv: ['--max-old-space-size=992'] });
     }
   });
 

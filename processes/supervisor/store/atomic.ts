@@ -22,8 +22,13 @@ import { forEachLimited } from './limited.js';
 
 export interface FileChange {
   path: string;
-  /** New content, a file to copy (streamed, never read whole: a body file can be large), or null to delete the file. */
-  content: string | Uint8Array | { copyFrom: string } | null;
+  /**
+   * New content; a file to copy (streamed, never read whole: a body file can be large); a file
+   * staged for this commit to move in (an import's, written as it arrived; `sha256` of its bytes,
+   * from when it was written), which the commit takes, so a failed commit leaves it gone; or null
+   * to delete the file.
+   */
+  content: string | Uint8Array | { copyFrom: string } | { moveFrom: string; sha256: string } | null;
 }
 
 /** The file operations a save uses, injectable so tests can make any one of them fail or stop the process. */
@@ -31,6 +36,8 @@ export interface FsOps {
   writeSynced(path: string, data: string | Uint8Array): Promise<void>;
   /** Copies `from` to a new file `to` (never over an existing one) and fsyncs it. */
   copySynced(from: string, to: string): Promise<void>;
+  /** Moves `from` to `to` (a name nothing has: a commit's temp), copying across file systems, and fsyncs it there. */
+  moveSynced(from: string, to: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** A second name for a file (a hard link), so a backup can be made without the target going missing. */
   link(from: string, to: string): Promise<void>;
@@ -53,6 +60,21 @@ export const nodeFs: FsOps = {
   },
   async copySynced(from, to) {
     await fsp.copyFile(from, to, fsConstants.COPYFILE_EXCL);
+    const handle = await fsp.open(to, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  async moveSynced(from, to) {
+    try {
+      await fsp.rename(from, to);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await fsp.copyFile(from, to, fsConstants.COPYFILE_EXCL);
+      await fsp.unlink(from);
+    }
     const handle = await fsp.open(to, 'r+');
     try {
       await handle.sync();
@@ -161,6 +183,7 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
       await forEachLimited(files, async (file) => {
         if (file.content === null) return;
         if (typeof file.content === 'object' && 'copyFrom' in file.content) await fs.copySynced(file.content.copyFrom, tempOf(file.path, tag));
+        else if (typeof file.content === 'object' && 'moveFrom' in file.content) await fs.moveSynced(file.content.moveFrom, tempOf(file.path, tag));
         else await fs.writeSynced(tempOf(file.path, tag), file.content);
       });
       await forEachLimited(files, async (file, i) => {
@@ -356,6 +379,7 @@ async function topmostMissing(root: string, dir: string, isMissing: (dir: string
 async function hashOfContent(content: FileChange['content']): Promise<string | null> {
   if (content === null) return null;
   if (typeof content === 'object' && 'copyFrom' in content) return hashOf(content.copyFrom, true);
+  if (typeof content === 'object' && 'moveFrom' in content) return content.sha256;
   return createHash('sha256').update(content).digest('hex');
 }
 

@@ -1,16 +1,35 @@
 /**
  * Where new files and folders of a project go: a user's name becomes a portable file name
  * (`portableFileName`) that clashes with nothing beside it on a case-insensitive, normalising disk
- * (`fileNameKey`), so a project made on Linux clones cleanly onto Windows and macOS. One
- * `NameClaims` serves one batch of changes (an import), so its files never clash among
- * themselves either; names already on disk are kept exactly as they are.
+ * (`fileNameKey`), so a project made on Linux clones cleanly onto Windows and macOS; and each new
+ * item's place at the end of its parent (`appendKey`). One `NameClaims` serves one batch of
+ * changes (an import), so its files never clash among themselves nor share a place; names
+ * already on disk are kept exactly as they are.
  */
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { fileNameKey, numberedFileName, portableFileName } from '../../../protocol/project/file-names.js';
+import { FOLDER_FILE } from '../../../protocol/project/layout.js';
+import { keyAfter } from '../../../protocol/project/order-keys.js';
+
+/** A folder's own file takes its name in every folder: no folder (suffix '') may be named so. */
+const FOLDER_FILE_KEY = fileNameKey(FOLDER_FILE);
 
 export class NameClaims {
+  /** Parent id -> the last key this batch appended there. */
+  private readonly appended = new Map<string, string>();
+
+  /**
+   * The key of a new item at the end of `parent` (a tree id): after `last()`, the parent's last
+   * key now (asked once per parent), and after what this batch appended there before.
+   */
+  appendKey(parent: string, last: () => string | null): string {
+    const key = keyAfter(this.appended.has(parent) ? this.appended.get(parent) : last());
+    this.appended.set(parent, key);
+    return key;
+  }
+
   /** Folder -> key -> name, of what is on disk there and what this batch claimed. */
   private readonly names = new Map<string, Map<string, string>>();
 
@@ -25,7 +44,8 @@ export class NameClaims {
     const names = this.namesIn(dir);
     const base = portableFileName(name, { fallback });
     let candidate = base;
-    for (let n = 2; names.has(fileNameKey(candidate + suffix)); n++) candidate = numberedFileName(base, n);
+    const taken = (key: string) => names.has(key) || (suffix === '' && key === FOLDER_FILE_KEY);
+    for (let n = 2; taken(fileNameKey(candidate + suffix)); n++) candidate = numberedFileName(base, n);
     names.set(fileNameKey(candidate + suffix), candidate + suffix);
     return candidate;
   }

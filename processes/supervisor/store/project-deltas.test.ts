@@ -109,7 +109,8 @@ describe('project.changed deltas', () => {
     const saved = await store.saveRequest({ ...store.getRequest('r_7'), url: '/things/7?x=1' });
     const [event, ...more] = store.changedEvents([saved.id]);
     expect(more).toEqual([]);
-    expect(event!.delta.items).toEqual([{ kind: 'request', id: 'r_7', parent: 'a_big/F7', name: 'Request 7', method: 'GET', orphaned: false }]);
+    // Request 7 is the first in F7 (7, 37, 67, ... follow it): it went last into an empty folder.
+    expect(event!.delta.items).toEqual([{ kind: 'request', id: 'r_7', parent: 'a_big/F7', name: 'Request 7', method: 'GET', orphaned: false, order: 'a0' }]);
     expect(event!.delta.removed).toEqual([]);
     expect(encode(event).length).toBeLessThan(400);
     expect(encode({ tree: store.tree(), changed: [saved.id] }).length).toBeGreaterThan(50_000);

@@ -11,6 +11,7 @@ import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta, TreeItem } from '../../../protocol/model/project.js';
 import type { Request } from '../../../protocol/model/request.js';
 import { compareTreeItems, treeItemKey } from '../../../protocol/project/tree-order.js';
+import { compareSiblings, isOrderKey } from '../../../protocol/project/order-keys.js';
 
 export interface LoadedApi {
   api: Api;
@@ -28,6 +29,12 @@ export interface LoadedRequest {
 /** Items per delta: a big import's thousands of new rows go out as several, like `project.open`'s pages. */
 export const DELTA_ITEMS = 500;
 
+/** The parent the APIs sit in, for placing an API among them. */
+export const PROJECT_PARENT = '@project';
+
+/** An API, folder or request as the tree has it. */
+export type SiblingItem = Extract<TreeItem, { kind: 'api' | 'folder' | 'request' }>;
+
 export function folderId(apiId: string, folder: string): string {
   return `${apiId}/${folder}`;
 }
@@ -41,8 +48,12 @@ export class ProjectIndex {
   private readonly requestByFile = new Map<string, string>();
   /** API id -> set of folder paths (every ancestor included). */
   private readonly folders = new Map<string, Set<string>>();
-  /** Folder item id -> its API and path. */
+  /** Folder item id -> its API and path: every folder that has a folder.yaml or holds something. */
   private readonly folderItems = new Map<string, { apiId: string; folder: string }>();
+  /** Folder item id -> what its folder.yaml says, for the folders that have one. */
+  private readonly folderFiles = new Map<string, { order?: string }>();
+  /** Folder item id -> how many requests and folders it holds directly; a folder without a file lasts while it holds something. */
+  private readonly folderMembers = new Map<string, number>();
   private readonly mocks = new Map<string, string>();
   /** Problems by file (relative path), so a fixed file clears its own. */
   private readonly problems = new Map<string, Problem[]>();
@@ -139,14 +150,15 @@ export class ProjectIndex {
   }
 
   private apiItem(api: Api): TreeItem {
-    return { kind: 'api', id: api.id, name: api.name, baseUrl: api.baseUrl, hasDefinition: api.definition !== undefined };
+    return { kind: 'api', id: api.id, name: api.name, baseUrl: api.baseUrl, hasDefinition: api.definition !== undefined, ...(api.order !== undefined ? { order: api.order } : {}) };
   }
 
   private folderItem(id: string): TreeItem | null {
     const place = this.folderItems.get(id);
     if (!place) return null;
     const slash = place.folder.lastIndexOf('/');
-    return { kind: 'folder', id, parent: slash < 0 ? place.apiId : folderId(place.apiId, place.folder.slice(0, slash)), name: place.folder.slice(slash + 1) };
+    const order = this.folderFiles.get(id)?.order;
+    return { kind: 'folder', id, parent: parentOf(place.apiId, place.folder), name: place.folder.slice(slash + 1), ...(order !== undefined ? { order } : {}) };
   }
 
   // --- the project file ---------------------------------------------------------------------
@@ -188,12 +200,15 @@ export class ProjectIndex {
     this.apis.delete(id);
     this.apiByDir.delete(loaded.dir);
     this.touch('api', id);
+    for (const [rid, r] of this.requests) if (r.apiId === id) this.removeRequest(rid);
     for (const folder of this.folders.get(id) ?? []) {
-      this.folderItems.delete(folderId(id, folder));
-      this.touch('folder', folderId(id, folder));
+      const fid = folderId(id, folder);
+      this.folderItems.delete(fid);
+      this.folderFiles.delete(fid);
+      this.folderMembers.delete(fid);
+      this.touch('folder', fid);
     }
     this.folders.delete(id);
-    for (const [rid, r] of this.requests) if (r.apiId === id) this.removeRequest(rid);
   }
 
   // --- requests ---------------------------------------------------------------------------
@@ -217,22 +232,11 @@ export class ProjectIndex {
     if (clash && clash.file !== loaded.file) return clash;
     const before = this.requestAt(loaded.file);
     if (before && before.request.id !== loaded.request.id) this.removeRequest(before.request.id);
+    const known = clash !== undefined;
     this.requests.set(loaded.request.id, loaded);
     this.requestByFile.set(loaded.file, loaded.request.id);
     this.touch('request', loaded.request.id);
-    const { apiId, folder } = loaded;
-    let set = this.folders.get(apiId);
-    if (folder && !set?.has(folder)) {
-      if (!set) this.folders.set(apiId, (set = new Set()));
-      const segments = folder.split('/');
-      for (let i = 1; i <= segments.length; i++) {
-        const path = segments.slice(0, i).join('/');
-        if (set.has(path)) continue;
-        set.add(path);
-        this.folderItems.set(folderId(apiId, path), { apiId, folder: path });
-        this.touch('folder', folderId(apiId, path));
-      }
-    }
+    if (!known) this.addMember(loaded.apiId, loaded.folder);
     return null;
   }
 
@@ -242,6 +246,107 @@ export class ProjectIndex {
     this.requests.delete(id);
     if (this.requestByFile.get(loaded.file) === id) this.requestByFile.delete(loaded.file);
     this.touch('request', id);
+    this.dropMember(loaded.apiId, loaded.folder);
+  }
+
+  // --- order ------------------------------------------------------------------------------
+
+  /** The items directly in `parent` (an API or folder id; PROJECT_PARENT: the APIs), in sibling order. */
+  siblings(parent: string): SiblingItem[] {
+    const out: SiblingItem[] = [];
+    if (parent === PROJECT_PARENT) {
+      for (const { api } of this.apis.values()) out.push(this.apiItem(api) as SiblingItem);
+    } else {
+      for (const [id, place] of this.folderItems) if (parentOf(place.apiId, place.folder) === parent) out.push(this.folderItem(id) as SiblingItem);
+      for (const loaded of this.requests.values()) {
+        if ((loaded.folder ? folderId(loaded.apiId, loaded.folder) : loaded.apiId) === parent) out.push(requestItem(loaded) as SiblingItem);
+      }
+    }
+    return out.sort(compareSiblings);
+  }
+
+  /** The last valid key among `parent`'s items (null: none has one), for appending there. */
+  lastKey(parent: string): string | null {
+    const items = this.siblings(parent);
+    for (let i = items.length - 1; i >= 0; i--) {
+      const key = items[i]!.order;
+      if (key !== undefined && isOrderKey(key)) return key;
+    }
+    return null;
+  }
+
+  // --- folders ----------------------------------------------------------------------------
+
+  /** The folders of an API, by path. */
+  foldersOf(apiId: string): string[] {
+    return [...(this.folders.get(apiId) ?? [])];
+  }
+
+  /** A folder's API and path, by its item id; undefined for no such folder. */
+  folder(id: string): { apiId: string; folder: string } | undefined {
+    return this.folderItems.get(id);
+  }
+
+  /** What a folder's folder.yaml says (undefined: it has none). */
+  folderFile(id: string): { order?: string } | undefined {
+    return this.folderFiles.get(id);
+  }
+
+  /** A folder's folder.yaml read: the folder exists from now on, placed by its key. */
+  setFolderFile(apiId: string, folder: string, file: { order?: string }): void {
+    const id = folderId(apiId, folder);
+    this.folderFiles.set(id, file.order !== undefined ? { order: file.order } : {});
+    this.ensureFolder(apiId, folder);
+    this.touch('folder', id);
+  }
+
+  /** A folder's folder.yaml gone: the folder lasts while it holds something. */
+  removeFolderFile(apiId: string, folder: string): void {
+    const id = folderId(apiId, folder);
+    if (!this.folderFiles.delete(id)) return;
+    this.touch('folder', id);
+    this.release(apiId, folder);
+  }
+
+  /** Something now sits directly in `folder` ('' the API's top: nothing to count). */
+  private addMember(apiId: string, folder: string): void {
+    if (!folder) return;
+    this.ensureFolder(apiId, folder);
+    const id = folderId(apiId, folder);
+    this.folderMembers.set(id, (this.folderMembers.get(id) ?? 0) + 1);
+  }
+
+  private dropMember(apiId: string, folder: string): void {
+    if (!folder) return;
+    const id = folderId(apiId, folder);
+    const left = (this.folderMembers.get(id) ?? 1) - 1;
+    if (left > 0) this.folderMembers.set(id, left);
+    else this.folderMembers.delete(id);
+    this.release(apiId, folder);
+  }
+
+  /** The folder, and each folder on its way, made known (each new one counted in its parent). */
+  private ensureFolder(apiId: string, folder: string): void {
+    const id = folderId(apiId, folder);
+    if (this.folderItems.has(id)) return;
+    let set = this.folders.get(apiId);
+    if (!set) this.folders.set(apiId, (set = new Set()));
+    set.add(folder);
+    this.folderItems.set(id, { apiId, folder });
+    this.touch('folder', id);
+    const slash = folder.lastIndexOf('/');
+    if (slash > 0) this.addMember(apiId, folder.slice(0, slash));
+  }
+
+  /** A folder with no file that holds nothing goes, and its parent is asked the same. */
+  private release(apiId: string, folder: string): void {
+    const id = folderId(apiId, folder);
+    if (!this.folderItems.has(id) || this.folderFiles.has(id) || (this.folderMembers.get(id) ?? 0) > 0) return;
+    this.folderItems.delete(id);
+    this.folders.get(apiId)?.delete(folder);
+    this.touch('folder', id);
+    const slash = folder.lastIndexOf('/');
+    if (slash > 0) this.dropMember(apiId, folder.slice(0, slash));
   }
 
   // --- mocks ------------------------------------------------------------------------------
@@ -300,5 +405,13 @@ export class ProjectIndex {
 }
 
 function requestItem({ request, apiId, folder }: LoadedRequest): TreeItem {
-  return { kind: 'request', id: request.id, parent: folder ? folderId(apiId, folder) : apiId, name: request.name, method: request.method, orphaned: request.orphaned === true };
+  const item: TreeItem = { kind: 'request', id: request.id, parent: folder ? folderId(apiId, folder) : apiId, name: request.name, method: request.method, orphaned: request.orphaned === true };
+  if (request.order !== undefined) item.order = request.order;
+  return item;
+}
+
+/** The tree id of the parent of `folder` in `apiId`: the API itself at its top. */
+function parentOf(apiId: string, folder: string): string {
+  const slash = folder.lastIndexOf('/');
+  return slash < 0 ? apiId : folderId(apiId, folder.slice(0, slash));
 }

@@ -7,7 +7,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, requestKind } from '../../../protocol/project/layout.js';
+import { API_FILE, APIS_DIR, FOLDER_FILE, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, requestKind } from '../../../protocol/project/layout.js';
+import { basename } from 'node:path';
 import { parseYamlFile } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
 import { LoadCache, type FileStamp } from './load-cache.js';
@@ -57,7 +58,14 @@ export class ProjectLoader {
     const apiId = await this.reader.loadApiFile(join(dir, API_FILE));
     if (!apiId) return;
     const place: ApiPlace = { id: apiId, dir, requestsDir: join(dir, REQUESTS_DIR) };
-    const files = (await listFiles(place.requestsDir)).filter((f) => f.endsWith(REQUEST_SUFFIX) && !skip?.has(f));
+    const all = await listFiles(place.requestsDir);
+    // Folder files first (few, never cached): a folder that holds nothing yet is in the tree too.
+    for (const path of all) {
+      if (basename(path) !== FOLDER_FILE || skip?.has(path)) continue;
+      this.reader.addFolderFile(path, readTextSync(path), place);
+      if (load.slicer.due()) await load.slicer.turn();
+    }
+    const files = all.filter((f) => f.endsWith(REQUEST_SUFFIX) && !skip?.has(f));
     await this.loadRequestFiles(files, place, load);
   }
 

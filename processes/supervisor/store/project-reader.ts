@@ -8,7 +8,8 @@ import { dirname, join, relative, sep } from 'node:path';
 import { hasCode } from '../../../protocol/errors.js';
 import type { Problem } from '../../../protocol/model/common.js';
 import { requestForFile, type Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
+import { API_FILE, APIS_DIR, FOLDER_FILE, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, folderKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
+import { folderId } from './project-index.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { parseYamlFile, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
@@ -85,6 +86,18 @@ export class ProjectReader {
       const id = request ? this.addRequest(path, request) : null;
       return id ? [id] : existing ? [existing.request.id] : [];
     }
+    if (parts[0] === APIS_DIR && parts[2] === REQUESTS_DIR && parts.length >= 5 && parts[parts.length - 1] === FOLDER_FILE) {
+      const apiId = this.index.apiIdAt(join(this.root, APIS_DIR, parts[1]!));
+      if (!apiId) return [];
+      const folder = parts.slice(3, -1).join('/');
+      const exists = known === undefined ? await this.fs.exists(path) : known !== null;
+      const file = exists ? await this.readParsed(path, folderKind, known) : null;
+      if (!exists) this.index.clearProblems(rel);
+      if (file) this.index.setFolderFile(apiId, folder, file);
+      else this.index.removeFolderFile(apiId, folder);
+      if (!exists) this.index.texts.delete(path);
+      return [folderId(apiId, folder)];
+    }
     if (parts[0] === MOCKS_DIR && parts.length >= 2) {
       const name = parts[1]!;
       if (await this.fs.exists(join(this.root, MOCKS_DIR, name))) this.index.setMock(`m:${name}`, name);
@@ -104,6 +117,13 @@ export class ProjectReader {
     }
     this.index.setApi(api, dirname(path));
     return api.id;
+  }
+
+  /** A folder.yaml read at load (`folder` its path in the API); a broken one leaves the folder placed by name. */
+  addFolderFile(path: string, text: string | NodeJS.ErrnoException, api: ApiPlace): void {
+    const folder = folderOf(api.requestsDir, path);
+    const file = this.parsedText(path, text, folderKind);
+    if (file && folder) this.index.setFolderFile(api.id, folder, file);
   }
 
   /** Puts a parsed request in memory; refused (null) outside a loaded API or when its id is taken by another file. */

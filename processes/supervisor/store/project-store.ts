@@ -7,13 +7,14 @@
  * read-back (project-watch.ts); this class is their one face.
  */
 import { rmdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { ParleyError, quote } from '../../../protocol/errors.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta } from '../../../protocol/model/project.js';
 import { blankRequest, requestForFile, type Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, DEFINITION_DIR, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
+import { API_FILE, APIS_DIR, DEFINITION_DIR, FOLDER_FILE, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
+import type { FolderFile } from '../../../protocol/model/project.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
@@ -23,11 +24,12 @@ import type { LoadCache } from './load-cache.js';
 import { NameClaims } from './name-claims.js';
 import { exampleFilePaths } from './example-store.js';
 import { examplesDirOf } from '../../../protocol/project/examples.js';
-import { ProjectIndex, folderId, type LoadedRequest } from './project-index.js';
+import { PROJECT_PARENT, ProjectIndex, folderId, type LoadedRequest } from './project-index.js';
 import { ProjectReader } from './project-reader.js';
 import { ProjectLoader, type LoadCacheAt } from './project-loader.js';
 import { ProjectWriter } from './project-writer.js';
 import { ProjectWatch } from './project-watch.js';
+import { TreeEdits } from './tree-edits.js';
 
 export { folderId };
 
@@ -44,8 +46,27 @@ const CACHE_SAVE_DELAY_MS = 1000;
 /** What an import hands the store for a new API. */
 export interface NewApi {
   api: Api;
-  requests: { folder: string; request: Request }[];
+  /** Folders with their place in their parent (an importer's `SourceOrder`); each gets its folder.yaml. */
+  folders?: { path: string; order?: string }[];
+  /**
+   * Requests in their folders; one with an `order` keeps it, one without goes at the end of its
+   * folder. A request staged as its file's text (NewRequestFile) keeps the place written in it.
+   */
+  requests: readonly (PlacedRequest | NewRequestFile)[];
   documents: { path: string; bytes: Uint8Array }[];
+}
+
+/** A new request in a folder of its API. */
+export interface PlacedRequest {
+  folder: string;
+  request: Request;
+}
+
+/** A new request's file whose content is already made (an import's, staged as it arrived): its name names the file. */
+export interface NewRequestFile {
+  folder: string;
+  name: string;
+  content: FileChange['content'];
 }
 
 export class ProjectStore {
@@ -55,6 +76,8 @@ export class ProjectStore {
   private readonly loader: ProjectLoader;
   private readonly writer: ProjectWriter;
   private readonly watching: ProjectWatch;
+  /** New folder, rename, delete, duplicate and move (tree-edits.ts). */
+  readonly edits: TreeEdits;
   private readonly fs: FsOps;
   private readonly log: (line: string) => void;
   private closed = false;
@@ -72,6 +95,7 @@ export class ProjectStore {
     this.loader = new ProjectLoader(this.index, this.reader, options.loadCache);
     this.writer = new ProjectWriter(this.index, this.reader, this.fs, this.log);
     this.watching = new ProjectWatch(this.index, this.reader, this.writer, this.log);
+    this.edits = new TreeEdits(this, this.index);
   }
 
   /** Opens a project folder; a folder without parley.yaml becomes a new project when `create` is set. */
@@ -163,9 +187,10 @@ export class ProjectStore {
   }
 
   async createApi(input: { name: string; baseUrl: string; api?: Partial<Api> }): Promise<Api> {
-    const api: Api = { version: 1, id: newId('a'), name: input.name, baseUrl: input.baseUrl, auth: { type: 'none' }, ...input.api };
+    const claims = this.nameClaims();
+    const api: Api = { version: 1, id: newId('a'), name: input.name, baseUrl: input.baseUrl, auth: { type: 'none' }, ...input.api, order: this.appendKey(PROJECT_PARENT, claims) };
     const apisDir = join(this.root, APIS_DIR);
-    const dir = join(apisDir, this.nameClaims().claim(apisDir, input.name, '', 'api'));
+    const dir = join(apisDir, claims.claim(apisDir, input.name, '', 'api'));
     await this.commit([this.yamlChange(join(dir, API_FILE), api)]);
     return api;
   }
@@ -174,7 +199,8 @@ export class ProjectStore {
     const loaded = this.index.api(api.id);
     if (!loaded) throw new ParleyError('not-found', `No API with id ${api.id} in ${this.name}.`);
     this.refuseIfBroken(join(loaded.dir, API_FILE));
-    await this.commit([this.yamlChange(join(loaded.dir, API_FILE), api)]);
+    // Its place is the tree's to change (tree-edits.ts): an editor's copy may predate a move.
+    await this.commit([this.yamlChange(join(loaded.dir, API_FILE), withOrder(api, loaded.api.order))]);
     return this.getApi(api.id);
   }
 
@@ -198,18 +224,38 @@ export class ProjectStore {
     return new NameClaims((dir) => this.writer.inFlightNames(dir));
   }
 
-  /** A change that writes `request` as a new file in `folder` of `apiId`; for batch writers (importers). */
+  /**
+   * A change that writes `request` as a new file at the end of `folder` of `apiId` (its own
+   * `order` is not kept: the folder has items already); for batch writers (importers, cURL).
+   */
   newRequestChange(apiId: string, folder: string, request: Request, claims: NameClaims = this.nameClaims()): FileChange {
     const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
     const dir = claims.folder(requestsDir, folder);
     const name = claims.claim(dir, request.name, REQUEST_SUFFIX, 'request');
-    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile(request));
+    const order = this.appendKey(folderIdOf(apiId, requestsDir, dir), claims);
+    return this.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile({ ...request, order }));
+  }
+
+  /**
+   * A change that writes a request file whose text is made (NewRequestFile: an import's staged
+   * request) in `apiId`; it keeps the place its text holds, the importer's.
+   */
+  newRequestFileChange(apiId: string, file: NewRequestFile, claims: NameClaims = this.nameClaims()): FileChange {
+    const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
+    const dir = claims.folder(requestsDir, file.folder);
+    const name = claims.claim(dir, file.name, REQUEST_SUFFIX, 'request');
+    return { path: join(dir, name + REQUEST_SUFFIX), content: file.content };
+  }
+
+  /** The key of a new item at the end of `parent` (PROJECT_PARENT, an API or a folder id), for this batch. */
+  private appendKey(parent: string, claims: NameClaims): string {
+    return claims.appendKey(parent, () => this.index.lastKey(parent));
   }
 
   async saveRequest(request: Request): Promise<Request> {
     const loaded = this.loadedRequest(request.id);
     this.refuseIfBroken(loaded.file);
-    await this.commit([this.yamlChange(loaded.file, requestForFile(request))]);
+    await this.commit([this.yamlChange(loaded.file, requestForFile(withOrder(request, loaded.request.order)))]);
     return this.getRequest(request.id);
   }
 
@@ -228,13 +274,30 @@ export class ProjectStore {
   *newApiChangeSteps(input: NewApi, claims: NameClaims = this.nameClaims()): Generator<FileChange> {
     const apisDir = join(this.root, APIS_DIR);
     const dir = join(apisDir, claims.claim(apisDir, input.api.name, '', 'api'));
-    yield this.yamlChange(join(dir, API_FILE), input.api);
+    // A new API goes after the project's APIs (several from one import in the order given).
+    yield this.yamlChange(join(dir, API_FILE), { ...input.api, order: this.appendKey(PROJECT_PARENT, claims) });
     for (const doc of input.documents) yield { path: resolveInside(join(dir, DEFINITION_DIR), doc.path, 'cached definition document'), content: doc.bytes };
     const requestsDir = join(dir, REQUESTS_DIR);
-    for (const { folder, request } of input.requests) {
-      const folderDir = claims.folder(requestsDir, folder);
+    const apiId = input.api.id;
+    // The API is new, so the places the importer gave stand as they are; a missing one goes last.
+    for (const { path, order } of input.folders ?? []) {
+      const folderDir = claims.folder(requestsDir, path);
+      if (folderDir === requestsDir) continue;
+      const parent = folderIdOf(apiId, requestsDir, dirname(folderDir));
+      yield this.yamlChange(join(folderDir, FOLDER_FILE), folderFileOf(order ?? claims.appendKey(parent, () => null)));
+    }
+    for (const placed of input.requests) {
+      const folderDir = claims.folder(requestsDir, placed.folder);
+      if ('content' in placed) {
+        // Staged as text by the import (import-staging.ts), with the importer's place in it.
+        const name = claims.claim(folderDir, placed.name, REQUEST_SUFFIX, 'request');
+        yield { path: join(folderDir, name + REQUEST_SUFFIX), content: placed.content };
+        continue;
+      }
+      const { request } = placed;
       const name = claims.claim(folderDir, request.name, REQUEST_SUFFIX, 'request');
-      yield this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile(request));
+      const order = request.order ?? claims.appendKey(folderIdOf(apiId, requestsDir, folderDir), () => null);
+      yield this.yamlChange(join(folderDir, name + REQUEST_SUFFIX), requestForFile({ ...request, order }));
     }
   }
 
@@ -298,8 +361,8 @@ export class ProjectStore {
 
   // --- helpers ---------------------------------------------------------------------------
 
-  /** A file's new text, once its value passes the rule the load reads it with (refuseUnloadable). */
-  private yamlChange(path: string, value: unknown): FileChange {
+  /** A change that writes `value` as YAML at `path` (keeping the comments and key order of the file there), once it passes the rule the load reads it with (refuseUnloadable). */
+  yamlChange(path: string, value: unknown): FileChange {
     refuseUnloadable(path, value);
     return { path, content: writeYaml(value, this.index.texts.get(path)) };
   }
@@ -316,7 +379,7 @@ export class ProjectStore {
     return this.index.loadedRequest(id);
   }
 
-  private parseParent(parent: string): { apiId: string; folder: string } {
+  parseParent(parent: string): { apiId: string; folder: string } {
     if (this.index.hasApi(parent)) return { apiId: parent, folder: '' };
     const slash = parent.indexOf('/');
     const apiId = slash < 0 ? parent : parent.slice(0, slash);
@@ -343,4 +406,21 @@ function refuseUnloadable(path: string, value: unknown): void {
   }
   const [first] = checkAll(kind.schema, value);
   if (first) throw new ParleyError('schema-violation', `The ${kind.label}${typeof name === 'string' ? ` ${quote(name)}` : ''} was not saved: ${first.path || '/'} ${first.message}.`);
+}
+
+/** The tree id of the folder `dir` of an API (the API itself for its requests folder). */
+export function folderIdOf(apiId: string, requestsDir: string, dir: string): string {
+  if (dir === requestsDir) return apiId;
+  return folderId(apiId, relative(requestsDir, dir).split(sep).join('/'));
+}
+
+/** A folder's folder.yaml. */
+export function folderFileOf(order: string | undefined): FolderFile {
+  return order === undefined ? { version: 1 } : { version: 1, order };
+}
+
+/** `item` with the place `order` (none: without one), whatever place it came with. */
+function withOrder<T extends { order?: string }>(item: T, order: string | undefined): T {
+  const { order: _dropped, ...rest } = item;
+  return (order === undefined ? rest : { ...rest, order }) as T;
 }

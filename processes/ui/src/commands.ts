@@ -80,7 +80,7 @@ function formatActiveBody(): void {
   }
   const result = formatBody(body.raw.language, body.raw.text);
   // One toast about the body's format at a time: pressing the keys again replaces it.
-  if (!result.ok) return toast('error', result.message, undefined, FORMAT_TOPIC);
+  if (!result.ok) return void toast('error', result.message, undefined, { topic: FORMAT_TOPIC });
   dismissTopic(FORMAT_TOPIC);
   if (result.text !== body.raw.text) edit(state, (r) => ({ ...r, body: { ...r.body, raw: { ...r.body.raw, text: result.text } } }));
 }

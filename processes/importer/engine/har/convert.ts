@@ -9,6 +9,7 @@ import { ParleyError } from '../../../../protocol/errors.js';
 import type { Api } from '../../../../protocol/model/api.js';
 import type { ImportResult, ImportedApi, ReportItem } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
+import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { parseUrl, skipReason, type SkipReason } from './classify.js';
 import { harExchange, type HarExchange } from './entry.js';
@@ -173,8 +174,10 @@ function requestName(group: ApiGroup, method: string, url: URL): string {
   for (let n = 2; ; n++) if (!group.names.has(`${withQuery} ${n}`)) return `${withQuery} ${n}`;
 }
 
+/** The API of one origin: its requests in the order they were first recorded (order-keys.ts). */
 function apiOf(group: ApiGroup): ImportedApi {
-  return { api: group.api, folders: [], requests: [...group.requests.values()].map((request) => ({ folder: '', request })), documents: [] };
+  const order = new SourceOrder();
+  return { api: group.api, folders: [], requests: [...group.requests.values()].map((request) => ({ folder: '', request: order.request('', request) })), documents: [] };
 }
 
 function reportOf(log: HarLogInfo, groups: Map<string, ApiGroup>, requestCount: number, warnings: ReportItem[], notes: ReportItem[], ctx: ImportContext): ImportResult['report'] {

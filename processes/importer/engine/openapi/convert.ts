@@ -9,6 +9,7 @@ import type { Api, DefinitionSource } from '../../../../protocol/model/api.js';
 import type { FetchCredentials, ImportResult, SecretToStore, UnimportedItem, WebhooksOutput } from '../../../../protocol/model/import.js';
 import { RequestOutlet } from '../../../../protocol/model/import-parts.js';
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
+import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import type { DocumentSet } from '../load/document-set.js';
 import { fingerprintDocuments } from '../load/document-set.js';
@@ -60,11 +61,11 @@ export async function convertOpenApi(input: ImportInput, ctx: ImportContext): Pr
     generated: structuredClone(built.api),
   };
   const requests = new RequestOutlet(0, ctx.sendPart);
-  const used = new Set<string>();
+  // Operations in document order (paths, then methods as written), each tag folder where its first operation is (order-keys.ts).
+  const order = new SourceOrder();
   const total = napi.operations.length;
   for (const g of generateEach(napi)) {
-    used.add(g.folder);
-    requests.add({ folder: g.folder, request: requestFromGenerated(g, ctx.newId('r'), true, true) });
+    requests.add({ folder: g.folder, request: order.request(g.folder, requestFromGenerated(g, ctx.newId('r'), true, true)) });
     // Graph's 11,422 operations take seconds: the dialog's bar moves meanwhile.
     if (requests.count % PROGRESS_EVERY === 0 && requests.count < total) {
       ctx.onProgress?.({ phase: 'convert', message: `Made ${requests.count.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} requests`, done: requests.count, total });
@@ -74,11 +75,12 @@ export async function convertOpenApi(input: ImportInput, ctx: ImportContext): Pr
   const unimported: UnimportedItem[] = [...napi.unimported];
   let webhooks: WebhooksOutput | undefined;
   if (built.webhooks.length > 0 && options.importWebhooks !== false) {
-    webhooks = { collection: 'Webhooks', folder: safeFileName(apiName, 'API'), requests: built.webhooks.map((g) => ({ folder: '', request: requestFromGenerated(g, ctx.newId('r'), false) })) };
+    const hooks = new SourceOrder();
+    webhooks = { collection: 'Webhooks', folder: safeFileName(apiName, 'API'), requests: built.webhooks.map((g) => ({ folder: '', request: hooks.request('', requestFromGenerated(g, ctx.newId('r'), false)) })) };
   } else if (built.webhooks.length > 0) {
     unimported.push({ item: `${built.webhooks.length} webhook and callback operation${built.webhooks.length === 1 ? '' : 's'}`, reason: 'Import webhooks & callbacks was not ticked.' });
   }
-  const folders = folderList(used);
+  const folders = order.folders();
   const secret = secretOf(ctx.sourceCredentials, apiId);
   ctx.onProgress?.({ phase: 'done', message: `Imported ${requests.count} request${requests.count === 1 ? '' : 's'}`, done: requests.count, total: requests.count });
   return {
@@ -142,16 +144,6 @@ function fallbackName(input: ImportInput): string {
   }
   const base = (input.name ?? '').replace(/\.(json|ya?ml)$/i, '').trim();
   return base || 'Imported API';
-}
-
-/** Every folder path the requests were placed in, ancestors included, sorted. */
-export function folderList(used: Iterable<string>): string[] {
-  const folders = new Set<string>();
-  for (const folder of used) {
-    const segments = folder.split('/').filter((s) => s !== '');
-    for (let i = 1; i <= segments.length; i++) folders.add(segments.slice(0, i).join('/'));
-  }
-  return [...folders].sort();
 }
 
 function redactItems<T extends { message?: string; item?: string; reason?: string }>(items: T[], redact: (s: string) => string): T[] {

@@ -36,7 +36,7 @@ function digestRequest(folder: string, r: Request) {
           : r.body.kind === 'binary'
             ? { kind: 'binary', contentType: r.body.binary.contentType }
             : { kind: 'none' };
-  return { folder, name: r.name, method: r.method, url: r.url, pathParams: r.pathParams, query: r.query, headers: r.headers, body, auth: r.auth, ...(r.operation ? { operation: r.operation } : {}) };
+  return { folder, order: r.order, name: r.name, method: r.method, url: r.url, pathParams: r.pathParams, query: r.query, headers: r.headers, body, auth: r.auth, ...(r.operation ? { operation: r.operation } : {}) };
 }
 
 function digest(result: ImportResult) {

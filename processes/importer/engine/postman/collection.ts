@@ -14,6 +14,7 @@ import { emptyBody, defaultSettings, type Body, type MultipartPart, type RawLang
 import { isCredentialName, isReferenceOnly } from '../../../../protocol/credentials/names.js';
 import { ownValue } from '../../../../protocol/own.js';
 import { syncPathParams } from '../../../../protocol/request-url.js';
+import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { collectionVersion } from './detect.js';
 import { isObject, readPostmanJson, scalarText } from './read-json.js';
@@ -31,7 +32,8 @@ interface Walk {
   /** Every auth object as written, by the number its stand-in carries (setAuthsAside). */
   auths: Json[];
   requests: PlacedRequest[];
-  folders: Set<string>;
+  /** Folders and requests keep the collection's order, interleaved (order-keys.ts). */
+  order: SourceOrder;
   properties: Row[];
   propertyNames: Set<string>;
   warnings: ReportItem[];
@@ -62,7 +64,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   }
   const info = raw.info;
   const name = typeof info.name === 'string' && info.name.trim() !== '' ? info.name.trim() : 'Postman collection';
-  const walk: Walk = { ctx, vars: new PlaceholderConverter(), auths, requests: [], folders: new Set(), properties: [], propertyNames: new Set(), warnings: [], unimported: [], notes: [], credentials: [] };
+  const walk: Walk = { ctx, vars: new PlaceholderConverter(), auths, requests: [], order: new SourceOrder(), properties: [], propertyNames: new Set(), warnings: [], unimported: [], notes: [], credentials: [] };
 
   addVariables(walk, collection.variable, '/variable');
   scripts(walk, collection.event, 'The collection', '/event');
@@ -80,7 +82,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   const description = descriptionText(info.description);
   if (description) walk.notes.push({ message: `Collection description: ${description.length > 300 ? `${description.slice(0, 300)}…` : description}` });
 
-  const folders = [...walk.folders].sort();
+  const folders = walk.order.folders();
   return {
     apis: [
       {
@@ -118,7 +120,7 @@ function walkItems(walk: Walk, items: unknown[], folder: string, inherited: Auth
     const itemName = cleanName(item.name, Array.isArray(item.item) ? 'Folder' : 'Request');
     if (Array.isArray(item.item)) {
       const sub = folder ? `${folder}/${safeSegment(itemName)}` : safeSegment(itemName);
-      walk.folders.add(sub);
+      walk.order.folder(sub);
       addVariables(walk, item.variable, `${at}/variable`);
       scripts(walk, item.event, `Folder ${sub}`, `${at}/event`);
       // A folder's auth applies to its requests that inherit; Parley has no folder auth, so they get a copy.
@@ -135,7 +137,7 @@ function walkItems(walk: Walk, items: unknown[], folder: string, inherited: Auth
     scripts(walk, item.event, `Request ${folder ? `${folder}/` : ''}${itemName}`, `${at}/event`);
     const responses = asArray(item.response).length;
     if (responses > 0) walk.unimported.push({ item: `${itemName}: ${responses} saved response${responses === 1 ? '' : 's'}`, reason: 'Saved responses of a collection are not imported as examples; send the request and save its response.', path: `${at}/response` });
-    walk.requests.push({ folder, request });
+    walk.requests.push({ folder, request: walk.order.request(folder, request) });
     if (walk.requests.length % 500 === 0) walk.ctx.onProgress?.({ phase: 'convert', message: `Converted ${walk.requests.length} requests`, items: walk.requests.length });
   });
 }

@@ -85,8 +85,8 @@ describe('Postman collections: conversion', () => {
   it('multi-level folders become folder paths', async () => {
     const { result } = await importFile(fixture('newman/multi-level-folders-v2.postman_collection.json'));
     const folders = result.apis[0]!.folders;
-    expect(folders.some((f) => f.includes('/'))).toBe(true);
-    for (const p of requestsOf(result)) expect(folders.includes(p.folder) || p.folder === '').toBe(true);
+    expect(folders.some((f) => f.path.includes('/'))).toBe(true);
+    for (const p of requestsOf(result)) expect(folders.some((f) => f.path === p.folder) || p.folder === '').toBe(true);
   });
 
   it('every body kind: form data with text and file parts, GraphQL as the JSON Postman sends, binary file', async () => {

@@ -15,6 +15,7 @@ import { defaultSettings, emptyBody, type Request } from '../../../../protocol/m
 import { fileNameKey, numberedFileName, portableFileName } from '../../../../protocol/project/file-names.js';
 import { resolveRefLocation } from '../../../../protocol/ref-location.js';
 import { WsdlError, readWsdl, type WsdlDefinition, type WsdlReader } from '../../../../protocol/wsdl/index.js';
+import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { assignCachePaths } from '../load/cache-paths.js';
 import { fingerprintDocuments } from '../load/document-set.js';
@@ -165,11 +166,14 @@ async function convertInterface(iface: SoapuiInterface, projectParts: readonly S
     ...(read && binding ? { fingerprint: fingerprintDocuments(documents) } : {}),
   });
   const requests: PlacedRequest[] = [];
-  const folders = new Set<string>();
+  // Operations and their calls keep the project file's order; an operation whose request is
+  // generated below keeps its place among them too (order-keys.ts).
+  const order = new SourceOrder();
   const operationNames = new Set<string>();
   const generated: string[] = [];
   for (const op of iface.operations) {
     operationNames.add(op.name);
+    if (op.calls.some((c) => c.request !== undefined) || binding?.operations.some((o) => o.name === op.name)) order.folder(op.name);
     const wsdlOp = binding?.operations.find((o) => o.name === op.name);
     const action = wsdlOp?.soapAction ?? op.action;
     for (const call of op.calls) {
@@ -181,8 +185,7 @@ async function convertInterface(iface: SoapuiInterface, projectParts: readonly S
       const made = callRequest(call, { binding: binding?.name ?? iface.binding.local, operation: op.name, soapVersion, action }, ctx.newId('r'), baseUrl, sink.expand);
       const blanked = [...(call.hadPassword ? [`a password${call.username ? ` (its user name ${call.username} was kept as Basic auth)` : ''}`] : []), ...made.blanked];
       if (blanked.length > 0) sink.warnings.push({ message: `Request ${where} had ${blanked.join(', ')}, which ${blanked.length === 1 ? 'was' : 'were'} not imported: set ${blanked.length === 1 ? 'it' : 'them'} on the request in Parley.` });
-      requests.push({ folder: op.name, request: made.request });
-      folders.add(op.name);
+      requests.push({ folder: op.name, request: order.request(op.name, made.request) });
     }
   }
   // An operation of the binding with no saved call still gets the request the WSDL importer would make.
@@ -190,14 +193,13 @@ async function convertInterface(iface: SoapuiInterface, projectParts: readonly S
     for (const op of binding.operations) {
       operationNames.add(op.name);
       if (requests.some((r) => r.request.soap?.operation === op.name)) continue;
-      requests.push({ folder: op.name, request: soapRequest(read.definition, binding, op.name, ctx.newId('r'), baseUrl) });
-      folders.add(op.name);
+      requests.push({ folder: op.name, request: order.request(op.name, soapRequest(read.definition, binding, op.name, ctx.newId('r'), baseUrl)) });
       generated.push(op.name);
     }
   }
   if (generated.length > 0) sink.notes.push({ message: `Interface ${iface.name}: ${generated.length} operation${generated.length === 1 ? '' : 's'} had no saved request in SoapUI and got a generated envelope: ${generated.join(', ')}.` });
   sink.notes.push({ message: `${iface.name}: SOAP ${soapVersion}, ${operationNames.size} operation${operationNames.size === 1 ? '' : 's'}, ${requests.length} request${requests.length === 1 ? '' : 's'}${baseUrl ? ` at ${redactor.url(baseUrl)}` : ', no endpoint'}.` });
-  return { api: { api, folders: [...folders].sort(), requests, documents: cached }, operations: operationNames.size };
+  return { api: { api, folders: order.folders(), requests, documents: cached }, operations: operationNames.size };
 }
 
 /**

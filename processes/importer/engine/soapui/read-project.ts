@@ -238,7 +238,7 @@ function requestHeaders(call: XmlElement): { name: string; value: string }[] {
   if (!fragment) return [];
   let root: XmlElement;
   try {
-    root = parseXml(fragment, 'request headers', { maxChars: 256 * 1024, maxDepth: 8 });
+    root = parseXml(fragment, 'request headers', { ...DEFAULT_XML_LIMITS, maxChars: 256 * 1024, maxDepth: 8 });
   } catch {
     return [];
   }

@@ -11,6 +11,7 @@ import type { CachedDocument, ImportResult, PlacedRequest, ReportItem, Unimporte
 import { defaultSettings, emptyBody, type Request } from '../../../../protocol/model/request.js';
 import { DEFINITION_DIR } from '../../../../protocol/project/layout.js';
 import { sampleEnvelope, type WsdlBinding, type WsdlDefinition } from '../../../../protocol/wsdl/index.js';
+import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { definitionSecretName, kerberosRecord } from '../openapi/convert.js';
 import { readWsdlDocuments, shownIn } from './read-documents.js';
@@ -47,7 +48,9 @@ export async function convertWsdl(input: ImportInput, ctx: ImportContext): Promi
     const apiName = baseName ? (definition.bindings.length === 1 ? baseName : `${baseName} ${binding.name}`) : binding.name || definition.name || 'SOAP interface';
     const auth = requestAuth(ctx, apiId);
     const api = soapApi({ id: apiId, name: apiName, baseUrl: ctx.options.baseUrl?.trim() || endpoint, auth, binding, cached, fingerprint, ...(source ? { source: source(apiId) } : {}) });
-    const requests: PlacedRequest[] = binding.operations.map((op) => ({ folder: '', request: soapRequest(definition, binding, op.name, ctx.newId('r'), ctx.options.baseUrl?.trim() || endpoint) }));
+    // Operations in the WSDL's order (order-keys.ts).
+    const order = new SourceOrder();
+    const requests: PlacedRequest[] = binding.operations.map((op) => ({ folder: '', request: order.request('', soapRequest(definition, binding, op.name, ctx.newId('r'), ctx.options.baseUrl?.trim() || endpoint)) }));
     requestCount += requests.length;
     // Each API keeps its own copy of the fetch secret, so removing one interface never strands another.
     const secret = ctx.sourceCredentials && ctx.sourceCredentials.type !== 'kerberos' ? { name: definitionSecretName(apiId), from: secretFrom(ctx) } : undefined;

@@ -11,6 +11,17 @@ export function Toasts() {
       {toasts.value.map((t) => (
         <div key={t.id} class={`toast toast-${t.level}`}>
           <span>{t.message}</span>
+          {t.action && (
+            <button
+              class="button small"
+              onClick={() => {
+                dismissToast(t.id);
+                t.action!.run();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
           <button class="icon-button" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
             <CloseIcon />
           </button>

@@ -10,6 +10,7 @@ import { registerImports } from '../imports/register.js';
 import { registerHistory } from '../history/register.js';
 import { registerCookieJar } from './cookies/register.js';
 import { registerHttpLog } from '../http-log/register.js';
+import { registerTreeEdits } from '../tree/tree-edits.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor);
@@ -23,4 +24,5 @@ export function registerEditors(): void {
   registerHistory();
   registerCookieJar();
   registerHttpLog();
+  registerTreeEdits();
 }

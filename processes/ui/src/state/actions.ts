@@ -23,8 +23,11 @@ export function openItem(project: string, item: Openable, options: { preview?: b
   else if (item.kind === 'project') openTab({ kind: 'project', project, itemId: '@project', title: item.name }, options);
 }
 
-/** Context-menu actions of a tree item; other features add theirs through `menuContributions`. */
-export function itemActions(project: string, item: Openable): MenuItem[] {
+/**
+ * Context-menu actions of a tree item; other features add theirs through `menuContributions`.
+ * `edits`: the tree edits for the item, or for the picked rows it is one of (tree/tree-edits.tsx).
+ */
+export function itemActions(project: string, item: Openable, edits: MenuItem[] = []): MenuItem[] {
   const actions: MenuItem[] = [];
   if (item.kind === 'project') {
     actions.push({ label: 'New API…', run: () => newApiDialog(project) });
@@ -35,10 +38,8 @@ export function itemActions(project: string, item: Openable): MenuItem[] {
   }
   if (item.kind === 'api') actions.push({ label: 'Open API settings', run: () => openItem(project, item) });
   for (const contribute of menuContributions) actions.push(...contribute(project, item));
-  if (item.kind === 'request') {
-    actions.push({ label: 'Open', run: () => openItem(project, item) });
-    actions.push({ label: 'Delete request', danger: true, run: () => void deleteRequest(project, item.id, item.name) });
-  }
+  if (item.kind === 'request') actions.push({ label: 'Open', run: () => openItem(project, item) });
+  actions.push(...edits);
   if (item.kind === 'project') actions.push({ label: 'Close project', run: () => void closeProject(project) });
   return actions;
 }
@@ -103,8 +104,4 @@ export function newApiDialog(project?: string): void {
   });
 }
 
-async function deleteRequest(project: string, id: string, name: string): Promise<void> {
-  if (!confirm(`Delete the request "${name}"? Its file is removed from the project folder.`)) return;
-  const done = await attempt('request.delete', { project, id });
-  if (done) toast('info', `Deleted ${name}.`);
-}
+

@@ -1,7 +1,7 @@
 /** Under the editor: the live log (with a detail view) and the stubs the contract does not allow. */
 import type { BodyPreview, MockHeader, MockLogEntry } from '../../../../../protocol/model/mock.js';
 import { highlightJson, highlightMarkup } from '../response/highlight.js';
-import type { MockTabState } from './mock-tabs.js';
+import { loadOlderLog, type MockTabState } from './mock-tabs.js';
 import { Splitter } from '../../components/Splitter.js';
 import { paneSize } from '../../state/layout.js';
 
@@ -18,7 +18,11 @@ export function BottomPanel({ state }: { state: MockTabState }) {
       <section class="mock-bottom" style={{ flexBasis: `${height}px` }}>
         <nav class="subtabs" role="tablist" aria-label="Mock views">
           <button role="tab" aria-selected={state.bottom.value === 'log'} class={state.bottom.value === 'log' ? 'active' : ''} onClick={() => (state.bottom.value = 'log')}>
-            Log <span class="count">{state.log.value.length}</span>
+            Log{' '}
+            <span class="count" data-testid="log-count" title={state.logMore.value ? 'The newest entries; older ones are kept: Load older entries under the last row.' : undefined}>
+              {state.log.value.length}
+              {state.logMore.value ? '+' : ''}
+            </span>
           </button>
           <button role="tab" aria-selected={state.bottom.value === 'findings'} class={state.bottom.value === 'findings' ? 'active' : ''} onClick={() => (state.bottom.value = 'findings')}>
             Against the contract{' '}
@@ -77,6 +81,13 @@ function LogView({ state }: { state: MockTabState }) {
             ))}
           </tbody>
         </table>
+        {state.logMore.value && (
+          <p class="log-more">
+            <button class="button small" disabled={state.logLoading.value} onClick={() => void loadOlderLog(state)}>
+              {state.logLoading.value ? 'Loading…' : 'Load older entries'}
+            </button>
+          </p>
+        )}
       </div>
       {selected && <LogDetail entry={selected} onClose={() => (state.logSelected.value = null)} />}
     </div>

@@ -10,12 +10,23 @@ import { onTabClosed, type Tab } from '../../state/tabs.js';
 import { accept, editDraft, openDraft, reload, type Draft } from '../../state/drafts.js';
 import { saveTab } from '../../state/draft-actions.js';
 import { toast } from '../../state/toasts.js';
+import { LOG_BYTES_KEPT, LOG_ENTRIES_KEPT, logEntryBytes, newestWithin } from '../../../../../protocol/mock-log-bounds.js';
 
 export type MockView = ResOf<'mocks.get'>;
 export type BottomView = 'log' | 'findings';
 
-/** The UI shows the newest entries, like the supervisor keeps them. */
-const LOG_SHOWN = 500;
+/** Each entry's size, worked out once: a tab holds what the supervisor keeps, in entries and bytes. */
+const entrySizes = new WeakMap<MockLogEntry, number>();
+function sizeOf(entry: MockLogEntry): number {
+  let size = entrySizes.get(entry);
+  if (size === undefined) entrySizes.set(entry, (size = logEntryBytes(entry)));
+  return size;
+}
+
+/** The newest of `entries` within the bounds of a mock's log (protocol/mock-log-bounds.ts). */
+function keptOf(entries: MockLogEntry[]): MockLogEntry[] {
+  return newestWithin(entries, sizeOf, LOG_ENTRIES_KEPT, LOG_BYTES_KEPT);
+}
 
 export interface MockTabState {
   tab: Tab;
@@ -29,7 +40,11 @@ export interface MockTabState {
   opId: Signal<string | null>;
   responseId: Signal<string | null>;
   bottom: Signal<BottomView>;
+  /** The entries shown, oldest first: the newest page, then older pages as the user asks. */
   log: Signal<MockLogEntry[]>;
+  /** The supervisor keeps entries older than the oldest shown. */
+  logMore: Signal<boolean>;
+  logLoading: Signal<boolean>;
   logSelected: Signal<string | null>;
   busy: Signal<'' | 'start' | 'stop' | 'save' | 'reset'>;
 }
@@ -41,11 +56,13 @@ export function mockTabState(tab: Tab): MockTabState {
   if (state) return state;
   const view = signal<MockView | null>(null);
   const log = signal<MockLogEntry[]>([]);
+  const logMore = signal(false);
   // Live changes come as `mock.state` events (onMockState), not as `project.changed`.
   const doc = openDraft<Mock>(tab.id, {
     load: async () => {
-      const [next, entries] = await Promise.all([call('mocks.get', { project: tab.project, id: tab.itemId }), call('mocks.log', { project: tab.project, id: tab.itemId })]);
-      log.value = entries.slice(-LOG_SHOWN);
+      const [next, page] = await Promise.all([call('mocks.get', { project: tab.project, id: tab.itemId }), call('mocks.log', { project: tab.project, id: tab.itemId })]);
+      log.value = page.entries;
+      logMore.value = page.more;
       view.value = next;
       return next.mock ?? null;
     },
@@ -69,6 +86,8 @@ export function mockTabState(tab: Tab): MockTabState {
     responseId: signal(null),
     bottom: signal<BottomView>('log'),
     log,
+    logMore,
+    logLoading: signal(false),
     logSelected: signal(null),
     busy: signal(''),
   };
@@ -112,9 +131,24 @@ export function onMockState(project: string, mock: string, view: MockView): void
 }
 
 export function onMockLogged(project: string, mock: string, entries: MockLogEntry[]): void {
-  for (const state of statesOf(project, mock)) {
-    const next = [...state.log.value, ...entries];
-    state.log.value = next.length > LOG_SHOWN ? next.slice(-LOG_SHOWN) : next;
+  for (const state of statesOf(project, mock)) state.log.value = keptOf([...state.log.value, ...entries]);
+}
+
+/** The page of entries before the oldest shown, added under them. */
+export async function loadOlderLog(state: MockTabState): Promise<void> {
+  const oldest = state.log.value[0];
+  if (!oldest || state.logLoading.value) return;
+  state.logLoading.value = true;
+  try {
+    const page = await attempt('mocks.log', { project: state.tab.project, id: state.tab.itemId, before: oldest.id });
+    if (!page) return;
+    const merged = [...page.entries, ...state.log.value];
+    const kept = keptOf(merged);
+    state.log.value = kept;
+    // A tab holds as much as a mock's log keeps: past that, older pages would only push out newer entries.
+    state.logMore.value = page.more && kept.length === merged.length;
+  } finally {
+    state.logLoading.value = false;
   }
 }
 
