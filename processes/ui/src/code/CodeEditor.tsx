@@ -53,7 +53,7 @@ export function CodeEditor(props: CodeEditorProps) {
   // The latest props, read by the callbacks CodeMirror holds on to.
   const latest = useRef(props);
   latest.current = props;
-  const compartments = useRef({ language: new Compartment(), readOnly: new Compartment(), wrap: new Compartment(), extra: new Compartment() });
+  const compartments = useRef({ language: new Compartment(), readOnly: new Compartment(), wrap: new Compartment(), extra: new Compartment(), labels: new Compartment() });
 
   useEffect(() => {
     const c = compartments.current;
@@ -61,12 +61,11 @@ export function CodeEditor(props: CodeEditorProps) {
       doc: props.value,
       extensions: [
         props.singleLine ? singleLineSetup() : props.readOnly ? viewingSetup() : editingSetup(),
-        props.placeholder ? placeholder(props.placeholder) : [],
         c.language.of(languageSupport(props.language)),
         c.readOnly.of(readOnlyExtension(!!props.readOnly)),
         c.wrap.of(wrapLines.value ? EditorView.lineWrapping : []),
         c.extra.of(props.extensions ?? []),
-        EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': props.singleLine ? 'false' : 'true', role: 'textbox', spellcheck: 'false', ...(props.title ? { title: props.title } : {}) }),
+        c.labels.of(labelsOf(props)),
         EditorView.updateListener.of((update) => {
           // Only the user's edits go out: a value set from outside is already the owner's.
           if (!update.docChanged || update.transactions.some((tr) => tr.annotation(fromOwner))) return;
@@ -116,11 +115,24 @@ export function CodeEditor(props: CodeEditorProps) {
     view.current?.dispatch({ effects: compartments.current.extra.reconfigure(props.extensions ?? []) });
   }, [props.extensions]);
 
+  // A row's field is named after its row ("Header value of X-Token"), which the user may be typing.
+  useEffect(() => {
+    view.current?.dispatch({ effects: compartments.current.labels.reconfigure(labelsOf(props)) });
+  }, [props.label, props.title, props.placeholder]);
+
   useEffect(() => {
     if (view.current) forceLinting(view.current);
   }, [props.marks]);
 
   return <div class={`${props.singleLine ? 'line-field' : 'code-editor'}${props.class ? ` ${props.class}` : ''}`} ref={host} />;
+}
+
+/** The accessible name, tooltip and placeholder: what tells the user (and a screen reader) what the text is. */
+function labelsOf({ label, title, placeholder: hint, singleLine }: CodeEditorProps): Extension {
+  return [
+    EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': singleLine ? 'false' : 'true', role: 'textbox', spellcheck: 'false', ...(title ? { title } : {}) }),
+    hint ? placeholder(hint) : [],
+  ];
 }
 
 /** Read-only text stays focusable and selectable (search, copy, folding): only edits are refused. */

@@ -119,9 +119,11 @@ export function singleLineSetup(): Extension {
 const LINE_KEYS = new Set(['Mod-Enter', 'Enter', 'Shift-Enter', 'Tab', 'Shift-Tab', 'Alt-ArrowUp', 'Alt-ArrowDown', 'Shift-Alt-ArrowUp', 'Shift-Alt-ArrowDown', 'Mod-[', 'Mod-]', 'Mod-i']);
 
 const singleLineTheme = EditorView.theme({
-  '&': { color: 'var(--fg)', backgroundColor: 'transparent', fontSize: 'inherit' },
+  // Colour and font are the field's (a row switched off is muted); the frame is the field's CSS (.line-field).
+  '&': { color: 'inherit', backgroundColor: 'transparent', fontSize: 'inherit' },
   '&.cm-focused': { outline: 'none' },
-  '.cm-scroller': { fontFamily: 'inherit', lineHeight: 'inherit', overflow: 'hidden' },
+  // A long URL scrolls sideways under the caret, as an input's text does, without a scroll bar.
+  '.cm-scroller': { fontFamily: 'inherit', lineHeight: 'inherit', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'none' },
   '.cm-content': { padding: '0', caretColor: 'var(--fg)' },
   '.cm-line': { padding: '0' },
   '.cm-cursor': { borderLeftColor: 'var(--fg)' },

@@ -48,7 +48,6 @@ export interface AuthEditorProps {
 }
 
 export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom, project }: AuthEditorProps) {
-  const Field = (props: { label: string; value: string; onInput(value: string): void }) => <TextField {...props} project={project} />;
   const types = (Object.keys(LABELS) as Auth['type'][]).filter((t) => allowInherit || t !== 'inherit');
   const set = (patch: Partial<Auth>) => onChange({ ...auth, ...patch } as Auth);
   const shown = auth.type === 'inherit' ? inherited : auth;
@@ -80,7 +79,7 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
       {auth.type === 'none' && <p class="muted">No Authorization is added.</p>}
       {auth.type === 'basic' && (
         <>
-          <Field label="Username" value={auth.username} onInput={(username) => set({ username })} />
+          <Field label="Username" value={auth.username} onInput={(username) => set({ username })} project={project} />
           <SecretField label="Password" value={auth.password} onInput={(password) => set({ password })} />
         </>
       )}
@@ -94,7 +93,7 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
               <option value="query">Query parameter</option>
             </select>
           </label>
-          <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} />
+          <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} project={project} />
           <SecretField label="Key" value={auth.value} onInput={(value) => set({ value })} />
         </>
       )}
@@ -116,11 +115,11 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
               <option value="authorization_code">Authorization code</option>
             </select>
           </label>
-          {auth.grant === 'authorization_code' && <Field label="Authorization URL" value={auth.authorizationUrl} onInput={(authorizationUrl) => set({ authorizationUrl })} />}
-          <Field label="Token URL" value={auth.tokenUrl} onInput={(tokenUrl) => set({ tokenUrl })} />
-          <Field label="Client ID" value={auth.clientId} onInput={(clientId) => set({ clientId })} />
+          {auth.grant === 'authorization_code' && <Field label="Authorization URL" value={auth.authorizationUrl} onInput={(authorizationUrl) => set({ authorizationUrl })} project={project} />}
+          <Field label="Token URL" value={auth.tokenUrl} onInput={(tokenUrl) => set({ tokenUrl })} project={project} />
+          <Field label="Client ID" value={auth.clientId} onInput={(clientId) => set({ clientId })} project={project} />
           <SecretField label="Client secret" value={auth.clientSecret} onInput={(clientSecret) => set({ clientSecret })} />
-          <Field label="Scope" value={auth.scope} onInput={(scope) => set({ scope })} />
+          <Field label="Scope" value={auth.scope} onInput={(scope) => set({ scope })} project={project} />
           {auth.grant === 'authorization_code' && (
             <label class="checkbox">
               <input type="checkbox" checked={auth.usePkce} onChange={(e) => set({ usePkce: (e.target as HTMLInputElement).checked })} /> Use PKCE (S256)
@@ -133,7 +132,7 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
   );
 }
 
-function TextField({ label, value, onInput, project }: { label: string; value: string; onInput(value: string): void; project: string | undefined }) {
+function Field({ label, value, onInput, project }: { label: string; value: string; onInput(value: string): void; project: string | undefined }) {
   return (
     <label>
       <span>{label}</span>

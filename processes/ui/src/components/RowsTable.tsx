@@ -25,7 +25,7 @@ export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlace
   // A trailing blank row invites the next entry; typing in it adds a row.
   const shown = fixedNames ? rows : [...rows, { name: '', value: '', enabled: true }];
   return (
-    <table class="rows-table" aria-label={label}>
+    <table class="rows-table name-value" aria-label={label}>
       <tbody>
         {shown.map((row, index) => {
           const ghost = index === rows.length;

@@ -6,6 +6,7 @@ import { toast } from '../state/toasts.js';
 import { editDraft, openDraft, refreshDraft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { AuthEditor } from '../components/AuthEditor.js';
+import { VarField } from '../code/VarField.js';
 import type { EditorProps } from './registry.js';
 
 /** Sections other features add to the API tab (Definition group, mocks). */
@@ -47,13 +48,13 @@ export function ApiEditor({ tab }: EditorProps) {
         </label>
         <label>
           <span>Base URL</span>
-          <input class="mono" aria-label="Base URL" value={api.baseUrl} placeholder="https://api.example.com/v1" onInput={(e) => change({ baseUrl: (e.target as HTMLInputElement).value })} />
+          <VarField class="input-like mono" label="Base URL" project={tab.project} value={api.baseUrl} placeholder="https://api.example.com/v1" onChange={(baseUrl) => change({ baseUrl })} />
         </label>
       </section>
       <section class="section">
         <h3>Authentication</h3>
         <p class="muted">Every request of this API whose auth is Inherit uses this.</p>
-        <AuthEditor auth={api.auth} allowInherit={false} onChange={(auth) => change({ auth })} />
+        <AuthEditor auth={api.auth} project={tab.project} allowInherit={false} onChange={(auth) => change({ auth })} />
       </section>
       {saved.value && apiSections.map((render, i) => <div key={i}>{render(tab.project, saved.value!, () => void refreshDraft(doc))}</div>)}
     </div>

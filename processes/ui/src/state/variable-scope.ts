@@ -4,7 +4,9 @@
  * names of the secrets the workspace stored (their values never reach the page).
  */
 import { computed, type ReadonlySignal } from '@preact/signals';
-import { SECRET_PREFIX, scopeValues, type ScopedValue } from '../../../../protocol/variables.js';
+import type { Workspace } from '../../../../protocol/model/workspace.js';
+import type { Row } from '../../../../protocol/model/common.js';
+import { EXPANSION, SECRET_PREFIX, scopeValues, type ScopedValue } from '../../../../protocol/variables.js';
 import { projects, workspace } from './app.js';
 
 export interface EditorScope {
@@ -20,22 +22,23 @@ export type Resolution =
   | { kind: 'secret'; name: string }
   | { kind: 'missing'; why: string };
 
+/** The scope of a request in a project with `properties`, in workspace `ws` (null before it loads). */
+export function editorScope(ws: Workspace | null, properties: readonly Row[]): EditorScope {
+  const active = ws?.environments.find((e) => e.id === ws.activeEnvironment);
+  return {
+    values: scopeValues({ environment: active?.variables ?? [], project: properties, globals: ws?.globals ?? [] }),
+    secrets: new Set(ws?.secrets ?? []),
+    environment: active?.name ?? null,
+  };
+}
+
 const cache = new Map<string, ReadonlySignal<EditorScope>>();
 
 /** The scope of a project's requests, following environment switches and edits as they land. */
 export function scopeOf(project: string): ReadonlySignal<EditorScope> {
   let scope = cache.get(project);
   if (!scope) {
-    scope = computed(() => {
-      const ws = workspace.value;
-      const active = ws?.environments.find((e) => e.id === ws.activeEnvironment);
-      const properties = projects.value.find((p) => p.root === project)?.properties ?? [];
-      return {
-        values: scopeValues({ environment: active?.variables ?? [], project: properties, globals: ws?.globals ?? [] }),
-        secrets: new Set(ws?.secrets ?? []),
-        environment: active?.name ?? null,
-      };
-    });
+    scope = computed(() => editorScope(workspace.value, projects.value.find((p) => p.root === project)?.properties ?? []));
     cache.set(project, scope);
   }
   return scope;
@@ -56,4 +59,27 @@ export function resolve(name: string, scope: EditorScope): Resolution {
 export function describeSource(resolution: Extract<Resolution, { kind: 'value' }>, scope: EditorScope): string {
   if (resolution.source === 'environment') return `environment ${scope.environment ?? ''}`.trim();
   return resolution.source === 'property' ? 'project property' : 'global';
+}
+
+/** The depth the send expands a value's own `${...}` to (processes/supervisor/send/expand.ts). */
+const NESTING = 5;
+
+/**
+ * The names in `texts` a send would leave unresolved, each once, in order of first use: as the
+ * send's Expander does, a value that holds `${...}` is followed into, so `${url}` whose value is
+ * `${host}/v1` names `host` when `host` is nowhere.
+ */
+export function unresolvedIn(texts: Iterable<string>, scope: EditorScope): string[] {
+  const missing = new Set<string>();
+  const walk = (text: string, depth: number) => {
+    if (!text.includes('${')) return;
+    for (const match of text.matchAll(EXPANSION)) {
+      const name = match[1]!;
+      const found = resolve(name, scope);
+      if (found.kind === 'missing') missing.add(name);
+      else if (found.kind === 'value' && depth < NESTING) walk(found.value, depth + 1);
+    }
+  };
+  for (const text of texts) walk(text, 0);
+  return [...missing];
 }
