@@ -54,7 +54,8 @@ export function sentTexts(draft: Request, api: Api | null): string[] {
   if (body.kind === 'multipart') for (const part of body.multipart) if (part.enabled && part.name) texts.push(part.name, part.kind === 'text' ? part.value : part.file);
   if (body.kind === 'binary') texts.push(body.binary.file);
   const auth = draft.auth.type === 'inherit' ? api?.auth : draft.auth;
-  if (auth) for (const value of Object.values(auth)) if (typeof value === 'string') texts.push(value);
+  // Every text field of the auth (its kind is not one: `type`).
+  if (auth) for (const [key, value] of Object.entries(auth)) if (key !== 'type' && typeof value === 'string') texts.push(value);
   return texts;
 }
 
