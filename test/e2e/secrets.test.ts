@@ -12,6 +12,7 @@ import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.j
 import { loadApp } from '../support/ui-app.js';
 import { keyringMissing } from '../support/keyring.js';
 import { until } from '../support/until.js';
+import { typeInto } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const noKeyring = process.env.PARLEY_TEST_KEYRING ? null : await keyringMissing();
@@ -59,7 +60,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service', () => {
     await page.getByRole('treeitem', { name: /List pets/ }).dblclick();
     await page.getByRole('tab', { name: /^Auth/ }).click();
     await page.getByLabel('Auth type').selectOption('basic');
-    await page.getByLabel('Username').fill('ada');
+    await typeInto(page.getByLabel('Username'), 'ada');
     await page.getByLabel('Password', { exact: true }).fill('pw-typed');
     await page.keyboard.press('Control+S');
     const toast = page.locator('.toast-error');
@@ -117,19 +118,19 @@ describe.skipIf(missing !== null || noKeyring !== null)('secrets with a Secret S
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
     await page.getByRole('treeitem', { name: 'pets' }).click();
     await page.getByRole('treeitem', { name: /List pets/ }).dblclick();
-    await page.getByLabel('URL', { exact: true }).fill(target);
+    await typeInto(page.getByLabel('URL', { exact: true }), target);
     await page.getByRole('tab', { name: /^Headers/ }).click();
     await page.getByLabel('Header name').last().fill('X-Token');
-    await page.getByLabel('Header value of X-Token').fill('${secret:staging-eu/apiToken}');
+    await typeInto(page.getByLabel('Header value of X-Token'), '${secret:staging-eu/apiToken}');
     await page.getByRole('button', { name: 'Send' }).click();
     await until(() => seen === 's3cret-token-value');
-    await page.getByLabel('Header value of X-Token').fill('${apiToken}');
+    await typeInto(page.getByLabel('Header value of X-Token'), '${apiToken}');
     seen = '';
     await page.getByRole('button', { name: 'Send' }).click();
     await until(() => seen === 's3cret-token-value');
 
     // A name that is not the stored one says which stored one it may mean.
-    await page.getByLabel('Header value of X-Token').fill('${secret:apiToken}');
+    await typeInto(page.getByLabel('Header value of X-Token'), '${secret:apiToken}');
     await page.getByRole('button', { name: 'Send' }).click();
     const refusal = page.locator('.response-error');
     await refusal.waitFor();
