@@ -338,6 +338,8 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     await sendTo(`${htmlOrigin}/after`);
     await until(() => htmlHits.includes('/after'));
     expect(htmlHits).toEqual(['/page', '/after']);
+    // Its response in, so the next test's sendTo does not see a Stop that goes as it clicks it.
+    await page.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'detached' });
   });
 
   it('keeps the preview on its document when a link is clicked, the mutation-XSS vector of issue 26 included; the pane says links are not followed', async () => {
