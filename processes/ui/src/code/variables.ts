@@ -7,7 +7,7 @@ import type { Extension } from '@codemirror/state';
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import type { ReadonlySignal } from '@preact/signals';
-import { describeSource, resolve, type EditorScope } from '../state/variable-scope.js';
+import { describeSource, resolve, type EditorScope, type Resolution } from '../state/variable-scope.js';
 
 const MASK = '••••••••';
 
@@ -58,13 +58,10 @@ export function variableSupport(scope: ReadonlySignal<EditorScope>): Extension {
     const after = context.state.sliceDoc(context.pos, context.pos + 1);
     const close = after === '}' ? '' : '}';
     const options = [
-      ...[...s.values].map(([name, found]) => ({
-        label: name,
-        detail: found.source === 'environment' ? `environment ${s.environment ?? ''}` : found.source === 'property' ? 'property' : 'global',
-        info: resolve(name, s).kind === 'value' && (resolve(name, s) as { secret: boolean }).secret ? MASK : found.value,
-        apply: `${name}${close}`,
-        type: 'variable',
-      })),
+      ...[...s.values].map(([name, found]) => {
+        const r = resolve(name, s) as Extract<Resolution, { kind: 'value' }>;
+        return { label: name, detail: describeSource(r, s), info: r.secret ? MASK : found.value, apply: `${name}${close}`, type: 'variable' };
+      }),
       ...[...s.secrets].map((name) => ({ label: `secret:${name}`, detail: 'secret', info: MASK, apply: `secret:${name}${close}`, type: 'constant' })),
     ];
     return { from: before.from + 2, options, validFor: /^[^{}\s]*$/ };
@@ -97,6 +94,6 @@ const variableTheme = EditorView.baseTheme({
   '.cm-var-ok': { color: 'var(--accent)', backgroundColor: 'color-mix(in srgb, var(--accent) 12%, transparent)' },
   '.cm-var-missing': { color: 'var(--danger)', backgroundColor: 'color-mix(in srgb, var(--danger) 12%, transparent)', textDecoration: 'underline wavy color-mix(in srgb, var(--danger) 60%, transparent)' },
   '.cm-var-tooltip': { padding: '6px 10px', maxWidth: '48ch', fontSize: '12px', display: 'flex', flexDirection: 'column', gap: '4px' },
-  '.cm-var-tooltip > div': { wordBreak: 'break-all' },
+  '.cm-var-tooltip > div': { overflowWrap: 'anywhere' },
   '.cm-var-missing-text': { color: 'var(--danger)' },
 });
