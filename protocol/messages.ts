@@ -6,8 +6,8 @@
  *   sys.*       any process (heartbeat, shutdown)
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
- *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*,
- *   query.*, httpLog.*, tree.*  the supervisor, called by the UI or CLI
+ *   app.*, workspace.*, session.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*,
+ *   examples.*, query.*, httpLog.*, tree.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
@@ -18,6 +18,7 @@ import { OperationLink, Request } from './model/request.js';
 import { Api } from './model/api.js';
 import { ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
 import { Preferences, Workspace } from './model/workspace.js';
+import { SessionTabs } from './model/session.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
 import { AssertJob, AssertionResult } from './model/assertion.js';
@@ -213,6 +214,15 @@ export const methods = {
 
   'workspace.get': { req: Empty, res: Workspace },
   'workspace.setPreferences': { req: T.Partial(Preferences), res: Preferences },
+
+  /**
+   * The tabs of the last session, for a page that just loaded, and what went wrong reopening it
+   * (a project folder that is gone), each said once. The session's projects are already open or
+   * opening (`app.info`).
+   */
+  'session.get': { req: Empty, res: T.Composite([SessionTabs, T.Object({ projects: T.Array(T.String()), notices: T.Array(T.String()) })]) },
+  /** The page's tabs and their drafts, kept for the next start or load (secrets left out again here). */
+  'session.save': { req: SessionTabs, res: Empty },
 
   /**
    * A big project's tree comes in pages: chunks of items, then the reply with the rest of them

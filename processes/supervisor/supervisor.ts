@@ -16,6 +16,7 @@ import { ProjectStore } from './store/project-store.js';
 import type { FsOps } from './store/atomic.js';
 import { KeychainSecrets, type SecretStore } from './store/secrets.js';
 import { WorkspaceStore } from './store/workspace-store.js';
+import { SessionStore } from './store/session-store.js';
 import { HistoryStore } from './store/history-store.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { LoggedSend, SendDeps } from './send/send-service.js';
@@ -52,14 +53,25 @@ export interface SupervisorOptions {
   importDeadlines?: ImportJobDeadlines;
   /** How long a job child started ahead of its job (prepareJob) waits for it; 60 s when absent. */
   spareJobMs?: number;
+  /**
+   * Keep the session (open projects, the page's tabs and drafts) in `<data>/session.json`: the
+   * app (`parley ui`, Electron) does; the other commands never touch it.
+   */
+  session?: boolean;
+  /** How long a session change waits before the file is written (tests shorten it). */
+  sessionWriteMs?: number;
 }
 
 const SPARE_JOB_MS = 60_000;
+
+const logToStderr = (line: string) => void process.stderr.write(`${line}\n`);
 
 export class Supervisor {
   readonly sender: ChildProcessHandle;
   readonly checker: ChildProcessHandle;
   readonly workspace: WorkspaceStore;
+  /** The session file, when this supervisor keeps one (the app). */
+  readonly session: SessionStore | null;
   readonly secrets: SecretStore;
   readonly history: HistoryStore;
   readonly verdicts: ContractVerdicts;
@@ -88,10 +100,11 @@ export class Supervisor {
   private readonly options: SupervisorOptions;
   private stopped = false;
 
-  private constructor(options: SupervisorOptions, workspace: WorkspaceStore) {
+  private constructor(options: SupervisorOptions, workspace: WorkspaceStore, session: SessionStore | null) {
     this.options = options;
-    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.log = options.log ?? logToStderr;
     this.workspace = workspace;
+    this.session = session;
     this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
     this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
@@ -125,7 +138,8 @@ export class Supervisor {
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
     const workspace = await WorkspaceStore.open(options.dataDir);
-    const supervisor = new Supervisor(options, workspace);
+    const session = options.session ? await SessionStore.open(options.dataDir, { log: options.log ?? logToStderr, writeDelayMs: options.sessionWriteMs }) : null;
+    const supervisor = new Supervisor(options, workspace, session);
     if (options.services !== false) await Promise.all([supervisor.sender.start(), supervisor.checker.start()]);
     return supervisor;
   }
@@ -218,6 +232,7 @@ export class Supervisor {
     // `parley run` does not make the project a recent one: a CI run is not the user opening it,
     // and rewriting workspace.yaml cost a short run about a tenth of its time.
     if (!remember) return store;
+    this.session?.projectOpened(root);
     // Saved behind the open's answer (an fsynced write of the workspace): the list needn't delay
     // the tree. Every UI is told, so a welcome page's Recent list is never stale.
     void this.workspace
@@ -242,10 +257,30 @@ export class Supervisor {
     return [...this.projects.values()];
   }
 
+  /**
+   * Opens the last session's projects again, in the background as the command line's are (a page
+   * that connects meanwhile joins their loads). One that cannot be opened (its folder is gone) is
+   * left out of the session and said once, to the log and to the first page.
+   */
+  restoreSession(): void {
+    const session = this.session;
+    if (!session) return;
+    for (const root of session.projects) {
+      // Not made a recent project again: the user did not open it now.
+      this.openProject(root, { remember: false }).catch((err: Error) => {
+        session.projectGone(root, err.message);
+        // A page that already asked for the session's notices hears of it now.
+        if (this.uiPeers.size > 0) for (const message of session.takeNotices()) this.notify('warning', message);
+      });
+    }
+  }
+
+  /** Closes a project the user closed: it leaves the session too (shutdown keeps it there). */
   async closeProject(path: string): Promise<void> {
     checkPathLength(path, 'project folder');
     const store = this.projects.get(resolve(path));
     if (!store) return;
+    this.session?.projectClosed(store.root);
     this.projects.delete(store.root);
     await this.mocks.stopProject(store.root);
     await store.close();
@@ -295,7 +330,7 @@ export class Supervisor {
     // An open under way finishes first, so its store is closed with the others.
     await Promise.allSettled(this.loading.values());
     await Promise.all([...this.projects.values()].map((p) => p.close()));
-    await this.workspace.settled();
+    await Promise.all([this.workspace.settled(), this.session?.flush()]);
     for (const peer of this.uiPeers) peer.close();
   }
 }

@@ -66,6 +66,13 @@ export function uiHandlers(sup: Supervisor): Handlers {
       return ws.preferences;
     },
 
+    // A supervisor that keeps no session (a command's) has no tabs to give and keeps none.
+    'session.get': () => ({ ...(sup.session?.tabs() ?? { tabs: [] }), projects: [...(sup.session?.projects ?? [])], notices: sup.session?.takeNotices() ?? [] }),
+    'session.save': (tabs) => {
+      sup.session?.setTabs(tabs);
+      return {};
+    },
+
     'project.open': async ({ path }, ctx) => {
       const store = await sup.openProject(path);
       // A big project's tree takes tens of ms to build, to encode, and for the page to decode

@@ -89,10 +89,14 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
     await until(async () => (await readFile(join(project(), 'parley.yaml'), 'utf8')).includes('region'));
   });
 
-  it('asks before the page is left with unsaved edits', async () => {
+  it('asks before the page is left with an unsaved edit the session cannot bring back (a typed secret)', async () => {
+    // Other edits come back with the session (session-restore.test.ts); a typed token never is kept there.
     await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
     await typeInto(page.getByLabel('Path parameter value of petId'), '77');
     await dirty(/Get a pet/).waitFor();
+    await page.getByRole('tab', { name: /^Auth/ }).click();
+    await page.getByLabel('Auth type').selectOption('bearer');
+    await page.getByLabel('Token', { exact: true }).fill('typed-token');
     const asked = new Promise<string>((resolve) =>
       page.once('dialog', (dialog) => {
         resolve(dialog.type());
@@ -102,6 +106,8 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
     await page.close({ runBeforeUnload: true });
     await expect(asked).resolves.toBe('beforeunload');
     expect(page.isClosed()).toBe(false);
+    await page.getByLabel('Auth type').selectOption('inherit');
+    await page.getByRole('tab', { name: /^Params/ }).click();
     await typeInto(page.getByLabel('Path parameter value of petId'), '1');
     await page.locator('.tabbar .dirty-dot').waitFor({ state: 'detached' });
   });

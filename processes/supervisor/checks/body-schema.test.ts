@@ -45,7 +45,7 @@ describe('bodySchemaHandler', () => {
     const checker = fingerprintChecker();
     const handler = bodySchemaHandler({ project: () => store, checker });
     const ctx = { signal: new AbortController().signal, chunk: () => {} };
-    const requests = store.listApis().flatMap((a) => store.requestsOf(a.id));
+    const requests = (await Promise.all(store.listApis().map((a) => store.requestsOf(a.id)))).flat();
     const create = requests.find((r) => r.name === 'Create a pet')!;
     const list = requests.find((r) => r.name === 'List pets')!;
 

@@ -58,7 +58,7 @@ async function specFromEntry(sup: Supervisor, entry: HistoryEntry, prepared: Pre
   const secrets = new Secrets(sup);
 
   const filledUrl = fillMaskedUrl(entry.request.url, current.url);
-  if (filledUrl === null) return { reason: 'A masked query parameter of this entry is no longer sent by the request: re-sent from the request.' };
+  if (filledUrl === null) return { reason: "A masked value of this entry's URL (its password, or a query parameter) is no longer sent by the request: re-sent from the request." };
   const url = await secrets.fill(filledUrl, encodeURIComponent);
   if (url === null) return { reason: secrets.missing() };
 

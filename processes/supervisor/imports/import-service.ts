@@ -422,7 +422,7 @@ export class ImportService {
         // A cached file gone from disk: the preview then compares against what is left.
       }
     }
-    return { api, requests: store.requestsOf(api.id), cached, source, network: await this.network(), deadlines: this.deadlines };
+    return { api, requests: await store.requestsOf(api.id), cached, source, network: await this.network(), deadlines: this.deadlines };
   }
 
   private async storedCredentials(source: DefinitionSource): Promise<FetchCredentials | null> {

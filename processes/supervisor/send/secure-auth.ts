@@ -4,15 +4,8 @@
  * `${secret:name}` reference. Values made only of `${...}` references are kept as written.
  */
 import { ParleyError } from '../../../protocol/errors.js';
-import type { Auth } from '../../../protocol/model/auth.js';
+import { AUTH_SECRET_FIELDS, type Auth } from '../../../protocol/model/auth.js';
 import type { SecretStore } from '../store/secrets.js';
-
-const SECRET_FIELDS: Partial<Record<Auth['type'], string[]>> = {
-  basic: ['password'],
-  bearer: ['token'],
-  apikey: ['value'],
-  oauth2: ['clientSecret'],
-};
 
 export function isReferenceOnly(value: string): boolean {
   return value === '' || /^(\$\{[^{}]+\})+$/.test(value.trim());
@@ -21,7 +14,7 @@ export function isReferenceOnly(value: string): boolean {
 /** Literal secrets in an auth, by field name: what must not reach a file or a log. */
 export function literalSecrets(auth: Auth): Map<string, string> {
   const out = new Map<string, string>();
-  for (const field of SECRET_FIELDS[auth.type] ?? []) {
+  for (const field of AUTH_SECRET_FIELDS.get(auth.type) ?? []) {
     const value = (auth as Record<string, string>)[field] ?? '';
     if (!isReferenceOnly(value)) out.set(field, value);
   }

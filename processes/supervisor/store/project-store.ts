@@ -29,6 +29,7 @@ import { ProjectReader } from './project-reader.js';
 import { ProjectLoader, type LoadCacheAt } from './project-loader.js';
 import { ProjectWriter } from './project-writer.js';
 import { ProjectWatch } from './project-watch.js';
+import { Slicer } from './slicer.js';
 import { TreeEdits } from './tree-edits.js';
 
 export { folderId };
@@ -165,7 +166,7 @@ export class ProjectStore {
   }
 
   getRequest(id: string): Request {
-    return this.loadedRequest(id).request;
+    return this.index.parsedRequest(this.loadedRequest(id));
   }
 
   /** The API a request belongs to. */
@@ -173,8 +174,15 @@ export class ProjectStore {
     return this.getApi(this.loadedRequest(requestId).apiId);
   }
 
-  requestsOf(apiId: string): Request[] {
-    return this.index.requestsOf(apiId);
+  /** Every request of an API, parsed in slices between which the event loop runs (thousands take a second). */
+  async requestsOf(apiId: string): Promise<Request[]> {
+    const slicer = new Slicer();
+    const requests: Request[] = [];
+    for (const loaded of this.index.requestEntriesOf(apiId)) {
+      requests.push(this.index.parsedRequest(loaded, false));
+      if (slicer.due()) await slicer.turn();
+    }
+    return requests;
   }
 
   async setProperties(properties: Row[]): Promise<void> {
@@ -255,7 +263,7 @@ export class ProjectStore {
   async saveRequest(request: Request): Promise<Request> {
     const loaded = this.loadedRequest(request.id);
     this.refuseIfBroken(loaded.file);
-    await this.commit([this.yamlChange(loaded.file, requestForFile(withOrder(request, loaded.request.order)))]);
+    await this.commit([this.yamlChange(loaded.file, requestForFile(withOrder(request, loaded.order)))]);
     return this.getRequest(request.id);
   }
 

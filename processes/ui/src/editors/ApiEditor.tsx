@@ -3,17 +3,19 @@ import type { Api } from '../../../../protocol/model/api.js';
 import { call } from '../state/rpc.js';
 import { retitleTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
-import { editDraft, openDraft, refreshDraft } from '../state/drafts.js';
+import { editDraft, openDraft, refreshDraft, type Draft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { AuthEditor } from '../components/AuthEditor.js';
 import { VarField } from '../code/VarField.js';
 import type { EditorProps } from './registry.js';
+import type { Tab } from '../state/tabs.js';
 
 /** Sections other features add to the API tab (Definition group, mocks). */
 export const apiSections: ((project: string, api: Api, reload: () => void) => preact.ComponentChildren)[] = [];
 
-export function ApiEditor({ tab }: EditorProps) {
-  const doc = openDraft<Api>(tab.id, {
+/** The API tab's draft (made the first time). */
+export function apiDraft(tab: Tab): Draft<Api> {
+  const doc: Draft<Api> = openDraft<Api>(tab.id, {
     load: () => call('api.get', { project: tab.project, id: tab.itemId }),
     save: async (api) => {
       const next = await call('api.save', { project: tab.project, api });
@@ -24,6 +26,11 @@ export function ApiEditor({ tab }: EditorProps) {
     concerns: (project, changed) => project === tab.project && changed.includes(tab.itemId),
     label: (): string => doc.draft.value?.name ?? tab.title,
   });
+  return doc;
+}
+
+export function ApiEditor({ tab }: EditorProps) {
+  const doc = apiDraft(tab);
   if (doc.loadError.value) return <div class="pane-message">{doc.loadError.value}</div>;
   const api = doc.draft.value;
   if (!api) return <div class="pane-message">Loading…</div>;

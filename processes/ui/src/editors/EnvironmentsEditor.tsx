@@ -9,21 +9,17 @@ import { workspace } from '../state/app.js';
 import { attempt, call } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { openForm } from '../state/overlays.js';
-import { editDraft, openDraft } from '../state/drafts.js';
+import { editDraft, openDraft, type Draft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
+import type { Tab } from '../state/tabs.js';
+import type { EnvironmentsDoc } from '../../../../protocol/model/session.js';
 import { openCookieJar } from './cookies/jar-state.js';
 import { secretSlug } from '../../../../protocol/secret-names.js';
 
 function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
-}
-
-/** What the Environments tab edits: the workspace's environments and globals. */
-interface EnvironmentsDoc {
-  environments: Environment[];
-  globals: Row[];
 }
 
 const docOf = (ws: Workspace): EnvironmentsDoc => ({ environments: ws.environments, globals: ws.globals });
@@ -43,8 +39,9 @@ function checkSecretStorage(): void {
 }
 
 
-export function EnvironmentsEditor({ tab }: EditorProps) {
-  const doc = openDraft<EnvironmentsDoc>(tab.id, {
+/** The Environments tab's draft: the workspace's environments and globals (made the first time). */
+export function environmentsDraft(tab: Tab): Draft<EnvironmentsDoc> {
+  return openDraft<EnvironmentsDoc>(tab.id, {
     load: async () => docOf(workspace.value ?? (await call('workspace.get', {}))),
     save: async (value) => {
       const ws = await call('environments.save', { ...value, activeEnvironment: workspace.value?.activeEnvironment });
@@ -54,6 +51,10 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
     fromWorkspace: docOf,
     label: () => 'Environments',
   });
+}
+
+export function EnvironmentsEditor({ tab }: EditorProps) {
+  const doc = environmentsDraft(tab);
   checkSecretStorage();
   const ws = workspace.value;
   const value = doc.draft.value;

@@ -1,8 +1,10 @@
 import { registerEditor } from './registry.js';
-import { ProjectEditor } from './ProjectEditor.js';
+import { ProjectEditor, projectDraft } from './ProjectEditor.js';
 import { RequestEditor } from './request/RequestEditor.js';
-import { ApiEditor } from './ApiEditor.js';
-import { EnvironmentsEditor } from './EnvironmentsEditor.js';
+import { ApiEditor, apiDraft } from './ApiEditor.js';
+import { EnvironmentsEditor, environmentsDraft } from './EnvironmentsEditor.js';
+import { requestTabState } from '../state/request-tabs.js';
+import type { Draft } from '../state/drafts.js';
 import { PreferencesEditor } from './PreferencesEditor.js';
 import { registerMockEditor } from './mock/register.js';
 import { registerBodyForm } from './request/form/index.js';
@@ -13,10 +15,10 @@ import { registerHttpLog } from '../http-log/register.js';
 import { registerTreeEdits } from '../tree/tree-edits.js';
 
 export function registerEditors(): void {
-  registerEditor('project', ProjectEditor);
-  registerEditor('request', RequestEditor);
-  registerEditor('api', ApiEditor);
-  registerEditor('environments', EnvironmentsEditor);
+  registerEditor('project', ProjectEditor, (tab) => projectDraft(tab) as Draft<unknown>);
+  registerEditor('request', RequestEditor, (tab) => requestTabState(tab).doc as Draft<unknown>);
+  registerEditor('api', ApiEditor, (tab) => apiDraft(tab) as Draft<unknown>);
+  registerEditor('environments', EnvironmentsEditor, (tab) => environmentsDraft(tab) as Draft<unknown>);
   registerEditor('preferences', PreferencesEditor);
   registerMockEditor();
   registerBodyForm();

@@ -46,8 +46,9 @@ export function itemActions(project: string, item: Openable, edits: MenuItem[] =
 
 export const menuContributions: ((project: string, item: Openable) => MenuItem[])[] = [];
 
-export async function openProject(path: string): Promise<void> {
-  const tree = await openProjectTree(path).catch((err: Error) => void toast('error', err.message));
+/** Opens a project; `quiet`: a failure is told elsewhere (a session's project: the session's notice). */
+export async function openProject(path: string, { quiet = false }: { quiet?: boolean } = {}): Promise<void> {
+  const tree = await openProjectTree(path).catch((err: Error) => void (quiet || toast('error', err.message)));
   if (!tree) return;
   takeTree(tree);
   expand(rowKey(tree.root, '@project'));

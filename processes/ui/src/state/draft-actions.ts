@@ -7,6 +7,7 @@ import { draftOf, saveDraft } from './drafts.js';
 import { openCustom } from './overlays.js';
 import { activeTabId, discardTab, dirtyTabs, tabs, type Tab } from './tabs.js';
 import { toast } from './toasts.js';
+import { keepSessionWithoutDrafts, sessionHoldsEdits } from './session.js';
 
 /** Saves one tab's draft; false (with the reason shown) when it did not save. */
 export async function saveTab(id: string): Promise<boolean> {
@@ -84,13 +85,14 @@ export function closeTab(id: string): Promise<boolean> {
 
 /**
  * Quitting with unsaved edits. A browser only lets a page ask with its own "Leave site?"
- * prompt; in Electron that prompt does not exist (returning a value just cancels the close), so
- * the close is held and our dialog asks, then closes the window itself.
+ * prompt, and asks only when the session would not bring every edit back (a reload or the next
+ * start restores it: state/session.ts); in Electron that prompt does not exist (returning a value
+ * just cancels the close), so the close is held and our dialog asks, then closes the window itself.
  */
 export function guardWindowClose(electron: boolean): () => void {
   let leaving = false;
   const onBeforeUnload = (e: BeforeUnloadEvent) => {
-    if (leaving || dirtyTabs.value.size === 0) return;
+    if (leaving || dirtyTabs.value.size === 0 || (!electron && sessionHoldsEdits())) return;
     e.preventDefault();
     // Both: Chrome asks on preventDefault, Electron cancels the close on any returnValue.
     e.returnValue = 'You have unsaved edits.';
@@ -98,6 +100,8 @@ export function guardWindowClose(electron: boolean): () => void {
     const dirty = tabs.value.filter((t) => dirtyTabs.value.has(t.id));
     void askAboutEdits(dirty, 'Quitting').then(async (choice) => {
       if (choice === 'cancel' || (choice === 'save' && !(await saveAll()))) return;
+      // Don't save: the next start must not bring the edits back from the session.
+      if (choice === 'discard') await keepSessionWithoutDrafts();
       leaving = true;
       window.close();
     });
