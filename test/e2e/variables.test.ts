@@ -121,7 +121,8 @@ describe.skipIf(missing !== null)('variables in every field', () => {
     await screenshot(page, 'variables-completion');
     await page.keyboard.type('userA', { delay: TYPING_DELAY_MS });
     await until(async () => (await options.count()) === 1, 5_000, () => 'the names were not narrowed to userAgent');
-    await page.keyboard.press('Enter');
+    // Picked with the mouse: CodeMirror leaves a key pressed within 75 ms of the list changing to the text.
+    await options.first().click();
     await expect(codeText(value)).resolves.toBe('${userAgent}');
     await until(async () => JSON.stringify(await marks(value)) === JSON.stringify([['${userAgent}', true]]), 5_000, () => 'the picked name was not marked as resolved');
     const tip = await hoverText(value, '${userAgent}');
@@ -174,5 +175,39 @@ describe.skipIf(missing !== null)('variables in every field', () => {
     await screenshot(page, 'variables-hover-secret');
     await expect(hoverText(value, '${secret:prod/apiToken}')).resolves.toContain('••••••••  from the secret prod/apiToken');
     await expect(problems().count()).resolves.toBe(0);
+  });
+
+  it('keeps a one-line field on one line, as tall as an input, when soft wrap is on for the code editors', async () => {
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Body/ }).click();
+    await page.getByRole('radio', { name: 'Raw' }).click();
+    const wrap = page.locator('.body-editor').getByRole('button', { name: 'Wrap' });
+    await wrap.click();
+    await until(async () => (await wrap.getAttribute('aria-pressed')) === 'true');
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Headers/ }).click();
+    const value = page.getByLabel('Header value of X-Token');
+    await value.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' and more text'.repeat(12), { delay: 2 });
+    const field = value.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " line-field ")]');
+    // As tall as the row's name input, and not wrapped: the text scrolls under the caret.
+    expect((await field.boundingBox())!.height).toBe((await page.getByLabel('Header name').first().boundingBox())!.height);
+    await expect(field.locator('.cm-lineWrapping').count()).resolves.toBe(0);
+  });
+
+  it('marks the variables of the body too, and offers the names there', async () => {
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Body/ }).click();
+    const body = page.getByLabel('Body', { exact: true });
+    await body.click();
+    await page.keyboard.type('{"agent": "${userA', { delay: TYPING_DELAY_MS });
+    const options = page.locator('.cm-tooltip-autocomplete [role=option]');
+    await until(async () => (await options.count()) === 1, 5_000, () => 'the body offered no names');
+    await options.first().click();
+    await page.keyboard.press('ArrowRight'); // past the closing quote typed for us
+    await page.keyboard.type(', "trace": "${nowhere}"', { delay: TYPING_DELAY_MS });
+    // Brackets and quotes close themselves in the body: the text is whole as typed.
+    await expect(codeText(body)).resolves.toBe('{"agent": "${userAgent}", "trace": "${nowhere}"}');
+    await until(async () => JSON.stringify(await marks(body)) === JSON.stringify([['${userAgent}', true], ['${nowhere}', false]]), 5_000, () => 'the body was not marked');
+    await expect(problems().textContent()).resolves.toContain('${nowhere} is not defined in environment Prod');
+    await screenshot(page, 'variables-body');
   });
 });

@@ -63,7 +63,7 @@ export function CodeEditor(props: CodeEditorProps) {
         props.singleLine ? singleLineSetup() : props.readOnly ? viewingSetup() : editingSetup(),
         c.language.of(languageSupport(props.language)),
         c.readOnly.of(readOnlyExtension(!!props.readOnly)),
-        c.wrap.of(wrapLines.value ? EditorView.lineWrapping : []),
+        c.wrap.of(wrapping(wrapLines.value, props.singleLine)),
         c.extra.of(props.extensions ?? []),
         c.labels.of(labelsOf(props)),
         EditorView.updateListener.of((update) => {
@@ -82,7 +82,7 @@ export function CodeEditor(props: CodeEditorProps) {
     Object.defineProperty(v.dom, 'parleyText', { get: () => v.state.doc.toString() });
     props.handle?.(handleOf(v));
     forceLinting(v);
-    const unwatch = wrapLines.subscribe((on) => v.dispatch({ effects: c.wrap.reconfigure(on ? EditorView.lineWrapping : []) }));
+    const unwatch = wrapLines.subscribe((on) => v.dispatch({ effects: c.wrap.reconfigure(wrapping(on, props.singleLine)) }));
     return () => {
       unwatch();
       latest.current.handle?.(null);
@@ -125,6 +125,11 @@ export function CodeEditor(props: CodeEditorProps) {
   }, [props.marks]);
 
   return <div class={`${props.singleLine ? 'line-field' : 'code-editor'}${props.class ? ` ${props.class}` : ''}`} ref={host} />;
+}
+
+/** Soft wrap as the user set it; a one-line field scrolls sideways as an input does, whatever the setting. */
+function wrapping(on: boolean, singleLine = false): Extension {
+  return on && !singleLine ? EditorView.lineWrapping : [];
 }
 
 /** The accessible name, tooltip and placeholder: what tells the user (and a screen reader) what the text is. */

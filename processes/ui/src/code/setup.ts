@@ -105,10 +105,15 @@ export function singleLineSetup(): Extension {
       if (!tr.docChanged || tr.newDoc.lines === 1) return tr;
       // Line breaks typed or pasted are dropped, as an <input> drops them.
       const changes: { from: number; to: number; insert: string }[] = [];
-      tr.changes.iterChanges((from, to, _fromB, _toB, inserted) => changes.push({ from, to, insert: inserted.toString().replace(/\r\n?|\n/g, '') }));
+      let last = 0;
+      tr.changes.iterChanges((from, to, _fromB, _toB, inserted) => {
+        changes.push({ from, to, insert: inserted.toString().replace(/\r\n?|\n/g, '') });
+        last = Math.max(last, to);
+      });
       const set = tr.startState.changes(changes);
       const userEvent = tr.annotation(Transaction.userEvent);
-      return { changes: set, selection: EditorSelection.cursor(set.mapPos(tr.startState.selection.main.head, 1)), ...(userEvent ? { userEvent } : {}) };
+      // The caret goes after what was typed or pasted, as in an input.
+      return { changes: set, selection: EditorSelection.cursor(set.mapPos(last, 1)), ...(userEvent ? { userEvent } : {}) };
     }),
     keymap.of([...defaultKeymap, ...historyKeymap].filter((b) => !b.key || !LINE_KEYS.has(b.key))),
     singleLineTheme,

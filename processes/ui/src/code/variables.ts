@@ -91,6 +91,8 @@ function tooltipFor(name: string, scope: EditorScope): HTMLElement {
 
 const variableTheme = EditorView.baseTheme({
   '.cm-var': { borderRadius: '3px', padding: '0 1px' },
+  // The mark's colour over a token's (a `${name}` inside a JSON string is a variable first).
+  '.cm-var-ok *, .cm-var-missing *': { color: 'inherit' },
   '.cm-var-ok': { color: 'var(--accent)', backgroundColor: 'color-mix(in srgb, var(--accent) 12%, transparent)' },
   '.cm-var-missing': { color: 'var(--danger)', backgroundColor: 'color-mix(in srgb, var(--danger) 12%, transparent)', textDecoration: 'underline wavy color-mix(in srgb, var(--danger) 60%, transparent)' },
   '.cm-var-tooltip': { padding: '6px 10px', maxWidth: '48ch', fontSize: '12px', display: 'flex', flexDirection: 'column', gap: '4px' },
