@@ -20,6 +20,7 @@ import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.j
 import { loadApp } from '../support/ui-app.js';
 import { keyringMissing } from '../support/keyring.js';
 import { until } from '../support/until.js';
+import { typeInto } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const noKeyring = process.env.PARLEY_TEST_KEYRING ? null : await keyringMissing();
@@ -96,12 +97,6 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     await page.getByRole('tab', { name: /^Auth/ }).click();
   }
 
-  async function typeInto(locator: ReturnType<Page['locator']>, text: string): Promise<void> {
-    await locator.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(text, { delay: TYPING_DELAY_MS });
-  }
-
   it('says there is no secure storage in words to act on, and Add secret… offers a vault', SLOW, async () => {
     await palette(page, 'Environments and globals');
     const notice = page.locator('.env-vars [role=alert]');
@@ -147,8 +142,8 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
   it('saves without the secret when asked; then makes a vault with a passphrase typed twice, keeps the password in it, and sends it', SLOW, async () => {
     await openWhoami();
     await page.getByLabel('Auth type').selectOption('basic');
-    await typeInto(page.getByLabel('Username'), 'ada');
-    await typeInto(password(), PASSWORD);
+    await typeInto(page.getByLabel('Username'), 'ada', TYPING_DELAY_MS);
+    await typeInto(password(), PASSWORD, TYPING_DELAY_MS);
     await expect(page.locator('.secret-hint').textContent()).resolves.toContain('Not stored: no secure storage on this system.');
 
     // Nowhere to put it: the dialog says so; "Save without the secret" writes the field empty.
@@ -161,7 +156,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     await expect(page.locator('.secret-left-out').textContent()).resolves.toContain('Saved without the password');
 
     // Typed again and saved: this time a vault, chosen and made with real key events.
-    await typeInto(password(), PASSWORD);
+    await typeInto(password(), PASSWORD, TYPING_DELAY_MS);
     await page.keyboard.press('Control+S');
     const offer = storeDialog('No secure storage');
     await offer.getByRole('button', { name: 'Create a vault with a passphrase' }).waitFor();
@@ -325,19 +320,19 @@ describe.skipIf(missing !== null || noKeyring !== null)('secrets with a Secret S
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
     await page.getByRole('treeitem', { name: 'pets' }).click();
     await page.getByRole('treeitem', { name: /List pets/ }).dblclick();
-    await page.getByLabel('URL', { exact: true }).fill(target);
+    await typeInto(page.getByLabel('URL', { exact: true }), target);
     await page.getByRole('tab', { name: /^Headers/ }).click();
     await page.getByLabel('Header name').last().fill('X-Token');
-    await page.getByLabel('Header value of X-Token').fill('${secret:staging-eu/apiToken}');
+    await typeInto(page.getByLabel('Header value of X-Token'), '${secret:staging-eu/apiToken}');
     await page.getByRole('button', { name: 'Send' }).click();
     await until(() => seen === 's3cret-token-value');
-    await page.getByLabel('Header value of X-Token').fill('${apiToken}');
+    await typeInto(page.getByLabel('Header value of X-Token'), '${apiToken}');
     seen = '';
     await page.getByRole('button', { name: 'Send' }).click();
     await until(() => seen === 's3cret-token-value');
 
     // A name that is not the stored one says which stored one it may mean.
-    await page.getByLabel('Header value of X-Token').fill('${secret:apiToken}');
+    await typeInto(page.getByLabel('Header value of X-Token'), '${secret:apiToken}');
     await page.getByRole('button', { name: 'Send' }).click();
     const refusal = page.locator('.response-error');
     await refusal.waitFor();

@@ -11,6 +11,7 @@ import { emptyAuthFields, emptyAuthMessage } from '../../../../protocol/request-
 import { isReferenceOrEmpty } from '../../../../protocol/credentials/auth-secrets.js';
 import { secretHeld, secretStorage } from '../state/secret-storage.js';
 import { MaskedInput } from './Overlays.js';
+import { VarField } from '../code/VarField.js';
 
 const LABELS: Record<Auth['type'], string> = {
   inherit: 'Inherit',
@@ -49,6 +50,8 @@ export interface AuthEditorProps {
   inheritedFrom?: SettingSource;
   /** Fields the last save left empty because nothing could store their secret. */
   leftOut?: ReadonlySet<string>;
+  /** The project whose `${variables}` the fields show live (VarField); plain inputs without one. */
+  project?: string;
 }
 
 /** "folder Orders", "API Shop". */
@@ -56,7 +59,7 @@ export function sourceName(source: SettingSource): string {
   return `${source.kind === 'api' ? 'API' : 'folder'} ${source.name}`;
 }
 
-export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom, leftOut }: AuthEditorProps) {
+export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom, leftOut, project }: AuthEditorProps) {
   const types = (Object.keys(LABELS) as Auth['type'][]).filter((t) => allowInherit || t !== 'inherit');
   const set = (patch: Partial<Auth>) => onChange({ ...auth, ...patch } as Auth);
   const shown = auth.type === 'inherit' ? inherited : auth;
@@ -89,7 +92,7 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
       {auth.type === 'none' && <p class="muted">No Authorization is added.</p>}
       {auth.type === 'basic' && (
         <>
-          <Field label="Username" value={auth.username} onInput={(username) => set({ username })} />
+          <Field label="Username" value={auth.username} onInput={(username) => set({ username })} project={project} />
           <SecretField label="Password" value={auth.password} leftOut={leftOut?.has('password')} onInput={(password) => set({ password })} />
         </>
       )}
@@ -103,7 +106,7 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
               <option value="query">Query parameter</option>
             </select>
           </label>
-          <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} />
+          <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} project={project} />
           <SecretField label="Key" value={auth.value} leftOut={leftOut?.has('value')} onInput={(value) => set({ value })} />
         </>
       )}
@@ -125,11 +128,11 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
               <option value="authorization_code">Authorization code</option>
             </select>
           </label>
-          {auth.grant === 'authorization_code' && <Field label="Authorization URL" value={auth.authorizationUrl} onInput={(authorizationUrl) => set({ authorizationUrl })} />}
-          <Field label="Token URL" value={auth.tokenUrl} onInput={(tokenUrl) => set({ tokenUrl })} />
-          <Field label="Client ID" value={auth.clientId} onInput={(clientId) => set({ clientId })} />
+          {auth.grant === 'authorization_code' && <Field label="Authorization URL" value={auth.authorizationUrl} onInput={(authorizationUrl) => set({ authorizationUrl })} project={project} />}
+          <Field label="Token URL" value={auth.tokenUrl} onInput={(tokenUrl) => set({ tokenUrl })} project={project} />
+          <Field label="Client ID" value={auth.clientId} onInput={(clientId) => set({ clientId })} project={project} />
           <SecretField label="Client secret" value={auth.clientSecret} leftOut={leftOut?.has('clientSecret')} onInput={(clientSecret) => set({ clientSecret })} />
-          <Field label="Scope" value={auth.scope} onInput={(scope) => set({ scope })} />
+          <Field label="Scope" value={auth.scope} onInput={(scope) => set({ scope })} project={project} />
           {auth.grant === 'authorization_code' && (
             <label class="checkbox">
               <input type="checkbox" checked={auth.usePkce} onChange={(e) => set({ usePkce: (e.target as HTMLInputElement).checked })} /> Use PKCE (S256)
@@ -142,11 +145,11 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
   );
 }
 
-function Field({ label, value, onInput }: { label: string; value: string; onInput(value: string): void }) {
+function Field({ label, value, onInput, project }: { label: string; value: string; onInput(value: string): void; project: string | undefined }) {
   return (
     <label>
       <span>{label}</span>
-      <input aria-label={label} value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} />
+      {project === undefined ? <input aria-label={label} value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} /> : <VarField label={label} value={value} onChange={onInput} project={project} class="input-like" />}
     </label>
   );
 }

@@ -9,6 +9,7 @@ import { AuthEditor } from '../components/AuthEditor.js';
 import { withSecretStore } from '../components/SecretStoreDialog.js';
 import { leftOutFields, noteLeftOut } from '../state/secret-storage.js';
 import { literalSecrets } from '../../../../protocol/credentials/auth-secrets.js';
+import { VarField } from '../code/VarField.js';
 import type { EditorProps } from './registry.js';
 import type { Tab } from '../state/tabs.js';
 
@@ -62,13 +63,13 @@ export function ApiEditor({ tab }: EditorProps) {
         </label>
         <label>
           <span>Base URL</span>
-          <input class="mono" aria-label="Base URL" value={api.baseUrl} placeholder="https://api.example.com/v1" onInput={(e) => change({ baseUrl: (e.target as HTMLInputElement).value })} />
+          <VarField class="input-like mono" label="Base URL" project={tab.project} value={api.baseUrl} placeholder="https://api.example.com/v1" onChange={(baseUrl) => change({ baseUrl })} />
         </label>
       </section>
       <section class="section">
         <h3>Authentication</h3>
         <p class="muted">Every request of this API whose auth is Inherit uses this, unless a folder it is in sets an auth of its own (Folder settings…).</p>
-        <AuthEditor auth={api.auth} allowInherit={false} leftOut={leftOutFields.value.get(tab.id)} onChange={(auth) => change({ auth })} />
+        <AuthEditor auth={api.auth} project={tab.project} allowInherit={false} leftOut={leftOutFields.value.get(tab.id)} onChange={(auth) => change({ auth })} />
       </section>
       {saved.value && apiSections.map((render, i) => <div key={i}>{render(tab.project, saved.value!, () => void refreshDraft(doc))}</div>)}
     </div>

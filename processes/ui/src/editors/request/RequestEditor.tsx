@@ -1,7 +1,7 @@
 /** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Settings, and the response below. */
 import { useSignal } from '@preact/signals';
 import type { Request } from '../../../../../protocol/model/request.js';
-import { queryRows, sentUrlText, splitUrlText, syncPathParams, withQueryRows } from '../../../../../protocol/request-url.js';
+import { queryRows, splitUrlText, syncPathParams, withQueryRows } from '../../../../../protocol/request-url.js';
 import type { Row } from '../../../../../protocol/model/common.js';
 import { projectByRoot } from '../../state/app.js';
 import { mod } from '../../state/commands.js';
@@ -9,7 +9,7 @@ import { METHODS } from '../../state/actions.js';
 import { edit, requestTabState, save, send, stop, type RequestTabState, type Section } from '../../state/request-tabs.js';
 import { RowsTable } from '../../components/RowsTable.js';
 import { offPlaces, shownRows, splitShown } from './query-rows.js';
-import { AuthEditor, sourceName } from '../../components/AuthEditor.js';
+import { AuthEditor } from '../../components/AuthEditor.js';
 import { InheritedRows } from '../../components/InheritedRows.js';
 import { leftOutFields } from '../../state/secret-storage.js';
 import type { EditorProps } from '../registry.js';
@@ -22,9 +22,11 @@ import { Splitter } from '../../components/Splitter.js';
 import { responseBeside, toggleResponseBeside } from '../../state/layout.js';
 import { storedSize } from '../../components/Splitter.js';
 import { useSize } from '../../components/use-size.js';
-import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
+import { sendProblems } from './send-problems.js';
 import type { InheritedSettings } from '../../../../../protocol/model/project.js';
-import { effectiveAuth, inheritedHeadersFor } from '../../../../../protocol/inheritance.js';
+import { inheritedHeadersFor } from '../../../../../protocol/inheritance.js';
+import { scopeOf } from '../../state/variable-scope.js';
+import { VarField } from '../../code/VarField.js';
 import { SoapBar } from '../soap/SoapBar.js';
 
 const SECTIONS: [Section, string][] = [
@@ -87,6 +89,7 @@ export function RequestEditor({ tab }: EditorProps) {
                   <h4>Path parameters</h4>
                   <RowsTable
                     label="Path parameter"
+                    project={state.tab.project}
                     fixedNames
                     noToggle
                     rows={draft.pathParams.map((p) => ({ ...p, enabled: true }))}
@@ -103,7 +106,7 @@ export function RequestEditor({ tab }: EditorProps) {
           )}
           {state.section.value === 'headers' && (
             <>
-              <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />
+              <RowsTable label="Header" project={state.tab.project} rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />
               <InheritedRows
                 label="Header"
                 rows={state.inherited.value?.headers ?? []}
@@ -115,6 +118,7 @@ export function RequestEditor({ tab }: EditorProps) {
           {state.section.value === 'auth' && (
             <AuthEditor
               auth={draft.auth}
+              project={state.tab.project}
               allowInherit
               inherited={state.inherited.value?.auth.auth}
               inheritedFrom={state.inherited.value?.auth.from}
@@ -154,25 +158,8 @@ function splitOf(size: { width: number; height: number }, beside: boolean) {
   return { beside, total, min, max, fallback, request };
 }
 
-/**
- * What would make Send refuse, said before Send: empty path parameters, a URL that is not one,
- * an auth without its values (the request's own or the API's it inherits). The same rules the
- * send applies (protocol/request-checks.ts), on the values as typed.
- */
-export function sendProblems(draft: Request, inherited: InheritedSettings | null): { text: string; section?: Section }[] {
-  const problems: { text: string; section?: Section }[] = [];
-  const empty = draft.pathParams.filter((p) => p.value.trim() === '').map((p) => `{${p.name}}`);
-  if (empty.length > 0) problems.push({ text: `Path parameter ${empty.join(', ')} has no value.`, section: 'params' });
-  const url = urlProblem(withStandIns(sentUrlText(draft.url.trim())));
-  if (url) problems.push({ text: `The URL is not valid: ${url}.` });
-  const { auth, from } = inherited ? effectiveAuth(draft.auth, inherited.auth) : draft.auth.type === 'inherit' ? { auth: undefined, from: undefined } : { auth: draft.auth, from: undefined };
-  const fields = auth ? emptyAuthFields(auth) : [];
-  if (auth && fields.length > 0) problems.push({ text: `${emptyAuthMessage(auth, fields, from && `the ${sourceName(from)}`)}: it is not sent that way.`, section: 'auth' });
-  return problems;
-}
-
 function SendProblems({ state, draft }: { state: RequestTabState; draft: Request }) {
-  const problems = sendProblems(draft, state.inherited.value);
+  const problems = sendProblems(draft, state.api.value, scopeOf(state.tab.project).value, state.inherited.value);
   if (problems.length === 0) return null;
   return (
     <ul class="send-problems" aria-label="Problems to fix before Send">
@@ -262,6 +249,7 @@ function QueryRows({ state, draft, change }: { state: RequestTabState; draft: Re
   return (
     <RowsTable
       label="Query parameter"
+      project={state.tab.project}
       rows={shownRows(queryRows(draft.url), draft.query, offPlaces.get(state.doc))}
       onChange={(rows) => {
         const { on, off, offAt } = splitShown(rows);
@@ -304,15 +292,14 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
         {!METHODS.includes(draft.method) && <option value="__custom">{draft.method}</option>}
         <option value="__custom">Other…</option>
       </select>
-      <input
+      <VarField
         class="url-input mono"
-        aria-label={draft.soap ? 'Endpoint' : 'URL'}
+        label={draft.soap ? 'Endpoint' : 'URL'}
+        project={state.tab.project}
         placeholder={draft.soap ? 'The service endpoint, e.g. https://api.example.com/service' : "https://api.example.com/items/{id} or /path under the API's base URL"}
-        title="Kept as you type it. The query string is the Params rows; a #fragment stays here and is not sent."
-        spellcheck={false}
+        title="Kept as you type it. The query string is the Params rows; a #fragment stays here and is not sent. ${name} is a variable: type ${ for the names in scope."
         value={draft.url}
-        onInput={(e) => {
-          const url = (e.target as HTMLInputElement).value;
+        onChange={(url) => {
           // A name typed into the URL takes over the row kept off under that name (it is on again, as typed).
           const typed = new Set(queryRows(url).map((row) => row.name));
           const places = offPlaces.get(state.doc);
