@@ -6,8 +6,8 @@
  *   sys.*       any process (heartbeat, shutdown)
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
- *   app.*, workspace.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*, examples.*,
- *   query.*, httpLog.*, tree.*  the supervisor, called by the UI or CLI
+ *   app.*, workspace.*, session.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*,
+ *   examples.*, query.*, httpLog.*, tree.*, run.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
@@ -19,8 +19,9 @@ import { AnyRequest } from './kinds/index.js';
 import { OutgoingSocketMessage, SocketMessage } from './model/websocket.js';
 import { GraphqlSchemaAnswer, GraphqlSchemaSource } from './model/graphql.js';
 import { Api } from './model/api.js';
-import { ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
-import { Preferences, Workspace } from './model/workspace.js';
+import { FolderSettings, InheritedSettings, ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
+import { Preferences, SecretStorage, Workspace } from './model/workspace.js';
+import { SessionTabs } from './model/session.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
 import { AssertJob, AssertionResult } from './model/assertion.js';
@@ -32,6 +33,7 @@ import { Environment } from './model/workspace.js';
 import { CheckJob, DefinitionRef, MockDocuments, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
 import { ImportResultPart } from './model/import-parts.js';
+import { DataPreview, RunFinishedEvent, RunProgressEvent, RunReportFormat, RunStartInput, RunState } from './model/run.js';
 import { CookieInput, CookieKey, CookieOutcome, JarCookie, JarStatus } from './model/cookies.js';
 import { Problem as LoadProblem } from './model/common.js';
 import {
@@ -222,6 +224,15 @@ export const methods = {
   'workspace.setPreferences': { req: T.Partial(Preferences), res: Preferences },
 
   /**
+   * The tabs of the last session, for a page that just loaded, and what went wrong reopening it
+   * (a project folder that is gone), each said once. The session's projects are already open or
+   * opening (`app.info`).
+   */
+  'session.get': { req: Empty, res: T.Composite([SessionTabs, T.Object({ projects: T.Array(T.String()), notices: T.Array(T.String()) })]) },
+  /** The page's tabs and their drafts, kept for the next start or load (secrets left out again here). */
+  'session.save': { req: SessionTabs, res: Empty },
+
+  /**
    * A big project's tree comes in pages: chunks of items, then the reply with the rest of them
    * (`withPages` puts it together), so neither side holds its event loop long over one message.
    */
@@ -260,9 +271,26 @@ export const methods = {
     res: T.Object({ moved: T.Array(T.Object({ from: T.String(), to: T.String() })) }),
   },
 
+  /**
+   * A folder's settings (docs/project-files.md "Folder settings"): auth, headers and variables
+   * that the requests in it inherit. Save moves a typed secret of its auth to the keychain, as
+   * `api.save` does, and writes folder.yaml.
+   */
+  'folder.get': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }) },
+  'folder.save': {
+    req: T.Object({ project: T.String(), id: T.String(), settings: FolderSettings }),
+    res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }),
+  },
+  /** What a request or a folder takes from the folders above it and its API, each value with where it is set. */
+  'tree.inherited': {
+    req: T.Object({ project: T.String(), item: T.Object({ kind: T.Union([T.Literal('request'), T.Literal('folder')]), id: T.String({ minLength: 1 }) }) }),
+    res: InheritedSettings,
+  },
+
   'api.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Api },
   'api.create': { req: T.Object({ project: T.String(), name: T.String(), baseUrl: T.String() }), res: Api },
-  'api.save': { req: T.Object({ project: T.String(), api: Api }), res: Api },
+  /** `leaveOutSecrets`: when no secret can be stored (no keychain, no vault or it is locked), a typed secret is saved empty instead of refusing the save. */
+  'api.save': { req: T.Object({ project: T.String(), api: Api, leaveOutSecrets: T.Optional(T.Boolean()) }), res: Api },
 
   /** A request of any kind (protocol/kinds/). */
   'request.get': { req: T.Object({ project: T.String(), id: T.String() }), res: AnyRequest },
@@ -282,7 +310,8 @@ export const methods = {
     req: T.Object({ project: T.String(), parent: T.String(), kind: T.String(), name: T.String(), url: T.String() }),
     res: AnyRequest,
   },
-  'request.save': { req: T.Object({ project: T.String(), request: AnyRequest }), res: AnyRequest },
+  /** `leaveOutSecrets` as for `api.save`. */
+  'request.save': { req: T.Object({ project: T.String(), request: AnyRequest, leaveOutSecrets: T.Optional(T.Boolean()) }), res: AnyRequest },
   'request.delete': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
   /**
    * Sends the request as edited (saved or not); cancelling the call stops the send. An event
@@ -346,7 +375,15 @@ export const methods = {
    * real paths, as the preview gave them); the others are left out of the request, and the report says so.
    */
   'curl.import': {
-    req: T.Object({ project: T.String(), parent: T.String(), command: T.String(), name: T.Optional(T.String()), copyLocalFiles: T.Optional(T.Array(T.String())) }),
+    req: T.Object({
+      project: T.String(),
+      parent: T.String(),
+      command: T.String(),
+      name: T.Optional(T.String()),
+      copyLocalFiles: T.Optional(T.Array(T.String())),
+      /** Without a secret store, import with the password or token left out (the report says so) instead of refusing. */
+      leaveOutSecrets: T.Optional(T.Boolean()),
+    }),
     res: T.Object({ request: Request, report: CurlImportReport }),
   },
 
@@ -358,7 +395,14 @@ export const methods = {
   /** Runs an import in an importer child and writes what it made, atomically; cancel stops it. */
   'import.run': {
     /** `into` is needed only when the source brings something for a project (not for environments and globals). */
-    req: T.Object({ source: ImportSource, format: T.String({ minLength: 1 }), options: ImportOptions, into: T.Optional(ImportTarget()) }),
+    req: T.Object({
+      source: ImportSource,
+      format: T.String({ minLength: 1 }),
+      options: ImportOptions,
+      into: T.Optional(ImportTarget()),
+      /** Without a secret store, import with secret values left out (the report says so) instead of refusing. */
+      leaveOutSecrets: T.Optional(T.Boolean()),
+    }),
     res: T.Object({
       /** The project written to; absent when the import brought only workspace things. */
       project: T.Optional(T.String()),
@@ -439,10 +483,22 @@ export const methods = {
   },
   'environments.setActive': { req: T.Object({ id: T.Optional(T.String()) }), res: Workspace },
 
-  /** Stores a secret in the OS keychain; files then refer to it as `${secret:name}`. */
+  /** Stores a secret in the workspace's secret store (keychain or vault); files then refer to it as `${secret:name}`. */
   'secret.set': { req: T.Object({ name: T.String(), value: T.String() }), res: T.Object({ ref: T.String() }) },
   'secret.delete': { req: T.Object({ name: T.String() }), res: Empty },
-  'secret.status': { req: Empty, res: T.Object({ available: T.Boolean(), reason: T.Optional(T.String()), names: T.Array(T.String()) }) },
+  /** Where secrets go, and the names this workspace stored. */
+  'secret.status': { req: Empty, res: T.Composite([SecretStorage, T.Object({ names: T.Array(T.String()) })]) },
+  /** Which of `names` the store holds (`unknown` while the vault is locked), for the badges of `${secret:...}` references. */
+  'secret.has': {
+    req: T.Object({ names: T.Array(T.String({ maxLength: 200 }), { maxItems: 200 }) }),
+    res: T.Object({ found: T.Array(T.String()), missing: T.Array(T.String()), unknown: T.Array(T.String()) }),
+  },
+  /** Makes the workspace's vault (no keychain here): a file in the data folder sealed under a key from the passphrase, unlocked at once. */
+  'secret.createVault': { req: T.Object({ passphrase: T.String({ maxLength: 1024 }) }), res: SecretStorage },
+  /** Unlocks the vault for this session; a wrong passphrase is `vault-passphrase` and changes nothing. */
+  'secret.unlock': { req: T.Object({ passphrase: T.String({ maxLength: 1024 }) }), res: SecretStorage },
+  /** Forgets the vault's key until it is unlocked again. */
+  'secret.lock': { req: Empty, res: SecretStorage },
 
   /** The workspace's cookie jar; values only with `values: true` (Show values, Edit). */
   'cookies.list': {
@@ -454,6 +510,24 @@ export const methods = {
   'cookies.delete': { req: CookieKey, res: T.Object({ deleted: T.Boolean() }) },
   'cookies.deleteDomain': { req: T.Object({ domain: T.String() }), res: T.Object({ deleted: T.Integer() }) },
   'cookies.clear': { req: Empty, res: T.Object({ deleted: T.Integer() }) },
+
+  /**
+   * The runner (docs/run.md "The runner in the app"): starts a run of the chosen requests on
+   * `parley run`'s engine and answers at once; its rows come as `run.progress` events and its end
+   * as `run.finished`. Refused while four runs are going (`run-busy`, RUNNING_RUNS in run-service.ts).
+   */
+  'run.start': { req: RunStartInput, res: RunState },
+  /** Stops a run: the request on the wire is cut short and not counted; `stopped` false when it had ended. */
+  'run.stop': { req: T.Object({ run: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
+  /** The newest run of a runner (its project and scope), running or ended, while the supervisor keeps it. */
+  'run.latest': { req: T.Object({ project: T.String(), scope: T.String() }), res: T.Object({ state: T.Union([RunState, T.Null()]) }) },
+  /**
+   * Writes an ended run's JSON or JUnit report, as `parley run --reporter` writes it, to `path`
+   * (absolute, or relative to the home folder); an existing file is refused (`file-exists`).
+   */
+  'run.export': { req: T.Object({ run: T.String(), format: RunReportFormat, path: T.String({ minLength: 1 }) }), res: T.Object({ path: T.String(), bytes: T.Integer({ minimum: 0 }) }) },
+  /** The first rows of a CSV or JSON data file, read as a run would read them. */
+  'run.dataPreview': { req: T.Object({ path: T.String({ minLength: 1 }) }), res: DataPreview },
 
   /** Lists a local folder for the file chooser (the UI itself never touches files). */
   'fs.list': {
@@ -485,6 +559,8 @@ export const events = {
     message: T.String(),
   }),
   'workspace.changed': Workspace,
+  /** The vault was created, unlocked or locked: where secrets go now. */
+  'secret.storage': SecretStorage,
   /** The supervisor opened (or could not open) a page in the user's browser, e.g. an OAuth sign-in. */
   'browser.open': T.Object({ url: T.String(), reason: T.String(), opened: T.Boolean() }),
   /** A mock-host child's log entries, batched (child -> supervisor); `project` is empty, the child serves one mock. */
@@ -498,6 +574,10 @@ export const events = {
   'cookies.changed': T.Object({ count: T.Integer() }),
   /** A row of the HTTP Log appeared or changed (a stream's head, its end); `cleared` after Clear. */
   'httpLog.changed': T.Object({ row: T.Optional(HttpLogRow), cleared: T.Optional(T.Boolean()) }),
+  /** A run's newest rows and totals (supervisor -> UI). */
+  'run.progress': RunProgressEvent,
+  /** A run ended (its last rows went in a `run.progress` before): its summary, and what failed. */
+  'run.finished': RunFinishedEvent,
 } satisfies Record<string, TSchema>;
 
 /**

@@ -1,26 +1,28 @@
 /**
- * `parley import`: an OpenAPI or Swagger document or a WSDL (file, folder, URL or standard input) into a
+ * `parley import`: a document of any format protocol/import-formats.ts lists as built (file, folder, URL or standard input) into a
  * project, through the same supervisor import service and importer child as the app's Import
  * dialog, so the two cannot disagree; with --format curl, a curl command into an API
  * (../import/curl.ts). Exit 0 imported; 2 refused or failed (bad usage, unreadable
  * or malformed document, authentication...); 130/143 when Ctrl+C or SIGTERM cancelled it.
  */
 import { resolve } from 'node:path';
+import { hasCode } from '../../protocol/errors.js';
 import type { ReqOf } from '../../protocol/messages.js';
 import type { ImportOptions } from '../../protocol/model/import.js';
-import { builtFormat, builtFormats } from '../../protocol/import-formats.js';
+import { builtFormat } from '../../protocol/import-formats.js';
+import { chooseFormatAdvice, formatIds, formatLines } from '../import/formats-help.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
 import { ProgressLine } from '../import/progress.js';
 import { importJson, renderImport, type ImportRun } from '../import/render.js';
-import { CliSession, requireKeychain } from '../import/session.js';
+import { CliSession, noStorageAdvice, requireKeychain } from '../import/session.js';
 import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
 import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
 
 type RecordedResponses = NonNullable<ImportOptions['recordedResponses']>;
 const RECORDED_RESPONSES: readonly RecordedResponses[] = ['none', 'history', 'examples'];
 
-const FORMAT_IDS = ['auto', ...builtFormats().map((f) => f.id), 'curl'];
+const FORMAT_IDS = formatIds();
 
 export const IMPORT_HELP = `parley import: import an API definition, a collection or an environment
 
@@ -43,10 +45,7 @@ Options:
   --project <folder>        import into this existing project (a folder with parley.yaml)
   --new-project <folder>    make a new project in this folder and import into it
   --format <format>         the source's format (default auto: recognised from its name and content):
-${builtFormats()
-  .map((f) => `                              ${f.id.padEnd(20)}${f.label}${f.lands === 'workspace' ? ' (into the workspace)' : ''}`)
-  .join('\n')}
-                              curl                a curl command (below)
+${formatLines(' '.repeat(30))} (below)
   --name <name>             the API's name (default: the document's title)
   --project-name <name>     with --new-project: the new project's name (default: the source's own
                             name, e.g. a SoapUI project's, else the folder's name)
@@ -56,11 +55,15 @@ ${builtFormats()
   --include-static-assets   HAR: import requests for images, scripts, styles and fonts too
   --use-credentials-for-requests
                             WSDL by URL with --auth-basic or --kerberos: the interfaces' requests
-                            use them too (Basic: the password's keychain copy; Kerberos: the ticket)
+                            use them too (Basic: the password's stored copy; Kerberos: the ticket)
   --recorded-responses none|history|examples
                             HAR: what becomes of the recorded responses (default none; history
                             writes each exchange into History at its recorded time, redacted;
                             examples keeps up to 5 per request, one per status, masked)
+  --without-secrets         with no secure storage (no system keychain, and the vault locked or
+                            not made), import with passwords, tokens and secret values left
+                            out (the report says which) instead of refusing. A workspace with a
+                            vault is unlocked with PARLEY_VAULT_PASSPHRASE.
   --json                    print one JSON object instead of the report
   --verbose                 show what Parley's processes log
   --help                    this text
@@ -88,6 +91,7 @@ interface Options extends CommonFlags {
   'use-credentials-for-requests': boolean;
   'recorded-responses'?: string;
   'allow-local-files': boolean;
+  'without-secrets': boolean;
 }
 
 const COMMAND: CommandLine<Options> = {
@@ -109,6 +113,7 @@ const COMMAND: CommandLine<Options> = {
     'use-credentials-for-requests': { type: 'boolean', default: false },
     'recorded-responses': { type: 'string' },
     'allow-local-files': { type: 'boolean', default: false },
+    'without-secrets': { type: 'boolean', default: false },
   },
   usageProblem,
 };
@@ -126,8 +131,9 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
     const sourceArg = await sourceArgOf(arg, { allowStdin: true });
     const source = await importSourceOf(sourceArg, credentials, io.stdin, session.signal);
     const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
-    // Kerberos keeps nothing in the keychain: the ticket is the user's sign-in.
-    if (credentials && credentials.type !== 'kerberos') await requireKeychain(sup);
+    // Kerberos keeps nothing in the secret store: the ticket is the user's sign-in. With
+    // --without-secrets the credentials are used for the fetch and not kept (the report says so).
+    if (credentials && credentials.type !== 'kerberos' && !options['without-secrets']) await requireKeychain(sup);
     let into: ReqOf<'import.run'>['into'];
     if (options.project !== undefined) {
       const store = await sup.openProject(resolve(options.project));
@@ -149,6 +155,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
           ...(options['recorded-responses'] !== undefined ? { recordedResponses: options['recorded-responses'] as RecordedResponses } : {}),
         },
         ...(into ? { into } : {}),
+        ...(options['without-secrets'] ? { leaveOutSecrets: true } : {}),
       },
       { signal: session.signal, chunk: (p) => progress.show(p) },
     );
@@ -158,7 +165,9 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
   } catch (err) {
     progress.clear();
     if (session.wasInterrupted(err)) return session.cancelled('import', io.stderr);
-    return commandFailed(io, 'import', err, options.json);
+    // Only auto-detect throws this here (a curl import takes its own path): say how to choose.
+    const unrecognised = (options.format ?? 'auto') === 'auto' && hasCode(err, 'import-unrecognised');
+    return commandFailed(io, 'import', err, options.json, unrecognised ? chooseFormatAdvice() : noStorageAdvice(err));
   } finally {
     await session.close();
   }

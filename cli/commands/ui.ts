@@ -27,7 +27,7 @@ export async function runUi(args: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ParleyError('bad-input', `--port must be a port number, not ${values.port}.`);
 
   const dataDir = defaultDataDir();
-  const supervisor = await Supervisor.start({ dataDir });
+  const supervisor = await Supervisor.start({ dataDir, session: true });
   // A failure one UI message leaves behind is logged, and the app with its children goes on.
   installCrashPolicy({ role: 'supervisor', log: supervisor.log });
   let demo: DemoServer | null = null;
@@ -43,7 +43,9 @@ export async function runUi(args: string[]): Promise<number> {
       process.stdout.write(`Demo API: ${demo.url}\n`);
     }
     // The folders load while the UI starts, so its URL does not wait for a big project; a page
-    // that connects meanwhile is told they are opening and joins their load (app.info).
+    // that connects meanwhile is told they are opening and joins their load (app.info). The last
+    // session's projects first, then the command line's.
+    supervisor.restoreSession();
     for (const folder of positionals) {
       supervisor.openProject(resolve(folder), { create: true }).catch((err: Error) => process.stderr.write(`Could not open ${folder}: ${err.message}\n`));
     }

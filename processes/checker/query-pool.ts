@@ -64,7 +64,7 @@ export class QueryPool {
     if (!outcome.ok && outcome.reason === 'budget') {
       throw new ParleyError('graphql-schema-too-large', `Building the GraphQL schema took more than ${(this.options.schemaBudgetMs ?? SCHEMA_BUDGET_MS) / 1000} s and was stopped.`);
     }
-    const value = outcome.ok ? outcome.value : this.failed(outcome);
+    const value = outcome.ok ? outcome.value : this.failed(outcome, { kind: 'graphqlSchema', source });
     if (value.ok && 'sdl' in value) return { sdl: value.sdl, types: value.types };
     if (!value.ok) throw new ParleyError(value.code, value.message);
     throw new ParleyError('query-failed', 'The query thread answered with something else.');
@@ -72,13 +72,16 @@ export class QueryPool {
 
   private async task(task: QueryTask, signal?: AbortSignal): Promise<QueryTaskOutcome> {
     const outcome = await (this.pool ??= this.newPool(this.budgetMs)).run(task, signal);
-    return outcome.ok ? outcome.value : this.failed(outcome);
+    return outcome.ok ? outcome.value : this.failed(outcome, task);
   }
 
-  private failed(outcome: Extract<Awaited<ReturnType<BudgetedPool<QueryTask, QueryTaskOutcome>['run']>>, { ok: false }>): never {
+  private failed(outcome: Extract<Awaited<ReturnType<BudgetedPool<QueryTask, QueryTaskOutcome>['run']>>, { ok: false }>, task: QueryTask): never {
     switch (outcome.reason) {
-      case 'budget':
-        throw new ParleyError('query-budget', `The query ran for ${this.budgetMs / 1000} s without finishing and was stopped.`);
+      case 'budget': {
+        // Over XML the time includes building the body's tree (the first query over a body of some megabytes).
+        const xml = task.kind === 'query' && task.job.source.kind === 'body' && task.job.source.syntax === 'xml';
+        throw new ParleyError('query-budget', `The query ran for ${this.budgetMs / 1000} s${xml ? ', reading the XML body included,' : ''} without finishing and was stopped.`);
+      }
       case 'queue-full':
         throw new ParleyError('query-busy', 'Too many queries are waiting: try again when the others have finished.');
       case 'cancelled':

@@ -18,9 +18,11 @@ const distDir = dirname(fileURLToPath(import.meta.url));
 const indexHtml = join(distDir, 'ui', 'index.html');
 
 async function openWindow(): Promise<void> {
-  const supervisor = await Supervisor.start({ dataDir: defaultDataDir(), electron: true });
+  const supervisor = await Supervisor.start({ dataDir: defaultDataDir(), electron: true, session: true });
   installCrashPolicy({ role: 'supervisor', log: supervisor.log });
-  // Loaded while the window opens; the page joins the loads still under way (app.info).
+  // Loaded while the window opens; the page joins the loads still under way (app.info): the last
+  // session's projects, then the command line's.
+  supervisor.restoreSession();
   for (const folder of process.argv.slice(2).filter((a) => !a.startsWith('-'))) {
     supervisor.openProject(folder, { create: true }).catch((err: Error) => supervisor.log(`could not open ${folder}: ${err.message}`));
   }

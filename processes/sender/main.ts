@@ -36,9 +36,9 @@ const peer: Peer = connectToSupervisor({
             stop: read.stop.signal,
             onTaken: (taken) => void (read.taken = taken),
             onSend: (sendMessage) => void (read.send = sendMessage),
-            head: (head, timing) => {
+            head: (head, timing, hopTiming) => {
               reads.set(id, read);
-              chunk({ kind: 'head', head, timing, stream: id });
+              chunk({ kind: 'head', head, timing, hopTiming, stream: id });
             },
             batch: (batch) => chunk({ kind: 'batch', batch }),
           },

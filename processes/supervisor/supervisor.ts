@@ -14,8 +14,11 @@ import { ChildProcessHandle, type ChildSpec } from './children/child-process.js'
 import { appVersion, checkPathLength, distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
 import type { FsOps } from './store/atomic.js';
-import { KeychainSecrets, type SecretStore } from './store/secrets.js';
+import type { SecretStore } from './store/secrets.js';
+import { WorkspaceSecrets } from './store/workspace-secrets.js';
+import type { KdfParams } from './store/vault-file.js';
 import { WorkspaceStore } from './store/workspace-store.js';
+import { SessionStore } from './store/session-store.js';
 import { HistoryStore } from './store/history-store.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { LoggedSend, SendDeps } from './send/send-service.js';
@@ -32,11 +35,17 @@ import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
 import { definitionParser } from './checks/definition-parser.js';
 import { SpareJobChild, type JobSpec } from './children/spare-job.js';
+import { RunService } from './run/run-service.js';
 
 export interface SupervisorOptions {
   dataDir: string;
   log?: (line: string) => void;
+  /** The keychain backend of the workspace's secret store (tests give a Map-backed one). */
   secrets?: SecretStore;
+  /** Where a command without a UI gets the vault's passphrase (`PARLEY_VAULT_PASSPHRASE`). */
+  vaultPassphrase?: () => string | undefined;
+  /** scrypt's cost for a vault made here (tests use a cheaper one; the vault's header records it). */
+  vaultKdf?: KdfParams;
   electron?: boolean;
   /** Heartbeat settings for children, shortened in tests. */
   heartbeatMs?: number;
@@ -52,19 +61,33 @@ export interface SupervisorOptions {
   importDeadlines?: ImportJobDeadlines;
   /** How long a job child started ahead of its job (prepareJob) waits for it; 60 s when absent. */
   spareJobMs?: number;
+  /**
+   * Keep the session (open projects, the page's tabs and drafts) in `<data>/session.json`: the
+   * app (`parley ui`, Electron) does; the other commands never touch it.
+   */
+  session?: boolean;
+  /** How long a session change waits before the file is written (tests shorten it). */
+  sessionWriteMs?: number;
 }
 
 const SPARE_JOB_MS = 60_000;
+
+const logToStderr = (line: string) => void process.stderr.write(`${line}\n`);
 
 export class Supervisor {
   readonly sender: ChildProcessHandle;
   readonly checker: ChildProcessHandle;
   readonly workspace: WorkspaceStore;
-  readonly secrets: SecretStore;
+  /** The session file, when this supervisor keeps one (the app). */
+  readonly session: SessionStore | null;
+  /** The workspace's secret store: the keychain or the vault (workspace-secrets.ts). */
+  readonly secrets: WorkspaceSecrets;
   readonly history: HistoryStore;
   readonly verdicts: ContractVerdicts;
   readonly mocks: MockService;
   readonly imports: ImportService;
+  /** The app's runner: runs of chosen requests on `parley run`'s engine. */
+  readonly runs: RunService;
   /** Reads curl commands in an importer child (Import cURL). */
   readonly curl: CurlReader;
   /** The workspace's cookie jar (one per workspace, so one per supervisor). */
@@ -88,11 +111,16 @@ export class Supervisor {
   private readonly options: SupervisorOptions;
   private stopped = false;
 
-  private constructor(options: SupervisorOptions, workspace: WorkspaceStore) {
+  private constructor(options: SupervisorOptions, workspace: WorkspaceStore, session: SessionStore | null) {
     this.options = options;
-    this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.log = options.log ?? logToStderr;
     this.workspace = workspace;
-    this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
+    this.session = session;
+    this.secrets = new WorkspaceSecrets(options.dataDir, {
+      ...(options.secrets ? { keychain: options.secrets } : {}),
+      ...(options.vaultPassphrase ? { vaultPassphrase: options.vaultPassphrase } : {}),
+      ...(options.vaultKdf ? { kdf: options.vaultKdf } : {}),
+    });
     this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
     this.httpLog = new HttpLog<LoggedSend>((change) => this.broadcast('httpLog.changed', change));
@@ -101,6 +129,11 @@ export class Supervisor {
       secrets: this.secrets,
       log: this.log,
       onChange: (count) => this.broadcast('cookies.changed', { count }),
+    });
+    // A vault created or unlocked now can keep the jar's key: the jar reads its file then.
+    this.secrets.onChange((status) => {
+      this.broadcast('secret.storage', status);
+      if (status.available) void this.cookies.storageChanged();
     });
     this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true, serve: cookieSenderHandlers(this.cookies) });
     // Definitions travel to the checker (checks, stub findings): its link carries messages over a frame.
@@ -119,13 +152,15 @@ export class Supervisor {
     };
     this.mocks = new MockService(this);
     this.imports = new ImportService(this, options.importDeadlines);
+    this.runs = new RunService(this);
     this.curl = new CurlReader({ log: this.log });
     this.spareJob = new SpareJobChild((spec) => this.jobChild(spec), options.spareJobMs ?? SPARE_JOB_MS);
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
     const workspace = await WorkspaceStore.open(options.dataDir);
-    const supervisor = new Supervisor(options, workspace);
+    const session = options.session ? await SessionStore.open(options.dataDir, { log: options.log ?? logToStderr, writeDelayMs: options.sessionWriteMs }) : null;
+    const supervisor = new Supervisor(options, workspace, session);
     if (options.services !== false) await Promise.all([supervisor.sender.start(), supervisor.checker.start()]);
     return supervisor;
   }
@@ -218,6 +253,7 @@ export class Supervisor {
     // `parley run` does not make the project a recent one: a CI run is not the user opening it,
     // and rewriting workspace.yaml cost a short run about a tenth of its time.
     if (!remember) return store;
+    this.session?.projectOpened(root);
     // Saved behind the open's answer (an fsynced write of the workspace): the list needn't delay
     // the tree. Every UI is told, so a welcome page's Recent list is never stale.
     void this.workspace
@@ -242,12 +278,32 @@ export class Supervisor {
     return [...this.projects.values()];
   }
 
+  /**
+   * Opens the last session's projects again, in the background as the command line's are (a page
+   * that connects meanwhile joins their loads). One that cannot be opened (its folder is gone) is
+   * left out of the session and said once, to the log and to the first page.
+   */
+  restoreSession(): void {
+    const session = this.session;
+    if (!session) return;
+    for (const root of session.projects) {
+      // Not made a recent project again: the user did not open it now.
+      this.openProject(root, { remember: false }).catch((err: Error) => {
+        session.projectGone(root, err.message);
+        // A page that already asked for the session's notices hears of it now.
+        if (this.uiPeers.size > 0) for (const message of session.takeNotices()) this.notify('warning', message);
+      });
+    }
+  }
+
+  /** Closes a project the user closed: it leaves the session too (shutdown keeps it there). */
   async closeProject(path: string): Promise<void> {
     checkPathLength(path, 'project folder');
     const store = this.projects.get(resolve(path));
     if (!store) return;
+    this.session?.projectClosed(store.root);
     this.projects.delete(store.root);
-    await this.mocks.stopProject(store.root);
+    await Promise.all([this.mocks.stopProject(store.root), this.runs.stopProject(store.root)]);
     await store.close();
   }
 
@@ -289,13 +345,15 @@ export class Supervisor {
   async shutdown(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await this.mocks.stopAll();
+    await Promise.all([this.mocks.stopAll(), this.runs.close()]);
     await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), definitionParser.close(), this.spareJob.drop(), ...[...this.jobs].map((job) => job.stop(200))]);
     await this.cookies.flush();
+    // The vault's key lives in this process's memory only: forgotten at quit.
+    this.secrets.vault.lock();
     // An open under way finishes first, so its store is closed with the others.
     await Promise.allSettled(this.loading.values());
     await Promise.all([...this.projects.values()].map((p) => p.close()));
-    await this.workspace.settled();
+    await Promise.all([this.workspace.settled(), this.session?.flush()]);
     for (const peer of this.uiPeers) peer.close();
   }
 }

@@ -14,7 +14,10 @@ import { ParleyError } from '../../protocol/errors.js';
 import { graphqlHandlers } from './graphql/handlers.js';
 import { sendByKind } from './kinds/index.js';
 import { addBodyFile } from './store/body-files.js';
-import { moveSecretsToKeychain } from './send/secure-auth.js';
+import { moveSecretsToStore } from './send/secure-auth.js';
+import { literalSecrets } from '../../protocol/credentials/auth-secrets.js';
+import { newId } from '../../protocol/ids.js';
+import { inheritedSettings } from '../../protocol/inheritance.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
@@ -25,6 +28,7 @@ import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 import { queryHandlers } from './checks/query.js';
 import { httpLogHandlers } from './http-log/handlers.js';
 import { treeHandlers } from './tree/handlers.js';
+import { runHandlers } from './run/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -50,6 +54,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...httpLogHandlers(sup),
     ...graphqlHandlers(sup),
     ...treeHandlers(sup),
+    ...runHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,
@@ -66,6 +71,13 @@ export function uiHandlers(sup: Supervisor): Handlers {
       });
       sup.broadcast('workspace.changed', ws);
       return ws.preferences;
+    },
+
+    // A supervisor that keeps no session (a command's) has no tabs to give and keeps none.
+    'session.get': () => ({ ...(sup.session?.tabs() ?? { tabs: [] }), projects: [...(sup.session?.projects ?? [])], notices: sup.session?.takeNotices() ?? [] }),
+    'session.save': (tabs) => {
+      sup.session?.setTabs(tabs);
+      return {};
     },
 
     'project.open': async ({ path }, ctx) => {
@@ -104,13 +116,35 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [api.id]);
       return api;
     },
-    'api.save': async ({ project, api }) => {
+    'api.save': async ({ project, api, leaveOutSecrets }) => {
       const store = sup.project(project);
-      const secured = await moveSecretsToKeychain(api.auth, `api/${api.id}`, sup.secrets);
+      const secured = await moveSecretsToStore(api.auth, `api/${api.id}`, sup.secrets, { leaveOut: leaveOutSecrets === true });
       await rememberSecrets(sup, secured.stored);
       const saved = await store.saveApi({ ...api, auth: secured.auth });
       sup.projectChanged(store, [api.id]);
       return saved;
+    },
+
+    'folder.get': ({ project, id }) => {
+      const { name, settings } = sup.project(project).getFolder(id);
+      return { id, name, settings };
+    },
+    'folder.save': async ({ project, id, settings }) => {
+      const store = sup.project(project);
+      // A typed secret goes to the secret store (keychain or vault) under the folder's own id, which a rename or move keeps.
+      const current = store.getFolder(id);
+      const secretId = current.secretId ?? (literalSecrets(settings.auth).size > 0 ? newId('f') : undefined);
+      const secured = secretId === undefined ? { auth: settings.auth, stored: [] } : await moveSecretsToStore(settings.auth, `folder/${secretId}`, sup.secrets);
+      await rememberSecrets(sup, secured.stored);
+      await store.saveFolder(id, { ...settings, auth: secured.auth }, secretId);
+      sup.projectChanged(store, [id]);
+      const saved = store.getFolder(id);
+      return { id, name: saved.name, settings: saved.settings };
+    },
+    'tree.inherited': ({ project, item }) => {
+      const store = sup.project(project);
+      const { api, folders } = item.kind === 'request' ? store.scopeOf(item.id) : store.scopeOfFolder(item.id);
+      return inheritedSettings(api, folders);
     },
 
     'request.get': ({ project, id }) => sup.project(project).getRequest(id),
@@ -126,9 +160,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [request.id]);
       return request;
     },
-    'request.save': async ({ project, request }) => {
+    'request.save': async ({ project, request, leaveOutSecrets }) => {
       const store = sup.project(project);
-      const secured = await moveSecretsToKeychain(request.auth, `request/${request.id}`, sup.secrets);
+      const secured = await moveSecretsToStore(request.auth, `request/${request.id}`, sup.secrets, { leaveOut: leaveOutSecrets === true });
       await rememberSecrets(sup, secured.stored);
       const saved = await store.saveRequest({ ...request, auth: secured.auth });
       sup.projectChanged(store, [request.id]);
@@ -184,10 +218,11 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.broadcast('workspace.changed', ws);
       return {};
     },
-    'secret.status': async () => {
-      const reason = await sup.secrets.unavailableReason();
-      return { available: reason === null, ...(reason ? { reason } : {}), names: sup.workspace.get().secrets };
-    },
+    'secret.status': async () => ({ ...(await sup.secrets.status()), names: sup.workspace.get().secrets }),
+    'secret.has': ({ names }) => sup.secrets.has(names),
+    'secret.createVault': ({ passphrase }) => sup.secrets.createVault(passphrase),
+    'secret.unlock': ({ passphrase }) => sup.secrets.unlockVault(passphrase),
+    'secret.lock': () => sup.secrets.lockVault(),
 
     'fs.list': async ({ path }) => {
       checkPathLength(path ?? '', 'folder');

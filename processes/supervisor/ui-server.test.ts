@@ -58,6 +58,16 @@ describe('UI server', () => {
     expect((await get('/app.js', { host: host() })).status).toBe(403);
   });
 
+  it('answers /alive to its own token only, so a page from an earlier run can tell it was restarted', async () => {
+    const alive = await get(`/alive?token=${server.token}`, { host: host() });
+    expect(alive.status).toBe(204);
+    const stale = await get('/alive?token=from-an-earlier-run', { host: host() });
+    expect(stale.status).toBe(403);
+    expect(stale.body).toMatch(/from an earlier run of Parley.*Parley is running at/);
+    expect((await get(`/alive?token=${server.token}`, { host: `evil.example:${server.port}` })).status).toBe(421);
+    expect(String((await get(`/?token=${server.token}`, { host: host() })).headers['content-security-policy'])).toContain(`connect-src ws://127.0.0.1:${server.port} ws://localhost:${server.port} http://127.0.0.1:${server.port}`);
+  });
+
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const res = await get(`/?token=${server.token}`, { host: `evil.example:${server.port}` });
     expect(res.status).toBe(421);

@@ -2,6 +2,8 @@
  * Serves the UI to a browser on 127.0.0.1 and carries the bus over a WebSocket. Every request
  * must carry the per-run token and a Host naming this server; a WebSocket must also come
  * from this server's own Origin. Anything else is refused before it reaches the supervisor.
+ * The token is new at every start and never written down (ARCHITECTURE.md, "UI server"): a page
+ * left open across a restart asks `/alive`, is refused, and says how to get back.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -36,6 +38,8 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 const ASSETS = new Set(['/app.js', '/app.css', '/app.js.map', '/app.css.map']);
+export const STALE_ADDRESS =
+  'This address has no token, or its token is from an earlier run of Parley: every start of `parley ui` makes a new one. Open the address it printed in its terminal ("Parley is running at http://127.0.0.1:...").';
 
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const token = randomBytes(24).toString('base64url');
@@ -61,8 +65,13 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 421, 'This server only answers as 127.0.0.1 or localhost.');
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    if (!tokenOk(url.searchParams.get('token'))) return refuse(res, 403, 'Wrong or missing token: open the URL that `parley ui` printed.');
+    if (!tokenOk(url.searchParams.get('token'))) return refuse(res, 403, STALE_ADDRESS);
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed.');
+    // What a page whose bus closed asks: still here (204) or restarted with a new token (403 above).
+    if (url.pathname === '/alive') {
+      res.writeHead(204, { 'cache-control': 'no-store' });
+      return void res.end();
+    }
     if (url.pathname === '/' || url.pathname === '/index.html') {
       const html = (await readFile(join(options.uiDir, 'index.html'), 'utf8')).replaceAll('%TOKEN%', token);
       return send(res, 200, TYPES['.html']!, html);
@@ -142,7 +151,8 @@ function csp(port: number): string {
     "style-src 'self' 'unsafe-inline'",
     'img-src data: blob:',
     "font-src 'self'",
-    `connect-src ws://127.0.0.1:${port} ws://localhost:${port}`,
+    // http: for the page's `/alive` question when its bus closes.
+    `connect-src ws://127.0.0.1:${port} ws://localhost:${port} http://127.0.0.1:${port} http://localhost:${port}`,
     "frame-src 'self' blob:",
     "base-uri 'none'",
     "form-action 'none'",

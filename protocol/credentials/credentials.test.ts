@@ -117,6 +117,20 @@ describe('masking headers and URLs', () => {
     expect(maskUrl('https://h/p?a=1').masked).toBe(0);
     expect(maskUrl('https://h/p?token=x', { replacement: '' }).text).toBe('https://h/p?token=');
   });
+
+  it("masks the password of a URL's user info, keeping the user, as a URL parser finds it", () => {
+    const e = encodeURIComponent(MASK);
+    expect(maskUrl('http://bob:s3cr3t-pass@127.0.0.1:8080/x?token=t')).toEqual({ text: `http://bob:${e}@127.0.0.1:8080/x?token=${e}`, masked: 2 });
+    // The last @ of the authority ends the user info; the authority ends at / ? # or \.
+    expect(maskUrl('https://bob:p@ss:w@rd@h/p@q').text).toBe(`https://bob:${e}@h/p@q`);
+    expect(maskUrl('http://h/p?u=a:b@c').masked).toBe(0);
+    expect(maskUrl('http://bob:pw@h\\x@y').text).toBe(`http://bob:${e}@h\\x@y`);
+    expect(maskUrl('http://:pw@h/').text).toBe(`http://:${e}@h/`);
+    // No password, a reference, no authority: nothing to mask.
+    for (const url of ['http://bob@h/', 'http://bob:@h/', 'http://bob:${secret:pw}@h/', 'http://bob:%24%7Bsecret%3Apw%7D@h/', '{{base}}/x', 'mailto:bob:pw@h', '/bob:pw@h']) expect(maskUrl(url)).toEqual({ text: url, masked: 0 });
+    // Blanked (an import), the colon goes with it.
+    expect(maskUrl('http://bob:pw@h/', { replacement: '' }).text).toBe('http://bob@h/');
+  });
 });
 
 describe('filling masked values back in', () => {
@@ -136,6 +150,8 @@ describe('filling masked values back in', () => {
     expect(fillMaskedBody(`a=1&token=${e}&token=${e}`, 'token=x&token=y', 'form')).toBe('a=1&token=x&token=y');
     expect(fillMaskedUrl(`https://h/p?key=${e}&q=old`, 'https://h/p?q=new&key=K')).toBe('https://h/p?key=K&q=old');
     expect(fillMaskedUrl(`https://h/p?key=${e}`, 'https://h/p')).toBeNull();
+    expect(fillMaskedUrl(`https://bob:${e}@h/p?key=${e}`, 'https://bob:pw%2F1@h/p?key=K')).toBe('https://bob:pw%2F1@h/p?key=K');
+    expect(fillMaskedUrl(`https://bob:${e}@h/p`, 'https://bob@h/p')).toBeNull();
   });
   it('fills XML elements and attributes', () => {
     expect(fillMaskedBody(`<a k="1"><password>${XML_MASK}</password></a>`, '<a><password>pw</password></a>', 'xml')).toBe('<a k="1"><password>pw</password></a>');

@@ -18,3 +18,4 @@ export {
   valueForms,
 } from './mask.js';
 export { CARRIED_VALUE_MIN, carriedReplacements, carriedValues, cookiePairValues, setCookieValue, type CarriedExchange } from './carried.js';
+export { leaveOutSecrets, refillSecrets, type KeptDraft } from './draft-secrets.js';

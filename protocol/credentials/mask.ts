@@ -89,15 +89,54 @@ export function maskBody(text: string, syntax: BodySyntax, options: MaskOptions 
   return replaceSpans(text, credentialSpans(text, syntax), (_, raw) => (isReferenceOnly(plainValue(syntax, raw)) ? null : replacement));
 }
 
-/** The URL with the value of every credential-named query parameter masked. */
+/**
+ * The URL with the password of its user info (`http://bob:pw@host/`) and the value of every
+ * credential-named query parameter masked; blanked, the password goes with its colon. The user is
+ * kept, as Basic auth's user name is (a request's file and Copy as cURL show it): it names the
+ * account and is no credential by the name rule.
+ */
 export function maskUrl(url: string, options: MaskOptions = {}): Masked {
+  const replacement = replacementOf(options);
+  let text = url;
+  let masked = 0;
+  const password = passwordSpan(url);
+  if (password && !isReferenceOnly(plainValue('form', url.slice(password.start, password.end)))) {
+    const before = replacement === '' ? password.start - 1 : password.start;
+    text = `${url.slice(0, before)}${encodeURIComponent(replacement)}${url.slice(password.end)}`;
+    masked = 1;
+  }
+  const query = maskQuery(text, replacement);
+  return { text: query.text, masked: masked + query.masked };
+}
+
+function maskQuery(url: string, replacement: string): Masked {
   const q = url.indexOf('?');
   if (q < 0) return { text: url, masked: 0 };
   const hash = url.indexOf('#', q);
   const end = hash < 0 ? url.length : hash;
-  const replacement = encodeFor('form', replacementOf(options));
-  return replaceSpans(url, formSpans(url, q + 1, end), (_, raw) => (isReferenceOnly(plainValue('form', raw)) ? null : replacement));
+  const encoded = encodeFor('form', replacement);
+  return replaceSpans(url, formSpans(url, q + 1, end), (_, raw) => (isReferenceOnly(plainValue('form', raw)) ? null : encoded));
 }
+
+/**
+ * Where the password of a URL's user info is written (after `user:`, before the last `@` of the
+ * authority), as a URL parser reads it: the authority ends at `/`, `?`, `#` or `\`. Null when the
+ * URL has no scheme and authority, or no password (`bob@host`, `bob:@host`).
+ */
+function passwordSpan(url: string): { start: number; end: number } | null {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
+  if (!scheme) return null;
+  const from = scheme[0].length;
+  let end = from;
+  while (end < url.length && !AUTHORITY_END.has(url[end]!)) end++;
+  const at = url.lastIndexOf('@', end - 1);
+  if (at < from) return null;
+  const colon = url.indexOf(':', from);
+  if (colon < 0 || colon + 1 >= at) return null;
+  return { start: colon + 1, end: at };
+}
+
+const AUTHORITY_END = new Set(['/', '?', '#', '\\']);
 
 /**
  * A header's value with its credential masked: Authorization keeps its scheme, Cookie its
@@ -214,8 +253,22 @@ export function fillMaskedBody(recorded: string, current: string, syntax: BodySy
   return replaceSpans(recorded, wanted, (span) => have.get(span.path)!).text;
 }
 
-/** The recorded URL with its masked query values taken from `current`'s parameters of the same name; null when one is missing. */
+/**
+ * The recorded URL with its masked values taken from `current`: the password of its user info
+ * from `current`'s, its masked query values from `current`'s parameters of the same name; null
+ * when one is missing.
+ */
 export function fillMaskedUrl(recorded: string, current: string): string | null {
+  const masked = passwordSpan(recorded);
+  if (masked && recorded.slice(masked.start, masked.end) === encodeURIComponent(MASK)) {
+    const have = passwordSpan(current);
+    if (!have) return null;
+    return fillMaskedQuery(`${recorded.slice(0, masked.start)}${current.slice(have.start, have.end)}${recorded.slice(masked.end)}`, current);
+  }
+  return fillMaskedQuery(recorded, current);
+}
+
+function fillMaskedQuery(recorded: string, current: string): string | null {
   const spansOf = (url: string) => {
     const q = url.indexOf('?');
     if (q < 0) return [];
@@ -232,4 +285,78 @@ export function fillMaskedUrl(recorded: string, current: string): string | null 
 /** Whether a recorded value still holds the mask somewhere (a header masked whole or in part). */
 export function holdsMask(value: string): boolean {
   return value.includes(MASK) || value.includes(encodeURIComponent(MASK)) || value.includes(encodeFor('xml', MASK));
+}
+
+// --- leaving credential values out of a kept draft (the session file) -------------------------
+
+/** A text with its credential values left out, and where the ones that were typed (not as saved) were. */
+export interface LeftOutText {
+  text: string;
+  /** Span paths (`CredentialSpan.path`) of the values blanked: values the saved text did not hold there. */
+  typed: string[];
+}
+
+/**
+ * Every credential value of `text` left out before the text is kept anywhere (an unsaved draft in
+ * the session file): a value the saved text holds at the same place becomes the mask, to be taken
+ * from the saved text again when the draft is restored (`refillBody`); any other was typed, and is
+ * blanked. References, and values already masked, stay as they are.
+ */
+export function leaveOutBody(text: string, saved: string | null, syntax: BodySyntax): LeftOutText {
+  return leaveOut(text, credentialSpans(text, syntax), saved === null ? null : credentialSpans(saved, syntax), saved ?? '', syntax);
+}
+
+/** The same for a URL: its credential-named query values and the password of its user info. */
+export function leaveOutUrl(url: string, saved: string | null): LeftOutText {
+  return leaveOut(url, urlSpans(url), saved === null ? null : urlSpans(saved), saved ?? '', 'form');
+}
+
+/** A kept body with each masked value taken from the same place in the saved text, or blanked where it has none. */
+export function refillBody(kept: string, saved: string | null, syntax: BodySyntax): string {
+  return refill(kept, credentialSpans(kept, syntax), saved === null ? [] : credentialSpans(saved, syntax), saved ?? '', syntax);
+}
+
+export function refillUrl(kept: string, saved: string | null): string {
+  return refill(kept, urlSpans(kept), saved === null ? [] : urlSpans(saved), saved ?? '', 'form');
+}
+
+/** The span path of a URL's user-info password (a query name never holds a NUL, so it cannot clash). */
+export const URL_PASSWORD_PATH = '\u0000password';
+
+/** A URL's query values and the password in `scheme://user:password@host`. */
+function urlSpans(url: string): CredentialSpan[] {
+  const spans: CredentialSpan[] = [];
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(url);
+  if (authority) {
+    const start = url.indexOf('//') + 2;
+    const at = authority[1]!.lastIndexOf('@');
+    const colon = at < 0 ? -1 : authority[1]!.indexOf(':');
+    if (colon >= 0 && colon < at && at > colon + 1) spans.push({ path: URL_PASSWORD_PATH, start: start + colon + 1, end: start + at });
+  }
+  const q = url.indexOf('?');
+  if (q < 0) return spans;
+  const hash = url.indexOf('#', q);
+  return [...spans, ...formSpans(url, q + 1, hash < 0 ? url.length : hash)];
+}
+
+function leaveOut(text: string, spans: CredentialSpan[], savedSpans: CredentialSpan[] | null, saved: string, syntax: BodySyntax): LeftOutText {
+  const have = new Map((savedSpans ?? []).map((s) => [s.path, saved.slice(s.start, s.end)]));
+  const typed: string[] = [];
+  const masked = replaceSpans(text, spans, (span, raw) => {
+    if (isMaskedRaw(syntax, raw) || isReferenceOnly(plainValue(syntax, raw))) return null;
+    if (have.get(span.path) === raw) return encodeFor(syntax, MASK);
+    typed.push(span.path);
+    return emptyValue(syntax);
+  });
+  return { text: masked.text, typed };
+}
+
+function refill(kept: string, spans: CredentialSpan[], savedSpans: CredentialSpan[], saved: string, syntax: BodySyntax): string {
+  const have = new Map(savedSpans.map((s) => [s.path, saved.slice(s.start, s.end)]));
+  return replaceSpans(kept, spans, (span, raw) => (isMaskedRaw(syntax, raw) ? (have.get(span.path) ?? emptyValue(syntax)) : null)).text;
+}
+
+/** An empty value: `""` in JSON (a bare nothing would not parse), nothing elsewhere. */
+function emptyValue(syntax: BodySyntax): string {
+  return syntax === 'json' ? '""' : '';
 }

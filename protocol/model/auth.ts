@@ -31,3 +31,11 @@ export const Auth = T.Union([
 ]);
 export type Auth = Static<typeof Auth>;
 export type AuthType = Auth['type'];
+
+/** The fields of each auth type that hold a secret (a `${secret:name}` reference once saved). */
+export const AUTH_SECRET_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['basic', ['password']],
+  ['bearer', ['token']],
+  ['apikey', ['value']],
+  ['oauth2', ['clientSecret']],
+]);

@@ -9,6 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const STEP_MS = 30_000;
@@ -73,9 +74,30 @@ describe.skipIf(missing !== null)('import dialog with a HAR capture', { timeout:
 
     await page.getByLabel('Filter requests').fill('orders');
     await page.getByRole('treeitem', { name: /GET \/orders/ }).first().click();
-    await expect.poll(() => page.getByLabel('URL').first().inputValue()).toMatch(/^\/orders\?page=1$/);
+    await expect.poll(() => codeText(page.getByLabel('URL').first())).toMatch(/^\/orders\?page=1$/);
     // The two recorded statuses became examples.
     await page.getByRole('button', { name: 'Examples (2)' }).waitFor();
     await screenshot(page, 'import-har-request');
+  });
+
+  // Issue 27 item 13: such an API never had a definition; "imported again with definitions cached" was wrong.
+  it('says an API made from a capture has no definition to mock, on its tab and from New Mock…', async () => {
+    await page.getByLabel('Filter requests').fill('');
+    const api = page.getByRole('treeitem', { name: 'shop.example.test', exact: true });
+    await api.click();
+    const section = page.getByRole('region', { name: 'Mock service' });
+    await section.scrollIntoViewIfNeeded();
+    await expect(section.textContent()).resolves.toContain('No definition: a mock answers from an imported OpenAPI document or WSDL, and this API was not imported from one.');
+    await expect(section.textContent()).resolves.not.toContain('imported again');
+    await expect(section.getByRole('button', { name: 'New Mock…' }).isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'import-har-no-definition');
+
+    await api.click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'New Mock…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Mock of shop.example.test' });
+    await dialog.getByRole('button', { name: 'Create mock' }).click();
+    await expect(dialog.getByRole('alert').textContent()).resolves.toMatch(/^No definition: a mock answers from an imported OpenAPI document or WSDL/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 });

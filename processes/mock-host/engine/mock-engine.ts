@@ -216,7 +216,10 @@ export class MockEngine {
     const scenario = response.scenario;
     if (scenario?.thenMoveTo && this.isCandidate(response)) {
       const to = scenario.thenMoveTo;
-      reply.commit = () => this.deps.state.setScenario(scenario.name, to);
+      reply.commit = () => {
+        const refused = this.deps.state.setScenarios([[scenario.name, to]]);
+        if (refused) reply.notes.push(`${response.name} did not move its scenario: ${refused}`);
+      };
     }
     return reply;
   }
@@ -345,7 +348,12 @@ export class MockEngine {
       const title = outcome.error.code === 'mock-script-timeout' ? 'Dispatch script timed out' : 'Dispatch script failed';
       return this.ownReply(500, outcome.error.code, title, `The dispatch script of ${op.name} did not pick a response; the mock log says why.`, { operation: op.name });
     }
-    for (const [name, state] of outcome.scenarioChanges) this.deps.state.setScenario(name, state);
+    // Checked again here: scripts of requests run at once each saw the scenarios as they were.
+    const refused = this.deps.state.setScenarios(outcome.scenarioChanges);
+    if (refused) {
+      notes.push(`The dispatch script's scenarios were not set: ${refused}`);
+      return this.ownReply(500, 'mock-script-failed', 'Dispatch script failed', `The dispatch script of ${op.name} did not pick a response; the mock log says why.`, { operation: op.name });
+    }
     return { response: candidates.find((c) => c.name === outcome.picked) };
   }
 }

@@ -24,15 +24,12 @@ export function maskHeaders(headers: Iterable<readonly [string, string]>): MockH
 }
 
 /**
- * The request target with credential-looking query values masked, and the user and password of
- * a full URL (an absolute-form target, which the mock refuses and logs).
+ * The request target with credential-looking query values masked, and the password of a full
+ * URL (an absolute-form target, which the mock refuses and logs), as History masks a URL.
  */
 export function maskTarget(target: string): string {
-  const masked = maskUrl(target).text;
-  return masked.charCodeAt(0) === 0x2f ? masked : masked.replace(USERINFO, `$1${MASK}@`);
+  return maskUrl(target).text;
 }
-
-const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
 
 export const PREVIEW_BYTES = LOG_PREVIEW_BYTES;
 

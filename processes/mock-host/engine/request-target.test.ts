@@ -70,11 +70,15 @@ describe('the mock listener refuses what a server behind a proxy must (REST)', (
     expect(answer.body).not.toContain('served');
 
     await raw(port, `GET http://user:hunter2@evil.com/x?token=abc HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    // A password with an @ in it: the user info ends at the authority's last @.
+    await raw(port, `GET http://user:hun@ter2@evil.com/x HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
     expect(logs.map((e) => [e.status, e.path, e.operation])).toEqual([
       [400, 'http://evil.com/x', ''],
-      [400, `http://${MASK}@evil.com/x?token=${encodeURIComponent(MASK)}`, ''],
+      [400, `http://user:${encodeURIComponent(MASK)}@evil.com/x?token=${encodeURIComponent(MASK)}`, ''],
+      [400, `http://user:${encodeURIComponent(MASK)}@evil.com/x`, ''],
     ]);
     expect(JSON.stringify(logs)).not.toContain('hunter2');
+    expect(JSON.stringify(logs)).not.toContain('ter2');
   });
 
   it('answers a request with two Host lines 400, whichever comes first, even listening on all interfaces', async () => {

@@ -73,7 +73,7 @@ declare const request: ParleyRequest;
 declare const responses: ReadonlyArray<{ readonly id: string; readonly name: ResponseName }>;
 /** Picks the response to send; without a call the default response is sent. */
 declare function respond(name: ${names}): void;
-/** Scenario states; every scenario starts at "Started". */
+/** Scenario states; every scenario starts at "Started". set throws past the mock's bounds: 1,000 scenarios, names of 256 characters, states of 1,024. */
 declare const scenarios: { get(name: string): string; set(name: string, state: string): void };
 /** Writes a line to the mock's log. */
 declare function log(...args: unknown[]): void;

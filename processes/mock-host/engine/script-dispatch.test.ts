@@ -3,6 +3,7 @@ import type { MockLogEntry } from '../../../protocol/model/mock.js';
 import { MockServer, type LogRecord } from './mock-server.js';
 import { LOG_ENTRY_BYTES_MAX, LOG_LIST_BYTES, LOG_TEXT_CHARS, logEntryBytes } from '../../../protocol/mock-log-bounds.js';
 import { mockOf, operation, response, send } from './test-support/mocks.js';
+import { SCENARIOS_KEPT, SCENARIO_NAME_CHARS, SCENARIO_STATE_CHARS, type MockState } from './mock-state.js';
 
 const text = (name: string, body = name) => response({ name, body: { kind: 'text', text: body } });
 
@@ -37,6 +38,10 @@ const mock = mockOf([
   scripted('/by-body', `respond(request.body);`),
   scripted('/throws-body', `throw new Error(request.body);`),
   scripted('/logs-body', `for (let i = 0; i < 100; i++) log(request.body);`),
+  // Scripts that name a scenario, or give it a state, from the request.
+  scripted('/scenario-named-by-body', `scenarios.set(request.body, 'seen'); respond('Special');`),
+  scripted('/scenario-state-from-body', `scenarios.set('cart', request.body); respond('Special');`),
+  scripted('/scenario-read', `log(scenarios.get(request.body));`),
   operation({ name: 'plain', method: 'GET', path: '/plain', responses: [text('Default', 'plain')] }),
 ]);
 
@@ -147,4 +152,50 @@ describe('a script handed a multi-MB request value', () => {
     const weights = records.slice(-3).map((r) => r.weight);
     expect(Math.max(...weights)).toBeLessThan(64 * 1024);
   });
+});
+
+describe('scenarios a script names or sets from the request', () => {
+  const state = () => (server as unknown as { state: MockState }).state;
+  const plainAnswers = async () => expect((await send(port, { path: '/plain' })).text).toBe('plain');
+
+  it('1,000 requests each naming a new multi-KB scenario: each refused with a short note, the map stays empty, the mock answers throughout', async () => {
+    server.resetState();
+    for (let i = 0; i < 1000; i++) {
+      const answer = await post('/scenario-named-by-body', `${i}:`.padEnd(4096, 'k'));
+      expect(answer.status).toBe(500);
+      expect(answer.json()).toMatchObject({ code: 'mock-script-failed', operation: 'scenarionamedbybody' });
+      if (i % 100 === 0) await plainAnswers();
+      expect(state().scenarioCount).toBe(0);
+    }
+    expect(lastLog('/scenario-named-by-body').notes).toEqual([
+      `The dispatch script threw: scenarios.set(): a scenario's name is at most ${SCENARIO_NAME_CHARS} characters: "999:${'k'.repeat(75)}…" (4096 characters) was not set.`,
+    ]);
+  }, 300_000);
+
+  it('keeps at most SCENARIOS_KEPT scenarios, refuses a state past its length, and starts over on Reset state', async () => {
+    server.resetState();
+    for (let i = 0; i < SCENARIOS_KEPT; i++) expect((await post('/scenario-named-by-body', `s${i}`)).text).toBe('Special');
+    expect(state().scenarioCount).toBe(SCENARIOS_KEPT);
+    const past = await post('/scenario-named-by-body', 'one too many');
+    expect(past.json()).toMatchObject({ code: 'mock-script-failed' });
+    expect(lastLog('/scenario-named-by-body').notes).toEqual([
+      `The dispatch script threw: scenarios.set(): a mock keeps at most ${SCENARIOS_KEPT.toLocaleString('en')} scenarios: "one too many" would be one more, and was not set (Reset state starts them over).`,
+    ]);
+    expect(state().scenarioCount).toBe(SCENARIOS_KEPT);
+    // One it has takes a new state, within the bound.
+    expect((await post('/scenario-named-by-body', 's7')).text).toBe('Special');
+    await post('/scenario-read', 's7');
+    expect(lastLog('/scenario-read').notes).toEqual(['log: seen']);
+
+    server.resetState();
+    const huge = await post('/scenario-state-from-body', 'x'.repeat(2_000_000));
+    expect(huge.json()).toMatchObject({ code: 'mock-script-failed' });
+    expect(lastLog('/scenario-state-from-body').notes).toEqual([
+      `The dispatch script threw: scenarios.set(): a scenario's state is at most ${SCENARIO_STATE_CHARS} characters: the state of "cart" (2000000 characters) was not set.`,
+    ]);
+    expect(state().scenarioCount).toBe(0);
+    expect((await post('/scenario-state-from-body', 'x'.repeat(SCENARIO_STATE_CHARS))).text).toBe('Special');
+    expect(state().scenarioCount).toBe(1);
+    await plainAnswers();
+  }, 300_000);
 });

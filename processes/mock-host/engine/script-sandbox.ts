@@ -7,6 +7,7 @@
  */
 import ivm from 'isolated-vm';
 import { boundText } from '../../../protocol/errors.js';
+import { SCENARIOS_KEPT, SCENARIO_NAME_CHARS, SCENARIO_STATE_CHARS } from './mock-state.js';
 
 export interface ScriptInput {
   request: {
@@ -27,7 +28,7 @@ export type ScriptFailure = 'mock-script-failed' | 'mock-script-timeout';
 export interface ScriptOutcome {
   /** The name passed to respond(), if it was called. */
   picked?: string;
-  /** scenarios.set calls, in order. */
+  /** What scenarios.set calls left: each scenario set, with its last state, in the order first set. */
   scenarioChanges: Array<[string, string]>;
   /** log(...) lines. */
   logs: string[];
@@ -49,8 +50,11 @@ const PRELUDE = `(() => {
   delete globalThis.__input;
   // V8 gives every context a console; a script writes to the mock log through log() instead.
   delete globalThis.console;
-  const out = { picked: undefined, changes: [], logs: [] };
+  const out = { picked: undefined, logs: [] };
   const states = Object.assign(Object.create(null), input.scenarios);
+  // Each scenario's last state only: a loop of sets leaves one change per scenario.
+  const changes = new Map();
+  let scenarioCount = Object.keys(states).length;
   const names = new Set(input.responses.map((r) => r.name));
   const deepFreeze = (v) => { if (v && typeof v === 'object') { Object.values(v).forEach(deepFreeze); Object.freeze(v); } return v; };
   // A value the script got from the request can be megabytes: an error quotes its start, as quote() does.
@@ -64,14 +68,26 @@ const PRELUDE = `(() => {
     if (!names.has(name)) throw new Error('respond(): this operation has no response named ' + quote(name));
     out.picked = name;
   });
+  // The mock's bounds (mock-state.ts), said where the script breaks them; the host checks them again.
   define('scenarios', Object.freeze({
     get(name) { return states[String(name)] ?? 'Started'; },
-    set(name, state) { states[String(name)] = String(state); out.changes.push([String(name), String(state)]); },
+    set(name, state) {
+      name = String(name);
+      state = String(state);
+      if (name.length > ${SCENARIO_NAME_CHARS}) throw new Error("scenarios.set(): a scenario's name is at most ${SCENARIO_NAME_CHARS} characters: " + quote(name) + ' was not set.');
+      if (state.length > ${SCENARIO_STATE_CHARS}) throw new Error("scenarios.set(): a scenario's state is at most ${SCENARIO_STATE_CHARS} characters: the state of " + quote(name) + ' (' + state.length + ' characters) was not set.');
+      if (!(name in states)) {
+        if (scenarioCount >= ${SCENARIOS_KEPT}) throw new Error('scenarios.set(): a mock keeps at most ${SCENARIOS_KEPT.toLocaleString('en')} scenarios: ' + quote(name) + ' would be one more, and was not set (Reset state starts them over).');
+        scenarioCount++;
+      }
+      states[name] = state;
+      changes.set(name, state);
+    },
   }));
   define('log', function log(...args) {
     if (out.logs.length < ${MAX_LOG_LINES}) out.logs.push(args.map(text).join(' ').slice(0, ${MAX_LOG_LINE}));
   });
-  define('__parleyResult', () => JSON.stringify(out));
+  define('__parleyResult', () => JSON.stringify({ picked: out.picked, logs: out.logs, changes: [...changes] }));
 })();`;
 
 export class ScriptSandbox {
@@ -122,7 +138,8 @@ export class ScriptSandbox {
       };
       outcome.logs = result.logs;
       if (!outcome.error) {
-        outcome.scenarioChanges = result.changes;
+        // Strings only, whatever the script did to the globals the prelude uses.
+        outcome.scenarioChanges = result.changes.filter((c): c is [string, string] => Array.isArray(c) && typeof c[0] === 'string' && typeof c[1] === 'string');
         if (result.picked !== undefined) outcome.picked = result.picked;
       }
       return outcome;

@@ -46,7 +46,7 @@ describe('bodySchemaHandler', () => {
     const checker = fingerprintChecker();
     const handler = bodySchemaHandler({ project: () => store, checker });
     const ctx = { signal: new AbortController().signal, chunk: () => {} };
-    const requests = store.listApis().flatMap((a) => store.requestsOf(a.id)).filter(isHttp);
+    const requests = (await Promise.all(store.listApis().map((a) => store.requestsOf(a.id)))).flat().filter(isHttp);
     const create = requests.find((r) => r.name === 'Create a pet')!;
     const list = requests.find((r) => r.name === 'List pets')!;
 

@@ -1,16 +1,17 @@
 /**
  * A send from start to finish, in the supervisor: expand and resolve the request, hand it to
  * the sender process, check the response against the contract, record it in History.
- * Secrets are fetched from the keychain only here, and masked in everything recorded.
+ * Secrets are fetched from the secret store (keychain or vault) only here, and masked in everything recorded.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Exchange } from '../../../protocol/model/history.js';
 import type { Api } from '../../../protocol/model/api.js';
+import type { Auth } from '../../../protocol/model/auth.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
-import type { ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
+import type { HopTiming, ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
@@ -20,8 +21,12 @@ import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest, type ResolveContext } from './resolve.js';
 import { isHttp, type AnyRequest } from '../../../protocol/kinds/index.js';
 import type { OutgoingSocketMessage, SocketMessage } from '../../../protocol/model/websocket.js';
-import { literalSecrets } from './secure-auth.js';
-import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
+import type { InheritedSettings } from '../../../protocol/model/project.js';
+import { literalSecrets } from '../../../protocol/credentials/auth-secrets.js';
+import { NO_STORAGE_CODES } from '../../../protocol/model/workspace.js';
+import { VAULT_PASSPHRASE_ENV } from '../store/vault-secrets.js';
+import { effectiveAuth, inheritedSettings } from '../../../protocol/inheritance.js';
+import { historyEntry, recordHops, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
 
@@ -41,8 +46,10 @@ export interface PreparedSend {
   store: ProjectStore;
   api: Api;
   request: Request;
+  /** The auth the request sent: its own, or what it inherits from a folder or the API. */
+  auth: Auth;
   spec: SendSpec;
-  /** Secret values by name (keychain names, and `unsaved-<field>` for secrets typed into a draft). */
+  /** Secret values by name (names in the store, and `unsaved-<field>` for secrets typed into a draft). */
   secrets: Map<string, string>;
   /** The request's enabled assertions, expanded; none: undefined. */
   assertions?: PreparedAssertions;
@@ -63,7 +70,7 @@ export interface ScopeOverrides {
   environment?: Row[] | null;
   /** Properties that win over the project's (a data row's columns). */
   properties?: Row[];
-  /** Secret values known before the keychain is asked (`PARLEY_SECRET_<NAME>`). */
+  /** Secret values known before the secret store is asked (`PARLEY_SECRET_<NAME>`): a missing one is then named by its variable. */
   secret?: (name: string) => string | undefined;
   /** Skip TLS certificate checks (`parley run --insecure`). */
   insecure?: boolean;
@@ -92,6 +99,10 @@ export async function sendRequest(
 export interface SendScope {
   store: ProjectStore;
   api: Api;
+  /** What the request's folders and API hand down (protocol/inheritance.ts). */
+  inherited: InheritedSettings;
+  /** The auth the send uses: its own, or the one it inherits. */
+  auth: Auth;
   scopeRows: { environment: Row[]; project: Row[]; globals: Row[] };
   /** Secret values by name, as fetched (the expander's `secretValues` also holds those typed into a draft). */
   secrets: Map<string, string>;
@@ -103,44 +114,69 @@ export interface SendScope {
 /** The scope of a send of `request` (any kind), its secrets fetched from the overrides or the keychain. */
 export async function sendScope(sup: Supervisor, deps: SendDeps, projectRoot: string, request: AnyRequest, overrides: ScopeOverrides = {}): Promise<SendScope> {
   const store = sup.project(projectRoot);
-  const api = store.apiOf(request.id);
+  // What the request's folders and API hand down: one rule for every send (protocol/inheritance.ts).
+  const { api, folders } = store.scopeOf(request.id);
+  const inherited = inheritedSettings(api, folders);
   const ws = sup.workspace.get();
   const environment = overrides.environment !== undefined ? (overrides.environment ?? []) : (ws.environments.find((e) => e.id === ws.activeEnvironment)?.variables ?? []);
-  const project = overrides.properties ? [...store.properties, ...overrides.properties] : store.properties;
+  // Lowest first: the project's properties, its folders' variables (the nearest last), a data row's columns; the environment over all.
+  const folderRows = inherited.variables.map(({ name, value }) => ({ name, value, enabled: true }));
+  const project = folderRows.length > 0 || overrides.properties ? [...store.properties, ...folderRows, ...(overrides.properties ?? [])] : store.properties;
   const scopeRows = { environment, project, globals: ws.globals };
 
-  const texts = [JSON.stringify(request), JSON.stringify(api.auth), api.baseUrl];
+  const texts = [JSON.stringify(request), JSON.stringify(inherited.auth.auth), JSON.stringify(inherited.headers), api.baseUrl];
   const secrets = new Map<string, string>();
+  /** Why the store could not be asked, when `parley run` goes on to name the variables instead. */
+  let storeProblem: string | undefined;
   for (const name of secretNamesIn(texts, scopeRows)) {
     const given = overrides.secret?.(name);
     if (given !== undefined) {
       secrets.set(name, given);
       continue;
     }
+    if (storeProblem !== undefined) continue;
     const value = await sup.secrets.get(name).catch((err: ParleyError) => {
-      throw new ParleyError(err.code, `Not sent: ${err.message}`);
+      // A run without a keychain or an unlocked vault can still take each secret from the environment: say which variable.
+      if (overrides.secret && NO_STORAGE_CODES.has(err.code)) {
+        storeProblem = err.code === 'vault-locked' ? `the vault is locked: set ${VAULT_PASSPHRASE_ENV} to unlock it` : 'there is no system keychain or vault here';
+        return null;
+      }
+      throw new ParleyError(err.code, `Not sent: ${err.message}`, err.data);
     });
     if (value !== null) secrets.set(name, value);
   }
   const expander = new Expander({ ...scopeRows, secrets });
   // A secret typed into an unsaved draft is masked like a stored one in everything recorded.
-  const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
+  const { auth } = effectiveAuth(request.auth, inherited.auth);
   for (const [field, value] of literalSecrets(auth)) expander.secretValues.set(`unsaved-${field}`, value);
   const caPem = ws.preferences.caBundle ? await readCaBundle(ws.preferences.caBundle) : '';
-  const resolve: ResolveContext = { expander, projectRoot: store.root, proxy: ws.preferences.proxy, caPem, inlineLimit: INLINE_LIMIT, secretNames: ws.secrets, oauthToken: deps.oauthToken };
-  return { store, api, scopeRows, secrets, expander, resolve };
+  const resolve: ResolveContext = {
+    expander,
+    projectRoot: store.root,
+    proxy: ws.preferences.proxy,
+    caPem,
+    inlineLimit: INLINE_LIMIT,
+    secretNames: ws.secrets,
+    secretSource: {
+      store: await sup.secrets.backend(),
+      ...(overrides.secret ? { fromEnvironment: true } : {}),
+      ...(storeProblem !== undefined ? { problem: storeProblem } : {}),
+    },
+    oauthToken: deps.oauthToken,
+  };
+  return { store, api, inherited, auth, scopeRows, secrets, expander, resolve };
 }
 
 /** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
 export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, overrides: ScopeOverrides = {}): Promise<PreparedSend> {
-  const { store, api, scopeRows, secrets, expander, resolve } = await sendScope(sup, deps, projectRoot, request, overrides);
-  const resolved = await resolveRequest(request, api, resolve);
+  const { store, api, inherited, auth, scopeRows, secrets, expander, resolve } = await sendScope(sup, deps, projectRoot, request, overrides);
+  const resolved = await resolveRequest(request, api, resolve, inherited);
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
   const spec = withOverrides(resolved, request.settings.sendCookies, overrides);
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
   // Secrets an assertion names are masked in its results like those the request used.
   if (assertions) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
-  return { store, api, request, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
+  return { store, api, request, auth, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
 }
 
 /** Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on. `parley run` may replace the timeout and the TLS check. */
@@ -221,6 +257,8 @@ export async function putOnWire(
   let read = '';
   /** The stream's head as the sender sent it (with the jar's cookie values, to mask them). */
   let streamHead: ResponseHead | undefined;
+  /** Its phases to the headers, for HAR export of a stream the sender could not finish. */
+  let streamHopTiming: HopTiming | undefined;
   // Cancels the sender's call: before a stream's head, or when Stop's answer does not come.
   const cancel = new AbortController();
   let stopping: NodeJS.Timeout | undefined;
@@ -243,6 +281,7 @@ export async function putOnWire(
       if (stream) return;
       read = chunk.stream;
       streamHead = chunk.head;
+      streamHopTiming = chunk.hopTiming;
       stream = sup.streams.open({
         head: withoutJarCookies(chunk.head),
         timing: chunk.timing,
@@ -270,7 +309,7 @@ export async function putOnWire(
     if (stream) {
       // Once its headers are in, a stream that is stopped or cut off is a response all the same:
       // with the rows that arrived, when the sender could not answer (it died, or Stop went unanswered).
-      response = stoppedStream(stream, streamHead ?? stream.head, e.code === 'cancelled' ? undefined : { code: e.code, message });
+      response = stoppedStream(stream, streamHead ?? stream.head, streamHopTiming, e.code === 'cancelled' ? undefined : { code: e.code, message });
     } else {
       log.failed({ code: e.code, message });
       if (e.code !== 'cancelled' && record) {
@@ -302,7 +341,8 @@ export async function putOnWire(
       const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried });
       sup.redactions.keep(entry.id, { secrets, carried });
       if (record) await sup.history.add(store.root, entry);
-      log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
+      const wire = recordHops(response, secrets, carried);
+      log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(wire ? { hops: wire.hops } : {}), ...(verdict ? { verdict } : {}), redacted: entry.redacted || wire?.masked === true });
       return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...checked };
     },
   };
@@ -328,10 +368,12 @@ function withoutJarCookies<T extends ResponseHead>(response: T): T {
 const UNLOGGED: LogHandle = { id: '', streamOpened: () => {}, streamCounts: () => {}, finished: () => {}, failed: () => {} };
 
 /** A stream whose sender call ended without its result: the rows that arrived up to Stop or the sender's end. */
-function stoppedStream(stream: StreamSession, head: ResponseHead, error: { code: string; message: string } | undefined): SendResult {
+function stoppedStream(stream: StreamSession, head: ResponseHead, hopTiming: HopTiming | undefined, error: { code: string; message: string } | undefined): SendResult {
   const timing: Timing = stream.timingNow();
   const kept = stream.keptSoFar('stopped', error);
-  return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, stream: kept.finished, streamHistory: kept.history };
+  // The phases to the headers, then reading the stream up to now.
+  const phases = hopTiming ? { hopTiming: { ...hopTiming, receive: Math.round(timing.download * 1000) / 1000 } } : {};
+  return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, ...phases, stream: kept.finished, streamHistory: kept.history };
 }
 
 /**
@@ -350,12 +392,13 @@ async function recordStreamSend(
   const recorded = recordResponse({ ...response, stream: finished }, secrets, carried);
   const history = streamHistory ?? s.stream.keptSoFar(finished.state, finished.error).history;
   const [forHistory, forLog] = [await recordStream(history, secrets, carried), await recordStream(finished, secrets, carried)];
-  const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || secrets.size > 0;
+  const wire = recordHops(response, secrets, carried);
+  const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || wire?.masked === true || secrets.size > 0;
   const id = randomUUID();
   sup.redactions.keep(id, { secrets, carried });
   // `parley run` keeps no History, of a stream either.
   if (s.record) await sup.history.add(s.store.root, { id, at: s.at, requestId: s.request.id, request: s.sent.request, response: { ...recorded.response, stream: forHistory.stream }, redacted });
-  s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, redacted });
+  s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, ...(wire ? { hops: wire.hops } : {}), redacted });
   return { id, at: s.at, request: s.sent.request, response: { ...response, stream: finished }, redacted };
 }
 

@@ -29,11 +29,14 @@ export interface FileChange {
    * to delete the file.
    */
   content: string | Uint8Array | { copyFrom: string } | { moveFrom: string; sha256: string } | null;
+  /** Permissions of a new file written from content (0o644 when absent); 0o600 for what only its user may read (the session, the vault). */
+  mode?: number;
 }
 
 /** The file operations a save uses, injectable so tests can make any one of them fail or stop the process. */
 export interface FsOps {
-  writeSynced(path: string, data: string | Uint8Array): Promise<void>;
+  /** Writes a new file (never over an existing one) with `mode` (default 0o644) and fsyncs it. */
+  writeSynced(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
   /** Copies `from` to a new file `to` (never over an existing one) and fsyncs it. */
   copySynced(from: string, to: string): Promise<void>;
   /** Moves `from` to `to` (a name nothing has: a commit's temp), copying across file systems, and fsyncs it there. */
@@ -49,8 +52,9 @@ export interface FsOps {
 }
 
 export const nodeFs: FsOps = {
-  async writeSynced(path, data) {
-    const handle = await fsp.open(path, 'wx', 0o644);
+  async writeSynced(path, data, mode = 0o644) {
+    // Made with its mode from the start: a private file is never readable by others, even briefly.
+    const handle = await fsp.open(path, 'wx', mode);
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -184,7 +188,7 @@ export async function commitFiles(changes: FileChange[], options: CommitOptions)
         if (file.content === null) return;
         if (typeof file.content === 'object' && 'copyFrom' in file.content) await fs.copySynced(file.content.copyFrom, tempOf(file.path, tag));
         else if (typeof file.content === 'object' && 'moveFrom' in file.content) await fs.moveSynced(file.content.moveFrom, tempOf(file.path, tag));
-        else await fs.writeSynced(tempOf(file.path, tag), file.content);
+        else await fs.writeSynced(tempOf(file.path, tag), file.content, file.mode);
       });
       await forEachLimited(files, async (file, i) => {
         const moved = steps[i]!.existed && (await backUp(file.path, backupOf(file.path, tag), fs));

@@ -38,10 +38,12 @@ async function saved(store: ProjectStore, cacheFile: string, version = '1.0.0'):
   return (await unpackCache(await readFile(cacheFile), version)) ?? new Map();
 }
 
-/** Rewrites the url cached for an entry, keeping its stamp. */
+/** Rewrites the url cached for an entry, in its text and its value, keeping its stamp. */
 function plantUrl(entry: { data: Uint8Array }, url: string): void {
   const data = entryPackr.unpack(entry.data) as { text: string; value: { url: string } };
-  entry.data = entryPackr.pack({ ...data, value: { ...data.value, url } });
+  const text = data.text.replace(/^url: .*$/m, `url: ${url}`);
+  expect(text).not.toBe(data.text);
+  entry.data = entryPackr.pack({ text, value: { ...data.value, url } });
 }
 
 describe('the load cache', () => {

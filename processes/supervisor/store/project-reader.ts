@@ -5,9 +5,9 @@
  */
 import { readFile as readFileCallback, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { hasCode } from '../../../protocol/errors.js';
+import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Problem } from '../../../protocol/model/common.js';
-import { forFile, kindOfFile, type AnyRequest } from '../../../protocol/kinds/index.js';
+import { kindOf, kindOfFile, type AnyRequest } from '../../../protocol/kinds/index.js';
 import { API_FILE, APIS_DIR, FOLDER_FILE, MOCKS_DIR, PROJECT_FILE, REQUESTS_DIR, apiKind, folderKind, projectKind } from '../../../protocol/project/layout.js';
 import { folderId } from './project-index.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
@@ -77,15 +77,15 @@ export class ProjectReader {
       if (!exists) {
         this.index.clearProblems(rel);
         if (existing) {
-          this.index.removeRequest(existing.request.id);
+          this.index.removeRequest(existing.id);
           this.index.texts.delete(path);
-          return [existing.request.id];
+          return [existing.id];
         }
         return [];
       }
       const request = await this.readParsed(path, requestKind.file, known);
       const id = request ? this.addRequest(path, request) : null;
-      return id ? [id] : existing ? [existing.request.id] : [];
+      return id ? [id] : existing ? [existing.id] : [];
     }
     if (parts[0] === APIS_DIR && parts[2] === REQUESTS_DIR && parts.length >= 5 && parts[parts.length - 1] === FOLDER_FILE) {
       const apiId = this.index.apiIdAt(join(this.root, APIS_DIR, parts[1]!));
@@ -127,21 +127,27 @@ export class ProjectReader {
     if (file && folder) this.index.setFolderFile(api.id, folder, file);
   }
 
-  /** Puts a parsed request in memory; refused (null) outside a loaded API or when its id is taken by another file. */
+  /**
+   * Puts a request just read in memory: what the tree shows of `file` (its parsed value) and the
+   * text it was parsed from, the one just recorded for `path` (`recordParsed`), which the request
+   * is parsed from again when asked for (ProjectIndex.parsedRequest); `file` itself is let go.
+   * Refused (null) outside a loaded API or when its id is taken by another file.
+   */
   addRequest(path: string, file: AnyRequest, api?: ApiPlace): string | null {
-    // A version 1 file reads through the migration as version 2: in memory a request says the
-    // version it is written with (2 only with assertions), as the file does.
-    const request = forFile(file);
+    const text = this.index.texts.get(path);
+    if (text === undefined) throw new ParleyError('internal', `${this.index.relPath(path)} was added to the project with no text read for it.`);
     const apiDir = api?.dir ?? path.split(sep).slice(0, join(this.root, APIS_DIR).split(sep).length + 1).join(sep);
     const apiId = api?.id ?? this.index.apiIdAt(apiDir);
     if (!apiId) return null;
     const folder = folderOf(api?.requestsDir ?? join(apiDir, REQUESTS_DIR), path);
-    const clash = this.index.setRequest({ request, file: path, apiId, folder });
+    const { id, name, order } = file;
+    const kind = kindOf(file);
+    const clash = this.index.setRequest({ id, name, kind: kind.id, method: kind.badge(file), orphaned: file.orphaned === true, ...(order !== undefined ? { order } : {}), text, file: path, apiId, folder });
     if (clash) {
-      this.addProblem(path, { rule: 'duplicate-id', message: `Request id ${request.id} is also used by ${relative(this.root, clash.file)}; this copy was not loaded.` });
+      this.addProblem(path, { rule: 'duplicate-id', message: `Request id ${id} is also used by ${relative(this.root, clash.file)}; this copy was not loaded.` });
       return null;
     }
-    return request.id;
+    return id;
   }
 
   private async readParsed<T>(path: string, kind: FileKind<T>, known?: KnownText): Promise<T | null> {

@@ -160,6 +160,24 @@ describe('ProjectStore', () => {
     expect(store.getRequest(r.id).url).toBe('/edited');
   });
 
+  it('holds a request as its text: asked for, it is parsed from the text it was last read from, a broken outside edit keeps the last good one', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const r = await store.createRequest({ parent: api.id, name: 'R', method: 'GET', url: '/x' });
+    const first = store.getRequest(r.id);
+    // The last few asked for are kept: asked again, the same object.
+    expect(store.getRequest(r.id)).toBe(first);
+    await store.saveRequest({ ...first, url: '/saved' });
+    expect(store.getRequest(r.id).url).toBe('/saved');
+    await store.watch(() => {});
+    const file = join(dir, 'apis', 'A', 'requests', 'R.request.yaml');
+    await writeFile(file, 'version: 1\nid: [not, an, id\n');
+    await until(() => store.tree().problems.length > 0);
+    expect(store.getRequest(r.id)).toMatchObject({ name: 'R', url: '/saved' });
+    expect(store.tree().items).toContainEqual(expect.objectContaining({ kind: 'request', id: r.id, name: 'R', method: 'GET' }));
+    await expect(store.saveRequest({ ...first, url: '/over-the-broken-file' })).rejects.toMatchObject({ code: 'conflict' });
+  });
+
   it('reports an outside edit that lands between a save\'s write and its read-back (the read would make it look like ours)', async () => {
     const { dir, store } = await newProject();
     const api = await store.createApi({ name: 'A', baseUrl: '' });

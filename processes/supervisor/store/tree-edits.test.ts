@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from './project-store.js';
 import { PROJECT_PARENT } from './project-index.js';
+import { examplesDirOf } from '../../../protocol/project/examples.js';
 import { requestsInTreeOrder } from '../../../protocol/project/tree-order.js';
 import { outline } from '../../../test/support/tree-outline.js';
 
@@ -232,15 +233,30 @@ describe('tree edits', () => {
     const api = await store.createApi({ name: 'Shop', baseUrl: '' });
     const login = await store.createRequest({ parent: api.id, name: 'Login', method: 'POST', url: '/login' });
     await store.createRequest({ parent: api.id, name: 'Logout', method: 'POST', url: '/logout' });
+    // Examples as a save writes them, beside the request: a copy carries them.
+    const example = 'version: 1\nstatus: 200\nstatusText: OK\nname: OK\nrecordedAt: 2025-01-02T03:04:05.000Z\nheaders: []\nbody: 200.body.json\nsize: 8\n';
+    const loginExamples = examplesDirOf(store.requestFile(login.id));
+    await mkdir(loginExamples, { recursive: true });
+    await writeFile(join(loginExamples, '200.example.yaml'), example);
+    await writeFile(join(loginExamples, '200.body.json'), '{"ok":1}');
     const copy = await store.edits.duplicate({ kind: 'request', id: login.id });
     expect(copy).not.toBe(login.id);
+    const copyExamples = examplesDirOf(store.requestFile(copy));
+    await expect(readFile(join(copyExamples, '200.example.yaml'), 'utf8')).resolves.toBe(example);
+    await expect(readFile(join(copyExamples, '200.body.json'), 'utf8')).resolves.toBe('{"ok":1}');
+    await expect(readFile(join(loginExamples, '200.body.json'), 'utf8')).resolves.toBe('{"ok":1}');
     const folder = await store.edits.createFolder(api.id, 'Orders');
     const inside = await store.createRequest({ parent: folder, name: 'Create', method: 'POST', url: '/orders' });
+    const insideExamples = examplesDirOf(store.requestFile(inside.id));
+    await mkdir(insideExamples, { recursive: true });
+    await writeFile(join(insideExamples, '200.example.yaml'), example);
+    await writeFile(join(insideExamples, '200.body.json'), '{"ok":2}');
     const folderCopy = await store.edits.duplicate({ kind: 'folder', id: folder });
     expect(outline(store.tree())).toEqual(['<Shop>', '  Login', '  Login copy', '  Logout', '  [Orders]', '    Create', '  [Orders copy]', '    Create']);
     const ids = store.tree().items.filter((i) => i.kind === 'request' && i.parent === folderCopy).map((i) => i.id);
     expect(ids).toHaveLength(1);
     expect(ids[0]).not.toBe(inside.id);
+    await expect(readFile(join(examplesDirOf(store.requestFile(ids[0]!)), '200.body.json'), 'utf8')).resolves.toBe('{"ok":2}');
   });
 
   it('renames an API, a request and the project in their files', async () => {
@@ -254,5 +270,62 @@ describe('tree edits', () => {
     expect(store.name).toBe('Renamed');
     expect(await readFile(join(dir, 'parley.yaml'), 'utf8')).toContain('name: Renamed');
     await expect(store.edits.renameApi(api.id, '  ')).rejects.toMatchObject({ code: 'bad-input' });
+  });
+});
+
+describe('folder settings in folder.yaml', () => {
+  const auth = { type: 'bearer' as const, token: '${secret:folder/f_orig/token}' };
+  const headers = [{ name: 'X-Team', value: 'orders', enabled: true }];
+  const variables = [{ name: 'region', value: 'eu', enabled: false }];
+
+  it('are kept beside the place and the comments of the file, through a move, a rename and a reopen', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const orders = await store.edits.createFolder(api.id, 'Orders');
+    const path = join(dir, 'apis/Shop/requests/Orders/folder.yaml');
+    await store.commit([{ path, content: `# the team's folder\n${await readFile(path, 'utf8')}` }]);
+    await store.saveFolder(orders, { auth, headers, variables }, 'f_orig');
+    const text = await readFile(path, 'utf8');
+    expect(text).toMatch(/^# the team's folder\n/);
+    expect(text).toMatch(/^order: a0$/m);
+    const archive = await store.edits.createFolder(api.id, 'Archive');
+    const [moved] = await store.edits.move([{ kind: 'folder', id: orders }], { parent: archive, before: null });
+    const renamed = await store.edits.renameFolder(moved!.to, 'Old orders');
+    await store.close();
+    const reopened = await openAt(dir);
+    expect(reopened.getFolder(renamed)).toEqual({ name: 'Old orders', settings: { auth, headers, variables }, secretId: 'f_orig' });
+    expect(await readFile(join(dir, 'apis/Shop/requests/Archive/Old orders/folder.yaml'), 'utf8')).toMatch(/^# the team's folder\n/);
+    // Cleared settings leave the file as it was before them: its place only.
+    await reopened.saveFolder(renamed, { auth: { type: 'inherit' }, headers: [], variables: [] });
+    expect(await readFile(join(dir, 'apis/Shop/requests/Archive/Old orders/folder.yaml'), 'utf8')).toBe(`# the team's folder\nversion: 1\norder: a0\nid: f_orig\n`);
+  });
+
+  it('a duplicate keeps the settings and leaves out the keychain id, nested folders too', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const orders = await store.edits.createFolder(api.id, 'Orders');
+    const inner = await store.edits.createFolder(orders, 'Drafts');
+    await store.saveFolder(orders, { auth, headers, variables }, 'f_orig');
+    await store.saveFolder(inner, { auth, headers: [], variables: [] }, 'f_inner');
+    const copy = await store.edits.duplicate({ kind: 'folder', id: orders });
+    expect(store.getFolder(copy)).toEqual({ name: 'Orders copy', settings: { auth, headers, variables } });
+    expect(store.getFolder(`${copy}/Drafts`)).toEqual({ name: 'Drafts', settings: { auth, headers: [], variables: [] } });
+    expect(await readFile(join(dir, 'apis/Shop/requests/Orders copy/folder.yaml'), 'utf8')).not.toContain('id:');
+    expect(store.getFolder(orders).secretId).toBe('f_orig');
+  });
+
+  it('a folder.yaml whose settings break the schema is a problem of that file, and is not saved over; a broken value is not saved', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const orders = await store.edits.createFolder(api.id, 'Orders');
+    await store.createRequest({ parent: orders, name: 'List', method: 'GET', url: '/orders' });
+    await writeFile(join(dir, 'apis/Shop/requests/Orders/folder.yaml'), 'version: 1\nauth:\n  type: bearer\n');
+    await store.close();
+    const reopened = await openAt(dir);
+    expect(reopened.tree().problems).toContainEqual(expect.objectContaining({ file: 'apis/Shop/requests/Orders/folder.yaml', rule: 'schema' }));
+    await expect(reopened.saveFolder(orders, { auth: { type: 'none' }, headers: [], variables: [] })).rejects.toMatchObject({ code: 'conflict' });
+    // A value the load would refuse is never written.
+    const other = await reopened.edits.createFolder(api.id, 'Other');
+    await expect(reopened.saveFolder(other, { auth: { type: 'bearer' } as never, headers: [], variables: [] })).rejects.toMatchObject({ code: 'schema-violation', message: expect.stringContaining('/auth') });
   });
 });

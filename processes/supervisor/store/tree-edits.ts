@@ -128,7 +128,10 @@ export class TreeEdits {
 
   // --- duplicate --------------------------------------------------------------------------
 
-  /** A copy of a request (without its examples) or of a folder (its requests with new ids), placed right after the original; its id. */
+  /**
+   * A copy of a request (with its examples, as Postman's Duplicate keeps them) or of a folder (its
+   * requests with new ids, and their examples), placed right after the original; its id.
+   */
   async duplicate(ref: TreeRef): Promise<string> {
     if (ref.kind === 'api') throw new ParleyError('bad-input', 'An API cannot be duplicated here: import its definition again to make a second one.');
     const parent = this.parentOf(ref);
@@ -143,7 +146,10 @@ export class TreeEdits {
       const copy: AnyRequest = { ...request, id: newId('r'), name: `${request.name} copy`, order: keys[0]! };
       const { suffix } = kindOf(copy);
       const name = claims.claim(dir, copy.name, suffix, 'request');
-      changes.push(this.store.yamlChange(join(dir, name + suffix), forFile(copy)));
+      const file = join(dir, name + suffix);
+      changes.push(this.store.yamlChange(file, forFile(copy)));
+      const examples = examplesDirOf(this.store.requestFile(ref.id));
+      for (const path of await filesUnder(examples)) changes.push({ path: join(examplesDirOf(file), relative(examples, path)), content: { copyFrom: path } });
       await this.store.commit(changes);
       return copy.id;
     }
@@ -152,20 +158,21 @@ export class TreeEdits {
     const to = join(dir, claims.claim(dir, `${basename(from)} copy`, '', 'folder'));
     for (const path of await filesUnder(from)) {
       const rel = relative(from, path);
-      // Examples stay with the original; every copied request gets an id of its own.
-      if (rel.split(sep).some((segment) => segment.endsWith(EXAMPLES_SUFFIX))) continue;
       const target = join(to, rel);
-      const requestKind = kindOfFile(path);
-      if (requestKind) {
+      // Examples are copied as they are (they name no request id); every copied request gets an id of its own.
+      if (rel.split(sep).some((segment) => segment.endsWith(EXAMPLES_SUFFIX))) {
+        changes.push({ path: target, content: { copyFrom: path } });
+      } else if (kindOfFile(path)) {
         const text = await readFile(path, 'utf8');
-        const parsed = parseYamlFile<AnyRequest>(text, this.index.relPath(path), requestKind.file, checkAll);
+        const parsed = parseYamlFile<AnyRequest>(text, this.index.relPath(path), kindOfFile(path)!.file, checkAll);
         if (!parsed.ok) continue;
         changes.push({ path: target, content: writeYaml(forFile({ ...parsed.value, id: newId('r') }), text) });
       } else if (basename(path) === FOLDER_FILE) {
-        if (rel !== FOLDER_FILE) changes.push({ path: target, content: { copyFrom: path } });
+        if (rel !== FOLDER_FILE) changes.push(this.folderCopyChange(path, target));
       }
     }
-    changes.push({ ...this.folderOrderChange(from, keys[0]!), path: join(to, FOLDER_FILE) });
+    const own = join(from, FOLDER_FILE);
+    changes.push(this.folderCopyChange(own, join(to, FOLDER_FILE), keys[0]!));
     await this.store.commit(changes);
     return this.folderIdAt(place.apiId, to);
   }
@@ -281,6 +288,20 @@ export class TreeEdits {
     const parsed = text === undefined ? null : parseYamlFile<FolderFile>(text, this.index.relPath(path), folderKind, checkAll);
     const file: FolderFile = parsed?.ok ? { ...parsed.value, order } : { version: 1, order };
     return this.store.yamlChange(path, file);
+  }
+
+  /**
+   * A copy of a folder.yaml at `target` (with the place `order` when given). It leaves out the
+   * folder's keychain id: a secret typed into the copy's auth later is stored under an id of its
+   * own rather than over the original's (the references it copied still read the original's).
+   */
+  private folderCopyChange(path: string, target: string, order?: string): FileChange {
+    const text = this.index.texts.get(path);
+    const parsed = text === undefined ? null : parseYamlFile<FolderFile>(text, this.index.relPath(path), folderKind, checkAll);
+    if (!parsed?.ok) return order === undefined ? { path: target, content: { copyFrom: path } } : this.store.yamlChange(target, { version: 1, order } satisfies FolderFile);
+    const { id: _id, ...copy } = parsed.value;
+    if (order === undefined && _id === undefined) return { path: target, content: { copyFrom: path } };
+    return { path: target, content: writeYaml(order === undefined ? copy : { ...copy, order }, text) };
   }
 
   /** Refs without those inside another one given (a request in a folder that goes as a whole), unknown ones refused. */

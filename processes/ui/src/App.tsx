@@ -8,6 +8,7 @@ import { TabBar } from './components/TabBar.js';
 import { StatusBar } from './components/StatusBar.js';
 import { CommandPalette } from './components/CommandPalette.js';
 import { ContextMenu, Dialogs, Toasts } from './components/Overlays.js';
+import { SecretStoreDialogLayer } from './components/SecretStoreDialog.js';
 import { editors } from './editors/registry.js';
 import { Welcome } from './editors/Welcome.js';
 import { DraftBanner } from './components/DraftBanner.js';
@@ -15,6 +16,8 @@ import { Splitter } from './components/Splitter.js';
 import { paneSize, sidebarHidden } from './state/layout.js';
 import { guardWindowClose } from './state/draft-actions.js';
 import { HTTP_LOG_KEYS, openHttpLog } from './http-log/register.js';
+import { sessionHoldsEdits } from './state/session.js';
+import { dirtyTabs } from './state/tabs.js';
 
 export function App() {
   useEffect(() => {
@@ -30,7 +33,7 @@ export function App() {
   const Editor = tab ? editors.get(tab.kind) : undefined;
   return (
     <div class="shell">
-      {connection.value === 'disconnected' && <div class="banner banner-error">Lost the connection to Parley. Reconnecting…</div>}
+      <ConnectionBanner />
       <header class="titlebar">
         <span class="logo">Parley</span>
         <button class="palette-trigger" onClick={() => (paletteOpen.value = true)}>
@@ -58,8 +61,32 @@ export function App() {
       <StatusBar />
       <CommandPalette />
       <Dialogs />
+      <SecretStoreDialogLayer />
       <ContextMenu />
       <Toasts />
+    </div>
+  );
+}
+
+/**
+ * What the page says when it has lost Parley. A restarted Parley has a new token (and usually a
+ * new port) that this page cannot learn, so it says where the new address is instead of trying.
+ */
+function ConnectionBanner() {
+  const state = connection.value;
+  if (state === 'disconnected') return <div class="banner banner-error">Lost the connection to Parley. Reconnecting…</div>;
+  if (state !== 'restarted' && state !== 'stopped') return null;
+  // Edits typed since the session was last kept are only on this page.
+  const unkept = dirtyTabs.value.size > 0 && !sessionHoldsEdits();
+  return (
+    <div class="banner banner-error banner-lost" role="alert">
+      <strong>{state === 'restarted' ? 'Parley was restarted, so this page no longer works.' : 'Parley is not running at this address.'}</strong>{' '}
+      {state === 'restarted'
+        ? 'Every start of parley ui makes a new address (its access token). '
+        : 'It was stopped, or started again at a new address. Start it again with parley ui if it is not running. '}
+      Open the address it printed in its terminal: <code>Parley is running at http://127.0.0.1:…</code>. Your open projects, tabs and unsaved edits come back
+      there.
+      {unkept && ' Not every edit on this page was kept (a typed secret never is, nor an edit made after Parley stopped): copy what you need first.'}
     </div>
   );
 }

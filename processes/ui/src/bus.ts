@@ -1,6 +1,7 @@
 /**
  * The UI's connection to the supervisor: a WebSocket in the browser, the preload bridge in
- * Electron; the same msgpack envelopes either way. Reconnects when the supervisor restarts.
+ * Electron; the same msgpack envelopes either way. When a browser's bus closes, `askServer` tells
+ * a dropped link (reconnect) from a restarted Parley, whose new token this page does not have.
  */
 import { Peer, type Transport } from '../../../protocol/peer.js';
 import { aotValidator } from '../../../protocol/validate-browser.js';
@@ -28,8 +29,26 @@ export function connect(onProtocolError: (message: string) => void): Promise<Pee
   return peer.ready.then(() => peer);
 }
 
+const pageToken = () => new URLSearchParams(location.search).get('token') ?? '';
+
+/**
+ * What the server at this page's address says of its token: `alive` (the same run: reconnect),
+ * `restarted` (it refuses the token: a new run, with a new address), `gone` (nothing answers, or
+ * not Parley: stopped, or started again elsewhere). Only for a browser page.
+ */
+export async function askServer(): Promise<'alive' | 'restarted' | 'gone'> {
+  try {
+    const res = await fetch(`/alive?token=${encodeURIComponent(pageToken())}`, { cache: 'no-store' });
+    return res.status === 204 ? 'alive' : res.status === 403 ? 'restarted' : 'gone';
+  } catch {
+    return 'gone';
+  }
+}
+
+export const inElectron = () => !!window.parleyBridge;
+
 function webSocketTransport(): Transport {
-  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const token = pageToken();
   const ws = new WebSocket(`ws://${location.host}/bus?token=${encodeURIComponent(token)}`);
   ws.binaryType = 'arraybuffer';
   const outbox: Uint8Array[] = [];

@@ -103,7 +103,7 @@ export async function subscribe(spec: SendSpec, options: SendOptions): Promise<S
     await closeClient(client, socket);
     throw new ParleyError('protocol-error', `${host} accepted the WebSocket without the graphql-transport-ws subprotocol (it answered ${socket.protocol === '' ? 'none' : JSON.stringify(socket.protocol)}): it is not a graphql-ws server.`);
   }
-  options.stream?.head(head, timing);
+  options.stream?.head(head, timing, answered.hopTiming);
   options.stream?.onTaken?.(() => keeper.taken());
   const stops = [options.signal, options.stream?.stop].filter((s): s is AbortSignal => s !== undefined);
   const onStop = () => end('stopped');

@@ -13,7 +13,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type WebSocket from 'ws';
 import { ParleyError } from '../../../../protocol/errors.js';
 import type { CookieOutcome } from '../../../../protocol/model/cookies.js';
-import type { Header, ResponseHead, SendResult, SendSpec, Timing } from '../../../../protocol/model/exchange.js';
+import type { Header, HopTiming, ResponseHead, SendResult, SendSpec, Timing } from '../../../../protocol/model/exchange.js';
 import { cookiePairValues } from '../../../../protocol/credentials/index.js';
 import { storeHopCookies, withJarCookies, type CookieJarPort } from '../hop-cookies.js';
 import { rawResponseText } from '../raw-text.js';
@@ -43,6 +43,8 @@ export interface OpenSocket {
   socket: WebSocket;
   head: ResponseHead;
   timing: Timing;
+  /** The handshake's phases as HAR records them (`receive` 0: the session's messages are rows). */
+  hopTiming: HopTiming;
 }
 
 /** The server answered the handshake with something other than 101: a response like any other. */
@@ -166,8 +168,10 @@ export async function prepareHandshake(target: SocketTarget, options: HandshakeO
           ...(cookies ? { cookies: cookies satisfies CookieOutcome[] } : {}),
           ...(jarHeader !== '' ? { jarCookies: cookiePairValues(jarHeader) } : {}),
         };
-        if (outcome.kind === 'open') return { kind: 'open', socket, head, timing };
-        return { kind: 'refused', result: { ...head, body: { bytes: new Uint8Array(outcome.body), size: outcome.size, wireSize: outcome.size }, timing } };
+        const ms = (value: number) => Math.round(Math.max(0, value) * 1000) / 1000;
+        const hopTiming: HopTiming = { startedAt: 0, blocked: 0, dns: ms(timing.dns), connect: ms(timing.connect + timing.tls), ssl: secure ? ms(timing.tls) : -1, send: 0, wait: ms(timing.wait), receive: 0 };
+        if (outcome.kind === 'open') return { kind: 'open', socket, head, timing, hopTiming };
+        return { kind: 'refused', result: { ...head, body: { bytes: new Uint8Array(outcome.body), size: outcome.size, wireSize: outcome.size }, timing, hopTiming } };
       });
       return { socket, answer };
     },

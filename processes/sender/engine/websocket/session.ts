@@ -90,9 +90,9 @@ export async function runSocket(spec: SendSpec, options: SendOptions): Promise<S
     throw err;
   }
   if (answered.kind === 'refused') return answered.result;
-  const { head, timing } = answered;
+  const { head, timing, hopTiming } = answered;
   const openedAt = performance.now();
-  options.stream?.head(head, timing);
+  options.stream?.head(head, timing, hopTiming);
   batcher.flush();
   keeper.add(early);
   early = undefined;

@@ -15,8 +15,8 @@ export function asWebSocket(request: AnyRequest): WebSocketRequest {
 
 /** A WebSocket request resolved with the send's scope, its messages expanded with that scope as they go. */
 export async function prepareSocket(sup: Supervisor, deps: SendDeps, projectRoot: string, request: WebSocketRequest, overrides: ScopeOverrides = {}): Promise<WireSend & { spec: PreparedSend['spec'] }> {
-  const { store, api, scopeRows, secrets, expander, resolve } = await sendScope(sup, deps, projectRoot, request, overrides);
-  const spec = withOverrides(await resolveSocket(request, api, resolve), request.settings.sendCookies, overrides);
+  const { store, api, inherited, scopeRows, secrets, expander, resolve } = await sendScope(sup, deps, projectRoot, request, overrides);
+  const spec = withOverrides(await resolveSocket(request, api, resolve, inherited), request.settings.sendCookies, overrides);
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
   const masks = expander.secretValues;
   if (assertions) for (const [name, value] of secrets) if (!masks.has(name)) masks.set(name, value);
@@ -28,7 +28,7 @@ export async function prepareSocket(sup: Supervisor, deps: SendDeps, projectRoot
     ...(assertions ? { assertions } : {}),
     ...(overrides.noHistory ? { history: false } : {}),
     ...(overrides.noLog ? { log: false } : {}),
-    socketMessage: (message) => socketMessage(message, { ...scopeRows, secrets }, store.root, masks),
+    socketMessage: (message) => socketMessage(message, { ...scopeRows, secrets }, resolve, masks),
   };
 }
 

@@ -11,7 +11,9 @@ import type { OutgoingSocketMessage, SocketMessage, WebSocketRequest } from '../
 import { resolveInside } from '../../../../protocol/project/safe-path.js';
 import { STREAM_LIMITS } from '../../../../protocol/model/stream.js';
 import { Expander, redactSecrets, type ExpansionScope } from '../../send/expand.js';
-import { applyAuth, type ResolveContext } from '../../send/resolve.js';
+import { applyAuth, unresolvedRefusal, type ResolveContext } from '../../send/resolve.js';
+import type { InheritedSettings } from '../../../../protocol/model/project.js';
+import { effectiveAuth, inheritedHeadersFor } from '../../../../protocol/inheritance.js';
 
 /** The most a message may hold, as the sender takes one (a received one closes the socket past it). */
 export const MAX_MESSAGE_BYTES = STREAM_LIMITS.finished.bytes;
@@ -19,21 +21,24 @@ export const MAX_MESSAGE_BYTES = STREAM_LIMITS.finished.bytes;
 /** A subprotocol is an HTTP token (RFC 6455, 4.1). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-export async function resolveSocket(request: WebSocketRequest, api: Api, ctx: ResolveContext): Promise<SendSpec> {
+export async function resolveSocket(request: WebSocketRequest, api: Api, ctx: ResolveContext, inherited: InheritedSettings): Promise<SendSpec> {
   const x = (text: string) => ctx.expander.expand(text);
   const typed = x(request.url.trim());
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(typed);
   const base = absolute ? '' : x(api.baseUrl.trim());
-  const headers: Header[] = request.headers.filter((h) => h.enabled && h.name.trim()).map((h) => [x(h.name.trim()), x(h.value)]);
+  // The folders' headers first (outermost first), then the request's own, as for HTTP.
+  const headers: Header[] = [
+    ...inheritedHeadersFor(request.headers, inherited.headers).map((h): Header => [x(h.name.trim()), x(h.value)]),
+    ...request.headers.filter((h) => h.enabled && h.name.trim()).map((h): Header => [x(h.name.trim()), x(h.value)]),
+  ];
   const protocols = request.subprotocols.map((p) => x(p).trim()).filter((p) => p !== '');
   const query: [string, string][] = [];
-  const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
+  const { auth, from } = effectiveAuth(request.auth, inherited.auth);
   if (auth.type === 'kerberos') throw new ParleyError('bad-input', 'Not sent: Kerberos is offered for HTTP requests only, not for a WebSocket handshake. Choose another auth on the Auth tab.');
-  const authFrom = request.auth.type === 'inherit' ? `the API ${api.name}` : undefined;
-  const authRefusal = await applyAuth(auth, headers, query, x, ctx, request.auth.type === 'inherit' ? `api:${api.id}` : `request:${request.id}`, authFrom);
+  const authRefusal = await applyAuth(auth, headers, query, x, ctx, from ? `${from.kind}:${from.id}` : `request:${request.id}`, from);
 
   const unresolved = [...ctx.expander.unresolved];
-  if (unresolved.length > 0) throw unresolvedError(unresolved);
+  if (unresolved.length > 0) throw unresolvedRefusal(unresolved, ctx);
   if (authRefusal) throw authRefusal;
 
   const joined = absolute ? typed : `${base.replace(/\/+$/, '')}/${typed.replace(/^\/+/, '')}`;
@@ -75,7 +80,8 @@ export async function resolveSocket(request: WebSocketRequest, api: Api, ctx: Re
  * A message as the sender puts it on the socket: text and JSON with `${...}` expanded from the
  * scope of the session's connect (JSON checked after), a binary message's file read from the project.
  */
-export async function socketMessage(message: SocketMessage, scope: ExpansionScope, projectRoot: string, secretValues: Map<string, string>): Promise<OutgoingSocketMessage> {
+export async function socketMessage(message: SocketMessage, scope: ExpansionScope, ctx: Pick<ResolveContext, 'projectRoot' | 'secretNames' | 'secretSource'>, secretValues: Map<string, string>): Promise<OutgoingSocketMessage> {
+  const projectRoot = ctx.projectRoot;
   if (message.format === 'binary') {
     if (message.file.trim() === '') throw new ParleyError('bad-input', 'Not sent: the binary message has no file chosen.');
     const path = resolveInside(projectRoot, message.file.trim(), 'message file');
@@ -90,7 +96,7 @@ export async function socketMessage(message: SocketMessage, scope: ExpansionScop
   }
   const expander = new Expander(scope);
   const text = expander.expand(message.text);
-  if (expander.unresolved.size > 0) throw unresolvedError([...expander.unresolved]);
+  if (expander.unresolved.size > 0) throw unresolvedRefusal([...expander.unresolved], ctx);
   // A secret the message named is masked in the session's records like the connect's own.
   for (const [name, value] of expander.secretValues) secretValues.set(name, value);
   if (message.format === 'json') {
@@ -102,9 +108,4 @@ export async function socketMessage(message: SocketMessage, scope: ExpansionScop
   }
   if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES) throw new ParleyError('bad-input', 'Not sent: the message is over 32 MiB, the most one message may hold.');
   return { text };
-}
-
-function unresolvedError(names: string[]): ParleyError {
-  const parts = names.map((name) => (name.startsWith('secret:') ? `\${${name}} names no secret in the keychain` : `\${${name}} is not defined in the active environment, the project properties or the globals`));
-  return new ParleyError('unresolved', `Not sent: ${parts.join('; ')}.`, { expansions: names });
 }

@@ -3,6 +3,15 @@ import { paletteOpen, mod } from '../state/commands.js';
 import { attempt } from '../state/rpc.js';
 import { MoonIcon, SunIcon } from './Icons.js';
 import { openTab } from '../state/tabs.js';
+import { VaultStatus } from './SecretStoreDialog.js';
+
+const CONNECTION_LABELS = {
+  connected: 'Connected',
+  connecting: 'Connecting…',
+  disconnected: 'Reconnecting…',
+  restarted: 'Parley was restarted',
+  stopped: 'Parley is not running',
+} as const;
 
 export function StatusBar() {
   const troubled = Object.entries(childStatus.value).filter(([, s]) => s.state !== 'running');
@@ -10,7 +19,7 @@ export function StatusBar() {
     <footer class="statusbar">
       <span class={`conn conn-${connection.value}`} title={`Connection to the Parley supervisor: ${connection.value}`}>
         <span class="dot" />
-        {connection.value === 'connected' ? 'Connected' : connection.value === 'connecting' ? 'Connecting…' : 'Disconnected'}
+        {CONNECTION_LABELS[connection.value]}
       </span>
       {troubled.map(([name, s]) => (
         <span key={name} class="status-warn" title={s.message ?? ''}>
@@ -50,6 +59,7 @@ export function StatusBar() {
         </select>
       </label>
       <span class="spacer" />
+      <VaultStatus />
       <button class="status-button" onClick={() => (paletteOpen.value = true)} title="Command palette">
         {mod}+Shift+P
       </button>

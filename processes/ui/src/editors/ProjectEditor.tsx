@@ -4,14 +4,16 @@ import type { Row } from '../../../../protocol/model/common.js';
 import { projectByRoot } from '../state/app.js';
 import { call } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
-import { editDraft, openDraft } from '../state/drafts.js';
+import { editDraft, openDraft, type Draft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
+import type { Tab } from '../state/tabs.js';
 import { LoadProblemItems } from '../components/LoadProblemItems.js';
 
-export function ProjectEditor({ tab }: EditorProps) {
-  const doc = openDraft<Row[]>(tab.id, {
+/** The project tab's draft of its properties (made the first time). */
+export function projectDraft(tab: Tab): Draft<Row[]> {
+  return openDraft<Row[]>(tab.id, {
     load: async () => (projectByRoot(tab.project) ?? (await call('project.tree', { project: tab.project }))).properties,
     save: async (rows) => {
       const next = await call('project.setProperties', { project: tab.project, properties: rows.filter((r) => r.name.trim()) });
@@ -22,6 +24,10 @@ export function ProjectEditor({ tab }: EditorProps) {
     concerns: (project, changed) => project === tab.project && changed.includes('project'),
     label: () => `${projectByRoot(tab.project)?.name ?? tab.title} properties`,
   });
+}
+
+export function ProjectEditor({ tab }: EditorProps) {
+  const doc = projectDraft(tab);
   const tree = projectByRoot(tab.project);
   if (!tree) return <div class="pane-message">This project is closed.</div>;
   const rows = doc.draft.value ?? tree.properties;
@@ -38,7 +44,7 @@ export function ProjectEditor({ tab }: EditorProps) {
       </header>
       <section class="section">
         <h3>Properties</h3>
-        <p class="muted">Use them as <code>{'${name}'}</code> in URLs, parameters, headers, bodies and auth. They are saved in the project folder: keep secrets in the keychain instead.</p>
+        <p class="muted">Use them as <code>{'${name}'}</code> in URLs, parameters, headers, bodies and auth. They are saved in the project folder: keep secrets out of them (Add secret… under Environments keeps one in secure storage).</p>
         <RowsTable
           label="Property"
           rows={rows}

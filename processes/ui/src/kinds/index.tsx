@@ -25,5 +25,6 @@ function RequestTab({ tab }: EditorProps) {
 }
 
 export function registerRequestKinds(): void {
-  registerEditor('request', RequestTab);
+  // A restored tab whose project's tree is not loaded yet opens as HTTP, the kind most requests are.
+  registerEditor('request', RequestTab, (tab) => (byId.get(tabRequestKind(tab)) ?? httpView).draft(tab));
 }

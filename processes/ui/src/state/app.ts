@@ -5,7 +5,11 @@ import type { ProjectTree } from '../../../../protocol/model/project.js';
 import type { Workspace } from '../../../../protocol/model/workspace.js';
 import type { ResOf } from '../../../../protocol/messages.js';
 
-export type Connection = 'connecting' | 'connected' | 'disconnected';
+/**
+ * `disconnected`: the link dropped, reconnecting; `restarted`: Parley runs again at this address
+ * with a new token, so this page can never reconnect; `stopped`: nothing answers at this address.
+ */
+export type Connection = 'connecting' | 'connected' | 'disconnected' | 'restarted' | 'stopped';
 
 export const peer = signal<Peer | null>(null);
 export const connection = signal<Connection>('connecting');

@@ -72,10 +72,12 @@ export function matchesChord(e: Pick<KeyboardEvent, 'ctrlKey' | 'metaKey' | 'alt
 /**
  * Runs the command a key press names, wherever focus is: the listener is on the window in the
  * capture phase, before any element's own handler (the tree's Enter, an editor's Mod-Enter), and a
- * command that runs stops the key there, so its keys always act on the active tab. Its default
- * (the browser's Save page for Ctrl+S, say) is prevented whenever the keys are a command's, even
- * when the command does not apply now; the key then goes on to the focused element. While a
- * dialog is open only keys marked `inDialogs` act, so Ctrl+Enter never sends behind it.
+ * command that runs stops the key there, so its keys always act on the active tab. A Ctrl or Cmd
+ * chord's default (the browser's Save page for Ctrl+S, say) is prevented whenever the keys are a
+ * command's, even when the command does not apply now. An Alt chord whose command does not apply
+ * goes on untouched to the focused element: Alt+Down is the tree's Move down only in the tree, and
+ * a select's or the code editor's own key everywhere else. While a dialog is open only keys marked
+ * `inDialogs` act, so Ctrl+Enter never sends behind it.
  */
 export function installKeyBindings(dialogOpen: () => boolean, inDialogs: ReadonlySet<string> = new Set()): () => void {
   const onKey = (e: KeyboardEvent) => {
@@ -85,10 +87,11 @@ export function installKeyBindings(dialogOpen: () => boolean, inDialogs: Readonl
       return chord !== null && matchesChord(e, chord);
     });
     if (matching.length === 0) return;
-    e.preventDefault();
+    if (e.ctrlKey || e.metaKey) e.preventDefault();
     if (dialogOpen() && !matching.some((c) => inDialogs.has(c.id))) return;
     const command = matching.find((c) => !c.when || c.when());
     if (!command) return;
+    e.preventDefault();
     e.stopPropagation();
     if (command.id !== PALETTE_COMMAND) paletteOpen.value = false;
     // Which command the last key ran, for anyone checking the bindings (the palette test does).

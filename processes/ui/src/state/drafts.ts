@@ -7,7 +7,9 @@
  * version as `incoming` until the user picks Reload or Keep mine.
  */
 import { computed, effect, signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { refillSecrets } from '../../../../protocol/credentials/draft-secrets.js';
 import type { ProjectTree } from '../../../../protocol/model/project.js';
+import type { SessionDraft } from '../../../../protocol/model/session.js';
 import type { Workspace } from '../../../../protocol/model/workspace.js';
 
 export interface DraftSource<T> {
@@ -33,6 +35,8 @@ export interface Draft<T> {
   /** A newer saved version that arrived while the draft had edits. */
   incoming: Signal<T | null>;
   saving: Signal<boolean>;
+  /** The edit came back from the last session (state/session.ts); `leftOut`: the typed secrets it could not keep. */
+  restored: Signal<{ leftOut: string[] } | null>;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -41,6 +45,22 @@ const drafts = signal<ReadonlyMap<string, Draft<unknown>>>(new Map());
 
 /** Drafts whose document changed while a save of theirs was on its way: read again once it lands. */
 const changedWhileSaving = new WeakSet<Draft<unknown>>();
+
+/** Drafts the last session kept, by key, waiting for their document's first load. */
+const keptDrafts = new Map<string, SessionDraft>();
+
+/**
+ * A draft the last session kept, to be taken over the saved version when its document first
+ * loads: its secrets, left out of the session, come back from that version where it has them.
+ */
+export function restoreOnLoad(key: string, kept: SessionDraft): void {
+  keptDrafts.set(key, kept);
+}
+
+/** A kept draft still waiting for its document (the session keeps it meanwhile). */
+export function keptDraftOf(key: string): SessionDraft | undefined {
+  return keptDrafts.get(key);
+}
 
 /** Keys (tab ids) of drafts with unsaved edits. */
 export const dirtyKeys = computed(() => new Set([...drafts.value.values()].filter((d) => d.dirty.value).map((d) => d.key)));
@@ -60,6 +80,7 @@ export function openDraft<T>(key: string, source: DraftSource<T>): Draft<T> {
     loadError: signal(null),
     incoming: signal(null),
     saving: signal(false),
+    restored: signal(null),
   };
   drafts.value = new Map([...drafts.value, [key, d as Draft<unknown>]]);
   void reload(d);
@@ -86,6 +107,7 @@ export function draftOf(key: string): Draft<unknown> | undefined {
 }
 
 export function dropDraft(key: string): void {
+  keptDrafts.delete(key);
   if (!drafts.value.has(key)) return;
   const next = new Map(drafts.value);
   next.delete(key);
@@ -103,6 +125,12 @@ export async function reload<T>(d: Draft<T>): Promise<void> {
     const value = await d.source.load();
     d.loadError.value = null;
     take(d, value);
+    const kept = keptDrafts.get(d.key);
+    if (kept && value !== null) {
+      keptDrafts.delete(d.key);
+      d.draft.value = refillSecrets(kept.value as T, value);
+      d.restored.value = { leftOut: kept.leftOut };
+    }
   } catch (err) {
     d.loadError.value = (err as Error).message;
   }
@@ -133,6 +161,7 @@ function take<T>(d: Draft<T>, value: T | null): void {
   d.saved.value = value;
   d.draft.value = value === null ? null : structuredClone(value);
   d.incoming.value = null;
+  d.restored.value = null;
 }
 
 /** The banner's Reload: the version on disk replaces the edit. */

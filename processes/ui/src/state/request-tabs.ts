@@ -5,6 +5,7 @@
 import type { BodyMode } from '../editors/response/BodyView.js';
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { Api } from '../../../../protocol/model/api.js';
+import type { InheritedSettings } from '../../../../protocol/model/project.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { asHttp } from '../../../../protocol/kinds/index.js';
 import type { Exchange, ResendResult } from '../../../../protocol/model/history.js';
@@ -14,6 +15,9 @@ import { projectByRoot } from './app.js';
 import { editDraft, openDraft, whenLoaded, type Draft } from './drafts.js';
 import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
+import { noteLeftOut } from './secret-storage.js';
+import { askSecretStore, withSecretStore } from '../components/SecretStoreDialog.js';
+import { literalSecrets } from '../../../../protocol/credentials/auth-secrets.js';
 import { onTabClosed, retitleTab, type Tab } from './tabs.js';
 import { onStreamProgress, type LiveStream } from './live-stream.js';
 import { lastRowNumber } from '../../../../protocol/model/stream.js';
@@ -41,6 +45,8 @@ export interface RequestTabState {
   loadError: Signal<string | null>;
   /** The API the request belongs to, for an inherited auth and its base URL. */
   api: Signal<Api | null>;
+  /** What the request takes from its folders and API (auth, headers, variables), each with where it is set. */
+  inherited: Signal<InheritedSettings | null>;
   section: Signal<Section>;
   responseView: Signal<ResponseView>;
   /** An HTML body shown as its source (pretty) or as the inert preview. */
@@ -62,12 +68,13 @@ export function requestTabState(tab: Tab): RequestTabState {
   let state = states.get(tab.id);
   if (state) return state;
   const api = signal<Api | null>(null);
+  const inherited = signal<InheritedSettings | null>(null);
   const section = signal<Section>('params');
   const apiId = () => apiIdOf(tab);
   let opened = false;
   const doc = openDraft<Request>(tab.id, {
     load: async () => {
-      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }).then((r) => asHttp(r, 'The HTTP request editor')), loadApi()]);
+      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }).then((r) => asHttp(r, 'The HTTP request editor')), loadApi(), loadInherited()]);
       // A request with a body opens on its Body section.
       if (!opened && request.body.kind !== 'none' && request.method !== 'GET') section.value = 'body';
       opened = true;
@@ -76,7 +83,13 @@ export function requestTabState(tab: Tab): RequestTabState {
       return request;
     },
     save: async (request) => {
-      const saved = asHttp(await call('request.save', { project: tab.project, request }), 'The HTTP request editor');
+      const typed = [...literalSecrets(request.auth).keys()];
+      const { value: stored, leftOut } = await withSecretStore(
+        (leaveOutSecrets) => call('request.save', { project: tab.project, request, ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }),
+        { leaveOut: 'Save without the secret', what: 'the secret typed into the Auth tab' },
+      );
+      const saved = asHttp(stored, 'The HTTP request editor');
+      noteLeftOut(tab.id, leftOut ? typed : []);
       retitleTab(tab.id, saved.name, saved.method);
       return saved;
     },
@@ -84,6 +97,8 @@ export function requestTabState(tab: Tab): RequestTabState {
       if (project !== tab.project) return false;
       const id = apiId();
       if (id && changed.includes(id)) void loadApi();
+      // The API's auth, or a folder's settings (a folder's id starts with its API's): what it inherits may have changed.
+      if (id && changed.some((c) => c === id || c.startsWith(`${id}/`))) void loadInherited();
       return changed.includes(tab.itemId);
     },
     label: (): string => doc.draft.value?.name ?? tab.title,
@@ -91,6 +106,9 @@ export function requestTabState(tab: Tab): RequestTabState {
   async function loadApi(): Promise<void> {
     const id = apiId();
     if (id) api.value = await call('api.get', { project: tab.project, id }).catch(() => api.value);
+  }
+  async function loadInherited(): Promise<void> {
+    inherited.value = await call('tree.inherited', { project: tab.project, item: { kind: 'request', id: tab.itemId } }).catch(() => inherited.value);
   }
   state = {
     tab,
@@ -100,6 +118,7 @@ export function requestTabState(tab: Tab): RequestTabState {
     dirty: doc.dirty,
     loadError: doc.loadError,
     api,
+    inherited,
     section,
     responseView: signal<ResponseView>('body'),
     bodyMode: signal<BodyMode>('pretty'),
@@ -144,7 +163,7 @@ export function save(state: RequestTabState): Promise<boolean> {
   return saveTab(state.tab.id);
 }
 
-export async function send(state: RequestTabState): Promise<void> {
+export async function send(state: RequestTabState, unlocked = false): Promise<void> {
   // Right after a click in the sidebar the request may still be on its way.
   const draft = state.draft.value ?? (await whenLoaded(state.doc));
   if (!draft || state.sending.value) return;
@@ -153,6 +172,8 @@ export async function send(state: RequestTabState): Promise<void> {
   } catch (err) {
     const e = err as WireError;
     state.error.value = { code: e.code, message: e.message };
+    // The request uses a secret from the locked vault: its passphrase, then the send goes again.
+    if (e.code === 'vault-locked' && !unlocked && (await askSecretStore({ what: 'the secrets this request uses' })) === 'ready') await send(state, true);
   }
 }
 

@@ -10,10 +10,11 @@ import { menuContributions } from '../../state/actions.js';
 import { peer } from '../../state/app.js';
 import { MockEditor } from './MockEditor.js';
 import { MockSection, newMockDialog } from './NewMock.js';
-import { onMockLogged, onMockState } from './mock-tabs.js';
+import { mockTabState, onMockLogged, onMockState } from './mock-tabs.js';
+import type { Draft } from '../../state/drafts.js';
 
 export function registerMockEditor(): void {
-  registerEditor('mock', MockEditor);
+  registerEditor('mock', MockEditor, (tab) => mockTabState(tab).doc as Draft<unknown>);
   menuContributions.push((project, item) => (item.kind === 'api' ? [{ label: 'New Mock…', run: () => newMockDialog(project, item.id, item.name) }] : []));
   apiSections.push((project, api) => h(MockSection, { project, api }));
   effect(() => {
