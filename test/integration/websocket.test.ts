@@ -122,7 +122,21 @@ describe('WebSocket requests', () => {
     expect(entry.response!.stream).toMatchObject({ state: 'stopped', events: 6, total: 7 });
     expect(JSON.stringify(entry)).not.toContain(TOKEN);
     const log = await call('httpLog.list', {});
-    expect(log.rows.find((row) => row.requestId === request.id)).toBeDefined();
+    const logged = log.rows.find((row) => row.requestId === request.id)!;
+    expect(logged.stream).toEqual({ state: 'stopped', total: 7, events: 6 });
+    // HAR export lists the messages as Chromium writes a WebSocket's.
+    const pieces: string[] = [];
+    await uiHandlers(sup)['httpLog.har']!({ ids: [logged.id] }, { signal: new AbortController().signal, chunk: (c: { text: string }) => pieces.push(c.text) });
+    const har = JSON.parse(pieces.join('')) as { log: { entries: { _webSocketMessages: { type: string; opcode: number; data: string }[] }[] } };
+    expect(har.log.entries[0]!._webSocketMessages.map((m) => [m.type, m.opcode, m.data])).toEqual([
+      ['send', 1, 'hi Ada'],
+      ['receive', 1, 'hi Ada'],
+      ['send', 1, '{ "n": 1 }'],
+      ['receive', 1, '{ "n": 1 }'],
+      ['send', 2, 'AQID+g=='],
+      ['receive', 2, 'AQID+g=='],
+    ]);
+    expect(pieces.join('')).not.toContain(TOKEN);
   });
 
   it('answers a handshake refused by the server (no subprotocol it speaks) with the reason', async () => {

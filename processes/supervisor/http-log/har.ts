@@ -8,7 +8,9 @@
  * not counted twice). An event stream's response content is its kept rows written back as
  * text/event-stream (a comment line marks the rows not kept), and its events are also listed in
  * `_eventSourceMessages` (time in seconds, eventName, eventId, data), the field HAR tools that
- * record streams use; `_parleyStream` says how it ended and how many rows it had and kept.
+ * record streams use; a WebSocket session's messages are in `_webSocketMessages` (type send or
+ * receive, time in seconds, opcode 1 text or 2 binary, data; base64 for binary), as Chromium
+ * writes them; `_parleyStream` says how it ended and how many rows it had and kept.
  * The document is produced in pieces of about CHUNK_CHARS, so no piece outgrows a bus frame.
  */
 import { Cookie } from 'tough-cookie';
@@ -212,7 +214,9 @@ function finalResponse(entry: HttpLogEntry, hop: LoggedHop | undefined): HarObje
 function addStream(har: HarObject, entry: HttpLogEntry): void {
   const s = entry.response?.stream;
   if (!s) return;
-  har['_eventSourceMessages'] = s.rows.filter((r) => r.kind === 'event').map((r) => ({ time: r.at / 1000, eventName: r.name ?? 'message', eventId: r.id ?? '', data: r.data }));
+  const socket = s.rows.filter((r) => r.kind === 'sent' || r.kind === 'received');
+  if (socket.length > 0) har['_webSocketMessages'] = socket.map((r) => ({ type: r.kind === 'sent' ? 'send' : 'receive', time: r.at / 1000, opcode: r.name === 'binary' ? 2 : 1, data: r.data }));
+  else har['_eventSourceMessages'] = s.rows.filter((r) => r.kind === 'event').map((r) => ({ time: r.at / 1000, eventName: r.name ?? 'message', eventId: r.id ?? '', data: r.data }));
   har['_parleyStream'] = { state: s.state, total: s.total, events: s.events, kept: s.rows.length, notKept: s.notKept, ...(s.error ? { error: s.error } : {}) };
 }
 
@@ -256,6 +260,8 @@ export function streamText(stream: StreamRecord): string {
     previous = row.n;
     if (row.kind === 'comment') lines.push(`: ${row.data}\n`);
     else if (row.kind === 'retry') lines.push(`retry: ${row.data}\n`);
+    // A WebSocket session has no text of its own: its messages are in `_webSocketMessages`.
+    else if (row.kind !== 'event') continue;
     else {
       let text = '';
       if (row.name !== undefined) text += `event: ${row.name}\n`;

@@ -8,7 +8,8 @@ import { activeTab, activeTabId, cycleTab, keepTab, openTab, tabs } from './stat
 import { closeTabs, saveActiveTab, saveAll } from './state/draft-actions.js';
 import { draftOf } from './state/drafts.js';
 import { dirtyTabs } from './state/tabs.js';
-import { edit, requestTabState, send, stop } from './state/request-tabs.js';
+import { edit, requestTabState } from './state/request-tabs.js';
+import { sendOrStopTab, tabRequestKind } from './kinds/index.js';
 import { formatBody } from './editors/request/format.js';
 import { dismissTopic, toast } from './state/toasts.js';
 import { FORMAT_TOPIC } from './editors/request/BodyEditor.js';
@@ -18,6 +19,11 @@ import { newMockDialog } from './editors/mock/NewMock.js';
 import { mockTabState, startOrStop } from './editors/mock/mock-tabs.js';
 
 const requestTab = () => (activeTab.value?.kind === 'request' ? activeTab.value : null);
+/** An HTTP request's tab: what its body's commands work on. */
+const httpTab = () => {
+  const tab = requestTab();
+  return tab && tabRequestKind(tab) === 'http' ? tab : null;
+};
 
 export function registerCoreCommands(): void {
   registerCommands([
@@ -29,13 +35,9 @@ export function registerCoreCommands(): void {
       title: 'Send request (or stop it)',
       keys: `${mod}+Enter`,
       when: () => requestTab() !== null,
-      run: () => {
-        const state = requestTabState(requestTab()!);
-        if (state.sending.value) stop(state);
-        else void send(state);
-      },
+      run: () => sendOrStopTab(requestTab()!),
     },
-    { id: 'request.format', title: 'Format body', keys: 'Shift+Alt+F', when: () => requestTab() !== null, run: formatActiveBody },
+    { id: 'request.format', title: 'Format body', keys: 'Shift+Alt+F', when: () => httpTab() !== null, run: formatActiveBody },
     { id: 'request.new', title: 'New request…', keys: `${mod}+Alt+N`, run: () => newRequestDialog() },
     { id: 'api.new', title: 'New API…', run: () => newApiDialog(activeTab.value?.project || undefined) },
     { id: 'mock.new', title: 'New Mock…', run: newMockCommand },
@@ -72,7 +74,7 @@ export function registerCoreCommands(): void {
 }
 
 function formatActiveBody(): void {
-  const state = requestTabState(requestTab()!);
+  const state = requestTabState(httpTab()!);
   const body = state.draft.value?.body;
   if (!body || body.kind !== 'raw') {
     toast('info', 'Only a raw JSON or XML body can be formatted.');

@@ -1,11 +1,13 @@
 /**
- * New request: its name, method and URL, and where it goes, shown and changeable in the dialog
- * (`TargetPicker`), defaulting to where the user is working (the selected row's or the active
- * tab's API or folder), never silently to the first API of the first project.
+ * New request: its kind (protocol/kinds/: HTTP, WebSocket), name, method (HTTP) and URL, and where
+ * it goes, shown and changeable in the dialog (`TargetPicker`), defaulting to where the user is
+ * working (the selected row's or the active tab's API or folder), never silently to the first API
+ * of the first project.
  */
 import { useSignal } from '@preact/signals';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { METHODS } from '../state/methods.js';
+import { REQUEST_KINDS, kindById } from '../../../../protocol/kinds/index.js';
 import { openCustom } from '../state/overlays.js';
 import { call } from '../state/rpc.js';
 import { openTab } from '../state/tabs.js';
@@ -29,6 +31,7 @@ export function newRequestDialog(project?: string, parent?: string): void {
 function NewRequest({ targets, initial, close }: { targets: RequestTarget[]; initial: RequestTarget; close: () => void }) {
   const target = useSignal(initial);
   const name = useSignal('');
+  const kind = useSignal('http');
   const method = useSignal('GET');
   const url = useSignal('');
   const problem = useSignal('');
@@ -45,11 +48,15 @@ function NewRequest({ targets, initial, close }: { targets: RequestTarget[]; ini
     busy.value = true;
     const t = target.value;
     try {
-      const request = await call('request.create', { project: t.project, parent: t.parent, name: name.value.trim(), method: method.value, url: url.value.trim() });
+      // HTTP takes its method; another kind is made blank but for its name and URL.
+      const request =
+        kind.value === 'http'
+          ? await call('request.create', { project: t.project, parent: t.parent, name: name.value.trim(), method: method.value, url: url.value.trim() })
+          : await call('request.createOfKind', { project: t.project, parent: t.parent, kind: kind.value, name: name.value.trim(), url: url.value.trim() });
       close();
       expand(rowKey(t.project, t.parent.split('/')[0]!));
       if (t.parent.includes('/')) expand(rowKey(t.project, t.parent));
-      openTab({ kind: 'request', project: t.project, itemId: request.id, title: request.name, method: request.method });
+      openTab({ kind: 'request', project: t.project, itemId: request.id, title: request.name, method: kindById(kind.value).badge(request) });
     } catch (err) {
       problem.value = (err as Error).message;
     } finally {
@@ -68,18 +75,30 @@ function NewRequest({ targets, initial, close }: { targets: RequestTarget[]; ini
         <input ref={nameRef} name="name" placeholder="List pets" value={name.value} onInput={(e) => (name.value = (e.target as HTMLInputElement).value)} />
       </label>
       <label>
-        <span>Method</span>
-        <select value={method.value} onChange={(e) => (method.value = (e.target as HTMLSelectElement).value)}>
-          {METHODS.map((m) => (
-            <option key={m} value={m}>
-              {m}
+        <span>Kind</span>
+        <select aria-label="Kind" value={kind.value} onChange={(e) => (kind.value = (e.target as HTMLSelectElement).value)}>
+          {REQUEST_KINDS.map((k) => (
+            <option key={k.id} value={k.id}>
+              {k.label}
             </option>
           ))}
         </select>
       </label>
+      {kind.value === 'http' && (
+        <label>
+          <span>Method</span>
+          <select value={method.value} onChange={(e) => (method.value = (e.target as HTMLSelectElement).value)}>
+            {METHODS.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <label>
         <span>URL or path</span>
-        <input name="url" class="mono" placeholder="/pets/{petId}" spellcheck={false} value={url.value} onInput={(e) => (url.value = (e.target as HTMLInputElement).value)} />
+        <input name="url" class="mono" placeholder={kind.value === 'http' ? '/pets/{petId}' : 'wss://example.com/socket'} spellcheck={false} value={url.value} onInput={(e) => (url.value = (e.target as HTMLInputElement).value)} />
       </label>
       {problem.value && (
         <p class="form-error" role="alert">

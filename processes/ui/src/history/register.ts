@@ -8,6 +8,7 @@ import { menuContributions } from '../state/actions.js';
 import { projects } from '../state/app.js';
 import { mod, registerCommands } from '../state/commands.js';
 import { requestTabState } from '../state/request-tabs.js';
+import { tabRequestKind } from '../kinds/index.js';
 import { activeTab, openTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { CompareView } from './CompareView.js';
@@ -27,7 +28,7 @@ export function openHistory(project?: string): void {
 
 const activeRequest = () => {
   const tab = activeTab.value;
-  return tab?.kind === 'request' ? requestTabState(tab) : null;
+  return tab?.kind === 'request' && tabRequestKind(tab) === 'http' ? requestTabState(tab) : null;
 };
 
 export function registerHistory(): void {

@@ -6,9 +6,10 @@ import { projectByRoot } from '../state/app.js';
 import type { EditorProps } from '../editors/registry.js';
 import { registerEditor } from '../editors/registry.js';
 import { httpView } from './http/index.js';
+import { websocketView } from './websocket/index.js';
 import type { KindView } from './kind.js';
 
-const VIEWS: readonly KindView[] = [httpView];
+const VIEWS: readonly KindView[] = [httpView, websocketView];
 const byId = new Map(VIEWS.map((view) => [view.id, view]));
 
 /** The kind of the request a tab shows, from its row in the project's tree (HTTP when it names none). */
@@ -22,6 +23,11 @@ function RequestTab({ tab }: EditorProps) {
   const view = byId.get(kind);
   if (!view) return <div class="pane-message">This release of Parley has no editor for {kind} requests.</div>;
   return <view.Editor key={kind} tab={tab} />;
+}
+
+/** The request tab's Mod+Enter: its kind's Send or Connect (Stop or Disconnect while it runs). */
+export function sendOrStopTab(tab: EditorProps['tab']): void {
+  byId.get(tabRequestKind(tab))?.sendOrStop(tab);
 }
 
 export function registerRequestKinds(): void {

@@ -10,4 +10,6 @@ export interface KindView {
   Editor: ComponentType<EditorProps>;
   /** The tab's draft, opened without the editor showing (a restored session's unsaved tabs). */
   draft(tab: EditorProps['tab']): Draft<unknown>;
+  /** Send (or Connect), or Stop (or Disconnect) when it runs: the request tab's Mod+Enter. */
+  sendOrStop(tab: EditorProps['tab']): void;
 }

@@ -2,7 +2,9 @@
  * The Events tab of an event stream (SPEC "Events" 2 and 7): one row per event (name, id, data,
  * arrival time), comment lines and `retry:` fields alongside unless hidden, the true counts, and
  * how the stream ended. The list is virtualized (rows of ROW_HEIGHT px, only the visible window
- * drawn) and follows the newest row while scrolled to the bottom; a row opens its whole data.
+ * drawn) and follows the newest row while scrolled to the bottom; a row opens its whole data; a
+ * filter keeps the rows whose data holds its text. A WebSocket session's messages are listed the
+ * same way (`socket`): direction and size in place of name and id, pings and pongs on the toggle.
  */
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
@@ -22,16 +24,19 @@ export function arrivalTime(at: number): string {
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
-export function EventsView({ live, showOthers }: { live: LiveStream; showOthers: Signal<boolean> }) {
+export function EventsView({ live, showOthers, socket = false }: { live: LiveStream; showOthers: Signal<boolean>; socket?: boolean }) {
   const listRef = useRef<HTMLDivElement>(null);
   const scrollTop = useSignal(0);
   const height = useSignal(400);
   const follow = useSignal(true);
   const selected = useSignal<number | null>(null);
+  const filter = useSignal('');
   // Redrawn once per batch (version) or when the toggle changes; the list grows by each batch's
-  // rows alone, and only its visible window is drawn.
+  // rows alone, and only its visible window is drawn. A filter goes over the rows held (at most
+  // the live pane's 5,000, or a finished stream's kept rows) once per redraw.
   const version = live.version.value;
-  const rows = live.shown(showOthers.value);
+  const all = live.shown(showOthers.value);
+  const rows = filter.value === '' ? all : all.slice(0, all.length).filter((item) => item.kind === 'row' && item.row.data.includes(filter.value));
 
   useEffect(() => {
     const el = listRef.current;
@@ -70,15 +75,16 @@ export function EventsView({ live, showOthers }: { live: LiveStream; showOthers:
       <div class="events-toolbar">
         <StreamState state={state} stopping={live.stopping.value} />
         <span class="events-count" data-testid="events-count">
-          {count(events)} {events === 1 ? 'event' : 'events'}
+          {count(events)} {socket ? (events === 1 ? 'message' : 'messages') : events === 1 ? 'event' : 'events'}
         </span>
         <span class="muted" data-testid="rows-count">
           {count(total)} {total === 1 ? 'row' : 'rows'} in all
           {held < total && (state === 'open' ? ` · showing the newest ${count(held)}` : ` · ${count(total - held)} not kept (a finished stream keeps its first ${STREAM_LIMITS.finished.first} and last ${count(STREAM_LIMITS.finished.last)})`)}
         </span>
         <span class="spacer" />
+        <input class="events-filter" type="search" aria-label="Filter rows" placeholder="Filter" value={filter.value} onInput={(e) => (filter.value = (e.target as HTMLInputElement).value)} />
         <label class="checkbox events-toggle">
-          <input type="checkbox" checked={showOthers.value} onChange={(e) => (showOthers.value = (e.target as HTMLInputElement).checked)} /> Comments and retry
+          <input type="checkbox" checked={showOthers.value} onChange={(e) => (showOthers.value = (e.target as HTMLInputElement).checked)} /> {socket ? 'Pings and pongs' : 'Comments and retry'}
         </label>
       </div>
       {error && (
@@ -89,8 +95,8 @@ export function EventsView({ live, showOthers }: { live: LiveStream; showOthers:
       <div class="events-head" aria-hidden="true">
         <span class="ev-n">#</span>
         <span class="ev-time">Arrived</span>
-        <span class="ev-name">Event</span>
-        <span class="ev-id">ID</span>
+        <span class="ev-name">{socket ? 'Direction' : 'Event'}</span>
+        <span class="ev-id">{socket ? 'Size' : 'ID'}</span>
         <span class="ev-data">Data</span>
       </div>
       <div
@@ -106,7 +112,7 @@ export function EventsView({ live, showOthers }: { live: LiveStream; showOthers:
           pinnedAt.current = follow.value ? el.scrollTop : null;
         }}
       >
-        {rows.length === 0 && <p class="muted events-empty">{state === 'open' ? 'Waiting for the first event…' : 'The stream sent no events.'}</p>}
+        {rows.length === 0 && <p class="muted events-empty">{filter.value !== '' ? 'No row holds that text.' : state === 'open' ? (socket ? 'Connected: no message yet.' : 'Waiting for the first event…') : socket ? 'No message was sent or received.' : 'The stream sent no events.'}</p>}
         <div style={{ height: `${rows.length * ROW_HEIGHT}px`, position: 'relative' }}>
           {rows.slice(first, last).map((item, i) => (
             <EventRow key={item.kind === 'row' ? item.row.n : `gap${first + i}`} item={item} top={(first + i) * ROW_HEIGHT} selected={item.kind === 'row' && item.row.n === selected.value} onPick={(n) => (selected.value = selected.value === n ? null : n)} />
@@ -154,21 +160,51 @@ function EventRow({ item, top, selected, onPick }: { item: ShownRow; top: number
         {arrivalTime(row.at)}
       </span>
       <span class="ev-name" role="cell">
-        {row.kind === 'event' ? (row.name ?? 'message') : row.kind === 'comment' ? ': comment' : 'retry:'}
+        {rowName(row)}
       </span>
       <span class="ev-id" role="cell">
-        {row.id ?? ''}
+        {row.kind === 'sent' || row.kind === 'received' ? formatSize(messageSize(row)) : (row.id ?? '')}
       </span>
       <span class="ev-data" role="cell" title={row.data.length > 80 ? row.data.slice(0, 2000) : undefined}>
-        {row.kind === 'retry' ? `${row.data} ms` : row.data.replace(/\n/g, ' ⏎ ')}
+        {row.kind === 'retry' ? `${row.data} ms` : row.name === 'binary' && row.kind !== 'event' ? `base64 ${row.data}` : row.data.replace(/\n/g, ' ⏎ ')}
       </span>
     </div>
   );
 }
 
+/** What a row is, as its name cell says: an event's name, a comment, a retry field, a message's direction, a ping, a pong, the close. */
+function rowName(row: StreamRow): string {
+  switch (row.kind) {
+    case 'event':
+      return row.name ?? 'message';
+    case 'comment':
+      return ': comment';
+    case 'retry':
+      return 'retry:';
+    case 'sent':
+      return row.name === 'binary' ? '↑ sent (binary)' : '↑ sent';
+    case 'received':
+      return row.name === 'binary' ? '↓ received (binary)' : '↓ received';
+    case 'close':
+      return row.name === 'client' ? 'closed by Parley' : 'closed by the server';
+    default:
+      return row.kind;
+  }
+}
+
+/** A message's size in bytes: its text's UTF-8, or a binary one's bytes (its data is base64). */
+export function messageSize(row: StreamRow): number {
+  if (row.name === 'binary') return Math.floor((row.data.length * 3) / 4) - (row.data.endsWith('==') ? 2 : row.data.endsWith('=') ? 1 : 0);
+  return new TextEncoder().encode(row.data).length;
+}
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 function RowDetail({ row, onClose }: { row: StreamRow; onClose: () => void }) {
   let pretty: string | null = null;
-  if (row.kind === 'event' && row.data.length < 512 * 1024) {
+  if ((row.kind === 'event' || ((row.kind === 'sent' || row.kind === 'received') && row.name !== 'binary')) && row.data.length < 512 * 1024) {
     try {
       pretty = JSON.stringify(JSON.parse(row.data), null, 2);
     } catch {
@@ -179,7 +215,7 @@ function RowDetail({ row, onClose }: { row: StreamRow; onClose: () => void }) {
     <div class="event-detail" role="region" aria-label="Event data">
       <div class="event-detail-head">
         <strong>#{row.n}</strong>
-        <span>{row.kind === 'event' ? (row.name ?? 'message') : row.kind}</span>
+        <span>{rowName(row)}</span>
         {row.id !== undefined && <span class="muted">id {row.id}</span>}
         <span class="muted">{arrivalTime(row.at)}</span>
         <span class="spacer" />

@@ -6,6 +6,7 @@
  * budget (`query.run`); the page only shows the items. HTML, text and binary bodies are not
  * queried, and the tab says so.
  */
+import { isMessageRow } from '../../../../../protocol/model/stream.js';
 import type { Exchange } from '../../../../../protocol/model/history.js';
 import type { QueryItem, QueryJob, QueryLanguage } from '../../../../../protocol/model/query.js';
 import type { QueryState } from '../../state/request-tabs.js';
@@ -44,8 +45,11 @@ interface Queryable {
 export function querySource(exchange: Exchange): Queryable | { refused: string } {
   const r = exchange.response;
   if (r.stream) {
-    const kept = r.stream.rows.filter((row) => row.kind === 'event').length;
-    return { source: { kind: 'events', rows: r.stream.rows }, what: `the ${kept.toLocaleString('en-US')} events kept, as one JSON array of { n, event, id, data, json, time }` };
+    const kept = r.stream.rows.filter((row) => isMessageRow(row.kind)).length;
+    // A WebSocket session's messages read with their direction in place of an event's name (run-query.ts).
+    const socket = r.stream.rows.some((row) => row.kind === 'sent' || row.kind === 'received');
+    const what = socket ? `the ${kept.toLocaleString('en-US')} messages kept, as one JSON array of { n, direction, binary, data, json, time }` : `the ${kept.toLocaleString('en-US')} events kept, as one JSON array of { n, event, id, data, json, time }`;
+    return { source: { kind: 'events', rows: r.stream.rows }, what };
   }
   if (r.body.spooledTo) return { refused: 'This body was too large to hold in memory (only its start is here), so it is not queried.' };
   switch (bodyKind(r)) {

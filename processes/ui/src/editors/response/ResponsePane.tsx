@@ -184,7 +184,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
 }
 
 /** The exchange as on the wire: the request as sent, then the response's head and its body. */
-function RawView({ exchange }: { exchange: Exchange }) {
+export function RawView({ exchange }: { exchange: Exchange }) {
   const r = exchange.response;
   const text = useMemo(() => {
     const body = r.stream ? '[an event stream: see Events]' : r.body.size === 0 ? '' : bodyKind(r) === 'binary' || bodyKind(r) === 'image' ? `[${r.body.size} bytes binary]` : decodeText(r);
