@@ -2,7 +2,8 @@
  * WebSocket requests in real Chromium against the real app and a `ws` echo server on 127.0.0.1
  * (docs/websocket.md): a WebSocket request made with New request, connected with its
  * subprotocol, a JSON message with a variable typed, sent and echoed, saved and sent again from
- * the saved list, the messages filtered, disconnected with the close shown, the request saved.
+ * the saved list, the messages filtered, disconnected with the close shown, an assertion for
+ * `parley run` added, the request saved.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -104,10 +105,20 @@ describe.skipIf(missing !== null)('WebSocket requests', () => {
     await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
     await page.getByRole('button', { name: 'Connect', exact: true }).waitFor();
     await expect(page.getByTestId('close').textContent()).resolves.toBe('closed by Parley: 1000 (normal closure)');
+    // An assertion for `parley run` over the messages received.
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: 'Assertions' }).click();
+    await page.getByRole('button', { name: 'Add assertion' }).click();
+    await page.getByLabel('Assertion 1 source').selectOption('body');
+    await page.getByLabel('Assertion 1 JSONPath').fill('$[0].json.hello');
+    await page.getByLabel('Assertion 1 value').fill('Ada');
     await page.keyboard.press('Control+S');
     await until(async () => {
-      const file = parseYaml(await readFile(join(project, 'apis', 'Live', 'requests', 'Echo.websocket.yaml'), 'utf8')) as { subprotocols: string[]; messages: { name: string; format: string; text: string }[] };
-      return file.subprotocols[0] === 'echo.v1' && file.messages[0]?.name === 'Greeting' && file.messages[0].format === 'json';
+      const file = parseYaml(await readFile(join(project, 'apis', 'Live', 'requests', 'Echo.websocket.yaml'), 'utf8')) as {
+        subprotocols: string[];
+        messages: { name: string; format: string; text: string }[];
+        assertions?: { path: string; value: string }[];
+      };
+      return file.subprotocols[0] === 'echo.v1' && file.messages[0]?.name === 'Greeting' && file.messages[0].format === 'json' && file.assertions?.[0]?.path === '$[0].json.hello';
     });
     await screenshot(page, 'websocket-closed');
   });

@@ -14,6 +14,11 @@ import type { KindService } from './kind.js';
 const SERVICES: readonly KindService[] = [httpService, websocketService];
 const byId = new Map(SERVICES.map((service) => [service.id, service]));
 
+/** The supervisor's part of `request`'s kind. */
+export function kindService(request: AnyRequest): KindService {
+  return byId.get(kindOf(request).id)!;
+}
+
 /** Sends `request` by its kind: an HTTP exchange, a WebSocket session; the answer is its Exchange. */
 export function sendByKind(
   sup: Supervisor,

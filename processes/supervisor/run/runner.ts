@@ -8,7 +8,8 @@
 import { rm } from 'node:fs/promises';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
-import { asHttp } from '../../../protocol/kinds/index.js';
+import { asHttp, type AnyRequest } from '../../../protocol/kinds/index.js';
+import { kindService } from '../kinds/index.js';
 import { chipLabel, chipTone } from '../../../protocol/verdict-label.js';
 import type { OrderedRequest } from '../../../protocol/project/tree-order.js';
 import { maskUrl } from '../../../protocol/credentials/index.js';
@@ -78,14 +79,13 @@ async function sendOne(
   signal: AbortSignal,
   onWire: () => void,
 ): Promise<RequestOutcome> {
-  let request: Request;
+  let stored: AnyRequest;
   const base = { iteration, ...(row ? { row: rowLabel(row) } : {}) };
   try {
-    request = asHttp(store.getRequest(item.id), 'parley run');
+    stored = store.getRequest(item.id);
   } catch (err) {
     return { ...base, request: { id: item.id, name: item.name, ...placeOf(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
   }
-  const described = { id: request.id, name: request.name, ...placeOf(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
   const overrides: ScopeOverrides = {
     ...(plan.environment !== undefined ? { environment: plan.environment?.variables ?? null } : {}),
     ...(row ? { properties: row.properties } : {}),
@@ -95,6 +95,11 @@ async function sendOne(
     noHistory: true,
     noLog: true,
   };
+  // A kind that runs its own way (a WebSocket session) does; HTTP runs here.
+  const service = kindService(stored);
+  if (service.run) return service.run({ sup, store, request: stored, overrides, base, described: { id: stored.id, name: stored.name, ...placeOf(item), method: '', url: '' }, gate, signal, onWire });
+  const request: Request = asHttp(stored, 'parley run');
+  const described = { id: request.id, name: request.name, ...placeOf(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
   try {
     const prepared = await prepareSend(sup, sup.sendDeps, store.root, request, overrides);
     await gate;

@@ -7,6 +7,7 @@ import { dispatchSend, sendScope, withOverrides, type PreparedSend, type ScopeOv
 import { prepareAssertions } from '../../send/assertions.js';
 import type { KindService } from '../kind.js';
 import { resolveSocket, socketMessage } from './resolve.js';
+import { runSocketRequest } from './run.js';
 
 export function asWebSocket(request: AnyRequest): WebSocketRequest {
   if (request.kind !== 'websocket') throw new ParleyError('internal', 'A WebSocket send was given another kind of request.');
@@ -34,6 +35,7 @@ export async function prepareSocket(sup: Supervisor, deps: SendDeps, projectRoot
 
 export const websocketService: KindService = {
   id: 'websocket',
+  run: (ctx) => runSocketRequest(ctx),
   send: async (sup, deps, projectRoot, request, signal, onProgress, backlog) => {
     const prepared = await prepareSocket(sup, deps, projectRoot, asWebSocket(request));
     return dispatchSend(sup, deps, prepared, prepared.spec, signal, onProgress, backlog);

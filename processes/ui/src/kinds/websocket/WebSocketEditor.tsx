@@ -13,6 +13,7 @@ import { leftOutFields } from '../../state/secret-storage.js';
 import { saveTab } from '../../state/draft-actions.js';
 import type { EditorProps } from '../../editors/registry.js';
 import { Composer } from './Composer.js';
+import { AssertionsEditor } from '../../editors/request/AssertionsEditor.js';
 import { SocketResponse } from './SocketResponse.js';
 import { connect, disconnect, editSocket, socketTabState, type SocketSection, type SocketTabState } from './socket-tabs.js';
 import './websocket.css';
@@ -21,6 +22,7 @@ const SECTIONS: [SocketSection, string][] = [
   ['messages', 'Messages'],
   ['headers', 'Headers'],
   ['auth', 'Auth'],
+  ['assertions', 'Assertions'],
   ['settings', 'Settings'],
 ];
 
@@ -49,6 +51,7 @@ export function WebSocketEditor({ tab }: EditorProps) {
               {label}
               {id === 'messages' && draft.messages.length > 0 && <span class="count">{draft.messages.length}</span>}
               {id === 'headers' && draft.headers.length > 0 && <span class="count">{draft.headers.length}</span>}
+              {id === 'assertions' && (draft.assertions?.length ?? 0) > 0 && <span class="count">{draft.assertions!.length}</span>}
             </button>
           ))}
         </nav>
@@ -64,6 +67,15 @@ export function WebSocketEditor({ tab }: EditorProps) {
               leftOut={leftOutFields.value.get(state.tab.id)}
               onChange={(auth) => change((r) => ({ ...r, auth }))}
             />
+          )}
+          {state.section.value === 'assertions' && (
+            <>
+              <p class="muted">
+                Checked by <code>parley run</code> once its wait is over: the status (101) and the time, and JSONPath over the messages received as one JSON array (<code>$[0].data</code>,{' '}
+                <code>$[0].json.id</code>, <code>$[*].data</code>).
+              </p>
+              <AssertionsEditor assertions={draft.assertions ?? []} graphql={false} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />
+            </>
           )}
           {state.section.value === 'settings' && <Settings draft={draft} change={change} />}
         </div>

@@ -20,7 +20,7 @@ import { noteLeftOut } from '../../state/secret-storage.js';
 import { withSecretStore } from '../../components/SecretStoreDialog.js';
 import type { QueryState } from '../../state/request-tabs.js';
 
-export type SocketSection = 'messages' | 'headers' | 'auth' | 'settings';
+export type SocketSection = 'messages' | 'headers' | 'auth' | 'assertions' | 'settings';
 export type SocketView = 'events' | 'headers' | 'timing' | 'raw' | 'query';
 
 export interface SocketTabState {
