@@ -3,7 +3,8 @@
  * (docs/websocket.md): a WebSocket request made with New request, connected with its
  * subprotocol, a JSON message with a variable typed, sent and echoed, saved and sent again from
  * the saved list, the messages filtered, disconnected with the close shown, an assertion for
- * `parley run` added, the request saved.
+ * `parley run` added, the request saved; a server flooding faster than the page draws, counted
+ * exactly with the list a window and the page answering.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -121,5 +122,42 @@ describe.skipIf(missing !== null)('WebSocket requests', () => {
       return file.subprotocols[0] === 'echo.v1' && file.messages[0]?.name === 'Greeting' && file.messages[0].format === 'json' && file.assertions?.[0]?.path === '$[0].json.hello';
     });
     await screenshot(page, 'websocket-closed');
+  });
+
+  it('keeps up with a server sending faster than the page draws: the true count, the list a window, the page answering', async () => {
+    // A path of the same server that floods: 30,000 messages as fast as the socket takes them, then a close.
+    wss.on('connection', (socket, req) => {
+      if (req.url !== '/flood') return;
+      let n = 0;
+      const more = () => {
+        while (n < 30_000) {
+          socket.send(`{"n":${++n}}`);
+          if (socket.bufferedAmount > 1024 * 1024) return void setTimeout(more, 1);
+        }
+        socket.close(1000, 'done');
+      };
+      more();
+    });
+    await page.getByRole('treeitem', { name: /Live/ }).click();
+    await page.keyboard.press('Control+Alt+N');
+    const dialog = page.getByRole('dialog', { name: 'New request' });
+    await dialog.getByRole('combobox', { name: 'Kind' }).selectOption({ label: 'WebSocket' });
+    await dialog.getByRole('textbox', { name: 'Name' }).pressSequentially('Flood', { delay: 15 });
+    await dialog.getByRole('textbox', { name: 'URL or path' }).fill(wsUrl.replace('/echo', '/flood'));
+    await dialog.getByRole('button', { name: 'Create request' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    // While it floods, the page still answers: its tabs switch and switch back.
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: 'Headers' }).click();
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Messages/ }).click();
+    await until(async () => (await page.getByTestId('close').count()) > 0, 30_000);
+    await expect(page.getByTestId('close').textContent()).resolves.toBe('closed by the server: 1000 (normal closure): "done"');
+    await expect(page.getByTestId('events-count').textContent()).resolves.toBe('30,000 messages');
+    await expect(page.getByTestId('rows-count').textContent()).resolves.toContain('30,001 rows in all');
+    // A finished session keeps its first 400 and last 4,600 rows; the list draws only a window of them.
+    await expect(page.getByTestId('rows-count').textContent()).resolves.toContain('25,001 not kept');
+    const drawn = await messages().count();
+    expect(drawn).toBeGreaterThan(5);
+    expect(drawn).toBeLessThan(120);
   });
 });
