@@ -22,6 +22,7 @@ import { SessionTabs } from './model/session.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
 import { AssertJob, AssertionResult } from './model/assertion.js';
+import { CaptureJob, CapturedValue } from './model/capture.js';
 import { HttpLogEntry, HttpLogRow } from './model/http-log.js';
 import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } from './model/history.js';
 import { CurlImportReport } from './model/curl.js';
@@ -166,6 +167,8 @@ export const methods = {
   'checker.bodySchema': { req: T.Object({ definition: DefinitionRef, operation: OperationLink }), res: BodySchemaAnswer },
   /** A request's assertions against its response, on the query thread and its budget (JSONPath, patterns). */
   'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
+  /** A request's body captures (JSONPath, XPath) against its response, on the query thread and its budget: one value or error each. */
+  'checker.capture': { req: CaptureJob, res: T.Object({ values: T.Array(CapturedValue) }) },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
   /** Progress, and the result's long lists in parts ahead of the answer (protocol/model/import-parts.ts). */

@@ -24,6 +24,7 @@ connectToSupervisor({
       return requestBodySchema(documents, operation);
     },
     'checker.assert': async (job, { signal }) => ({ results: await queries.assert(job, signal) }),
+    'checker.capture': async (job, { signal }) => ({ values: await queries.capture(job, signal) }),
   },
   onShutdown: () => Promise.all([pool.close(), queries.close()]).then(() => undefined),
 });

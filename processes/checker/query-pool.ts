@@ -11,10 +11,11 @@ import type { QueryJob, QueryResult } from '../../protocol/model/query.js';
 import { BudgetedPool } from '../runtime/budgeted-pool.js';
 import type { QueryOutcome } from './engine/run-query.js';
 import type { AssertJob, AssertionResult } from '../../protocol/model/assertion.js';
+import type { CaptureJob, CapturedValue } from '../../protocol/model/capture.js';
 
-/** What the query thread runs: a Query tab query, or a request's assertions. */
-export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job: AssertJob };
-export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] };
+/** What the query thread runs: a Query tab query, a request's assertions, or its body captures. */
+export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job: AssertJob } | { kind: 'capture'; job: CaptureJob };
+export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] } | { ok: true; values: CapturedValue[] };
 
 export const QUERY_BUDGET_MS = 3_000;
 
@@ -45,6 +46,13 @@ export class QueryPool {
   async assert(job: AssertJob, signal?: AbortSignal): Promise<AssertionResult[]> {
     const value = await this.task({ kind: 'assert', job }, signal);
     if (value.ok && 'results' in value) return value.results;
+    throw new ParleyError('query-failed', 'The query thread answered with something else.');
+  }
+
+  /** A request's body captures, with the query's budget: a runaway JSONPath or XPath is stopped. */
+  async capture(job: CaptureJob, signal?: AbortSignal): Promise<CapturedValue[]> {
+    const value = await this.task({ kind: 'capture', job }, signal);
+    if (value.ok && 'values' in value) return value.values;
     throw new ParleyError('query-failed', 'The query thread answered with something else.');
   }
 

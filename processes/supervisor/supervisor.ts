@@ -22,6 +22,9 @@ import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { LoggedSend, SendDeps } from './send/send-service.js';
 import { OpenStreams } from './send/stream-session.js';
 import { ExchangeRedactions } from './send/exchange-redactions.js';
+import { CapturedValues } from './send/captured-values.js';
+import { appCaptureSink } from './send/capture-environment.js';
+import type { CaptureSink } from './send/captures.js';
 import { HttpLog } from './http-log/http-log.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
@@ -92,6 +95,8 @@ export class Supervisor {
   readonly log: (line: string) => void;
   readonly electron: boolean;
   private readonly projects = new Map<string, ProjectStore>();
+  /** Each open project's values captured from responses this session (docs/captures.md), in memory only. */
+  private readonly captured = new Map<string, CapturedValues>();
   private readonly loading = new Map<string, Promise<ProjectStore>>();
   private readonly uiPeers = new Set<Peer>();
   private readonly jobs = new Set<ChildProcessHandle>();
@@ -257,6 +262,13 @@ export class Supervisor {
     return [...this.projects.values()];
   }
 
+  /** Where a send in the app puts what its captures read: the project's session values, or the active environment. */
+  captureSink(root: string): CaptureSink {
+    let values = this.captured.get(root);
+    if (!values) this.captured.set(root, (values = new CapturedValues()));
+    return appCaptureSink(this, values);
+  }
+
   /**
    * Opens the last session's projects again, in the background as the command line's are (a page
    * that connects meanwhile joins their loads). One that cannot be opened (its folder is gone) is
@@ -282,6 +294,7 @@ export class Supervisor {
     if (!store) return;
     this.session?.projectClosed(store.root);
     this.projects.delete(store.root);
+    this.captured.delete(store.root);
     await this.mocks.stopProject(store.root);
     await store.close();
   }

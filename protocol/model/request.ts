@@ -2,6 +2,7 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { Id, Row } from './common.js';
 import { Auth } from './auth.js';
 import { Assertion } from './assertion.js';
+import { Capture } from './capture.js';
 import { queryInUrl, syncPathParams } from '../request-url.js';
 
 export const RawLanguage = T.Union([
@@ -99,8 +100,11 @@ export const SoapRequestLink = T.Object({
 export type SoapRequestLink = Static<typeof SoapRequestLink>;
 
 export const Request = T.Object({
-  /** 1, or 2 when the request has assertions (an older release refuses those rather than drop them): `requestVersionOf`. */
-  version: T.Union([T.Literal(1), T.Literal(2)]),
+  /**
+   * 1; 2 when the request has assertions; 3 when it has captures (an older release refuses those
+   * rather than drop them): `requestVersionOf`.
+   */
+  version: T.Union([T.Literal(1), T.Literal(2), T.Literal(3)]),
   id: Id,
   name: T.String({ minLength: 1 }),
   method: T.String({ minLength: 1, maxLength: 32 }),
@@ -130,6 +134,8 @@ export const Request = T.Object({
   restored: T.Optional(T.Boolean()),
   /** What a response must satisfy (docs/assertions.md); absent or empty: none. */
   assertions: T.Optional(T.Array(Assertion, { maxItems: 200 })),
+  /** Variables set from its response for the requests after it (docs/captures.md); absent or empty: none. */
+  captures: T.Optional(T.Array(Capture, { maxItems: 200 })),
   /** Set for a request made from a WSDL operation. */
   soap: T.Optional(SoapRequestLink),
   /** Its place among its folder's items: a fractional index key (protocol/project/order-keys.ts); absent: by name, before keyed ones. */
@@ -137,18 +143,27 @@ export const Request = T.Object({
 });
 export type Request = Static<typeof Request>;
 
-/** The `version` a request is saved with: 2 only when it has assertions, so files without them stay readable by older releases. */
-export function requestVersionOf(request: Pick<Request, 'assertions'>): 1 | 2 {
+/**
+ * The `version` a request is saved with: the lowest that holds what it has (2 for assertions, 3
+ * for captures), so files without them stay readable by older releases.
+ */
+export function requestVersionOf(request: Pick<Request, 'assertions' | 'captures'>): 1 | 2 | 3 {
+  if (request.captures && request.captures.length > 0) return 3;
   return request.assertions && request.assertions.length > 0 ? 2 : 1;
 }
 
 /**
  * A request as written to its file, and as a file is read: its version set by what it holds, no
- * empty assertion list, its query in its URL (`queryInUrl`: the URL text is what the user edits).
+ * empty assertion or capture list, its query in its URL (`queryInUrl`: the URL text is what the user edits).
  */
 export function requestForFile(request: Request): Request {
-  const { assertions, ...rest } = queryInUrl(request);
-  return assertions && assertions.length > 0 ? { ...rest, version: 2, assertions } : { ...rest, version: 1 };
+  const { assertions, captures, ...rest } = queryInUrl(request);
+  return {
+    ...rest,
+    version: requestVersionOf({ assertions, captures }),
+    ...(assertions && assertions.length > 0 ? { assertions } : {}),
+    ...(captures && captures.length > 0 ? { captures } : {}),
+  };
 }
 
 export function emptyBody(): Body {

@@ -34,8 +34,11 @@ export const FOLDER_FILE = 'folder.yaml';
 export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: ProjectFile, version: 1 };
 export const apiKind: FileKind<Api> = { label: 'API', schema: Api, version: 1 };
 export const folderKind: FileKind<FolderFile> = { label: 'folder', schema: FolderFile, version: 1 };
-/** Version 2 adds assertions; a version 1 file reads as it is (requestForFile writes each request's own version back). */
-export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 2, migrations: { 1: (value) => value } };
+/**
+ * Version 2 adds assertions, 3 captures; a version 1 or 2 file reads as it is (requestForFile
+ * writes each request's own version back).
+ */
+export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 3, migrations: { 1: (value) => value, 2: (value) => value } };
 /**
  * The YAML files of a mock folder (docs/mock-files.md). Version 2 adds template `values`; a
  * version 1 file reads as it is (a save writes the version the mock needs, `mockVersionOf`).

@@ -68,7 +68,7 @@ export function runQuery(job: QueryJob): QueryOutcome {
  * under the place, then `Error: <code>: <what>` and `at <>:line:col`: written here as what went
  * wrong and where, then the expression with its caret.
  */
-function expressionError(err: unknown): string {
+export function expressionError(err: unknown): string {
   const message = (err instanceof Error ? err.message : String(err)).replace(/^jsonPath: /, '').trim();
   const at = message.search(/^Error: /m);
   if (at < 0) return message.slice(0, 1500);

@@ -1,7 +1,8 @@
 /**
- * `${name}` expansion for a send: the active environment first, then the project's
- * properties, then the workspace globals; `${secret:name}` from the keychain. Nothing is
- * guessed: a name that resolves nowhere is collected and the send is refused.
+ * `${name}` expansion for a send: values captured from earlier responses first (docs/captures.md),
+ * then the active environment, then the project's properties, then the workspace globals;
+ * `${secret:name}` from the keychain. Nothing is guessed: a name that resolves nowhere is
+ * collected and the send is refused.
  */
 import type { Row } from '../../../protocol/model/common.js';
 import { carriedReplacements, replaceSecretValues, valueForms } from '../../../protocol/credentials/index.js';
@@ -9,6 +10,11 @@ import { carriedReplacements, replaceSecretValues, valueForms } from '../../../p
 const PATTERN = /\$\{([^{}]+)\}/g;
 
 export interface ExpansionScope {
+  /**
+   * Values captured from responses, over everything else. Taken as they are: a response's
+   * `${secret:...}` or `${name}` is text, never expanded (a server cannot make a send read a secret).
+   */
+  captured?: Row[];
   environment: Row[];
   project: Row[];
   globals: Row[];
@@ -21,12 +27,14 @@ export class Expander {
   /** Every secret value used, so it can be masked wherever the send is recorded. */
   readonly secretValues = new Map<string, string>();
   private readonly values = new Map<string, string>();
+  private readonly captured = new Map<string, string>();
 
   constructor(private readonly scope: ExpansionScope) {
     // Lowest precedence first, so later sets win.
     for (const rows of [scope.globals, scope.project, scope.environment]) {
       for (const row of rows) if (row.enabled && row.name) this.values.set(row.name, row.value);
     }
+    for (const row of scope.captured ?? []) if (row.enabled && row.name) this.captured.set(row.name, row.value);
   }
 
   /** Expands once: a value that itself contains `${...}` is expanded too, up to a small depth. */
@@ -43,6 +51,8 @@ export class Expander {
         this.secretValues.set(key, value);
         return value;
       }
+      const captured = this.captured.get(name);
+      if (captured !== undefined) return captured;
       const value = this.values.get(name);
       if (value === undefined) {
         this.unresolved.add(name);
@@ -63,8 +73,8 @@ export class Expander {
   }
 }
 
-/** Every `${secret:name}` named in any of the texts, and in the variables they may expand through. */
-export function secretNamesIn(texts: string[], scope: Omit<ExpansionScope, 'secrets'>): string[] {
+/** Every `${secret:name}` named in any of the texts, and in the variables they may expand through (captured values never do). */
+export function secretNamesIn(texts: string[], scope: Omit<ExpansionScope, 'secrets' | 'captured'>): string[] {
   const names = new Set<string>();
   const all = [...texts, ...[scope.globals, scope.project, scope.environment].flat().filter((r) => r.enabled).map((r) => r.value)];
   for (const text of all) for (const match of text.matchAll(/\$\{secret:([^{}]+)\}/g)) names.add(match[1]!);

@@ -22,6 +22,8 @@ import { literalSecrets } from './secure-auth.js';
 import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
+import { prepareCaptures, runCaptures, type CaptureSink, type PreparedCaptures } from './captures.js';
+import type { CaptureResult } from '../../../protocol/model/capture.js';
 
 const INLINE_LIMIT = 10 * 1024 * 1024;
 /** How long Stop waits for the sender's answer (its kept rows) before the rows that arrived stand. */
@@ -44,6 +46,10 @@ export interface PreparedSend {
   secrets: Map<string, string>;
   /** The request's enabled assertions, expanded; none: undefined. */
   assertions?: PreparedAssertions;
+  /** The request's enabled captures, expanded, and where their values go; none: undefined. */
+  captures?: PreparedCaptures;
+  /** Values captured as credentials that this send may carry: masked by value in all it records. */
+  capturedCredentials?: string[];
   /** False: the send is not written to History. */
   history?: boolean;
   /** False: the send is not kept in the HTTP Log either (`parley run`: no one reads it there). */
@@ -66,6 +72,8 @@ export interface ScopeOverrides {
   noHistory?: boolean;
   /** Keep the send out of the HTTP Log (`parley run`: a headless supervisor's log is never read). */
   noLog?: boolean;
+  /** Where captured values are read and set (a run's own); default: the app's session values of the project. */
+  captures?: CaptureSink;
 }
 
 export async function sendRequest(
@@ -88,7 +96,8 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   const ws = sup.workspace.get();
   const environment = overrides.environment !== undefined ? (overrides.environment ?? []) : (ws.environments.find((e) => e.id === ws.activeEnvironment)?.variables ?? []);
   const project = overrides.properties ? [...store.properties, ...overrides.properties] : store.properties;
-  const scopeRows = { environment, project, globals: ws.globals };
+  const sink = overrides.captures ?? sup.captureSink(store.root);
+  const scopeRows = { captured: sink.values.rows(), environment, project, globals: ws.globals };
 
   const texts = [JSON.stringify(request), JSON.stringify(api.auth), api.baseUrl];
   const secrets = new Map<string, string>();
@@ -125,9 +134,22 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
     ...(overrides.insecure ? { insecure: true } : {}),
   };
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
-  // Secrets an assertion names are masked in its results like those the request used.
-  if (assertions) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
-  return { store, api, request, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
+  const captures = prepareCaptures(request.captures, { ...scopeRows, secrets }, sink);
+  // Secrets an assertion or a capture names are masked in its results like those the request used.
+  if (assertions || captures) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
+  const capturedCredentials = sink.values.credentialValues();
+  return {
+    store,
+    api,
+    request,
+    spec,
+    secrets: expander.secretValues,
+    ...(assertions ? { assertions } : {}),
+    ...(captures ? { captures } : {}),
+    ...(capturedCredentials.length > 0 ? { capturedCredentials } : {}),
+    ...(overrides.noHistory ? { history: false } : {}),
+    ...(overrides.noLog ? { log: false } : {}),
+  };
 }
 
 /** What the HTTP Log keeps of a send to put it on the wire again (never sent to the UI). */
@@ -135,6 +157,8 @@ export interface LoggedSend {
   request: Request;
   spec: SendSpec;
   secrets: Map<string, string>;
+  /** Captured credentials it carried: masked again when it is sent again. */
+  capturedCredentials?: string[];
 }
 
 /**
@@ -146,7 +170,7 @@ export interface LoggedSend {
 export async function dispatchSend(
   sup: Supervisor,
   deps: SendDeps,
-  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history' | 'log'>,
+  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'captures' | 'capturedCredentials' | 'history' | 'log'>,
   spec: SendSpec,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
@@ -158,6 +182,11 @@ export async function dispatchSend(
 
 /** A send whose response is in; `complete()` checks it and records it (the Exchange). */
 export interface Answered {
+  /**
+   * Runs the request's captures (once; `complete()` does too): a run calls it first, so the next
+   * request can be resolved with the captured values while this one's checks run.
+   */
+  captured(): Promise<CaptureResult[] | undefined>;
   complete(): Promise<Exchange>;
 }
 
@@ -169,7 +198,7 @@ export interface Answered {
 export async function putOnWire(
   sup: Supervisor,
   deps: SendDeps,
-  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'history' | 'log'>,
+  prepared: Pick<PreparedSend, 'store' | 'request' | 'secrets' | 'assertions' | 'captures' | 'capturedCredentials' | 'history' | 'log'>,
   spec: SendSpec,
   signal?: AbortSignal,
   onProgress?: (progress: SendProgress) => void,
@@ -179,7 +208,7 @@ export async function putOnWire(
   const record = prepared.history !== false;
   const logged = record || prepared.log !== false;
   spec = withDefaultAccept(spec);
-  const sent = recordSent(spec, secrets);
+  const sent = recordSent(spec, secrets, prepared.capturedCredentials);
   const at = new Date().toISOString();
   const log = logged
     ? sup.httpLog.begin({
@@ -189,7 +218,7 @@ export async function putOnWire(
         requestName: request.name,
         request: sent.request,
         redacted: sent.masked || secrets.size > 0,
-        resend: { project: store.root, send: { request, spec, secrets } },
+        resend: { project: store.root, send: { request, spec, secrets, ...(prepared.capturedCredentials ? { capturedCredentials: prepared.capturedCredentials } : {}) } },
       })
     : UNLOGGED;
   let stream: StreamSession | undefined;
@@ -236,7 +265,7 @@ export async function putOnWire(
     response = await sup.sender.call('sender.send', spec, { signal: cancel.signal, onChunk });
   } catch (err) {
     const e = err as ParleyError;
-    const message = redactSecrets(e.message, secrets);
+    const message = redactSecrets(e.message, secrets, prepared.capturedCredentials);
     if (stream) {
       // Once its headers are in, a stream that is stopped or cut off is a response all the same:
       // with the rows that arrived, when the sender could not answer (it died, or Stop went unanswered).
@@ -253,20 +282,35 @@ export async function putOnWire(
     signal?.removeEventListener('abort', onCallerGone);
     if (stream) sup.streams.close(stream);
   }
-  const carried = carriedOf(spec, response);
+  const carried = [...carriedOf(spec, response), ...(prepared.capturedCredentials ?? [])];
   response = withoutJarCookies(response);
+  const result = response;
+  let capturing: Promise<CaptureResult[] | undefined> | undefined;
+  const captured = () =>
+    (capturing ??= prepared.captures
+      ? runCaptures({ checker: sup.checker, jarCookieHeader: (url) => sup.cookies.cookieHeader(url) }, prepared.captures, result, secrets, carried, signal)
+      : Promise.resolve(undefined));
   if (stream) {
     const read = stream;
-    return { complete: () => recordStreamSend(sup, { store, request, secrets, carried, sent, at, log, stream: read, response, record }) };
+    return {
+      captured,
+      complete: async () => {
+        const captures = await captured();
+        const exchange = await recordStreamSend(sup, { store, request, secrets, carried, sent, at, log, stream: read, response: result, record });
+        return captures ? { ...exchange, captures } : exchange;
+      },
+    };
   }
   return {
+    captured,
     complete: async () => {
+      const captures = await captured();
       const verdict = await deps.verdict(store.root, request, response, signal).catch((err: Error) => {
         sup.log(`contract check failed: ${err.message}`);
         return undefined;
       });
       const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, carried, signal) : undefined;
-      const checked = { ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}) };
+      const checked = { ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}), ...(captures ? { captures } : {}) };
       // Unrecorded and unlogged: the response is not redacted for a record no one keeps.
       if (!logged) return { id: randomUUID(), at, request: sent.request, response, redacted: sent.masked || secrets.size > 0, ...checked };
       const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried });
