@@ -1,4 +1,4 @@
-/** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Settings, and the response below. */
+/** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Captures / Settings, and the response below. */
 import { useSignal } from '@preact/signals';
 import type { Request } from '../../../../../protocol/model/request.js';
 import { queryRows, sentUrlText, splitUrlText, syncPathParams, withQueryRows } from '../../../../../protocol/request-url.js';
@@ -13,6 +13,7 @@ import { AuthEditor } from '../../components/AuthEditor.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { AssertionsEditor } from './AssertionsEditor.js';
+import { CapturesEditor } from './CapturesEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
 import { RequestCurlButton } from '../../history/RequestCurlButton.js';
@@ -30,6 +31,7 @@ const SECTIONS: [Section, string][] = [
   ['headers', 'Headers'],
   ['auth', 'Auth'],
   ['assertions', 'Assertions'],
+  ['captures', 'Captures'],
   ['settings', 'Settings'],
 ];
 
@@ -103,6 +105,7 @@ export function RequestEditor({ tab }: EditorProps) {
             <AuthEditor auth={draft.auth} allowInherit inherited={state.api.value?.auth} inheritedFrom={state.api.value?.name} onChange={(auth) => change((r) => ({ ...r, auth }))} />
           )}
           {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
+          {state.section.value === 'captures' && <CapturesEditor captures={draft.captures ?? []} onChange={(captures) => change((r) => ({ ...r, captures }))} />}
           {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
         </div>
       </div>
@@ -179,7 +182,9 @@ function SectionCount({ draft, section }: { draft: Request; section: Section }) 
         ? draft.headers.filter((h) => h.enabled).length
         : section === 'assertions'
           ? (draft.assertions ?? []).filter((a) => a.enabled).length
-          : 0;
+          : section === 'captures'
+            ? (draft.captures ?? []).filter((c) => c.enabled).length
+            : 0;
   if (section === 'body' && draft.body.kind !== 'none') return <span class="count-dot" />;
   return n > 0 ? <span class="count">{n}</span> : null;
 }
