@@ -120,7 +120,7 @@ describe('ProjectStore', () => {
     expect(byFile['syntax.request.yaml']).toMatchObject({ rule: 'yaml-syntax' });
     expect(byFile['syntax.request.yaml']!.line).toBeGreaterThanOrEqual(2);
     expect(byFile['future.request.yaml']).toMatchObject({ rule: 'version-too-new', line: 1 });
-    expect(byFile['future.request.yaml']!.message).toContain('reads up to version 2');
+    expect(byFile['future.request.yaml']!.message).toContain('reads up to version 3');
   });
 
   it('names the line of the offending key', async () => {
