@@ -19,6 +19,8 @@ import { appCaptureSink } from './capture-environment.js';
 import { CapturedValues } from './captured-values.js';
 import { prepareCaptures, runCaptures, type CaptureDeps, type CaptureSink } from './captures.js';
 import { Expander, secretNamesIn } from './expand.js';
+import { specToCurl } from '../curl/copy.js';
+import { recordSent } from './record.js';
 
 const TOKEN = 'eyJhbGciOi.secret-token-4417';
 
@@ -192,5 +194,30 @@ describe('captured values in expansion', () => {
     expect(expander.expand('${token} ${evil} ${loop}')).toBe('captured ${secret:github/pat} ${token}');
     expect(expander.secretValues.size).toBe(0);
     expect(secretNamesIn(['${evil}'], rows)).toEqual([]);
+  });
+});
+
+describe('a captured credential in what a later send records', () => {
+  const spec = {
+    method: 'GET',
+    url: `http://127.0.0.1/me?t=${TOKEN}`,
+    headers: [['X-Ref', TOKEN] as [string, string]],
+    body: { type: 'none' as const },
+    timeoutMs: 0,
+    httpVersion: '1.1' as const,
+    followRedirects: true,
+    maxRedirects: 5,
+    proxy: '',
+    caPem: '',
+    inlineLimit: 1024,
+  };
+
+  it('is masked by value in History and in Copy as cURL (unless show secrets), under names that are no credential', () => {
+    const sent = recordSent(spec, new Map(), [TOKEN]);
+    expect(JSON.stringify(sent.request)).not.toContain(TOKEN);
+    expect(sent.request.url).toBe(`http://127.0.0.1/me?t=${MASK}`);
+    expect(sent.masked).toBe(true);
+    expect(specToCurl(spec, new Map(), [TOKEN])).not.toContain(TOKEN);
+    expect(specToCurl(spec, null, [TOKEN])).toContain(TOKEN);
   });
 });
