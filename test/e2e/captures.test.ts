@@ -4,7 +4,8 @@
  * its Captures tab, typing them key by key (the token into this session, the user's id into the
  * active environment), saves (the request file becomes version 3), sends Login and sees what was
  * captured in the response pane (the token masked), then sends Get me, which reads both, and the
- * server says it got them. The token is in no project file, History or the workspace.
+ * server says it got them. The token is in no project file, History or the workspace (Login's
+ * History entry included, whose body holds it under a key that is no credential name).
  * Screenshots: test-results/screenshots/captures-*.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -36,7 +37,8 @@ describe.skipIf(missing !== null)('captures', () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-      if (url.pathname === '/login') return json(200, { token: TOKEN, user: { id: 7, name: 'ann' } });
+      // `jwt` is no credential name: History masks the token only because a capture named it `token`.
+      if (url.pathname === '/login') return json(200, { jwt: TOKEN, user: { id: 7, name: 'ann' } });
       if (url.pathname === '/me') {
         seen.push({ url: req.url ?? '', headers: req.headers });
         return req.headers.authorization === `Bearer ${TOKEN}` ? json(200, { id: Number(url.searchParams.get('id')), name: 'ann' }) : json(401, { error: 'who are you?' });
@@ -86,7 +88,7 @@ describe.skipIf(missing !== null)('captures', () => {
     await typeInto('Capture 1 variable', 'token');
     // A new row reads the JSON body from `$.`: the user types the rest of the path.
     await expect(page.getByLabel('Capture 1 expression').inputValue()).resolves.toBe('$.');
-    await typeInto('Capture 1 expression', 'token');
+    await typeInto('Capture 1 expression', 'jwt');
     await add.click();
     await typeInto('Capture 2 variable', 'userId');
     await typeInto('Capture 2 expression', 'user.id');
@@ -100,7 +102,7 @@ describe.skipIf(missing !== null)('captures', () => {
       .toMatchObject({
         version: 3,
         captures: [
-          { enabled: true, name: 'token', source: 'jsonpath', expression: '$.token', scope: 'session' },
+          { enabled: true, name: 'token', source: 'jsonpath', expression: '$.jwt', scope: 'session' },
           { enabled: true, name: 'userId', source: 'jsonpath', expression: '$.user.id', scope: 'environment' },
         ],
       });
@@ -113,7 +115,7 @@ describe.skipIf(missing !== null)('captures', () => {
     const rows = page.getByRole('table', { name: 'Capture results' }).locator('tbody tr');
     await expect(rows.count()).resolves.toBe(2);
     const text = async (i: number) => (await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim();
-    await expect(text(0)).resolves.toBe('✓ token •••••• $.token (JSON body), into this session');
+    await expect(text(0)).resolves.toBe('✓ token •••••• $.jwt (JSON body), into this session');
     await expect(text(1)).resolves.toBe('✓ userId 7 $.user.id (JSON body), into the active environment');
     await expect(page.getByRole('tab', { name: 'Captures (2/2)' }).getAttribute('aria-selected')).resolves.toBe('true');
     await screenshot(page, 'captures-results');

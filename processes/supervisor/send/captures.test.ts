@@ -49,7 +49,8 @@ const scope = { environment: [], project: [], globals: [], secrets: new Map<stri
 
 async function run(captures: Capture[], res: SendResult, sink: CaptureSink = { values: new CapturedValues() }, jar = '') {
   const prepared = prepareCaptures(captures, scope, sink)!;
-  return { results: await runCaptures(deps(jar), prepared, res, new Map(), []), sink };
+  const { results, credentials } = await runCaptures(deps(jar), prepared, res, new Map(), []);
+  return { results, credentials, sink };
 }
 
 describe('runCaptures', () => {
@@ -58,7 +59,7 @@ describe('runCaptures', () => {
       ['Location', '/orders/42'],
       ['Set-Cookie', 'sid=cookie-value-991; HttpOnly'],
     ], 201);
-    const { results, sink } = await run(
+    const { results, credentials, sink } = await run(
       [
         capture({ name: 'token', expression: '$.token' }),
         capture({ name: 'orderId', expression: '$.order.id' }),
@@ -88,7 +89,8 @@ describe('runCaptures', () => {
       { name: 'sid', value: 'cookie-value-991', enabled: true },
       { name: 'fromJar', value: 'en-GB-long', enabled: true },
     ]);
-    // The credentials among them, to be masked by value in whatever records a later send.
+    // The credentials among them, to be masked by value in whatever records this send and a later one.
+    expect(credentials).toEqual([TOKEN, 'cookie-value-991', 'en-GB-long']);
     expect(sink.values.credentialValues()).toEqual([TOKEN, 'cookie-value-991', 'en-GB-long']);
     expect(JSON.stringify(results)).not.toContain(TOKEN);
   });
@@ -113,7 +115,7 @@ describe('runCaptures', () => {
 
   it("a later capture of one name wins, and a shown value has the send's secret values taken out", async () => {
     const prepared = prepareCaptures([capture({ name: 'echo', expression: '$.a' }), capture({ name: 'echo', expression: '$.b' })], scope, { values: new CapturedValues() })!;
-    const results = await runCaptures(deps(), prepared, response({ a: 'first', b: 'key is s3cr3t-value!' }), new Map([['api', 's3cr3t-value!']]), []);
+    const { results } = await runCaptures(deps(), prepared, response({ a: 'first', b: 'key is s3cr3t-value!' }), new Map([['api', 's3cr3t-value!']]), []);
     expect(results.map((r) => r.value)).toEqual(['first', 'key is ${secret:api}']);
     expect(prepared.sink.values.get('echo')).toBe('key is s3cr3t-value!');
   });

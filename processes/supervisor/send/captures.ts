@@ -59,14 +59,21 @@ export function captureNameProblem(name: string): string | undefined {
   return undefined;
 }
 
+/** What a send's captures did, and the credential values they read (masked by value in what the send itself records). */
+export interface CaptureRun {
+  results: CaptureResult[];
+  credentials: string[];
+}
+
 /**
  * Reads each enabled capture from `response`, sets its variable, and answers what each did, in
  * the request's order (a later capture of one name wins). Never throws: a capture that cannot be
  * read says why, and its variable keeps the value it had.
  */
-export async function runCaptures(deps: CaptureDeps, prepared: PreparedCaptures, response: SendResult, secrets: Map<string, string>, carried: readonly string[], signal?: AbortSignal): Promise<CaptureResult[]> {
+export async function runCaptures(deps: CaptureDeps, prepared: PreparedCaptures, response: SendResult, secrets: Map<string, string>, carried: readonly string[], signal?: AbortSignal): Promise<CaptureRun> {
   const values = await readValues(deps, prepared, response, signal);
   const results: CaptureResult[] = [];
+  const credentials: string[] = [];
   for (const [index, item] of prepared.items.entries()) {
     if (!item.written.enabled) continue;
     const c = item.expanded;
@@ -77,11 +84,12 @@ export async function runCaptures(deps: CaptureDeps, prepared: PreparedCaptures,
       continue;
     }
     const credential = isCredentialCapture(c);
+    if (credential && read.value !== '') credentials.push(read.value);
     const message = await put(prepared.sink, c, read.value, credential);
     const shown = credential ? MASK : redactSecrets(read.value.length > SHOWN ? `${read.value.slice(0, SHOWN)}…` : read.value, secrets, carried);
     results.push({ ...base, ok: true, value: shown, ...(credential ? { credential } : {}), message: credential ? withoutValue(message, read.value) : redactSecrets(message, secrets, carried) });
   }
-  return results;
+  return { results, credentials };
 }
 
 /** Each capture's value or why there is none, by index (disabled ones too, as errors nobody reads). */

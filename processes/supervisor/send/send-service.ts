@@ -22,7 +22,7 @@ import { literalSecrets } from './secure-auth.js';
 import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
-import { prepareCaptures, runCaptures, type CaptureSink, type PreparedCaptures } from './captures.js';
+import { prepareCaptures, runCaptures, type CaptureRun, type CaptureSink, type PreparedCaptures } from './captures.js';
 import type { CaptureResult } from '../../../protocol/model/capture.js';
 
 const INLINE_LIMIT = 10 * 1024 * 1024;
@@ -285,36 +285,41 @@ export async function putOnWire(
   const carried = [...carriedOf(spec, response), ...(prepared.capturedCredentials ?? [])];
   response = withoutJarCookies(response);
   const result = response;
-  let capturing: Promise<CaptureResult[] | undefined> | undefined;
-  const captured = () =>
+  let capturing: Promise<CaptureRun | undefined> | undefined;
+  const capture = () =>
     (capturing ??= prepared.captures
       ? runCaptures({ checker: sup.checker, jarCookieHeader: (url) => sup.cookies.cookieHeader(url) }, prepared.captures, result, secrets, carried, signal)
       : Promise.resolve(undefined));
+  const captured = async () => (await capture())?.results;
+  /** This send's own records lose the credentials its captures read, as later sends' do. */
+  const capturedCarried = (run: CaptureRun | undefined) => (run && run.credentials.length > 0 ? [...carried, ...run.credentials] : carried);
   if (stream) {
     const read = stream;
     return {
       captured,
       complete: async () => {
-        const captures = await captured();
-        const exchange = await recordStreamSend(sup, { store, request, secrets, carried, sent, at, log, stream: read, response: result, record });
-        return captures ? { ...exchange, captures } : exchange;
+        const run = await capture();
+        const exchange = await recordStreamSend(sup, { store, request, secrets, carried: capturedCarried(run), sent, at, log, stream: read, response: result, record });
+        return run ? { ...exchange, captures: run.results } : exchange;
       },
     };
   }
   return {
     captured,
     complete: async () => {
-      const captures = await captured();
+      const run = await capture();
+      const captures = run?.results;
+      const masked = capturedCarried(run);
       const verdict = await deps.verdict(store.root, request, response, signal).catch((err: Error) => {
         sup.log(`contract check failed: ${err.message}`);
         return undefined;
       });
-      const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, carried, signal) : undefined;
+      const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, masked, signal) : undefined;
       const checked = { ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}), ...(captures ? { captures } : {}) };
       // Unrecorded and unlogged: the response is not redacted for a record no one keeps.
       if (!logged) return { id: randomUUID(), at, request: sent.request, response, redacted: sent.masked || secrets.size > 0, ...checked };
-      const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried });
-      sup.redactions.keep(entry.id, { secrets, carried });
+      const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried: masked });
+      sup.redactions.keep(entry.id, { secrets, carried: masked });
       if (record) await sup.history.add(store.root, entry);
       log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
       return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...checked };
