@@ -2,16 +2,18 @@
  * Chaining without scripts in `parley run` (issue 28 item 5): the built CLI as a real process
  * against a real server on 127.0.0.1 that hands out a token at /login and checks it at /me.
  * Login captures the token from its body (and the user's id, a header and a cookie); Get me sends
- * them back, and the server says whether it got them. The token never appears in the console,
+ * them back, and the server says whether it got them; a Postman collection that set the token with
+ * a script runs once the user adds the capture. The token never appears in the console,
  * the JSON or JUnit report, any project file or the workspace. dist/ must be built first.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capture } from '../../protocol/model/capture.js';
+import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { filesUnder, runParley } from '../support/processes.js';
 import { assertion, writeRunProject } from '../support/run-project.js';
 
@@ -25,6 +27,7 @@ let work: string;
 let home: string;
 let project: string;
 let server: Server;
+let base: string;
 /** What /me was sent, request by request. */
 const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
 
@@ -42,10 +45,14 @@ beforeAll(async () => {
       // The body quotes the token back: a report that quoted the body would leak it.
       return ok ? json(200, { id: 7, name: 'ann', echo: TOKEN }) : json(401, { error: 'who are you?' });
     }
+    if (url.pathname === '/profile') {
+      seen.push({ url: req.url ?? '', headers: req.headers });
+      return req.headers.authorization === `Bearer ${TOKEN}` ? json(200, { name: 'ann' }) : json(401, { error: 'who are you?' });
+    }
     json(404, {});
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await writeRunProject(project, [
     {
       name: 'Auth',
@@ -150,5 +157,46 @@ describe('parley run with captures', () => {
     expect(run.stdout).toMatch(/FAILED: 2 requests: 0 passed, 2 failed; 1 not sent or no response; captures 0\/1 set;/);
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain('<failure message="1 of 1 captures set nothing" type="capture">capture missing from $.user.email (JSON body): nothing found at $.user.email</failure>');
+  });
+
+  it('a Postman collection whose Get me reads the token Login set with a script runs once the user adds the capture', SLOW, async () => {
+    const collection = {
+      info: { name: 'Auth flow', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      variable: [{ key: 'base', value: base }],
+      item: [
+        {
+          name: 'Login',
+          // Not run by Parley (kept as text): the capture the user adds takes its place.
+          event: [{ listen: 'test', script: { type: 'text/javascript', exec: ["pm.environment.set('token', pm.response.json().token);"] } }],
+          request: { method: 'POST', url: '{{base}}/login' },
+        },
+        { name: 'Get me', request: { method: 'GET', auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] }, url: '{{base}}/profile' } },
+      ],
+    };
+    const file = join(work, 'auth.postman_collection.json');
+    await writeFile(file, JSON.stringify(collection));
+    const imported = join(work, 'imported');
+    const made = await runParley(['import', file, '--new-project', imported], { home });
+    expect(made.code, made.stdout + made.stderr).toBe(0);
+    // Before the capture, Get me's ${token} resolves nowhere.
+    const before = await runParley(['run', imported], { home });
+    expect(before.code).toBe(1);
+    expect(before.stdout).toMatch(/Auth flow\/Get me {2}NOT SENT/);
+
+    const store = await ProjectStore.open(imported);
+    const login = store.tree().items.find((i) => i.kind === 'request' && i.name === 'Login')!;
+    await store.saveRequest({ ...store.getRequest(login.id), captures: [capture({ name: 'token', expression: '$.token' })] });
+    await store.close();
+    seen.length = 0;
+    const run = await runParley(['run', imported, '--reporter', 'json'], { home });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { outcomes: { request: { name: string }; response?: { status: number } }[] };
+    expect(report.outcomes.map((o) => [o.request.name, o.response?.status])).toEqual([
+      ['Login', 200],
+      ['Get me', 200],
+    ]);
+    expect(seen.map((s) => s.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
+    expect(run.stdout).not.toContain(TOKEN);
+    expect(await filesHolding(imported, TOKEN)).toEqual([]);
   });
 });
