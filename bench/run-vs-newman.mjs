@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { cleanup, machine, median, root, tempDir } from './fixtures/harness.mjs';
+import { crudCollection } from './fixtures/crud-collection.mjs';
 
 const COUNTS = (process.argv[2] ?? '1000,10000').split(',').map(Number).filter((n) => n > 0);
 const ALONE = Number(process.argv[3] ?? 100_000);
@@ -53,38 +54,7 @@ const nextLine = (test) =>
   });
 const port = Number((await nextLine((l) => l.startsWith('port '))).slice(5));
 
-const collection = {
-  info: { name: 'bench crud', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
-  variable: [
-    { key: 'baseUrl', value: `http://127.0.0.1:${port}` },
-    // Not named like a credential: the importer keeps no value of such a variable in the project.
-    { key: 'grant', value: 'bench-token' },
-  ],
-  auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{grant}}', type: 'string' }] },
-  item: [
-    {
-      name: '1 login',
-      request: {
-        auth: { type: 'noauth' },
-        method: 'POST',
-        header: [{ key: 'Content-Type', value: 'application/json' }],
-        body: { mode: 'raw', raw: '{"user": "bench", "scope": "items"}', options: { raw: { language: 'json' } } },
-        url: { raw: '{{baseUrl}}/login', host: ['{{baseUrl}}'], path: ['login'] },
-      },
-    },
-    {
-      name: '2 create',
-      request: {
-        method: 'POST',
-        header: [{ key: 'Content-Type', value: 'application/json' }],
-        body: { mode: 'raw', raw: '{"name": "bench item", "price": 9.5, "tags": ["a", "b"]}', options: { raw: { language: 'json' } } },
-        url: { raw: '{{baseUrl}}/items', host: ['{{baseUrl}}'], path: ['items'] },
-      },
-    },
-    { name: '3 fetch', request: { method: 'GET', header: [{ key: 'Accept', value: 'application/json' }], url: { raw: '{{baseUrl}}/items/1', host: ['{{baseUrl}}'], path: ['items', '1'] } } },
-    { name: '4 delete', request: { method: 'DELETE', header: [], url: { raw: '{{baseUrl}}/items/1', host: ['{{baseUrl}}'], path: ['items', '1'] } } },
-  ],
-};
+const collection = crudCollection(port);
 
 /** Every process under `pid` (itself first), from /proc. */
 async function tree(pid) {

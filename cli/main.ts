@@ -5,6 +5,7 @@
  */
 import { ParleyError } from '../protocol/errors.js';
 import { appVersion } from '../processes/supervisor/paths.js';
+import { formatLines } from './import/formats-help.js';
 
 const HELP = `parley: an API workbench (REST client, contract checks, mocks, importers)
 
@@ -32,9 +33,11 @@ Usage:
       Serve a project's mock, or a contract directly with default responses, on 127.0.0.1
       until Ctrl+C; prints its URL and one line per request. parley mock --help shows more.
 
-  parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [--format auto|openapi]
+  parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [--format <format>]
                [--name <name>] [--base-url <url>] [--no-cache] [--no-webhooks] [--json]
-      Import an OpenAPI or Swagger document into a project, as the app's Import dialog does.
+      Import into a project (or the workspace), as the app's Import dialog does. --format is
+      recognised from the file's name and content when left out (auto); the formats:
+${formatLines('        ')}
       A URL may carry --auth-basic <user>, --auth-bearer or --auth-apikey <name> [--apikey-in header|query];
       the secret comes from PARLEY_IMPORT_PASSWORD, PARLEY_IMPORT_TOKEN or PARLEY_IMPORT_APIKEY.
       Exit 0 imported, 2 not imported. parley import --help shows every option.

@@ -6,8 +6,9 @@
  * live send (the supervisor, which first turns secret values into their `${secret:name}`
  * references with `redact`) and for an exchange recorded in a HAR capture (the importer).
  */
-import type { Header, OutgoingBody, ResponseBody } from './model/exchange.js';
+import type { Header, Hop, HopTiming, OutgoingBody, ResponseBody, SentHead } from './model/exchange.js';
 import type { RecordedResponse, SentRequest } from './model/history.js';
+import type { LoggedHop } from './model/http-log.js';
 import { MASK, bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskHeaders, maskUrl } from './credentials/index.js';
 
 /** Bodies are recorded up to this many bytes. */
@@ -102,6 +103,40 @@ export function recordResponse(r: RecordableResponse, redact: Redact = asIs): { 
     },
     masked: headers.masked + body.masked > 0,
   };
+}
+
+/** What of a send's hops HAR export needs: the redirects, and the final hop as it went out. */
+export interface RecordableWire {
+  hops: readonly Hop[];
+  status: number;
+  statusText: string;
+  headers: readonly Header[];
+  url: string;
+  sent?: SentHead;
+  hopTiming?: HopTiming;
+}
+
+/**
+ * Every hop of a send, the final one last, masked by the same rule as the rest of the record:
+ * secret and carried values by `redact`, then credential headers by name (the jar's Cookie keeps
+ * its cookie names) and credential query parameters in the URLs and Locations. Undefined when the
+ * final hop's request was not reported (a response Parley did not send).
+ */
+export function recordWire(r: RecordableWire, redact: Redact = asIs): { hops: LoggedHop[]; masked: boolean } | undefined {
+  if (r.sent === undefined || r.hopTiming === undefined) return undefined;
+  let masked = 0;
+  const headers = (list: readonly Header[]): [string, string][] => {
+    const out = maskHeaders(list.map(([n, v]) => [n, n.toLowerCase() === 'location' ? maskUrl(redact(v)).text : redact(v)] as const));
+    masked += out.masked;
+    return out.headers;
+  };
+  const hop = (h: { method: string; url: string; status: number; statusText: string; headers: readonly Header[] }, sent: SentHead, timing: HopTiming): LoggedHop => {
+    const url = maskUrl(redact(h.url));
+    masked += url.masked;
+    return { method: sent.method, url: url.text, requestHeaders: headers(sent.headers), requestBodySize: sent.bodySize, status: h.status, statusText: h.statusText, headers: headers(h.headers), timing };
+  };
+  const hops = [...r.hops.map((h) => hop(h, h.sent, h.timing)), hop({ ...r, method: r.sent.method }, r.sent, r.hopTiming)];
+  return { hops, masked: masked > 0 };
 }
 
 /** A body's credential values masked, when its Content-Type or first character says how to read it. */

@@ -7,7 +7,7 @@
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
  *   app.*, workspace.*, session.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*,
- *   examples.*, query.*, httpLog.*, tree.*  the supervisor, called by the UI or CLI
+ *   examples.*, query.*, httpLog.*, tree.*, run.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
@@ -31,6 +31,7 @@ import { Environment } from './model/workspace.js';
 import { CheckJob, DefinitionRef, MockDocuments, Verdict } from './model/verdict.js';
 import { Mock, MockFinding, MockLogEntry } from './model/mock.js';
 import { ImportResultPart } from './model/import-parts.js';
+import { DataPreview, RunFinishedEvent, RunProgressEvent, RunReportFormat, RunStartInput, RunState } from './model/run.js';
 import { CookieInput, CookieKey, CookieOutcome, JarCookie, JarStatus } from './model/cookies.js';
 import { Problem as LoadProblem } from './model/common.js';
 import {
@@ -443,6 +444,24 @@ export const methods = {
   'cookies.deleteDomain': { req: T.Object({ domain: T.String() }), res: T.Object({ deleted: T.Integer() }) },
   'cookies.clear': { req: Empty, res: T.Object({ deleted: T.Integer() }) },
 
+  /**
+   * The runner (docs/run.md "The runner in the app"): starts a run of the chosen requests on
+   * `parley run`'s engine and answers at once; its rows come as `run.progress` events and its end
+   * as `run.finished`. Refused while four runs are going (`run-busy`, RUNNING_RUNS in run-service.ts).
+   */
+  'run.start': { req: RunStartInput, res: RunState },
+  /** Stops a run: the request on the wire is cut short and not counted; `stopped` false when it had ended. */
+  'run.stop': { req: T.Object({ run: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
+  /** The newest run of a runner (its project and scope), running or ended, while the supervisor keeps it. */
+  'run.latest': { req: T.Object({ project: T.String(), scope: T.String() }), res: T.Object({ state: T.Union([RunState, T.Null()]) }) },
+  /**
+   * Writes an ended run's JSON or JUnit report, as `parley run --reporter` writes it, to `path`
+   * (absolute, or relative to the home folder); an existing file is refused (`file-exists`).
+   */
+  'run.export': { req: T.Object({ run: T.String(), format: RunReportFormat, path: T.String({ minLength: 1 }) }), res: T.Object({ path: T.String(), bytes: T.Integer({ minimum: 0 }) }) },
+  /** The first rows of a CSV or JSON data file, read as a run would read them. */
+  'run.dataPreview': { req: T.Object({ path: T.String({ minLength: 1 }) }), res: DataPreview },
+
   /** Lists a local folder for the file chooser (the UI itself never touches files). */
   'fs.list': {
     req: T.Object({ path: T.Optional(T.String()) }),
@@ -486,6 +505,10 @@ export const events = {
   'cookies.changed': T.Object({ count: T.Integer() }),
   /** A row of the HTTP Log appeared or changed (a stream's head, its end); `cleared` after Clear. */
   'httpLog.changed': T.Object({ row: T.Optional(HttpLogRow), cleared: T.Optional(T.Boolean()) }),
+  /** A run's newest rows and totals (supervisor -> UI). */
+  'run.progress': RunProgressEvent,
+  /** A run ended (its last rows went in a `run.progress` before): its summary, and what failed. */
+  'run.finished': RunFinishedEvent,
 } satisfies Record<string, TSchema>;
 
 /**

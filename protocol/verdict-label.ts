@@ -19,5 +19,10 @@ export function chipLabel(verdict: Verdict): string | null {
 
 /** The chip's tone: passed, failed or neither. */
 export function chipTone(verdict: Verdict): 'ok' | 'err' | 'neutral' {
-  return verdict.kind === 'pass' ? 'ok' : verdict.kind === 'problems' || verdict.kind === 'unexpected-status' ? 'err' : 'neutral';
+  return kindTone(verdict.kind);
+}
+
+/** The tone of a verdict of this kind (where only its kind travels, as in a run's rows). */
+export function kindTone(kind: Verdict['kind']): 'ok' | 'err' | 'neutral' {
+  return kind === 'pass' ? 'ok' : kind === 'problems' || kind === 'unexpected-status' ? 'err' : 'neutral';
 }

@@ -3,7 +3,7 @@
 // EXTERNAL); the UI is a single browser bundle with Preact inlined.
 import { build } from 'esbuild';
 import { compiledChecksPlugin } from './compiled-checks.mjs';
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -95,6 +95,9 @@ await Promise.all([
   }),
 ]);
 await cp(join(root, 'processes/ui/index.html'), join(dist, 'ui/index.html'));
+// package.json's bin: `npm link` marks it executable once, but every build writes it anew, and a
+// linked `parley` pointing at a file without the x bit fails with "Permission denied".
+await chmod(join(dist, 'cli.js'), 0o755);
 // When this build started: test/support/global-setup.ts rebuilds when a source is newer.
 await writeFile(join(dist, 'built-at.json'), JSON.stringify({ startedAt: started }));
 if (!process.env.PARLEY_QUIET_BUILD) console.log(`built dist/ in ${Date.now() - started} ms`);

@@ -1,14 +1,16 @@
 /**
- * `parley import`: an OpenAPI or Swagger document or a WSDL (file, folder, URL or standard input) into a
+ * `parley import`: a document of any format protocol/import-formats.ts lists as built (file, folder, URL or standard input) into a
  * project, through the same supervisor import service and importer child as the app's Import
  * dialog, so the two cannot disagree; with --format curl, a curl command into an API
  * (../import/curl.ts). Exit 0 imported; 2 refused or failed (bad usage, unreadable
  * or malformed document, authentication...); 130/143 when Ctrl+C or SIGTERM cancelled it.
  */
 import { resolve } from 'node:path';
+import { hasCode } from '../../protocol/errors.js';
 import type { ReqOf } from '../../protocol/messages.js';
 import type { ImportOptions } from '../../protocol/model/import.js';
-import { builtFormat, builtFormats } from '../../protocol/import-formats.js';
+import { builtFormat } from '../../protocol/import-formats.js';
+import { chooseFormatAdvice, formatIds, formatLines } from '../import/formats-help.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
 import { ProgressLine } from '../import/progress.js';
@@ -20,7 +22,7 @@ import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
 type RecordedResponses = NonNullable<ImportOptions['recordedResponses']>;
 const RECORDED_RESPONSES: readonly RecordedResponses[] = ['none', 'history', 'examples'];
 
-const FORMAT_IDS = ['auto', ...builtFormats().map((f) => f.id), 'curl'];
+const FORMAT_IDS = formatIds();
 
 export const IMPORT_HELP = `parley import: import an API definition, a collection or an environment
 
@@ -43,10 +45,7 @@ Options:
   --project <folder>        import into this existing project (a folder with parley.yaml)
   --new-project <folder>    make a new project in this folder and import into it
   --format <format>         the source's format (default auto: recognised from its name and content):
-${builtFormats()
-  .map((f) => `                              ${f.id.padEnd(20)}${f.label}${f.lands === 'workspace' ? ' (into the workspace)' : ''}`)
-  .join('\n')}
-                              curl                a curl command (below)
+${formatLines(' '.repeat(30))} (below)
   --name <name>             the API's name (default: the document's title)
   --project-name <name>     with --new-project: the new project's name (default: the source's own
                             name, e.g. a SoapUI project's, else the folder's name)
@@ -158,7 +157,9 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
   } catch (err) {
     progress.clear();
     if (session.wasInterrupted(err)) return session.cancelled('import', io.stderr);
-    return commandFailed(io, 'import', err, options.json);
+    // Only auto-detect throws this here (a curl import takes its own path): say how to choose.
+    const unrecognised = (options.format ?? 'auto') === 'auto' && hasCode(err, 'import-unrecognised');
+    return commandFailed(io, 'import', err, options.json, unrecognised ? chooseFormatAdvice() : '');
   } finally {
     await session.close();
   }

@@ -5,6 +5,8 @@
  * `serve` runs one mock in a mock-host child, exactly as Start does: a project's mock, or a mock
  * made on the spot from an OpenAPI document (a file or a URL), with no project at all.
  */
+import { REFUSAL_ANSWER } from '../../protocol/model/mock.js';
+
 // Each subcommand's module is loaded when it runs: `serve` starts its mock host before it loads
 // the project store and the document readers, so the child boots meanwhile.
 export const MOCK_HELP = `parley mock new <project-folder> --api <name> [--name <mock>] [--json]
@@ -27,7 +29,9 @@ parley mock serve <openapi-file-or-url> [--port <n>] [--check refuse|log|off]
     --port <n>       serve on this port (0: any free one; default: the mock's own port, or 0
                      for a document)
     --check <mode>   contract check of requests: refuse (a request that breaks the contract
-                     gets 400), log (answered, problems logged; a document's default), off
+                     gets ${REFUSAL_ANSWER.rest} with a problem body; from a SOAP mock,
+                     ${REFUSAL_ANSWER.soap}), log (answered, problems logged; a document's
+                     default), off
 `;
 
 export async function runMock(args: string[]): Promise<number> {

@@ -6,10 +6,9 @@
  * works out the stubs-against-the-contract findings the mock's tab would show.
  */
 import { ParleyError } from '../../protocol/errors.js';
-import type { Api } from '../../protocol/model/api.js';
+import { whyNotMockable, type Api } from '../../protocol/model/api.js';
 import type { MockFinding, MockOperation } from '../../protocol/model/mock.js';
 import { mockFolderOf, readMockFolder, responseFileBase } from '../../protocol/project/mock-files.js';
-import { NO_DEFINITION, hasCachedDefinition } from '../../processes/supervisor/mocks/mock-documents.js';
 import type { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import type { Supervisor } from '../../processes/supervisor/supervisor.js';
 
@@ -42,7 +41,8 @@ export async function newMockInProject(sup: Supervisor, projectDir: string, apiN
   sup.checker.start().catch(() => undefined);
   const store = await sup.openProject(projectDir, { remember: false });
   const api = findApi(store, apiName);
-  if (!hasCachedDefinition(api)) throw new ParleyError('no-definition', `The API ${api.name} has no cached definition. ${NO_DEFINITION}`, { api: api.id });
+  const blocked = whyNotMockable(api);
+  if (blocked) throw new ParleyError('no-definition', `The API ${api.name} cannot be mocked. ${blocked}`, { api: api.id });
   const name = mockName ?? responseFileBase(api.name);
   let view;
   try {

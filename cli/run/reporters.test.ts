@@ -15,7 +15,7 @@ class Sink extends Writable {
 
 const outcome = (i: number, failed = false): RequestOutcome => ({
   iteration: 1,
-  request: { id: `r${i}`, name: `req ${i}`, path: `API/req ${i}`, method: 'GET', url: 'http://127.0.0.1/x' },
+  request: { id: `r${i}`, name: `req ${i}`, path: `API/req ${i}`, api: 'API', folders: [], method: 'GET', url: 'http://127.0.0.1/x' },
   response: { status: 200, statusText: 'OK', timeMs: 1.5, size: 2048 },
   assertions: failed ? [{ index: 0, label: 'status equals 201', passed: false, message: 'got 200' }] : [],
   failed,

@@ -30,7 +30,7 @@ function outcomeOf(item: OrderedRequest, iteration: number, row: DataRow | undef
   return {
     iteration,
     ...(row ? { row: `row ${row.number}` } : {}),
-    request: { id: item.id, name: item.name, path: `API/${item.name}`, method: 'GET', url: `http://127.0.0.1/${item.name}?i=${iteration}` },
+    request: { id: item.id, name: item.name, path: `API/${item.name}`, api: 'API', folders: [], method: 'GET', url: `http://127.0.0.1/${item.name}?i=${iteration}` },
     response: { status: 200, statusText: 'OK', timeMs: 1.5, size: 20 },
     assertions: [{ index: 0, label: 'status equals 200', passed: true, message: '' }],
     failed: false,

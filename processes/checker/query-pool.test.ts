@@ -59,5 +59,24 @@ test('a query that fills its heap fails alone, and the next one is answered', as
   await expect(pool.run({ language: 'xpath', expression: 'string-join((1 to 50000000) ! "xxxxxxxxxxxxxxxxxxxx")', source: { kind: 'body', bytes: json } })).rejects.toMatchObject({
     code: expect.stringMatching(/^query-(failed|budget)$/),
   });
-  await expect(pool.run({ language: 'xpath', expression: 'array:size(?a)', source: { kind: 'body', bytes: json } })).resolves.toMatchObject({ json: '[\n  3\n]' });
+  await expect(pool.run({ language: 'xpath', expression: 'array:size(?a)', source: { kind: 'body', bytes: json } })).resolves.toMatchObject({ format: 'json', json: '[\n  3\n]' });
+});
+
+const xml = new TextEncoder().encode('<r xmlns:m="urn:m"><m:a n="1"/><m:a n="2"/></r>');
+
+test('over an XML body: answers with the items as XML, and stops a query that never ends at its budget, saying reading the body counts', async () => {
+  await expect(pool.run({ language: 'xpath', expression: '//m:a/@n', source: { kind: 'body', bytes: xml, syntax: 'xml' } })).resolves.toEqual({
+    format: 'xml',
+    count: 2,
+    shown: 2,
+    items: [
+      { kind: 'node', text: 'n="1"' },
+      { kind: 'node', text: 'n="2"' },
+    ],
+  });
+  await expect(pool.run({ language: 'xpath', expression: 'let $n := count(//m:a) return count((1 to 1000000000000)[. lt -$n])', source: { kind: 'body', bytes: xml, syntax: 'xml' } })).rejects.toMatchObject({
+    code: 'query-budget',
+    message: 'The query ran for 1.5 s, reading the XML body included, without finishing and was stopped.',
+  });
+  await expect(pool.run({ language: 'xpath', expression: 'count(//m:a)', source: { kind: 'body', bytes: xml, syntax: 'xml' } })).resolves.toMatchObject({ items: [{ kind: 'value', text: '2' }] });
 });

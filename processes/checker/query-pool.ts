@@ -60,8 +60,11 @@ export class QueryPool {
     const outcome = await this.workers().run(task, signal);
     if (outcome.ok) return outcome.value;
     switch (outcome.reason) {
-      case 'budget':
-        throw new ParleyError('query-budget', `The query ran for ${this.budgetMs / 1000} s without finishing and was stopped.`);
+      case 'budget': {
+        // Over XML the time includes building the body's tree (the first query over a body of some megabytes).
+        const xml = task.kind === 'query' && task.job.source.kind === 'body' && task.job.source.syntax === 'xml';
+        throw new ParleyError('query-budget', `The query ran for ${this.budgetMs / 1000} s${xml ? ', reading the XML body included,' : ''} without finishing and was stopped.`);
+      }
       case 'queue-full':
         throw new ParleyError('query-busy', 'Too many queries are waiting: try again when the others have finished.');
       case 'cancelled':

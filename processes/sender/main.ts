@@ -33,9 +33,9 @@ const peer: Peer = connectToSupervisor({
           stream: {
             stop: read.stop.signal,
             onTaken: (taken) => void (read.taken = taken),
-            head: (head, timing) => {
+            head: (head, timing, hopTiming) => {
               reads.set(id, read);
-              chunk({ kind: 'head', head, timing, stream: id });
+              chunk({ kind: 'head', head, timing, hopTiming, stream: id });
             },
             batch: (batch) => chunk({ kind: 'batch', batch }),
           },

@@ -36,6 +36,7 @@ import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
 import { definitionParser } from './checks/definition-parser.js';
 import { SpareJobChild, type JobSpec } from './children/spare-job.js';
+import { RunService } from './run/run-service.js';
 
 export interface SupervisorOptions {
   dataDir: string;
@@ -80,6 +81,8 @@ export class Supervisor {
   readonly verdicts: ContractVerdicts;
   readonly mocks: MockService;
   readonly imports: ImportService;
+  /** The app's runner: runs of chosen requests on `parley run`'s engine. */
+  readonly runs: RunService;
   /** Reads curl commands in an importer child (Import cURL). */
   readonly curl: CurlReader;
   /** The workspace's cookie jar (one per workspace, so one per supervisor). */
@@ -137,6 +140,7 @@ export class Supervisor {
     };
     this.mocks = new MockService(this);
     this.imports = new ImportService(this, options.importDeadlines);
+    this.runs = new RunService(this);
     this.curl = new CurlReader({ log: this.log });
     this.spareJob = new SpareJobChild((spec) => this.jobChild(spec), options.spareJobMs ?? SPARE_JOB_MS);
   }
@@ -295,7 +299,7 @@ export class Supervisor {
     this.session?.projectClosed(store.root);
     this.projects.delete(store.root);
     this.captured.delete(store.root);
-    await this.mocks.stopProject(store.root);
+    await Promise.all([this.mocks.stopProject(store.root), this.runs.stopProject(store.root)]);
     await store.close();
   }
 
@@ -337,7 +341,7 @@ export class Supervisor {
   async shutdown(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await this.mocks.stopAll();
+    await Promise.all([this.mocks.stopAll(), this.runs.close()]);
     await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), definitionParser.close(), this.spareJob.drop(), ...[...this.jobs].map((job) => job.stop(200))]);
     await this.cookies.flush();
     // An open under way finishes first, so its store is closed with the others.

@@ -24,6 +24,7 @@ import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 import { queryHandlers } from './checks/query.js';
 import { httpLogHandlers } from './http-log/handlers.js';
 import { treeHandlers } from './tree/handlers.js';
+import { runHandlers } from './run/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -48,6 +49,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...queryHandlers(sup),
     ...httpLogHandlers(sup),
     ...treeHandlers(sup),
+    ...runHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

@@ -68,3 +68,16 @@ export const Api = T.Object({
   order: T.Optional(T.String()),
 });
 export type Api = Static<typeof Api>;
+
+/** SPEC Errors: the API was imported from a definition, but without keeping a copy of its documents. */
+export const DEFINITION_NOT_CACHED = 'Cannot be mocked until imported again with definitions cached.';
+
+/** An API made by hand, or from a collection, a HAR capture or a curl command: no contract to mock. */
+export const NO_DEFINITION_TO_MOCK =
+  'No definition: a mock answers from an imported OpenAPI document or WSDL, and this API was not imported from one. Import its definition (Import…) and mock the API that makes.';
+
+/** Why a mock cannot be made or started for this API, in the user's words; undefined when it can. */
+export function whyNotMockable(api: Pick<Api, 'definition'>): string | undefined {
+  if (!api.definition) return NO_DEFINITION_TO_MOCK;
+  return api.definition.cached.length === 0 ? DEFINITION_NOT_CACHED : undefined;
+}

@@ -59,6 +59,36 @@ export const SendSpec = T.Object({
 });
 export type SendSpec = Static<typeof SendSpec>;
 
+/**
+ * One hop's phases as HAR 1.2 names them, in milliseconds, for HAR export: -1 where a phase did
+ * not happen on this hop or is not known (a reused connection's dns and connect, ssl over http).
+ * `connect` includes `ssl`, as HAR says. `blocked` is the hop's wait before its request was
+ * written, less the connection's set-up. `startedAt` is when the hop started, in ms after the send did.
+ */
+export const HopTiming = T.Object({
+  startedAt: T.Number(),
+  blocked: T.Number(),
+  dns: T.Number(),
+  connect: T.Number(),
+  ssl: T.Number(),
+  send: T.Number(),
+  wait: T.Number(),
+  receive: T.Number(),
+});
+export type HopTiming = Static<typeof HopTiming>;
+
+/**
+ * A hop's request as it went on the wire: its method, its header lines as written (Host, the
+ * jar's Cookie and the body's framing header included; HTTP/2 pseudo-headers as `:name`) and how
+ * many body bytes were written.
+ */
+export const SentHead = T.Object({
+  method: T.String(),
+  headers: T.Array(Header),
+  bodySize: T.Integer({ minimum: 0 }),
+});
+export type SentHead = Static<typeof SentHead>;
+
 export const Hop = T.Object({
   method: T.String(),
   url: T.String(),
@@ -68,6 +98,9 @@ export const Hop = T.Object({
   headers: T.Array(Header),
   /** What the jar made of this hop's Set-Cookie headers, one per header in order (when the jar took part). */
   cookies: T.Optional(T.Array(CookieOutcome)),
+  /** The request as it went out on this hop. */
+  sent: SentHead,
+  timing: HopTiming,
 });
 export type Hop = Static<typeof Hop>;
 
@@ -112,6 +145,8 @@ const headFields = {
   raw: T.Object({ request: T.String(), response: T.String() }),
   /** The final hop's URL. */
   url: T.String(),
+  /** The final hop's request as it went out (absent for a response Parley did not send: an example's). */
+  sent: T.Optional(SentHead),
   /** ip:port the final response came from ([v6]:port for IPv6; the proxy's through a proxy), or empty. */
   remoteAddress: T.String(),
   /** What the jar made of the final response's Set-Cookie headers, one per header in order (when the jar took part). */
@@ -131,6 +166,8 @@ export const SendResult = T.Object({
   /** Empty for an event stream, whose rows are in `stream`. */
   body: ResponseBody,
   timing: Timing,
+  /** The final hop's phases, for HAR export (absent for a response Parley did not send). */
+  hopTiming: T.Optional(HopTiming),
   /** A response with Content-Type text/event-stream: its rows, kept by the holder's limits. */
   stream: T.Optional(StreamRecord),
   /**
@@ -148,7 +185,7 @@ export type SendResult = Static<typeof SendResult>;
  * live pane shows, with the true counts, at most one batch every 50 ms.
  */
 export const SendChunk = T.Union([
-  T.Object({ kind: T.Literal('head'), head: ResponseHead, timing: Timing, stream: T.String() }),
+  T.Object({ kind: T.Literal('head'), head: ResponseHead, timing: Timing, hopTiming: T.Optional(HopTiming), stream: T.String() }),
   T.Object({ kind: T.Literal('batch'), batch: RowBatch }),
 ]);
 export type SendChunk = Static<typeof SendChunk>;

@@ -3,7 +3,7 @@
  * History records it, kept in the supervisor's memory until it quits (docs/events.md).
  */
 import { Type as T, type Static } from '@sinclair/typebox';
-import { Timing } from './exchange.js';
+import { Header, HopTiming, Timing } from './exchange.js';
 import { RecordedResponse, SentRequest } from './history.js';
 import { Verdict } from './verdict.js';
 
@@ -37,6 +37,24 @@ export const HttpLogRow = T.Object({
 });
 export type HttpLogRow = Static<typeof HttpLogRow>;
 
+/**
+ * One hop of a send as it went on the wire, for HAR export, masked as History masks what it
+ * records: the request's header lines as written (the jar's Cookie included) and the response's
+ * status and headers.
+ */
+export const LoggedHop = T.Object({
+  method: T.String(),
+  url: T.String(),
+  requestHeaders: T.Array(Header),
+  /** Body bytes written on this hop (0: the hop carried no body, e.g. after a 303). */
+  requestBodySize: T.Integer({ minimum: 0 }),
+  status: T.Integer(),
+  statusText: T.String(),
+  headers: T.Array(Header),
+  timing: HopTiming,
+});
+export type LoggedHop = Static<typeof LoggedHop>;
+
 /** One exchange in full: the request as sent and the response as kept (a stream's first 400 and last 4,600 rows within 32 MB). */
 export const HttpLogEntry = T.Object({
   row: HttpLogRow,
@@ -44,6 +62,8 @@ export const HttpLogEntry = T.Object({
   response: T.Optional(RecordedResponse),
   httpVersion: T.Optional(T.String()),
   timing: T.Optional(Timing),
+  /** Every hop on the wire, the final response's last (absent for a send that got no response). */
+  hops: T.Optional(T.Array(LoggedHop)),
   verdict: T.Optional(Verdict),
 });
 export type HttpLogEntry = Static<typeof HttpLogEntry>;

@@ -7,9 +7,10 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { Id } from './common.js';
 
 /** Mock files newer than this are refused rather than half-loaded (the mock file kinds in protocol/project/layout.ts). */
-export const MOCK_FILES_VERSION = 2;
+export const MOCK_FILES_VERSION = 3;
 
-export const MockBodyKind = T.Union([T.Literal('json'), T.Literal('xml'), T.Literal('text'), T.Literal('none')]);
+/** `binary`: the body is bytes (an image, a PDF...), carried in `text` as base64 and written to `<name>.body.bin`. */
+export const MockBodyKind = T.Union([T.Literal('json'), T.Literal('xml'), T.Literal('text'), T.Literal('binary'), T.Literal('none')]);
 export type MockBodyKind = Static<typeof MockBodyKind>;
 
 /** Where one value is read from a request: by templates and by match conditions alike. */
@@ -100,9 +101,16 @@ export type MockOperation = Static<typeof MockOperation>;
 export const ContractCheckMode = T.Union([T.Literal('refuse'), T.Literal('log'), T.Literal('off')]);
 export type ContractCheckMode = Static<typeof ContractCheckMode>;
 
+/**
+ * What a request refused in `refuse` mode gets, as the mock tab and `parley mock --help` say it:
+ * a REST mock answers 400 with a problem body; a SOAP mock a SOAP fault, which SOAP 1.1's HTTP
+ * binding sends with 500 and SOAP 1.2 (a Sender fault) with 400 (docs/mocks.md, "The refusal").
+ */
+export const REFUSAL_ANSWER = { rest: '400', soap: 'a SOAP fault: 500, or 400 in SOAP 1.2' } as const;
+
 export const Mock = T.Object({
-  /** 2 when any response declares values, else 1 (computed on save, checked on load). */
-  version: T.Union([T.Literal(1), T.Literal(2)]),
+  /** 3 when any response has a binary body, else 2 when any declares values, else 1 (computed on save, checked on load). */
+  version: T.Union([T.Literal(1), T.Literal(2), T.Literal(3)]),
   id: Id,
   /** Also the mock's folder name under mocks/. */
   name: T.String({ minLength: 1 }),
@@ -170,6 +178,8 @@ export const FindingRule = T.Union([
   T.Literal('undeclared-content-type'),
   T.Literal('body-schema'),
   T.Literal('body-not-json'),
+  // A body that is not what its media type says: text for image/png, a PDF for image/png, nothing for a PNG.
+  T.Literal('body-media-type'),
   T.Literal('check-gave-up'),
   T.Literal('operation-not-in-contract'),
   // SOAP stubs (rule 9): envelope structure, Content-Type against the SOAP version, reply/fault/one-way status.
@@ -239,7 +249,9 @@ export function placeholdersOutsideJsonStrings(text: string): Placeholder[] {
   return findPlaceholders(text).filter((p) => !strings.some(([s, e]) => p.start > s && p.end <= e));
 }
 
-/** Computes what `version` a mock is saved with. */
-export function mockVersionOf(mock: Pick<Mock, 'operations'>): 1 | 2 {
-  return mock.operations.some((op) => op.responses.some((r) => Object.keys(r.values).length > 0)) ? 2 : 1;
+/** Computes what `version` a mock is saved with: the lowest that holds every feature it uses. */
+export function mockVersionOf(mock: Pick<Mock, 'operations'>): 1 | 2 | 3 {
+  const responses = mock.operations.flatMap((op) => op.responses);
+  if (responses.some((r) => r.body.kind === 'binary')) return 3;
+  return responses.some((r) => Object.keys(r.values).length > 0) ? 2 : 1;
 }

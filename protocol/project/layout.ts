@@ -40,10 +40,12 @@ export const folderKind: FileKind<FolderFile> = { label: 'folder', schema: Folde
  */
 export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 3, migrations: { 1: (value) => value, 2: (value) => value } };
 /**
- * The YAML files of a mock folder (docs/mock-files.md). Version 2 adds template `values`; a
- * version 1 file reads as it is (a save writes the version the mock needs, `mockVersionOf`).
+ * The YAML files of a mock folder (docs/mock-files.md). Version 2 adds template `values`, version
+ * 3 binary bodies (`body: binary`); an older file reads as it is (a save writes the version the
+ * mock needs, `mockVersionOf`), and a release that knows only 2 refuses a mock with a binary body
+ * as too new instead of misreading it.
  */
-const mockMigrations = { 1: (value: Record<string, unknown>) => value };
+const mockMigrations = { 1: (value: Record<string, unknown>) => value, 2: (value: Record<string, unknown>) => value };
 export const mockKind: FileKind<MockYaml> = { label: 'mock', schema: MockYaml, version: MOCK_FILES_VERSION, migrations: mockMigrations };
 export const mockOperationKind: FileKind<OperationYaml> = { label: 'mock operation', schema: OperationYaml, version: MOCK_FILES_VERSION, migrations: mockMigrations };
 export const mockResponseKind: FileKind<ResponseYaml> = { label: 'mock response', schema: ResponseYaml, version: MOCK_FILES_VERSION, migrations: mockMigrations };

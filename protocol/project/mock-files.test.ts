@@ -52,7 +52,7 @@ describe('loading refused mock folders', async () => {
 
   it('says plainly that a newer file was left alone', async () => {
     const loaded = await loadMockFolder(join(fixtures, 'refused', 'version-too-new'));
-    expect(loaded.problems[0]!.message).toMatch(/^mocks\/version-too-new\/mock\.yaml is a version 3 mock file; this release of Parley reads up to version 2\./);
+    expect(loaded.problems[0]!.message).toMatch(/^mocks\/version-too-new\/mock\.yaml is a version 4 mock file; this release of Parley reads up to version 3\./);
   });
 });
 
@@ -158,6 +158,29 @@ describe('saving', () => {
     v1.mock!.operations[0]!.responses[0]!.values = { q: { from: 'query', name: 'q' } };
     await saveMockFolder(dir, v1.mock!, writeAll);
     for (const [rel, text] of await readMockFolder(dir)) if (rel.endsWith('.yaml')) expect(text, rel).toMatch(/^version: 2$/m);
+  });
+
+  it('writes a binary body to <name>.body.bin as its bytes, reads it back the same, and saves version 3 while one is there', async () => {
+    const { mock } = await loadMockFolder(dir);
+    const get = mock!.operations.find((o) => o.name === 'getPet')!;
+    // Every byte value: none may pass through a text encoding on the way to the disk or back.
+    const bytes = Buffer.from(Array.from({ length: 256 }, (_, i) => 255 - i));
+    get.responses[1]!.body = { kind: 'binary', text: bytes.toString('base64') };
+    const changes = await saveMockFolder(dir, mock!, writeAll);
+    expect(changes.map((c) => `${c.content === null ? '-' : '+'}${c.path}`)).toContain('-operations/getPet/Not found.body.json');
+    expect(await readFile(join(dir, 'operations/getPet/Not found.body.bin'))).toEqual(bytes);
+    expect(await readFile(join(dir, 'operations/getPet/Not found.response.yaml'), 'utf8')).toMatch(/^body: binary$/m);
+    for (const [rel, text] of await readMockFolder(dir)) if (rel.endsWith('.yaml')) expect(text, rel).toMatch(/^version: 3$/m);
+
+    const again = await loadMockFolder(dir);
+    expect(again.problems).toEqual([]);
+    expect(again.mock!.version).toBe(3);
+    expect(again.mock!.operations.find((o) => o.name === 'getPet')!.responses[1]!.body).toEqual({ kind: 'binary', text: bytes.toString('base64') });
+    expect(serializeMockFolder(again.mock!, await readMockFolder(dir))).toEqual([]);
+
+    // A body file written by hand with `{{...}}` in its bytes is no template: nothing to declare.
+    await writeFile(join(dir, 'operations/getPet/Not found.body.bin'), '{{undeclared}}');
+    expect((await loadMockFolder(dir)).problems).toEqual([]);
   });
 
   it('keeps the file name when a response is renamed by letter case only', async () => {
@@ -367,13 +390,13 @@ describe('mock files read and written like the other project files', () => {
   });
 
   it.each([
-    ['mock.yaml', folder(3, 2, 2), 'mocks/m/mock.yaml', 'mock'],
-    ['operation.yaml', folder(2, 3, 2), 'mocks/m/operations/op/operation.yaml', 'mock operation'],
+    ['mock.yaml', folder(4, 2, 2), 'mocks/m/mock.yaml', 'mock'],
+    ['operation.yaml', folder(2, 4, 2), 'mocks/m/operations/op/operation.yaml', 'mock operation'],
     ['a response file', folder(1, 1, 9), 'mocks/m/operations/op/Default.response.yaml', 'mock response'],
   ])('refuses %s of a newer version with version-too-new naming the file', (_what, files, file, label) => {
     const loaded = parseMockFolder('m', files);
     expect(loaded.mock).toBeNull();
-    expect(loaded.problems).toEqual([{ file, line: 1, rule: 'version-too-new', message: expect.stringMatching(new RegExp(`^${file} is a version \\d ${label} file; this release of Parley reads up to version 2\\.`)) }]);
+    expect(loaded.problems).toEqual([{ file, line: 1, rule: 'version-too-new', message: expect.stringMatching(new RegExp(`^${file} is a version \\d ${label} file; this release of Parley reads up to version 3\\.`)) }]);
   });
 
   it.each([

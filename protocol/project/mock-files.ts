@@ -3,7 +3,7 @@
  *
  *   mocks/<mock>/mock.yaml
  *   mocks/<mock>/operations/<operation>/operation.yaml
- *   .../<response>.response.yaml  +  .../<response>.body.<json|xml|txt>
+ *   .../<response>.response.yaml  +  .../<response>.body.<json|xml|txt|bin>
  *   .../dispatch.ts
  *
  * Parsing and serializing are pure (a map of relative paths to text in, a model or a list of file
@@ -38,10 +38,24 @@ export const MOCK_FILE = 'mock.yaml';
 export const OPERATION_FILE = 'operation.yaml';
 export const DISPATCH_FILE = 'dispatch.ts';
 const RESPONSE_SUFFIX = '.response.yaml';
-const BODY_EXTENSION = { json: 'json', xml: 'xml', text: 'txt' } as const;
+const BODY_EXTENSION = { json: 'json', xml: 'xml', text: 'txt', binary: 'bin' } as const;
 
-/** Relative (posix) path inside a mock folder -> file text. */
+/**
+ * Relative (posix) path inside a mock folder -> file text; a binary body (`*.body.bin`) as base64,
+ * the way the model carries it (`isBinaryBodyFile`).
+ */
 export type MockFolderFiles = Map<string, string>;
+
+/** A binary body's file: its bytes are read and written as they are, held as base64. */
+export function isBinaryBodyFile(rel: string): boolean {
+  return rel.endsWith('.body.bin');
+}
+
+/** A file change's content as a `MockFolderFiles` entry holds it. */
+export function folderEntry(rel: string, content: string | Uint8Array): string {
+  if (isBinaryBodyFile(rel)) return Buffer.from(content).toString('base64');
+  return typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+}
 
 /** A change for the atomic writer: `content: null` deletes the file. */
 export interface FileChange {
@@ -266,7 +280,8 @@ function readResponse(reader: FolderReader, files: MockFolderFiles, dir: string,
     }
   });
   const bodyRel = `${dir}/${base}.body.${r.body === 'none' ? 'txt' : BODY_EXTENSION[r.body]}`;
-  for (const p of findPlaceholders(text)) {
+  // A binary body's bytes are sent as they are: no placeholder is looked for in them.
+  for (const p of r.body === 'binary' ? [] : findPlaceholders(text)) {
     if (!Object.hasOwn(values, p.name)) reader.problem(bodyRel, 'undeclared-value', `{{${p.name}}} in the body of ${rel} names no declared value (declare it under values).`, lineAt(text, p.start));
   }
   if (r.body === 'json') {
@@ -440,7 +455,8 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
   }
 
   const changes: FileChange[] = [];
-  for (const [rel, content] of wanted) if (existing.get(rel) !== content) changes.push({ path: rel, content });
+  // A binary body is compared as the base64 both sides hold, and written as its bytes.
+  for (const [rel, content] of wanted) if (existing.get(rel) !== content) changes.push({ path: rel, content: isBinaryBodyFile(rel) ? Buffer.from(content, 'base64') : content });
   // On a case-insensitive disk `Default.x` and `default.x` are one file: deleting the old spelling
   // after writing the new one would lose it, so such a file is only rewritten.
   const folded = (rel: string) => rel.split('/').map(fileNameKey).join('/');
@@ -454,7 +470,7 @@ export function serializeMockFolder(mock: Mock, existing: MockFolderFiles): File
 function isLayoutFile(rel: string): boolean {
   return (
     rel === MOCK_FILE ||
-    /^operations\/[^/]+\/(operation\.yaml|dispatch\.ts|[^/]+\.response\.yaml|[^/]+\.body\.(json|xml|txt))$/.test(rel)
+    /^operations\/[^/]+\/(operation\.yaml|dispatch\.ts|[^/]+\.response\.yaml|[^/]+\.body\.(json|xml|txt|bin))$/.test(rel)
   );
 }
 
@@ -516,7 +532,7 @@ export async function readMockFolder(mockDir: string): Promise<MockFolderFiles> 
       throw err;
     }
     const info = await lstat(abs).catch(() => null);
-    if (info?.isFile()) files.set(rel, await readFile(abs, 'utf8'));
+    if (info?.isFile()) files.set(rel, isBinaryBodyFile(rel) ? (await readFile(abs)).toString('base64') : await readFile(abs, 'utf8'));
   };
   await readIfFile(MOCK_FILE);
   const opsDir = join(mockDir, 'operations');

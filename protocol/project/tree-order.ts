@@ -53,6 +53,32 @@ export function requestsInTreeOrder(tree: ProjectTree): OrderedRequest[] {
   return out;
 }
 
+/** The project row's id in the sidebar (and a runner's scope for the whole project). */
+export const PROJECT_SCOPE = '@project';
+
+/**
+ * The requests under `scope` in the tree's order: the whole project (PROJECT_SCOPE), an API's, or
+ * a folder's with its subfolders'. Null when the tree has no such API or folder.
+ */
+export function requestsUnder(tree: ProjectTree, scope: string): OrderedRequest[] | null {
+  const all = requestsInTreeOrder(tree);
+  if (scope === PROJECT_SCOPE) return all;
+  // Ids are unique within a kind: a folder's parents and a request's are kept apart.
+  const folderParent = new Map<string, string>();
+  const requestParent = new Map<string, string>();
+  let found = false;
+  for (const item of tree.items) {
+    if (item.kind === 'folder') folderParent.set(item.id, item.parent);
+    else if (item.kind === 'request') requestParent.set(item.id, item.parent);
+    if (item.id === scope && (item.kind === 'api' || item.kind === 'folder')) found = true;
+  }
+  if (!found) return null;
+  return all.filter((r) => {
+    for (let at = requestParent.get(r.id); at !== undefined; at = folderParent.get(at)) if (at === scope) return true;
+    return false;
+  });
+}
+
 const KIND_RANK: Record<TreeItem['kind'], number> = { api: 0, folder: 1, request: 2, mock: 3 };
 /** `localeCompare`'s order (the default locale), without building a collator per call. */
 const byName = new Intl.Collator().compare;

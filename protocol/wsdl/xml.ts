@@ -2,7 +2,7 @@
  * Safe XML reading for WSDL and XSD documents: a size limit, no DTD at all (so no external
  * entity and no entity expansion can happen: a DOCTYPE or ENTITY declaration is refused, never
  * skipped), a nesting limit and a limit on elements and attributes checked by a linear scan
- * before any tree is built, then one pass of saxes (a strict, streaming parser: well-formedness,
+ * before any tree is built (xml-scan.ts), then one pass of saxes (a strict, streaming parser: well-formedness,
  * the five predefined entities and character references) building a small namespace-resolved
  * element tree. Every step is linear in the document: fast-xml-parser, used before, built each
  * text node and attribute value a character at a time, so a 10 MiB document whose bulk was one
@@ -10,6 +10,7 @@
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { quote } from '../errors.js';
+import { scanXml } from '../xml-scan.js';
 import { WsdlError } from './errors.js';
 
 export interface XmlLimits {
@@ -18,7 +19,8 @@ export interface XmlLimits {
   /** Elements nested inside each other. */
   maxDepth: number;
   /**
-   * Elements and attributes one document may have: what its tree costs in memory (about 80 bytes
+   * Elements and attributes (comments, processing instructions and CDATA sections count too) one
+   * document may have: what its tree costs in memory (about 80 bytes
    * of heap an element, so 10 MiB of `<a/>`, 2.6 million elements, would be 210 MB and more
    * while it is built). A real schema has well under one a dozen characters.
    */
@@ -58,75 +60,28 @@ export function qkey(q: QName): string {
 }
 
 /**
- * Refuses DTDs and checks nesting, elements and attributes in one pass; comments, CDATA and
- * processing instructions are skipped. Returns the elements and attributes it counted.
+ * Refuses DTDs and checks nesting, nodes and attributes in one pass (xml-scan.ts). Returns the
+ * nodes it counted.
  */
-function scanXml(text: string, location: string, limits: XmlLimits, budget: NodeBudget): number {
-  let depth = 0;
-  let nodes = 0;
+function scanDocument(text: string, location: string, limits: XmlLimits, budget: NodeBudget): number {
   const most = Math.min(limits.maxNodes, budget.left);
-  const count = () => {
-    if (++nodes > most) {
+  const scan = scanXml(text, { ...limits, maxNodes: most });
+  if (scan.ok) return scan.nodes;
+  switch (scan.refused) {
+    case 'dtd':
+    case 'declaration': {
+      const what = scan.refused === 'dtd' ? 'a DTD (<!DOCTYPE or <!ENTITY)' : 'a markup declaration (<!…)';
+      throw new WsdlError('wsdl-dtd-refused', `${quote(location)} has ${what}: DTDs and entity declarations are not allowed in WSDL or XSD documents, so nothing was expanded or fetched.`, location);
+    }
+    case 'nodes': {
       const whose = most < limits.maxNodes ? ', with the documents read before it,' : '';
       throw new WsdlError('wsdl-too-large', `${quote(location)}${whose} has more than ${most.toLocaleString('en')} elements and attributes, the most one ${most < limits.maxNodes ? 'definition' : 'document'} may have: refused.`, location);
     }
-  };
-  let i = text.indexOf('<');
-  while (i !== -1) {
-    if (text.startsWith('<!--', i)) {
-      const end = text.indexOf('-->', i + 4);
-      if (end === -1) return nodes; // the parser names the unclosed comment
-      i = text.indexOf('<', end + 3);
-      continue;
-    }
-    if (text.startsWith('<![CDATA[', i)) {
-      const end = text.indexOf(']]>', i + 9);
-      if (end === -1) return nodes;
-      i = text.indexOf('<', end + 3);
-      continue;
-    }
-    if (text.startsWith('<!', i)) {
-      const what = /^<!(DOCTYPE|ENTITY)/i.test(text.slice(i, i + 9)) ? 'a DTD (<!DOCTYPE or <!ENTITY)' : 'a markup declaration (<!…)';
-      throw new WsdlError('wsdl-dtd-refused', `${quote(location)} has ${what}: DTDs and entity declarations are not allowed in WSDL or XSD documents, so nothing was expanded or fetched.`, location);
-    }
-    if (text.startsWith('<?', i)) {
-      const end = text.indexOf('?>', i + 2);
-      if (end === -1) return nodes;
-      i = text.indexOf('<', end + 2);
-      continue;
-    }
-    if (text.startsWith('</', i)) {
-      depth--;
-      i = text.indexOf('<', i + 2);
-      continue;
-    }
-    // A start tag: find its end, stepping over quoted attribute values (each one an attribute).
-    count();
-    let j = i + 1;
-    let quoteChar = '';
-    let attributes = 0;
-    for (; j < text.length; j++) {
-      const c = text[j];
-      if (quoteChar) {
-        if (c === quoteChar) quoteChar = '';
-      } else if (c === '"' || c === "'") {
-        quoteChar = c;
-        count();
-        if (++attributes > limits.maxAttributes) {
-          throw new WsdlError('wsdl-too-large', `${quote(location)} has an element with more than ${limits.maxAttributes.toLocaleString('en')} attributes, the most one element may have: refused.`, location);
-        }
-      } else if (c === '>') break;
-    }
-    if (j >= text.length) return nodes;
-    if (text[j - 1] !== '/') {
-      depth++;
-      if (depth > limits.maxDepth) {
-        throw new WsdlError('wsdl-too-deep', `${quote(location)} nests elements more than ${limits.maxDepth} deep: refused.`, location);
-      }
-    }
-    i = text.indexOf('<', j + 1);
+    case 'attributes':
+      throw new WsdlError('wsdl-too-large', `${quote(location)} has an element with more than ${limits.maxAttributes.toLocaleString('en')} attributes, the most one element may have: refused.`, location);
+    case 'depth':
+      throw new WsdlError('wsdl-too-deep', `${quote(location)} nests elements more than ${limits.maxDepth} deep: refused.`, location);
   }
-  return nodes;
 }
 
 export interface ParseOptions {
@@ -181,7 +136,7 @@ export function parseXml(text: string, location: string, limits: XmlLimits = DEF
     throw new WsdlError('wsdl-too-large', `${quote(location)} is ${text.length.toLocaleString('en')} characters, over the limit of ${limits.maxChars.toLocaleString('en')}: refused.`, location);
   }
   const budget = options.budget ?? { left: limits.maxNodes };
-  budget.left -= scanXml(text, location, limits, budget);
+  budget.left -= scanDocument(text, location, limits, budget);
   const keep = options.keepWhitespace ?? false;
   const parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
   const base = new Map<string, string>([['xml', 'http://www.w3.org/XML/1998/namespace']]);

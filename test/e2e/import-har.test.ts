@@ -78,4 +78,25 @@ describe.skipIf(missing !== null)('import dialog with a HAR capture', { timeout:
     await page.getByRole('button', { name: 'Examples (2)' }).waitFor();
     await screenshot(page, 'import-har-request');
   });
+
+  // Issue 27 item 13: such an API never had a definition; "imported again with definitions cached" was wrong.
+  it('says an API made from a capture has no definition to mock, on its tab and from New Mock…', async () => {
+    await page.getByLabel('Filter requests').fill('');
+    const api = page.getByRole('treeitem', { name: 'shop.example.test', exact: true });
+    await api.click();
+    const section = page.getByRole('region', { name: 'Mock service' });
+    await section.scrollIntoViewIfNeeded();
+    await expect(section.textContent()).resolves.toContain('No definition: a mock answers from an imported OpenAPI document or WSDL, and this API was not imported from one.');
+    await expect(section.textContent()).resolves.not.toContain('imported again');
+    await expect(section.getByRole('button', { name: 'New Mock…' }).isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'import-har-no-definition');
+
+    await api.click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'New Mock…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Mock of shop.example.test' });
+    await dialog.getByRole('button', { name: 'Create mock' }).click();
+    await expect(dialog.getByRole('alert').textContent()).resolves.toMatch(/^No definition: a mock answers from an imported OpenAPI document or WSDL/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
 });

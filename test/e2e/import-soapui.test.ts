@@ -83,6 +83,13 @@ describe.skipIf(missing !== null)('SoapUI project import', { timeout: 180_000 },
     await expect(summary.getByRole('row', { name: /^Requests/ }).textContent()).resolves.toMatch(/9$/);
     await expect(summary.getByRole('row', { name: /^Operations/ }).textContent()).resolves.toMatch(/8$/);
     await expect(summary.getByRole('row', { name: /^Scripts kept/ }).textContent()).resolves.toMatch(/2$/);
+    // The project's one property is counted once, as added; no second "Properties" line.
+    await expect(summary.getByRole('row', { name: /^Project properties added/ }).textContent()).resolves.toMatch(/1$/);
+    await expect(summary.getByRole('row', { name: /^Properties/ }).count()).resolves.toBe(0);
+    // The mock service's row names the menu that makes a SOAP mock (checked below to exist).
+    const mocks = summary.getByRole('region', { name: 'Not imported' }).getByRole('listitem').filter({ hasText: 'mock service' });
+    await expect(mocks.textContent()).resolves.toMatch(/New Mock… on its row in the sidebar \(right-click\), on its API tab, or in the command palette/);
+    await expect(summary.textContent()).resolves.not.toContain('Mocks > New mock');
     await summary.getByText('Things to look at').waitFor();
     await summary.getByText(/2 test suites \(3 test cases\)/).waitFor();
     await summary.getByText(/saved as text in imported-scripts/).waitFor();
@@ -92,6 +99,9 @@ describe.skipIf(missing !== null)('SoapUI project import', { timeout: 180_000 },
     await dialog.waitFor({ state: 'detached' });
 
     await page.getByRole('treeitem', { name: 'Maven SOAP', exact: true }).waitFor();
+    await page.getByRole('treeitem', { name: /Service4TestPortBinding/ }).first().click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'New Mock…' }).waitFor();
+    await page.keyboard.press('Escape');
     await page.getByLabel('Filter requests').fill('failed login');
     await page.getByRole('treeitem', { name: /failed login/ }).first().click();
     const bar = page.getByLabel('SOAP operation');

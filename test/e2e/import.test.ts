@@ -233,6 +233,22 @@ describe.skipIf(missing !== null)('import dialog and definition update', { timeo
     await dialog.waitFor({ state: 'detached' });
   });
 
+  it('says to choose the format in the Format list when Auto-detect recognises nothing', async () => {
+    await page.keyboard.press('Control+I');
+    const dialog = importDialog();
+    await dialog.getByRole('tab', { name: 'Paste' }).click();
+    await dialog.getByLabel('Pasted document').click();
+    await page.keyboard.type('just some notes, not an API', { delay: 10 });
+    await dialog.getByRole('radio', { name: 'A new project' }).check();
+    await dialog.getByLabel('New project folder').fill(join(app.home, 'notes-project'));
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toBe('The pasted text is not in a format Parley recognises. If you know its format, choose it in the Format list.');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   describe('definition update', () => {
     it('previews the edited file, applies it and reports the counts', async () => {
       const file = await notesCopy();

@@ -78,4 +78,25 @@ describe.skipIf(missing !== null)('SOAP mock', () => {
     await log.getByRole('cell', { name: 'Ping', exact: true }).waitFor();
     await screenshot(page, 'mock-soap-log');
   }, 60_000);
+
+  it('offers Refuse as what a SOAP mock does: a SOAP fault, 500 in SOAP 1.1, and refuses with one', async () => {
+    const check = page.getByLabel('Contract check');
+    const refuse = 'Refuse requests that break the contract (a SOAP fault: 500, or 400 in SOAP 1.2)';
+    await expect(check.locator('option[value=refuse]').textContent()).resolves.toBe(refuse);
+    await check.selectOption({ label: refuse });
+    await page.keyboard.press('Control+S');
+    await page.locator('.toast', { hasText: /saved and applied/ }).waitFor();
+    // TestService is SOAP 1.1: a Body element the schema does not allow is refused with 500 and soap:Client.
+    const mockUrl = (await page.getByTestId('mock-url').textContent())!.trim();
+    const refused = await fetch(`${mockUrl}/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '"http://schemas.eviware.com/TestService/v1/Ping"' },
+      body: '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><t:Ping xmlns:t="http://schemas.eviware.com/TestService/v1/"><t:Nope>1</t:Nope></t:Ping></s:Body></s:Envelope>',
+    });
+    const fault = await refused.text();
+    expect(refused.status, fault).toBe(500);
+    expect(fault).toContain('<faultcode>soap:Client</faultcode>');
+    expect(fault).toContain('mock-contract-refused');
+    await screenshot(page, 'mock-soap-refuse');
+  }, 60_000);
 });

@@ -44,6 +44,8 @@ describe.skipIf(missing !== null)('mock services', () => {
     await page.getByRole('listbox', { name: 'Operations' }).waitFor();
     await expect(page.getByTestId('mock-state').textContent()).resolves.toContain('Stopped');
     await expect(page.getByRole('treeitem', { name: 'Pet Store mock' }).count()).resolves.toBe(1);
+    // A REST mock refuses with a 400 problem (a SOAP mock's choice names its fault: mock-soap.test.ts).
+    await expect(page.getByLabel('Contract check').locator('option[value=refuse]').textContent()).resolves.toBe('Refuse requests that break the contract (400)');
     await screenshot(page, 'mock-new');
 
     await page.getByRole('button', { name: 'Start' }).click();
@@ -144,7 +146,8 @@ describe.skipIf(missing !== null)('mock services', () => {
     await expect(rows.first().textContent()).resolves.toContain('/pets/1259');
     await screenshot(page, 'mock-log-older');
     await page.getByRole('button', { name: 'Load older entries' }).click();
-    await page.getByRole('button', { name: 'Load older entries' }).waitFor({ state: 'detached' });
+    // While the page loads the button reads Loading…: only once neither shows is the older page in.
+    await page.locator('.log-more').waitFor({ state: 'detached' });
     // Every entry the supervisor keeps: these 260 and the earlier tests' few, the oldest the first request of all.
     const all = await rows.count();
     expect(all).toBeGreaterThan(260);

@@ -61,6 +61,7 @@ describe('parley import <soapui project>', SLOW, () => {
     expect(run.stdout).toMatch(/Interfaces\s+1/);
     expect(run.stdout).toMatch(/Operations\s+4/);
     expect(run.stdout).toMatch(/Scripts kept\s+13/);
+    expect(run.stdout).not.toMatch(/^\s*Properties\s/m);
     expect(run.stdout).toMatch(/Not imported \(2\)\n {2}3 test suites \(9 test cases\): Parley has no SoapUI test runner/);
     const parleyYaml = parseYaml(await readFile(join(project, 'parley.yaml'), 'utf8')) as { name: string };
     expect(parleyYaml.name).toBe('My SOAP');
@@ -78,7 +79,10 @@ describe('parley import <soapui project>', SLOW, () => {
     const run = await parley(['import', join(FIXTURES, 'soapui-installer/HelloWS-soapui-project.xml'), '--new-project', project, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout);
-    expect(out).toMatchObject({ importer: 'soapui', declaredVersion: 'soapui-2.0.2', counts: { Interfaces: 1, Operations: 1, Environments: 0, Properties: 0, 'Scripts kept': 0 }, errors: [] });
+    expect(out).toMatchObject({ importer: 'soapui', declaredVersion: 'soapui-2.0.2', properties: 0, errors: [] });
+    // Project properties are counted once, as added (the top-level `properties`), not again among the counts.
+    expect(out.counts).toEqual({ Interfaces: 1, Operations: 1, Environments: 0, 'Scripts kept': 0 });
+    expect(out.unimported).toContainEqual(expect.objectContaining({ reason: expect.stringContaining('New Mock… on its row in the sidebar') }));
     expect((parseYaml(await readFile(join(project, 'parley.yaml'), 'utf8')) as { name: string }).name).toBe('HelloWS');
   });
 

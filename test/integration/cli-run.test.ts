@@ -217,7 +217,7 @@ describe('parley run', () => {
     const suite = parsed.testsuites.testsuite[0]!;
     expect(suite).toMatchObject({ tests: '9', failures: '2', errors: '2' });
     expect(suite.testcase).toHaveLength(9);
-    expect(suite.testcase[4]).toMatchObject({ name: 'GET Main/02 assertion fails', classname: 'Main', failure: { message: '1 of 2 assertions failed', type: 'assertion' } });
+    expect(suite.testcase[4]).toMatchObject({ name: 'GET 02 assertion fails', classname: 'Main', failure: { message: '1 of 2 assertions failed', type: 'assertion' } });
     expect(suite.testcase[4]!.failure!['#text']).toContain('$.name equals Max: got "Rex"');
     expect(suite.testcase[6]!.error).toMatchObject({ type: 'unresolved' });
     expect(suite.testcase[7]!.error).toBeDefined();
@@ -259,7 +259,7 @@ describe('parley run', () => {
     expect(fromJson.code, fromJson.stdout).toBe(0);
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain('<testsuite name="Run test (iteration 2, row 2 (petId=1, petName=Rex))"');
-    expect(xml).toContain('<testcase name="GET Data/pet by row [row 1 (petId=1, petName=Rex)]"');
+    expect(xml).toContain('<testcase name="GET pet by row [row 1 (petId=1, petName=Rex)]" classname="Data"');
   });
 
   it('sends the first row while the data file is still being written, and reports a bad row only once it is reached', SLOW, async () => {

@@ -104,7 +104,9 @@ describe('parley mock new', () => {
 
     const uncached = await parley(['mock', 'new', project, '--api', 'Uncached', '--name', 'U']);
     expect(uncached.code).toBe(2);
-    expect(uncached.stderr).toContain('Cannot be mocked until imported again with definitions cached.');
+    // An API made by hand never had a definition: "imported again with definitions cached" would be wrong.
+    expect(uncached.stderr).toContain('The API Uncached cannot be mocked. No definition: a mock answers from an imported OpenAPI document or WSDL');
+    expect(uncached.stderr).not.toContain('imported again');
 
     const taken = await parley(['mock', 'new', project, '--api', 'Pet Store', '--name', 'pets']);
     expect(taken.code).toBe(2);

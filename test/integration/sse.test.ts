@@ -299,16 +299,20 @@ describe('the Query tab', () => {
     const exchange = await send(await newRequest('/events?count=6')).done;
     const rows = exchange.response.stream!.rows;
     const jsonPath = await call('query.run', { language: 'jsonpath', expression: '$[?(@.event == "tick")].json.n', source: { kind: 'events', rows } });
-    expect(JSON.parse(jsonPath.json)).toEqual([2, 4, 6]);
+    expect(jsonPath).toMatchObject({ format: 'json' });
+    expect(JSON.parse(jsonPath.format === 'json' ? jsonPath.json : '')).toEqual([2, 4, 6]);
     const xpath = await call('query.run', { language: 'xpath', expression: 'count(?*[?json?even = false()])', source: { kind: 'events', rows } });
-    expect(JSON.parse(xpath.json)).toEqual([2]);
+    expect(JSON.parse(xpath.format === 'json' ? xpath.json : '')).toEqual([2]);
   });
 
-  it('runs over a JSON body, and says why an XML body is not queried', async () => {
+  it('runs over a JSON body, and XPath 3.1 over an XML body (JSONPath over XML says to choose XPath)', async () => {
     const json = await call('request.send', { project: projectDir, request: await newRequest('/json') });
     const result = await call('query.run', { language: 'xpath', expression: '?store?book?*[?price > 10]?title', source: { kind: 'body', bytes: json.response.body.bytes } });
-    expect(JSON.parse(result.json)).toEqual(['B']);
+    expect(JSON.parse(result.format === 'json' ? result.json : '')).toEqual(['B']);
     const xml = await call('request.send', { project: projectDir, request: await newRequest('/xml') });
-    await expect(call('query.run', { language: 'jsonpath', expression: '$', source: { kind: 'body', bytes: xml.response.body.bytes } })).rejects.toMatchObject({ code: 'not-json' });
+    const bytes = xml.response.body.bytes;
+    await expect(call('query.run', { language: 'xpath', expression: '//book/@price', source: { kind: 'body', bytes, syntax: 'xml' } })).resolves.toEqual({ format: 'xml', count: 1, shown: 1, items: [{ kind: 'node', text: 'price="8"' }] });
+    await expect(call('query.run', { language: 'jsonpath', expression: '$', source: { kind: 'body', bytes, syntax: 'xml' } })).rejects.toMatchObject({ code: 'not-json', message: expect.stringContaining('choose XPath 3.1') });
+    await expect(call('query.run', { language: 'jsonpath', expression: '$', source: { kind: 'body', bytes } })).rejects.toMatchObject({ code: 'not-json' });
   });
 });

@@ -7,9 +7,10 @@
 import type { Capture, CaptureJob, CapturedValue } from '../../../protocol/model/capture.js';
 import type { Header } from '../../../protocol/model/exchange.js';
 import { isCredentialHeader, isCredentialName, setCookieValue } from '../../../protocol/credentials/index.js';
-import { evaluateJsonPath, evaluateXPath, isXmlNode, parseXmlBody } from './body-query.js';
+import type { Document as XmlDocument } from 'slimdom';
+import { documentPrefixes, evaluateJsonPath, evaluateXPath, isXmlNode, parseXmlBody } from './body-query.js';
 import { readsCredential } from './assertions.js';
-import { expressionError } from './run-query.js';
+import { jsonPathError, xpathError } from './query-errors.js';
 
 /** A captured value longer than this is refused: it would ride in every request that reads it. */
 export const MAX_CAPTURED_CHARS = 1024 * 1024;
@@ -42,13 +43,14 @@ export function isCredentialCapture(c: Pick<Capture, 'name' | 'source' | 'expres
 /** Each body capture of `job`: its value as text, or why there is none. The body is parsed once. */
 export function evaluateBodyCaptures(job: CaptureJob): CapturedValue[] {
   let text: string | undefined;
-  let json: { value: unknown } | { error: string } | undefined;
-  let xml: { value: unknown } | { error: string } | undefined;
+  type Read = { value: unknown; reads: 'an XML body' | 'a JSON body' } | { error: string };
+  let json: Read | undefined;
+  let xml: Read | undefined;
   const bodyText = () => (text ??= new TextDecoder('utf-8', { fatal: false }).decode(job.body).replace(/^\uFEFF/, ''));
   const jsonBody = () =>
     (json ??= (() => {
       try {
-        return { value: JSON.parse(bodyText()) as unknown };
+        return { value: JSON.parse(bodyText()) as unknown, reads: 'a JSON body' as const };
       } catch {
         return { error: 'the body is not JSON' };
       }
@@ -61,9 +63,11 @@ export function evaluateBodyCaptures(job: CaptureJob): CapturedValue[] {
         return 'error' in parsed ? { error: 'the body is neither XML nor JSON' } : parsed;
       }
       try {
-        return { value: parseXmlBody(bodyText()) };
+        return { value: parseXmlBody(bodyText()), reads: 'an XML body' as const };
       } catch (err) {
-        return { error: `the body is not well-formed XML (${firstLine((err as Error).message)})` };
+        // The engine's own sentence (not well formed, where; a DTD, which is never read), as a clause.
+        const said = (err as Error).message.replace(/\.$/, '');
+        return { error: said.charAt(0).toLowerCase() + said.slice(1) };
       }
     })());
   return job.captures.map((c): CapturedValue => {
@@ -76,8 +80,9 @@ export function evaluateBodyCaptures(job: CaptureJob): CapturedValue[] {
     try {
       found = c.source === 'jsonpath' ? evaluateJsonPath(expression, document.value) : evaluateXPath(expression, document.value);
     } catch (err) {
-      const why = c.source === 'jsonpath' ? (err as Error).message.replace(/^jsonPath: /, '').slice(0, 300) : expressionError(err);
-      return { error: `the ${c.source === 'jsonpath' ? 'JSONPath' : 'XPath'} ${expression} is not valid: ${why}` };
+      if (c.source === 'jsonpath') return { error: `the JSONPath ${expression} is not valid: ${jsonPathError(err, expression)}` };
+      const prefixes = document.reads === 'an XML body' ? () => [...documentPrefixes(document.value as XmlDocument).keys()] : undefined;
+      return { error: `the XPath ${expression} is not valid: ${xpathError(err, expression, { reads: document.reads, ...(prefixes ? { prefixes } : {}) })}` };
     }
     if (found.length === 0) return { error: `nothing found at ${expression}` };
     // One match is its value; several are the JSON array of them, as an assertion compares them.
@@ -150,8 +155,4 @@ function plain(item: unknown): unknown {
 function bounded(value: string): CapturedValue {
   if (value.length > MAX_CAPTURED_CHARS) return { error: `the value is ${value.length.toLocaleString('en')} characters long; a capture holds at most ${MAX_CAPTURED_CHARS.toLocaleString('en')}` };
   return { value };
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').slice(0, 200);
 }

@@ -52,7 +52,8 @@ export class ImporterRegistry {
       const detection = this.detectFormat(input);
       const importer = detection ? this.get(detection.format) : undefined;
       if (!detection || !importer) {
-        throw new ParleyError('import-unrecognised', `${input.name ?? 'The pasted text'} is not in a format Parley recognises; choose the format by hand if you know it.`);
+        // No advice here: each host says how to choose a format (the CLI's --format, the dialog's Format list).
+        throw new ParleyError('import-unrecognised', `${input.name ?? 'The pasted text'} is not in a format Parley recognises.`);
       }
       return { importer, detection };
     }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockLogEntry } from '../../../protocol/model/mock.js';
+import type { MockLogEntry, MockResponse } from '../../../protocol/model/mock.js';
 import { MockServer, type LogRecord, type MockServerOptions } from './mock-server.js';
 import { json, mockOf, operation, response, send } from './test-support/mocks.js';
 import { indexContract } from './contract.js';
@@ -294,6 +294,23 @@ describe('templates', () => {
     expect(entry.status).toBe(500);
     expect(entry.notes.join(' ')).toMatch(/header X-Echo would contain a line break/);
     expect(logs).toHaveLength(1);
+  });
+
+  it('sends a binary body as its bytes, with or without values: only its headers are filled', async () => {
+    // Bytes that are not UTF-8 (0x89, 0xff) and a run that reads as a placeholder.
+    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00]), Buffer.from('{{who}}')]);
+    const binary = (partial: Partial<MockResponse>) => response({ name: 'Default', headers: [{ name: 'Content-Type', value: 'image/png' }], body: { kind: 'binary', text: bytes.toString('base64') }, ...partial });
+    const { port } = await start({
+      mock: mockOf([
+        operation({ method: 'GET', path: '/static.png', responses: [binary({})] }),
+        operation({ method: 'GET', path: '/named.png', responses: [binary({ headers: [{ name: 'Content-Type', value: 'image/png' }, { name: 'X-Who', value: '{{who}}' }], values: { who: values.who } })] }),
+      ]),
+    });
+    for (const path of ['/static.png', '/static.png', '/named.png?who=Ann']) {
+      const answer = await send(port, { path });
+      expect([answer.bytes, answer.headers['content-length']]).toEqual([bytes, String(bytes.length)]);
+    }
+    expect((await send(port, { path: '/named.png?who=Ann' })).headers['x-who']).toBe('Ann');
   });
 
   it('sends a response that declares no values exactly as written', async () => {

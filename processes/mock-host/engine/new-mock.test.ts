@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { Mock } from '../../../protocol/model/mock.js';
-import { parseMockFolder, serializeMockFolder } from '../../../protocol/project/mock-files.js';
+import { folderEntry, parseMockFolder, serializeMockFolder } from '../../../protocol/project/mock-files.js';
 import { bundleOpenApi } from './definition-bundle.js';
 import { indexContract } from './contract.js';
 import { newMockFromContract, operationName, pickDefaultStatus } from './new-mock.js';
@@ -42,19 +42,29 @@ describe('New Mock from the Redocly museum document', () => {
     // The named example (#/components/examples/CreateSpecialEventResponseExample), not a generated sample.
     expect(JSON.parse(byName.createSpecialEvent!.body.text)).toMatchObject({ eventId: 'dad4bce8-f5cb-4078-a211-995864315e39', name: 'Mermaid Treasure Identification and Analysis' });
     expect(byName.deleteSpecialEvent).toMatchObject({ status: 204, headers: [], body: { kind: 'none', text: '' } });
-    expect(byName.getTicketCode).toMatchObject({ status: 200, headers: [{ name: 'Content-Type', value: 'image/png' }], body: { kind: 'text' } });
+    // image/png with `type: string, format: binary`: a real 1x1 PNG, not the schema's sample text `string`.
+    expect(byName.getTicketCode).toMatchObject({ status: 200, headers: [{ name: 'Content-Type', value: 'image/png' }], body: { kind: 'binary' } });
+    const png = Buffer.from(byName.getTicketCode!.body.text, 'base64');
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
 
     // Every generated stub is allowed by the contract it came from.
     expect(await findStubProblems(mock, contract, contractChecker(contract))).toEqual([]);
   });
 
-  it('is deterministic and saves as a version 1 mock folder that loads back', async () => {
+  it('is deterministic and saves as a version 3 mock folder (a binary body) that loads back', async () => {
     const contract = await loadContractFixture('redocly-museum.openapi.yaml');
     const a = newMockFromContract(contract, { name: 'Museum', api: 'api-museum', newId: counter() });
     const b = newMockFromContract(contract, { name: 'Museum', api: 'api-museum', newId: counter() });
     expect(a).toEqual(b);
-    const files = new Map(serializeMockFolder(a, new Map()).map((c) => [c.path, c.content as string]));
-    expect(files.get('mock.yaml')).toMatch(/^version: 1$/m);
+    const changes = serializeMockFolder(a, new Map());
+    // The PNG is written as its bytes, held as base64 as readMockFolder reads it.
+    const png = changes.find((c) => c.path === 'operations/getTicketCode/Default.body.bin')!.content;
+    expect(png).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(png as Uint8Array).subarray(1, 4).toString('latin1')).toBe('PNG');
+    const files = new Map(changes.map((c) => [c.path, folderEntry(c.path, c.content!)]));
+    expect(files.get('mock.yaml')).toMatch(/^version: 3$/m);
+    expect(files.get('operations/getTicketCode/Default.response.yaml')).toMatch(/^body: binary$/m);
     const loaded = parseMockFolder('Museum', files);
     expect(loaded.problems).toEqual([]);
     // On disk operations have no order of their own: they load sorted by folder name.
@@ -77,7 +87,10 @@ describe('New Mock from a document split across files', () => {
       kind: 'xml',
       text: '<?xml version="1.0" encoding="UTF-8"?>\n<order>\n  <id>o-1</id>\n  <total>9.5</total>\n</order>\n',
     });
-    expect(byName['get-pets-petId-photo-format']!.responses[0]!.headers).toEqual([{ name: 'Content-Type', value: 'image/png' }]);
+    // image/* with `format: binary`: a PNG, served as its bytes.
+    const photo = byName['get-pets-petId-photo-format']!.responses[0]!;
+    expect(photo.headers).toEqual([{ name: 'Content-Type', value: 'image/png' }]);
+    expect(photo.body.kind).toBe('binary');
     expect(await findStubProblems(mock, contract, contractChecker(contract))).toEqual([]);
 
     // And the new mock serves its stubs.
@@ -87,6 +100,10 @@ describe('New Mock from a document split across files', () => {
     const answer = await send(port, { path: '/pets?kind=cat' });
     expect(answer.status).toBe(200);
     expect(answer.json()).toEqual([{ id: 1, name: 'Tom', kind: 'cat' }]);
+    const image = await send(port, { path: '/pets/1/photo.png' });
+    expect([image.status, image.headers['content-type']]).toEqual([200, 'image/png']);
+    expect(image.bytes).toEqual(Buffer.from(photo.body.text, 'base64'));
+    expect(image.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
 
   it('reads a Swagger 2.0 document too', async () => {

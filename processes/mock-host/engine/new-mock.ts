@@ -1,12 +1,14 @@
 /**
  * New Mock from an imported REST API: one operation per contract operation, each with one
  * response named Default (SPEC: the lowest documented 2xx with its example, or a sample of its
- * schema). Pure: ids come from `newId`.
+ * schema; for a binary media type such as image/png, a real smallest file of that type, since a
+ * schema sample of `format: binary` is the text `string`). Pure: ids come from `newId`.
  */
 import { sampleSchema } from '../../../protocol/schema-sample.js';
+import { isBinaryMediaType, sampleBody } from '../../../protocol/binary-media.js';
 import { XMLBuilder } from 'fast-xml-parser';
 import { fileNameKey, portableFileName } from '../../../protocol/project/file-names.js';
-import { DEFAULT_RESPONSE, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
+import { DEFAULT_RESPONSE, mockVersionOf, type Mock, type MockBodyKind, type MockOperation, type MockResponse } from '../../../protocol/model/mock.js';
 import type { MockDocuments } from '../../../protocol/model/verdict.js';
 import { deref, type OpenApiDocument } from './definition-bundle.js';
 import { isJsonMediaType, loadSampledContract, openApiDefinition, type SampledContract, type ContractOperation } from './contract.js';
@@ -27,7 +29,8 @@ export function newMockFromContract(contract: SampledContract, options: NewMockO
   const taken = new Set<string>();
   const operations = contract.operations.map((op) => newOperation(contract.bundle, op, uniqueName(operationName(op), taken), options.newId));
   return {
-    version: 1,
+    // A binary Default (image/png) needs version 3 of the mock files.
+    version: mockVersionOf({ operations }),
     id: options.newId(),
     name: options.name,
     kind: 'rest',
@@ -104,9 +107,11 @@ function defaultResponse(doc: OpenApiDocument, op: ContractOperation, id: string
   const mediaType = pickMediaType(Object.keys(content));
   if (!mediaType) return response;
   const media = deref(doc, content[mediaType]) ?? {};
-  const kind = bodyKindOf(mediaType);
-  response.headers.push({ name: 'Content-Type', value: concreteContentType(mediaType, kind) });
-  response.body = { kind, text: bodyText(kind, exampleOf(doc, media), media.schema, doc) };
+  const contentType = concreteContentType(mediaType);
+  const kind = bodyKindOf(contentType);
+  response.headers.push({ name: 'Content-Type', value: contentType });
+  // An example of a binary type is a string standing for the bytes, not the bytes: never sent as them.
+  response.body = kind === 'binary' ? { kind, text: sampleBody(contentType) ?? '' } : { kind, text: bodyText(kind, exampleOf(doc, media), media.schema, doc) };
   return response;
 }
 
@@ -117,7 +122,7 @@ function pickMediaType(types: string[]): string | undefined {
 function bodyKindOf(mediaType: string): Exclude<MockBodyKind, 'none'> {
   if (isJsonMediaType(mediaType)) return 'json';
   if (/[/+]xml\b/i.test(mediaType)) return 'xml';
-  return 'text';
+  return isBinaryMediaType(mediaType) ? 'binary' : 'text';
 }
 
 /** A wildcard media type (`image/*`) becomes a common concrete one the wildcard allows. */
@@ -129,10 +134,10 @@ const CONCRETE_FOR: Record<string, string> = {
   video: 'video/mp4',
 };
 
-function concreteContentType(mediaType: string, kind: MockBodyKind): string {
+function concreteContentType(mediaType: string): string {
   if (!mediaType.includes('*')) return mediaType;
-  if (kind === 'json') return 'application/json';
-  if (kind === 'xml') return 'application/xml';
+  if (isJsonMediaType(mediaType)) return 'application/json';
+  if (/[/+]xml\b/i.test(mediaType)) return 'application/xml';
   const type = mediaType.split('/')[0]!.trim().toLowerCase();
   return CONCRETE_FOR[type] ?? 'text/plain';
 }
@@ -150,7 +155,7 @@ function exampleOf(doc: OpenApiDocument, media: Record<string, unknown>): { valu
   return undefined;
 }
 
-function bodyText(kind: Exclude<MockBodyKind, 'none'>, example: { value: unknown } | undefined, schema: unknown, doc: OpenApiDocument): string {
+function bodyText(kind: Exclude<MockBodyKind, 'none' | 'binary'>, example: { value: unknown } | undefined, schema: unknown, doc: OpenApiDocument): string {
   let value: unknown;
   if (example) value = example.value;
   else if (schema && typeof schema === 'object') {

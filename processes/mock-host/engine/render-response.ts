@@ -34,7 +34,7 @@ export function renderResponse(response: MockResponse, values: RequestValues): R
   if (!isTemplate(response)) {
     let ready = prepared.get(response);
     if (!ready) {
-      ready = { ok: true, response: { status: response.status, headers: wireHeaders(response.headers), body: Buffer.from(response.body.kind === 'none' ? '' : response.body.text) } };
+      ready = { ok: true, response: { status: response.status, headers: wireHeaders(response.headers), body: staticBody(response) } };
       prepared.set(response, ready);
     }
     return ready;
@@ -54,8 +54,16 @@ export function renderResponse(response: MockResponse, values: RequestValues): R
     headers.push([name, value]);
   }
   const kind = response.body.kind;
-  const body = kind === 'none' ? '' : fill(response.body.text, resolved, escaperFor(kind));
-  return { ok: true, response: { status: response.status, headers, body: Buffer.from(body) } };
+  // A binary body is bytes: only its headers are a template.
+  const body = kind === 'binary' ? staticBody(response) : Buffer.from(kind === 'none' ? '' : fill(response.body.text, resolved, escaperFor(kind)));
+  return { ok: true, response: { status: response.status, headers, body } };
+}
+
+/** The body as written: a binary body's bytes from their base64, any other's text. */
+function staticBody(response: MockResponse): Buffer {
+  const { kind, text } = response.body;
+  if (kind === 'none') return Buffer.alloc(0);
+  return kind === 'binary' ? Buffer.from(text, 'base64') : Buffer.from(text);
 }
 
 function wireHeaders(headers: MockResponse['headers']): Array<[string, string]> {

@@ -1,10 +1,13 @@
 /**
  * Stubs against the contract (SPEC Mock HTTP surface, rule 9, REST): every response whose status
- * the operation does not document, whose Content-Type is not declared for that status, or whose
- * JSON body does not match the schema. Responses of operations the contract no longer has are not
+ * the operation does not document, whose Content-Type is not declared for that status, whose body
+ * is not what its media type says (text for image/png, a PDF for image/png, nothing for a PNG), or
+ * whose JSON body does not match the schema. Responses of operations the contract no longer has are not
  * checked; each such operation gives one warning (shown when the mock starts).
  */
 import type { Mock, MockFinding, MockOperation, MockResponse } from '../../../protocol/model/mock.js';
+import { base64Bytes, bytesFitMediaType, isBinaryMediaType, mediaTypeName, recogniseBytes } from '../../../protocol/binary-media.js';
+import { essence } from '../../../protocol/media-type.js';
 import { findContractOperation, isJsonMediaType, mediaTypeDeclared, responseForStatus, type Contract, type ContractChecker, type ContractOperation } from './contract.js';
 
 export type BodyChecker = Pick<ContractChecker, 'checkResponseBody'>;
@@ -67,6 +70,8 @@ async function checkResponse(op: MockOperation, contractOp: ContractOperation, r
     const what = contentType ? `Content-Type ${contentType.split(';')[0]} is not declared` : 'The response has no Content-Type; one declared';
     return [{ ...at, severity: 'error', rule: 'undeclared-content-type', message: `${what} for ${documented.key} (declared: ${documented.mediaTypes.join(', ')}).` }];
   }
+  const mismatch = mediaTypeMismatch(response, contentType);
+  if (mismatch) return [{ ...at, rule: 'body-media-type', ...mismatch }];
   if (!hasBody || !isJsonMediaType(contentType)) return [];
   try {
     JSON.parse(response.body.text);
@@ -78,4 +83,29 @@ async function checkResponse(op: MockOperation, contractOp: ContractOperation, r
   const findings: ResponseFinding[] = outcome.problems.map((p) => ({ ...at, severity: 'error', rule: 'body-schema', pointer: p.pointer, message: p.message }));
   if (outcome.gaveUp) findings.push({ ...at, severity: 'warning', rule: 'check-gave-up', message: `The body could not be fully checked: ${outcome.gaveUp}.` });
   return findings;
+}
+
+/**
+ * Whether the body is what its Content-Type says, as far as bytes tell: text under a binary media
+ * type (the schema sample `string` sent as image/png), a binary body under a text type, or bytes
+ * that do not begin as such a file does (none at all: a warning, the file is still to be given).
+ */
+function mediaTypeMismatch(response: MockResponse, contentType: string): Pick<MockFinding, 'severity' | 'message'> | undefined {
+  if (!contentType) return undefined;
+  const type = essence(contentType);
+  const { kind, text } = response.body;
+  const binaryType = isBinaryMediaType(type);
+  const file = mediaTypeName(type) ?? 'its bytes';
+  if (kind === 'binary' && !binaryType) return { severity: 'error', message: `The body is binary, but it is sent as ${type}, a text type.` };
+  if (binaryType && kind !== 'binary' && kind !== 'none' && text.length > 0) {
+    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    return { severity: 'error', message: `The body is the text ${JSON.stringify(shown)}, but ${type} is binary: a client expecting ${file} gets these characters. Make the body Binary and give it a file of that type.` };
+  }
+  if (!binaryType) return undefined;
+  const bytes = kind === 'binary' ? base64Bytes(text) : new Uint8Array(0);
+  if (bytesFitMediaType(bytes, type) !== false) return undefined;
+  if (bytes.length === 0) return { severity: 'warning', message: `The body is empty, but ${type} is ${file}: give the response a file of that type (Body: Binary, Replace from file…).` };
+  const seen = recogniseBytes(bytes);
+  const start = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  return { severity: 'error', message: `The body is not ${file}: ${seen ? `it is ${seen}` : `it begins ${start}`}.` };
 }

@@ -16,13 +16,13 @@ const bySocket = new WeakMap<object, ConnectionTiming & { claimed: boolean }>();
 
 /**
  * The set-up phases paid by the request now using `socket`: the first request on a new
- * connection gets them, a request on a reused connection gets zeros.
+ * connection gets them, a request on a reused connection gets zeros and `reused`.
  */
-export function claimConnectionTiming(socket: object): ConnectionTiming {
+export function claimConnectionTiming(socket: object): { timing: ConnectionTiming; reused: boolean } {
   const timing = bySocket.get(socket);
-  if (timing === undefined || timing.claimed) return NO_SETUP;
+  if (timing === undefined || timing.claimed) return { timing: NO_SETUP, reused: true };
   timing.claimed = true;
-  return { dns: timing.dns, connect: timing.connect, tls: timing.tls };
+  return { timing: { dns: timing.dns, connect: timing.connect, tls: timing.tls }, reused: false };
 }
 
 type Connector = buildConnector.connector;

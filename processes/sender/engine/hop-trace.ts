@@ -8,6 +8,8 @@ export const BODY_PREVIEW_LIMIT = 64 * 1024;
 export interface HopTrace {
   /** Set-up phases of the connection, zeros when it was reused. */
   connection: ConnectionTiming;
+  /** The request went on a connection an earlier request had set up (or one whose set-up was not timed). */
+  reusedConnection: boolean;
   /** When undici started writing the request. */
   headersSentAt?: number;
   /** Request line and headers as written (framing headers included when we could see them). */
@@ -29,7 +31,7 @@ export interface HopTrace {
 }
 
 export function newHopTrace(): HopTrace {
-  return { connection: { dns: 0, connect: 0, tls: 0 }, bodyPreview: [], bodyPreviewSize: 0, bodySize: 0, remoteAddress: '' };
+  return { connection: { dns: 0, connect: 0, tls: 0 }, reusedConnection: false, bodyPreview: [], bodyPreviewSize: 0, bodySize: 0, remoteAddress: '' };
 }
 
 /**
@@ -72,7 +74,9 @@ diagnosticsChannel.subscribe('undici:client:sendHeaders', (message) => {
   if (trace === undefined) return;
   trace.headersSentAt = performance.now();
   trace.requestHead = headers;
-  trace.connection = claimConnectionTiming(socket);
+  const claimed = claimConnectionTiming(socket);
+  trace.connection = claimed.timing;
+  trace.reusedConnection = claimed.reused;
   trace.alpnProtocol = typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : undefined;
   trace.remoteAddress = formatAddress(socket.remoteAddress, socket.remotePort);
   if (trace.alpnProtocol !== 'h2') captureWrittenHead(trace, socket, headers);

@@ -17,6 +17,25 @@ export function rawRequestText(trace: HopTrace, method: string, url: URL, header
   return `${text}\r\n\r\n${preview}`;
 }
 
+/**
+ * The request's header lines as written on the wire, from the head the channels saw (HTTP/1.1:
+ * after the request line, Host and the framing header included; HTTP/2: pseudo-headers as
+ * `:name`); the headers handed to undici, after the Host, when no head was seen.
+ */
+export function sentHeaderLines(trace: HopTrace, url: URL, headers: Header[]): Header[] {
+  if (trace.requestHead === undefined) return [['host', url.host], ...headers];
+  const lines = trace.requestHead.split('\r\n');
+  const out: Header[] = [];
+  // An HTTP/1.1 head opens with its request line; an HTTP/2 one is header lines only.
+  for (const line of trace.alpnProtocol === 'h2' ? lines : lines.slice(1)) {
+    // A pseudo-header's name starts with its colon: the separator is the next one.
+    const colon = line.indexOf(':', line.startsWith(':') ? 1 : 0);
+    if (colon <= 0) continue;
+    out.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+  }
+  return out;
+}
+
 function h2HeadAsText(head: string, method: string, url: URL): string {
   const lines = head.split('\r\n').filter((line) => line !== '' && !line.startsWith(':method:') && !line.startsWith(':path:'));
   const pseudo = lines.filter((line) => line.startsWith(':'));

@@ -88,6 +88,12 @@ describe('redirects', () => {
       expect(landed.body).toBe(keepsBody ? 'the payload' : '');
       expect(landed.headers['content-type']).toBe(keepsBody ? 'text/plain' : undefined);
       expect(result.raw.request.startsWith(`${expectMethod} /final HTTP/1.1\r\n`)).toBe(true);
+      // What went out on each hop, as written: method, framing header and body bytes.
+      const length = String(Buffer.byteLength('the payload'));
+      expect(result.hops[0]!.sent).toMatchObject({ method, bodySize: 11 });
+      expect(result.hops[0]!.sent.headers).toEqual(expect.arrayContaining([['host', home.url.slice('http://'.length)], ['Content-Type', 'text/plain'], ['content-length', length]]));
+      expect(result.sent).toMatchObject({ method: expectMethod, bodySize: keepsBody ? 11 : 0 });
+      expect(result.sent!.headers.some(([name]) => name.toLowerCase() === 'content-type')).toBe(keepsBody);
     });
   }
 

@@ -42,6 +42,9 @@ describe('TLS', () => {
     expect(Buffer.from(result.body.bytes).toString()).toBe('tls /secure');
     expect(result.httpVersion).toBe('1.1');
     expect(result.timing.tls).toBeGreaterThan(0);
+    // HAR's phases: `ssl` is the handshake, and `connect` includes it.
+    expect(result.hopTiming!.ssl).toBeCloseTo(result.timing.tls, 2);
+    expect(result.hopTiming!.connect).toBeGreaterThanOrEqual(result.hopTiming!.ssl);
   });
 
   it('fails with tls-failed when the CA is not given', async () => {
@@ -70,6 +73,8 @@ describe('HTTP/2', () => {
     expect(result.statusText).toBe('OK');
     expect(result.raw.request.startsWith(`GET /two?x=1 HTTP/2\r\n:authority: 127.0.0.1:${h2.port}\r\n`)).toBe(true);
     expect(result.raw.request).toContain('X-Test: yes');
+    // The head as sent: pseudo-headers by their names, then the request's own.
+    expect(result.sent!.headers).toEqual(expect.arrayContaining([[':authority', `127.0.0.1:${h2.port}`], [':method', 'GET'], [':path', '/two?x=1'], ['X-Test', 'yes']]));
     expect(result.raw.response.startsWith('HTTP/2 200\r\n')).toBe(true);
     expect(result.timing.tls).toBeGreaterThan(0);
   });
@@ -91,6 +96,7 @@ describe('HTTP/2', () => {
     });
     expect(result.status).toBe(200);
     expect(result.raw.request.endsWith('\r\n\r\nh2 body')).toBe(true);
+    expect(result.sent).toMatchObject({ method: 'POST', bodySize: 7 });
   });
 });
 

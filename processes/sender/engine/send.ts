@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ParleyError } from '../../../protocol/errors.js';
-import type { Header, Hop, ResponseBody, ResponseHead, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
+import type { Header, Hop, HopTiming, ResponseBody, ResponseHead, SendResult, SendSpec, SentHead, Timing } from '../../../protocol/model/exchange.js';
 import type { RowBatch, StreamRow } from '../../../protocol/model/stream.js';
 import { isEventStream } from '../../../protocol/media-type.js';
 import type { CookieOutcome } from '../../../protocol/model/cookies.js';
@@ -13,7 +13,7 @@ import { StreamKeeper } from './stream-keeper.js';
 import { dispatcherFor } from './dispatchers.js';
 import { storeHopCookies, withJarCookies, type CookieJarPort } from './hop-cookies.js';
 import { closeBody, openBody, type OpenedBody } from './outgoing-body.js';
-import { rawRequestText, rawResponseText } from './raw-text.js';
+import { rawRequestText, rawResponseText, sentHeaderLines } from './raw-text.js';
 import { isRedirectStatus, redirectedRequest, resolveLocation, type HopRequest } from './redirects.js';
 import { moveUrlCredentials, requestHeaders } from './request-headers.js';
 import { asksForNegotiate, negotiateHeader } from './negotiate.js';
@@ -39,8 +39,8 @@ export interface SendOptions {
 }
 
 export interface StreamSink {
-  /** `timing` runs to the headers (`download` 0). */
-  head(head: ResponseHead, timing: Timing): void;
+  /** `timing` and `hopTiming` run to the headers (`download` and `receive` 0). */
+  head(head: ResponseHead, timing: Timing, hopTiming: HopTiming): void;
   /**
    * Batches of the rows some holder keeps or the live pane shows, with the true counts, at most
    * one every BATCH_MS (stream-keeper.ts); the last goes before `send` answers.
@@ -91,25 +91,40 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
         for (const value of cookiePairValues(header)) jarCookies.add(value);
         return header;
       };
-      let response = await sendHopExplained(dispatcher, { ...request, headers: withJarCookies(request.headers, await jarHeader()) }, control, proxyHost);
+      const firstHeaders = withJarCookies(request.headers, await jarHeader());
+      // The hop's clock starts once its request is ready (HAR's `blocked` counts from here).
+      let hopStartedAt = performance.now();
+      let response = await sendHopExplained(dispatcher, { ...request, headers: firstHeaders }, control, proxyHost);
       if (spec.negotiate !== undefined && neverLeftOrigin && asksForNegotiate(response.status, response.headers)) {
         // The same hop once more with a token for its host; the token is not carried to the next hop.
         await storeHopCookies(jar, request.url, response.headers);
         await response.body.dump({ limit: 128 * 1024, signal: control.signal }).catch(() => undefined);
         const authorization = await negotiateHeader(request.url, spec.negotiate.spn, control.signal, options.negotiate);
-        const signedIn = [...request.headers.filter(([name]) => name.toLowerCase() !== 'authorization'), authorization];
-        response = await sendHopExplained(dispatcher, { ...request, headers: withJarCookies(signedIn, await jarHeader()) }, control, proxyHost);
+        const signedIn = withJarCookies([...request.headers.filter(([name]) => name.toLowerCase() !== 'authorization'), authorization], await jarHeader());
+        hopStartedAt = performance.now();
+        response = await sendHopExplained(dispatcher, { ...request, headers: signedIn }, control, proxyHost);
       }
       const cookies = storeHopCookies(jar, request.url, response.headers);
       const next = spec.followRedirects ? redirectTarget(response, request.url) : undefined;
       if (next === undefined) {
         control.headersArrived();
-        return await finish(spec, options, control, request, response, hops, startedAt, cookies, [...jarCookies]);
+        return await finish(spec, options, control, request, response, hops, { send: startedAt, hop: hopStartedAt }, cookies, [...jarCookies]);
       }
       const outcomes = await cookies;
-      hops.push({ method: request.method, url: request.url.href, status: response.status, statusText: response.statusText, location: next.location, headers: response.headers, ...(outcomes ? { cookies: outcomes } : {}) });
+      const headersAt = response.trace.respondedAt ?? performance.now();
       // The redirect's own body is not kept; dump() reads a little so the connection can be reused.
       await response.body.dump({ limit: 128 * 1024, signal: control.signal }).catch(() => undefined);
+      hops.push({
+        method: request.method,
+        url: request.url.href,
+        status: response.status,
+        statusText: response.statusText,
+        location: next.location,
+        headers: response.headers,
+        ...(outcomes ? { cookies: outcomes } : {}),
+        sent: sentHead(request, response),
+        timing: hopPhases(request, response, { send: startedAt, hop: hopStartedAt }, headersAt, performance.now()),
+      });
       if (hops.length > spec.maxRedirects) {
         throw new ParleyError('too-many-redirects', `Stopped after ${spec.maxRedirects} redirects; ${request.url.host} redirected again.`, {
           host: request.url.host,
@@ -151,12 +166,12 @@ async function finish(
   request: HopRequest,
   response: HopResponse,
   hops: Hop[],
-  startedAt: number,
+  clock: HopClock,
   cookies: Promise<CookieOutcome[] | undefined>,
   jarCookies: string[],
 ): Promise<SendResult> {
   const headersAt = response.trace.respondedAt ?? performance.now();
-  if (options.stream && isStreamResponse(request, response)) return finishStream(options.stream, control, request, response, hops, startedAt, headersAt, cookies, jarCookies);
+  if (options.stream && isStreamResponse(request, response)) return finishStream(options.stream, control, request, response, hops, clock, headersAt, cookies, jarCookies);
   // The jar takes the cookies while the body downloads.
   const [body, outcomes] = await Promise.all([readBody(spec, options, control, request, response), cookies]);
   const endedAt = performance.now();
@@ -167,12 +182,14 @@ async function finish(
     headers: response.headers,
     body,
     hops,
-    timing: hopTiming(response, startedAt, headersAt, endedAt),
+    timing: hopTiming(response, clock.send, headersAt, endedAt),
+    hopTiming: hopPhases(request, response, clock, headersAt, endedAt),
     raw: {
       request: rawRequestText(response.trace, request.method, request.url, response.sentHeaders),
       response: rawResponseText(response.httpVersion, response.status, response.statusText, response.headers),
     },
     url: request.url.href,
+    sent: sentHead(request, response),
     remoteAddress: response.trace.remoteAddress,
     ...(outcomes ? { cookies: outcomes } : {}),
     ...(jarCookies.length > 0 ? { jarCookies } : {}),
@@ -196,7 +213,7 @@ async function finishStream(
   request: HopRequest,
   response: HopResponse,
   hops: Hop[],
-  startedAt: number,
+  clock: HopClock,
   headersAt: number,
   cookies: Promise<CookieOutcome[] | undefined>,
   jarCookies: string[],
@@ -213,11 +230,12 @@ async function finishStream(
       response: rawResponseText(response.httpVersion, response.status, response.statusText, response.headers),
     },
     url: request.url.href,
+    sent: sentHead(request, response),
     remoteAddress: response.trace.remoteAddress,
     ...(outcomes ? { cookies: outcomes } : {}),
     ...(jarCookies.length > 0 ? { jarCookies } : {}),
   };
-  sink.head(head, hopTiming(response, startedAt, headersAt, headersAt));
+  sink.head(head, hopTiming(response, clock.send, headersAt, headersAt), hopPhases(request, response, clock, headersAt, headersAt));
   let wireSize = 0;
   const countWire = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -238,10 +256,12 @@ async function finishStream(
     describe: (err) => sendFailure(err, { host, proxyHost: '', requestStarted: true }),
   });
   const kept = keeper.end(end.state, end.error);
+  const endedAt = performance.now();
   return {
     ...head,
     body: { bytes: new Uint8Array(0), size: end.bytes, wireSize },
-    timing: hopTiming(response, startedAt, headersAt, performance.now()),
+    timing: hopTiming(response, clock.send, headersAt, endedAt),
+    hopTiming: hopPhases(request, response, clock, headersAt, endedAt),
     stream: kept.finished,
     streamHistory: kept.history,
   };
@@ -306,6 +326,42 @@ function hopTiming(response: HopResponse, startedAt: number, headersAt: number, 
     wait: phase(sentAt, headersAt),
     download: phase(headersAt, endedAt),
     total: phase(startedAt, endedAt),
+  };
+}
+
+/** When the send started, and when the hop's request was ready to go (performance.now()). */
+interface HopClock {
+  send: number;
+  hop: number;
+}
+
+/** The hop's request as it went out (sent-head lines from the channels, body bytes as written). */
+function sentHead(request: HopRequest, response: HopResponse): SentHead {
+  return { method: request.method, headers: sentHeaderLines(response.trace, request.url, response.sentHeaders), bodySize: response.trace.bodySize };
+}
+
+/**
+ * One hop's phases as HAR names them (HopTiming): set-up phases -1 on a reused connection, ssl
+ * -1 over http, `connect` including `ssl`, `blocked` the rest of the time before the request
+ * was written. Rounded to the microsecond.
+ */
+function hopPhases(request: HopRequest, response: HopResponse, clock: HopClock, headersAt: number, endedAt: number): HopTiming {
+  const { trace } = response;
+  const sendingAt = trace.headersSentAt ?? headersAt;
+  const sentAt = Math.max(trace.bodySentAt ?? sendingAt, sendingAt);
+  const ms = (value: number): number => Math.round(Math.max(0, value) * 1000) / 1000;
+  const { dns, connect, tls } = trace.connection;
+  const reused = trace.reusedConnection;
+  const secure = request.url.protocol === 'https:';
+  return {
+    startedAt: ms(clock.hop - clock.send),
+    blocked: trace.headersSentAt === undefined ? -1 : ms(sendingAt - clock.hop - (reused ? 0 : dns + connect + tls)),
+    dns: reused ? -1 : ms(dns),
+    connect: reused ? -1 : ms(connect + tls),
+    ssl: reused || !secure ? -1 : ms(tls),
+    send: ms(sentAt - sendingAt),
+    wait: ms(headersAt - sentAt),
+    receive: ms(endedAt - headersAt),
   };
 }
 

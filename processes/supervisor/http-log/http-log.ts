@@ -13,7 +13,7 @@
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Timing } from '../../../protocol/model/exchange.js';
 import type { HistoryEntry, RecordedResponse, SentRequest } from '../../../protocol/model/history.js';
-import type { HttpLogEntry, HttpLogRow } from '../../../protocol/model/http-log.js';
+import type { HttpLogEntry, HttpLogRow, LoggedHop } from '../../../protocol/model/http-log.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import { rowBytes } from '../../sender/engine/stream-retention.js';
 
@@ -51,8 +51,19 @@ export interface LogHandle {
   /** An open stream's counts so far. */
   streamCounts(total: number, events: number): void;
   /** The response, as History records it (a stream with its rows). */
-  finished(response: RecordedResponse, extra: { httpVersion: string; timing: Timing; verdict?: Verdict; redacted: boolean }): void;
+  finished(response: RecordedResponse, extra: { httpVersion: string; timing: Timing; hops?: LoggedHop[]; verdict?: Verdict; redacted: boolean }): void;
   failed(error: { code: string; message: string }): void;
+}
+
+/** About what a send's hops hold: their header text and URLs. */
+function hopBytes(hops: readonly LoggedHop[] | undefined): number {
+  let bytes = 0;
+  for (const hop of hops ?? []) {
+    bytes += hop.url.length;
+    for (const [name, value] of hop.requestHeaders) bytes += name.length + value.length;
+    for (const [name, value] of hop.headers) bytes += name.length + value.length;
+  }
+  return bytes;
 }
 
 export class HttpLog<T = unknown> {
@@ -103,6 +114,7 @@ export class HttpLog<T = unknown> {
           e.response = response;
           e.httpVersion = extra.httpVersion;
           e.timing = extra.timing;
+          if (extra.hops) e.hops = extra.hops;
           if (extra.verdict) e.verdict = extra.verdict;
           const { stream } = response;
           e.row = {
@@ -114,7 +126,7 @@ export class HttpLog<T = unknown> {
             redacted: e.row.redacted || extra.redacted,
             ...(stream ? { stream: { state: stream.state, total: stream.total, events: stream.events } } : {}),
           };
-          const bytes = response.body.length + (stream ? stream.rows.reduce((sum, r) => sum + rowBytes(r), 0) : 0);
+          const bytes = response.body.length + (stream ? stream.rows.reduce((sum, r) => sum + rowBytes(r), 0) : 0) + hopBytes(extra.hops);
           this.bytes += bytes;
           kept.bytes += bytes;
           this.trim();

@@ -5,21 +5,15 @@
  * schemas as texts by their path in the API folder, entry first.
  */
 import { ParleyError } from '../../../protocol/errors.js';
-import type { Api } from '../../../protocol/model/api.js';
+import { DEFINITION_NOT_CACHED, whyNotMockable, type Api } from '../../../protocol/model/api.js';
 import type { MockDocuments, WsdlDocument } from '../../../protocol/model/verdict.js';
 import { definitionFilePath, loadDefinition } from '../checks/definitions.js';
 import { readFile, stat } from 'node:fs/promises';
 
-/** SPEC Errors: starting (or making) a mock whose API has no cached definition. */
-export const NO_DEFINITION = 'Cannot be mocked until imported again with definitions cached.';
-
-export function hasCachedDefinition(api: Api): boolean {
-  return (api.definition?.cached.length ?? 0) > 0;
-}
-
 export async function mockDocuments(apiDir: string, api: Api): Promise<MockDocuments> {
+  const blocked = whyNotMockable(api);
+  if (blocked) throw new ParleyError('no-definition', blocked, { api: api.id });
   const cached = api.definition?.cached ?? [];
-  if (cached.length === 0) throw new ParleyError('no-definition', NO_DEFINITION, { api: api.id });
   if (api.soap) return { wsdl: await wsdlDocuments(apiDir, api, cached) };
   return { openapi: (await loadDefinition(apiDir, api)).documents };
 }
@@ -36,7 +30,7 @@ async function wsdlDocuments(apiDir: string, api: Api, cached: string[]): Promis
     try {
       text = await readFile(path, 'utf8');
     } catch {
-      throw new ParleyError('no-definition', `${NO_DEFINITION} (${rel.slice(0, 200)} is missing)`, { api: api.id });
+      throw new ParleyError('no-definition', `${DEFINITION_NOT_CACHED} (${rel.slice(0, 200)} is missing)`, { api: api.id });
     }
     const source = api.soap?.sources[i];
     documents.push({ path: rel, text, ...(source === undefined ? {} : { source }) });

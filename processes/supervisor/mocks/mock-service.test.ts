@@ -15,7 +15,8 @@ import { ProjectStore } from '../store/project-store.js';
 import { ensureDemoProject } from '../../../demo/project.js';
 import { mockFindings } from '../../mock-host/engine/mock-findings.js';
 import { MockService, type MockServiceHost } from './mock-service.js';
-import { NO_DEFINITION, mockDocuments } from './mock-documents.js';
+import { mockDocuments } from './mock-documents.js';
+import { DEFINITION_NOT_CACHED, NO_DEFINITION_TO_MOCK } from '../../../protocol/model/api.js';
 import { loadDefinition } from '../checks/definitions.js';
 import { until } from '../../../test/support/until.js';
 import { inProcessNewMock } from '../../../test/support/new-mock-jobs.js';
@@ -104,10 +105,13 @@ describe('MockService', () => {
     await expect(service.create(store.root, apiId, 'v1.')).rejects.toMatchObject({ code: 'bad-input' });
   });
 
-  it('refuses an API without a cached definition, with the words SPEC gives', async () => {
-    const { service, store } = await harness();
+  it('refuses an API that never had a definition saying so, and one imported without its documents cached with the words SPEC gives', async () => {
+    const { service, store, apiId } = await harness();
     const bare = await store.createApi({ name: 'Bare', baseUrl: 'http://x' });
-    await expect(service.create(store.root, bare.id, 'Nope')).rejects.toMatchObject({ code: 'no-definition', message: NO_DEFINITION });
+    await expect(service.create(store.root, bare.id, 'Nope')).rejects.toMatchObject({ code: 'no-definition', message: NO_DEFINITION_TO_MOCK });
+    const imported = store.getApi(apiId);
+    await store.saveApi({ ...imported, definition: { ...imported.definition!, cached: [] } });
+    await expect(service.create(store.root, apiId, 'Nope')).rejects.toMatchObject({ code: 'no-definition', message: DEFINITION_NOT_CACHED });
   });
 
   it('saves an edit, lists the stubs the contract does not allow, and refuses a save that would not load', async () => {

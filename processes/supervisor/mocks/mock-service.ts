@@ -7,13 +7,14 @@
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { EventName, EventOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Mock, MockFinding, MockLogEntry } from '../../../protocol/model/mock.js';
-import type { Api } from '../../../protocol/model/api.js';
+import { whyNotMockable, type Api } from '../../../protocol/model/api.js';
 import type { MockDocuments } from '../../../protocol/model/verdict.js';
 import {
   isSafeFileName,
   mockFolderOf,
   parseMockFolder,
   readMockFolder,
+  folderEntry,
   saveMockFolder,
   serializeMockFolder,
   type LoadedMock,
@@ -22,7 +23,7 @@ import { MAX_NAME_BYTES, fileNameKey, isPortableFileName } from '../../../protoc
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
 import type { ProjectStore } from '../store/project-store.js';
-import { NO_DEFINITION, definitionBytes, definitionKey, hasCachedDefinition, mockDocuments } from './mock-documents.js';
+import { definitionBytes, definitionKey, mockDocuments } from './mock-documents.js';
 import { sampleNewMock, type JobRunner } from './new-mock-sampler.js';
 import { MockRunner } from './mock-runner.js';
 import { ScriptDiagnostics } from './script-diagnostics.js';
@@ -94,7 +95,8 @@ export class MockService {
   async create(root: string, apiId: string, name: string): Promise<MockView> {
     const store = this.host.project(root);
     const api = store.getApi(apiId);
-    if (!hasCachedDefinition(api)) throw new ParleyError('no-definition', NO_DEFINITION, { api: apiId });
+    const blocked = whyNotMockable(api);
+    if (blocked) throw new ParleyError('no-definition', blocked, { api: apiId });
     const folder = name.trim().normalize('NFC');
     if (!isPortableFileName(folder)) {
       throw new ParleyError(
@@ -148,7 +150,7 @@ export class MockService {
       const next = new Map(existing);
       for (const change of serializeMockFolder(mock, existing)) {
         if (change.content === null) next.delete(change.path);
-        else next.set(change.path, typeof change.content === 'string' ? change.content : Buffer.from(change.content).toString('utf8'));
+        else next.set(change.path, folderEntry(change.path, change.content));
       }
       const check = parseMockFolder(entry.name, next);
       if (!check.mock) {
@@ -325,7 +327,7 @@ export class MockService {
     if (!mock) return;
     const api = store.listApis().find((a) => a.id === mock.api);
     await this.computeFindings(entry, store, mock, api);
-    if (entry.runner && api && hasCachedDefinition(api) && servingKey(mock, api) !== entry.servingKey) await this.apply(entry, mock, api);
+    if (entry.runner && api && !whyNotMockable(api) && servingKey(mock, api) !== entry.servingKey) await this.apply(entry, mock, api);
   }
 
   /** Applies an edit to the running mock at once; if it cannot (a new port is taken), the mock stops and says why. */
@@ -346,7 +348,7 @@ export class MockService {
   }
 
   private async computeFindings(entry: MockEntry, store: ProjectStore, mock: Mock, api: Api | undefined): Promise<void> {
-    if (!api || !hasCachedDefinition(api)) {
+    if (!api || whyNotMockable(api)) {
       entry.findings = [];
       entry.findingWarnings = [];
       entry.findingsKey = '';
@@ -437,7 +439,7 @@ export class MockService {
   private blockedReason(store: ProjectStore, mock: Mock): string | undefined {
     const api = store.listApis().find((a) => a.id === mock.api);
     if (!api) return `The API this mock answers for (${mock.api}) is not in the project.`;
-    return hasCachedDefinition(api) ? undefined : NO_DEFINITION;
+    return whyNotMockable(api);
   }
 
   /** Tells every UI the mock's state, when it changed since last told. */

@@ -36,6 +36,8 @@ export interface DataRow {
 /** A data file, read from its start each time `rows()` is iterated. */
 export interface DataSource {
   readonly file: string;
+  /** How messages name the file: `--data <file>` for the CLI, `The data file <file>` in the app. */
+  readonly label: string;
   /** Whether the file can be read again from its start (a regular file; a FIFO cannot). */
   readonly rereadable: boolean;
   rows(): AsyncIterable<DataRow>;
@@ -44,31 +46,32 @@ export interface DataSource {
 }
 
 /** Checks the file is there and of a known kind; reads nothing yet. */
-export async function openDataFile(file: string): Promise<DataSource> {
+export async function openDataFile(file: string, label = `--data ${file}`): Promise<DataSource> {
   const info = await stat(file).catch((err: NodeJS.ErrnoException) => {
-    throw new ParleyError('bad-input', `--data ${file} cannot be read (${err.code ?? err.message}).`);
+    throw new ParleyError('bad-input', `${label} cannot be read (${err.code ?? err.message}).`);
   });
-  if (!info.isFile() && !info.isFIFO()) throw new ParleyError('bad-input', `--data ${file} is not a file.`);
+  if (!info.isFile() && !info.isFIFO()) throw new ParleyError('bad-input', `${label} is not a file.`);
   const ext = extname(file).toLowerCase();
-  if (ext !== '.json' && ext !== '.csv') throw new ParleyError('bad-input', `--data ${file}: give a .csv or a .json file.`);
+  if (ext !== '.json' && ext !== '.csv') throw new ParleyError('bad-input', `${label}: give a .csv or a .json file.`);
   const size = info.isFile() ? info.size : undefined;
   /** Bytes of the file up to the end of the row handed out last. */
   let position = 0;
   const at = (bytes: number) => void (position = bytes);
   return {
     file,
+    label,
     rereadable: info.isFile(),
     rows() {
       position = 0;
       const input = createReadStream(file);
-      return ext === '.csv' ? csvRows(input, file, at) : jsonRows(input, file, at);
+      return ext === '.csv' ? csvRows(input, label, at) : jsonRows(input, label, at);
     },
     fraction: () => (size === undefined || size === 0 ? undefined : Math.min(1, position / size)),
   };
 }
 
 /** `at` is told, with each row, how many bytes of the input it and the rows before it took. */
-export async function* csvRows(input: Readable, file: string, at?: (bytes: number) => void): AsyncGenerator<DataRow> {
+export async function* csvRows(input: Readable, label: string, at?: (bytes: number) => void): AsyncGenerator<DataRow> {
   // A parse error destroys a stream parser and the records it holds, so errors are only noted
   // (the parser skips the bad record) and the input stops there: the records before the bad one
   // still come out, and the run stops where the file went wrong, not up to 64 KB before it.
@@ -106,7 +109,7 @@ export async function* csvRows(input: Readable, file: string, at?: (bytes: numbe
     }
     if (failure) throw failure.error;
   } catch (err) {
-    throw unreadable(err, file, 'CSV');
+    throw unreadable(err, label, 'CSV');
   } finally {
     input.unpipe(parser);
     input.destroy();
@@ -122,9 +125,9 @@ type Token = { name: string; value?: unknown };
  * the tokenizer up to each `}` in turn, so that every item before a syntax error is yielded:
  * the tokenizer's error drops the tokens of the text it was given.
  */
-export async function* jsonRows(input: Readable, file: string, at?: (bytes: number) => void): AsyncGenerator<DataRow> {
+export async function* jsonRows(input: Readable, label: string, at?: (bytes: number) => void): AsyncGenerator<DataRow> {
   const tokenize = jsonParser({ packValues: false, streamValues: true });
-  const items = new JsonItems(file);
+  const items = new JsonItems(label);
   input.setEncoding('utf8');
   let first = true;
   let bytes = 0;
@@ -152,7 +155,7 @@ export async function* jsonRows(input: Readable, file: string, at?: (bytes: numb
     items.end();
   } catch (err) {
     if (err instanceof ParleyError) throw err;
-    throw unreadable(err, file, 'JSON', items.complete === 0 ? 'before its first item' : `after item ${items.complete}`);
+    throw unreadable(err, label, 'JSON', items.complete === 0 ? 'before its first item' : `after item ${items.complete}`);
   } finally {
     input.destroy();
   }
@@ -175,7 +178,7 @@ class JsonItems {
   private text = '';
   private name = '';
 
-  constructor(private readonly file: string) {}
+  constructor(private readonly label: string) {}
 
   /** Reads the tokens; answers the item they end (a piece of text holds at most one `}`). */
   take(tokens: Token[]): DataRow | undefined {
@@ -270,15 +273,15 @@ class JsonItems {
   }
 
   private refuse(message: string): ParleyError {
-    return new ParleyError('bad-input', `--data ${this.file}${message}`);
+    return new ParleyError('bad-input', `${this.label}${message}`);
   }
 }
 
 /** A read that failed (the file went away) or a parse that did (the parser's words, which name the place). */
-function unreadable(err: unknown, file: string, kind: string, where?: string): ParleyError {
+function unreadable(err: unknown, label: string, kind: string, where?: string): ParleyError {
   const e = err as NodeJS.ErrnoException;
-  if (e.syscall !== undefined) return new ParleyError('bad-input', `--data ${file} cannot be read (${e.code ?? e.message}).`);
-  return new ParleyError('bad-input', `--data ${file} is not valid ${kind}${where ? ` (${where})` : ''}: ${e.message}`);
+  if (e.syscall !== undefined) return new ParleyError('bad-input', `${label} cannot be read (${e.code ?? e.message}).`);
+  return new ParleyError('bad-input', `${label} is not valid ${kind}${where ? ` (${where})` : ''}: ${e.message}`);
 }
 
 /** How reports name a row: its number and its first columns, credential-named ones masked. */

@@ -146,7 +146,7 @@ async function* iterationsOf(plan: EnginePlan): AsyncGenerator<{ iteration: numb
   let iteration = 0;
   for (let pass = 1; ; pass++) {
     if (pass > 1 && !data.rereadable) {
-      throw new ParleyError('bad-input', `--data ${data.file} is not a regular file and cannot be read again for iteration ${iteration + 1}: give --iterations at most its number of rows (${iteration}), or a regular file.`);
+      throw new ParleyError('bad-input', `${data.label} is not a regular file and cannot be read again for iteration ${iteration + 1}: give --iterations at most its number of rows (${iteration}), or a regular file.`);
     }
     let rows = 0;
     for await (const row of data.rows()) {
@@ -155,7 +155,7 @@ async function* iterationsOf(plan: EnginePlan): AsyncGenerator<{ iteration: numb
       yield { iteration, row };
       if (iterations !== undefined && iteration >= iterations) return;
     }
-    if (rows === 0) throw new ParleyError('bad-input', `--data ${data.file} has no rows.`);
+    if (rows === 0) throw new ParleyError('bad-input', `${data.label} has no rows.`);
     if (iterations === undefined) return;
   }
 }

@@ -1,9 +1,11 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonReporter, JunitReporter } from './file-reporters.js';
+import { XmlDocument, XsdValidator } from 'libxml2-wasm';
+import { JsonReporter, JunitReporter, junitClassname, junitTestName } from './file-reporters.js';
 import type { RequestOutcome, RunReport, RunReporter, RunStart } from './report.js';
 import { writeXml, type XmlElement } from './xml-writer.js';
 
@@ -18,17 +20,17 @@ function outcomes(iterations: number, rows: boolean): RequestOutcome[] {
   for (let iteration = 1; iteration <= iterations; iteration++) {
     const row = rows ? { row: `row ${iteration} (user=ann <&> "x")` } : {};
     out.push(
-      { iteration, ...row, request: { id: 'r1', name: 'ok', path: 'API/f/ok', method: 'GET', url: 'http://127.0.0.1/ok' }, response: { status: 200, statusText: 'OK', timeMs: 1.25, size: 10 }, assertions: [{ index: 0, label: 'status equals 200', passed: true, message: '' }], contract: { kind: 'pass', label: 'Contract ✓', problems: [] }, failed: false },
+      { iteration, ...row, request: { id: 'r1', name: 'ok', path: 'API/f/ok', api: 'API', folders: ['f'], method: 'GET', url: 'http://127.0.0.1/ok' }, response: { status: 200, statusText: 'OK', timeMs: 1.25, size: 10 }, assertions: [{ index: 0, label: 'status equals 200', passed: true, message: '' }], contract: { kind: 'pass', label: 'Contract ✓', problems: [] }, failed: false },
       {
         iteration,
         ...row,
-        request: { id: 'r2', name: 'bad', path: 'API/bad', method: 'POST', url: 'http://127.0.0.1/bad?q=<x>' },
+        request: { id: 'r2', name: 'bad', path: 'API/bad', api: 'API', folders: [], method: 'POST', url: 'http://127.0.0.1/bad?q=<x>' },
         response: { status: 500, statusText: 'Server Error', timeMs: 3.5, size: 0 },
         assertions: [{ index: 0, label: '$.a equals "b\u0007"', passed: false, message: 'got ]]> & "\n"' }],
         contract: { kind: 'problems', label: 'Contract: 1 problem', problems: [{ pointer: '/id', message: 'must be integer' }] },
         failed: true,
       },
-      { iteration, ...row, request: { id: 'r3', name: 'down', path: 'API/down', method: 'GET', url: 'http://127.0.0.1:9/' }, error: { code: 'connection-refused', message: 'Nothing answered at 127.0.0.1:9.' }, assertions: [], failed: true },
+      { iteration, ...row, request: { id: 'r3', name: 'down', path: 'API/down', api: 'API', folders: [], method: 'GET', url: 'http://127.0.0.1:9/' }, error: { code: 'connection-refused', message: 'Nothing answered at 127.0.0.1:9.' }, assertions: [], failed: true },
     );
   }
   return out;
@@ -65,8 +67,7 @@ function wholeJunit(report: RunReport): string {
     if (o.response) lines.push(`${o.response.status} ${o.response.statusText} ${o.response.timeMs} ms ${o.response.size} bytes${o.contract ? ` ${o.contract.label}` : ''}`);
     for (const a of o.assertions) lines.push(`${a.passed ? 'passed' : 'failed'}: ${a.label}${a.passed ? '' : `: ${a.message}`}`);
     children.push({ name: 'system-out', text: lines.join('\n') });
-    const folder = o.request.path.split('/').slice(0, -1).join('.');
-    return { name: 'testcase', attributes: { name: `${o.request.method} ${o.request.path}${o.row ? ` [${o.row}]` : ''}`, classname: folder || o.request.path, time: seconds(o.response?.timeMs ?? 0) }, children };
+    return { name: 'testcase', attributes: { name: junitTestName(o), classname: junitClassname(o.request.api, o.request.folders), time: seconds(o.response?.timeMs ?? 0) }, children };
   };
   return writeXml({
     name: 'testsuites',
@@ -138,7 +139,7 @@ describe('file reports written as the run goes', () => {
   it("carry each request's captures: the value set (a credential's masked), or why nothing was, as a JUnit failure", async () => {
     const login: RequestOutcome = {
       iteration: 1,
-      request: { id: 'r1', name: 'Login', path: 'API/Login', method: 'POST', url: 'http://127.0.0.1/login' },
+      request: { id: 'r1', name: 'Login', path: 'API/Login', api: 'API', folders: [], method: 'POST', url: 'http://127.0.0.1/login' },
       response: { status: 200, statusText: 'OK', timeMs: 2, size: 40 },
       assertions: [],
       captures: [
@@ -159,5 +160,64 @@ describe('file reports written as the run goes', () => {
 
   it('fail before the run when the report file cannot be written', async () => {
     await expect(new JsonReporter({ file: join(work, 'no', 'such', 'folder.json') }).open()).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('JUnit names', () => {
+  // A HAR import names its API after the host and each request after its method and path:
+  // splitting "127.0.0.1:18080/GET /echo" on "/" gave the classname "127.0.0.1:18080.GET ".
+  const place = (api: string, folders: string[], name: string, method: string): RequestOutcome => ({
+    iteration: 1,
+    request: { id: name, name, path: [api, ...folders, name].join('/'), api, folders, method, url: 'http://127.0.0.1:18080/echo' },
+    response: { status: 200, statusText: 'OK', timeMs: 2, size: 2 },
+    assertions: [],
+    failed: false,
+  });
+  const cases = [
+    place('127.0.0.1:18080', [], 'GET /echo?a=1&b=2', 'GET'),
+    place('127.0.0.1:18080', [], 'post /users/{id}/roles', 'POST'),
+    place(' Pet  Store v1.2 ', ['pets ', 'by id. old'], ' list  pets / all ', 'GET'),
+    place('API', ['a/b'], 'Put it', 'PUT'),
+  ];
+
+  it('take the classname from the API and folders, one part each, and the name from the request, as CI tools read them', async () => {
+    const file = join(work, 'names.xml');
+    const reporter = new JunitReporter({ file });
+    await reporter.open();
+    reporter.started({ project: 'P', requestsPerIteration: cases.length, iterations: 1, startedAt });
+    for (const o of cases) await reporter.outcome(o);
+    await reporter.finished({ project: 'P', iterations: 1, requests: cases.length, failed: 0, errors: 0, assertions: { total: 0, failed: 0 }, contractFailures: 0, bailed: false, interrupted: false, durationMs: 8, startedAt });
+    const xml = await readFile(file, 'utf8');
+
+    // Well-formed, and valid against the attributes CI tools require (test/fixtures/junit/junit-ci.xsd).
+    const here = dirname(fileURLToPath(import.meta.url));
+    const schema = XmlDocument.fromString(await readFile(join(here, '../../../test/fixtures/junit/junit-ci.xsd'), 'utf8'));
+    const validator = XsdValidator.fromDoc(schema);
+    const doc = XmlDocument.fromString(xml);
+    try {
+      expect(() => validator.validate(doc)).not.toThrow();
+      const testcases = doc.find('//testcase').map((n) => {
+        const el = n as unknown as { attr(name: string): { value: string } | null };
+        return { classname: el.attr('classname')?.value, name: el.attr('name')?.value };
+      });
+      expect(testcases).toEqual([
+        { classname: '127_0_0_1:18080', name: 'GET /echo?a=1&b=2' },
+        { classname: '127_0_0_1:18080', name: 'post /users/{id}/roles' },
+        { classname: 'Pet Store v1_2.pets.by id_ old', name: 'GET list pets / all' },
+        { classname: 'API.a/b', name: 'PUT Put it' },
+      ]);
+      // Dots only between parts; no part begins or ends with a space.
+      for (const t of testcases) expect(t.classname).toMatch(/^[^.\s]([^.]*[^.\s])?(\.[^.\s]([^.]*[^.\s])?)*$/);
+    } finally {
+      doc.dispose();
+      validator.dispose();
+      schema.dispose();
+    }
+  });
+
+  it('give a data row after the name, and a request that could not be read its name alone', () => {
+    expect(junitTestName({ request: { ...cases[0]!.request }, row: 'row 2 (user=ann)' })).toBe('GET /echo?a=1&b=2 [row 2 (user=ann)]');
+    expect(junitTestName({ request: { ...cases[0]!.request, name: 'gone', method: '' } })).toBe('gone');
+    expect(junitClassname('A', [])).toBe('A');
   });
 });

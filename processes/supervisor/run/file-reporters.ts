@@ -109,7 +109,6 @@ export class JunitReporter implements RunReporter {
 }
 
 function testcase(o: RequestOutcome): XmlElement {
-  const folder = o.request.path.split('/').slice(0, -1).join('.');
   const children: XmlElement[] = [];
   if (o.error) children.push({ name: 'error', attributes: { message: o.error.message, type: o.error.code }, text: `${o.request.method} ${o.request.url}\n${o.error.message}` });
   else if (o.failed) {
@@ -138,9 +137,37 @@ function testcase(o: RequestOutcome): XmlElement {
   children.push({ name: 'system-out', text: lines.join('\n') });
   return {
     name: 'testcase',
-    attributes: { name: `${o.request.method} ${o.request.path}${o.row ? ` [${o.row}]` : ''}`, classname: folder || o.request.path, time: seconds(o.response?.timeMs ?? 0) },
+    attributes: { name: junitTestName(o), classname: junitClassname(o.request.api, o.request.folders), time: seconds(o.response?.timeMs ?? 0) },
     children,
   };
+}
+
+/**
+ * The testcase's `classname`: the API and its folders down to the request, one part each, joined
+ * by dots. CI tools read those dots as levels (Jenkins shows the last part as the class, the rest
+ * as its package), so a dot inside a name (`127.0.0.1:18080`, `v1.2`) becomes `_`; each part is
+ * trimmed and its runs of white space made one space. The parts come whole from the tree, never
+ * from splitting a path: a request named `GET /echo` holds a `/`.
+ */
+export function junitClassname(api: string, folders: readonly string[]): string {
+  return [api, ...folders]
+    .map((part) => oneLine(part).replaceAll('.', '_'))
+    .filter((part) => part !== '')
+    .join('.');
+}
+
+/** The testcase's `name`: the request's name, after its method unless the name begins with it, then the data row. */
+export function junitTestName(o: Pick<RequestOutcome, 'request' | 'row'>): string {
+  const name = oneLine(o.request.name);
+  const method = o.request.method;
+  // `GET /echo` or `get /echo` (importers' names), not `Put it`: the method as a word, in one case.
+  const begins = [method, method.toLowerCase()].some((m) => name === m || name.startsWith(`${m} `));
+  const named = method === '' || begins ? name : `${method} ${name}`;
+  return `${named}${o.row ? ` [${o.row}]` : ''}`;
+}
+
+function oneLine(text: string): string {
+  return text.trim().replace(/\s+/g, ' ');
 }
 
 /** Each line of JSON.stringify's output indented: its strings hold no raw line break, so lines are the layout's. */

@@ -14,7 +14,8 @@ export interface RequestOutcome {
   iteration: number;
   /** The data row of this iteration (`row 2 (user=ann, …)`), with --data. */
   row?: string;
-  request: { id: string; name: string; path: string; method: string; url: string };
+  /** `path` is `API/folder/name` as the console shows it; `api` and `folders` are its parts (a name may hold `/`). */
+  request: { id: string; name: string; path: string; api: string; folders: string[]; method: string; url: string };
   /** Absent when nothing came back (refused before the network, or a network error). */
   response?: { status: number; statusText: string; timeMs: number; size: number };
   /** Why the request was not sent or got no response. */

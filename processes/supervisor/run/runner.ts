@@ -22,8 +22,8 @@ import type { RequestOutcome, RunEvent } from './report.js';
 
 export interface RunPlan {
   requests: OrderedRequest[];
-  /** The environment's variables and name; undefined: the workspace's active one. */
-  environment?: { name: string; variables: Row[] };
+  /** The environment's variables and name; undefined: the workspace's active one when each request is sent; null: none. */
+  environment?: { name: string; variables: Row[] } | null;
   /** Undefined with a data file: one iteration per row. */
   iterations?: number;
   data?: DataSource;
@@ -43,6 +43,11 @@ export interface RunPlan {
 /** "API/folder/name": how reports name a request. */
 export function requestPath(r: OrderedRequest): string {
   return [r.apiName, ...r.folders, r.name].join('/');
+}
+
+/** Where a request sits, as an outcome names it: the path, and its parts for reports that must not split names on `/`. */
+function placeOf(r: OrderedRequest): Pick<RequestOutcome['request'], 'path' | 'api' | 'folders'> {
+  return { path: requestPath(r), api: r.apiName, folders: r.folders };
 }
 
 export function runRequests(sup: Supervisor, store: ProjectStore, given: RunPlan, signal: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
@@ -104,13 +109,13 @@ async function sendOne(
   try {
     request = store.getRequest(item.id);
   } catch (err) {
-    return { ...base, request: { id: item.id, name: item.name, path: requestPath(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
+    return { ...base, request: { id: item.id, name: item.name, ...placeOf(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
   }
   // Nothing to capture: the request after this one need not wait for its response to be resolved.
   if (!request.captures?.some((c) => c.enabled)) onCaptured();
-  const described = { id: request.id, name: request.name, path: requestPath(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
+  const described = { id: request.id, name: request.name, ...placeOf(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
   const overrides: ScopeOverrides = {
-    ...(plan.environment ? { environment: plan.environment.variables } : {}),
+    ...(plan.environment !== undefined ? { environment: plan.environment?.variables ?? null } : {}),
     ...(row ? { properties: row.properties } : {}),
     secret: plan.secret,
     ...(plan.timeoutMs !== undefined ? { timeoutMs: plan.timeoutMs } : {}),

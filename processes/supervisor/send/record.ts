@@ -8,9 +8,10 @@
  */
 import type { SendResult, SendSpec } from '../../../protocol/model/exchange.js';
 import type { HistoryEntry, RecordedResponse } from '../../../protocol/model/history.js';
+import type { LoggedHop } from '../../../protocol/model/http-log.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { StreamRecord, StreamRow } from '../../../protocol/model/stream.js';
-import { maskText, recordRequest, recordResponse as recordReceived, type RecordedSend } from '../../../protocol/history-record.js';
+import { maskText, recordRequest, recordResponse as recordReceived, recordWire, type RecordableWire, type RecordedSend } from '../../../protocol/history-record.js';
 import { Slicer } from '../store/slicer.js';
 import { redactionPairs, redactSecrets } from './expand.js';
 import { replaceSecretValues } from '../../../protocol/credentials/index.js';
@@ -45,6 +46,22 @@ export function recordResponse(r: SendResult, secrets: Map<string, string>, carr
     return out;
   });
   return { response: recorded.response, masked: recorded.masked || changed };
+}
+
+/**
+ * Every hop of the send as the HTTP Log keeps it for HAR export (protocol/history-record.ts
+ * `recordWire`), with the same redaction as the response: secret values to their references,
+ * carried values masked, then credentials by name. Undefined for a response Parley did not send.
+ */
+export function recordHops(r: RecordableWire, secrets: Map<string, string>, carried: readonly string[] = []): { hops: LoggedHop[]; masked: boolean } | undefined {
+  let changed = false;
+  const pairs = redactionPairs(secrets, carried);
+  const recorded = recordWire(r, (text) => {
+    const out = pairs.length === 0 ? text : replaceSecretValues(text, pairs);
+    changed ||= out !== text;
+    return out;
+  });
+  return recorded && { hops: recorded.hops, masked: recorded.masked || changed };
 }
 
 export function historyEntry(input: { id: string; at: string; requestId: string; sent: RecordedSend; response: SendResult; verdict: Verdict | undefined; secrets: Map<string, string>; carried: readonly string[] }): HistoryEntry {

@@ -10,7 +10,7 @@ import type { Exchange } from '../../../protocol/model/history.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
-import type { ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
+import type { HopTiming, ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
 import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
@@ -19,7 +19,7 @@ import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest } from './resolve.js';
 import { literalSecrets } from './secure-auth.js';
-import { historyEntry, recordResponse, recordSent, recordStream } from './record.js';
+import { historyEntry, recordHops, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
 import { prepareCaptures, runCaptures, type CaptureRun, type CaptureSink, type PreparedCaptures } from './captures.js';
@@ -226,6 +226,8 @@ export async function putOnWire(
   let read = '';
   /** The stream's head as the sender sent it (with the jar's cookie values, to mask them). */
   let streamHead: ResponseHead | undefined;
+  /** Its phases to the headers, for HAR export of a stream the sender could not finish. */
+  let streamHopTiming: HopTiming | undefined;
   // Cancels the sender's call: before a stream's head, or when Stop's answer does not come.
   const cancel = new AbortController();
   let stopping: NodeJS.Timeout | undefined;
@@ -248,6 +250,7 @@ export async function putOnWire(
       if (stream) return;
       read = chunk.stream;
       streamHead = chunk.head;
+      streamHopTiming = chunk.hopTiming;
       stream = sup.streams.open({
         head: withoutJarCookies(chunk.head),
         timing: chunk.timing,
@@ -269,7 +272,7 @@ export async function putOnWire(
     if (stream) {
       // Once its headers are in, a stream that is stopped or cut off is a response all the same:
       // with the rows that arrived, when the sender could not answer (it died, or Stop went unanswered).
-      response = stoppedStream(stream, streamHead ?? stream.head, e.code === 'cancelled' ? undefined : { code: e.code, message });
+      response = stoppedStream(stream, streamHead ?? stream.head, streamHopTiming, e.code === 'cancelled' ? undefined : { code: e.code, message });
     } else {
       log.failed({ code: e.code, message });
       if (e.code !== 'cancelled' && record) {
@@ -321,7 +324,8 @@ export async function putOnWire(
       const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried: masked });
       sup.redactions.keep(entry.id, { secrets, carried: masked });
       if (record) await sup.history.add(store.root, entry);
-      log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(verdict ? { verdict } : {}), redacted: entry.redacted });
+      const wire = recordHops(response, secrets, carried);
+      log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(wire ? { hops: wire.hops } : {}), ...(verdict ? { verdict } : {}), redacted: entry.redacted || wire?.masked === true });
       return { id: entry.id, at, request: sent.request, response, redacted: entry.redacted, ...checked };
     },
   };
@@ -347,10 +351,12 @@ function withoutJarCookies<T extends ResponseHead>(response: T): T {
 const UNLOGGED: LogHandle = { id: '', streamOpened: () => {}, streamCounts: () => {}, finished: () => {}, failed: () => {} };
 
 /** A stream whose sender call ended without its result: the rows that arrived up to Stop or the sender's end. */
-function stoppedStream(stream: StreamSession, head: ResponseHead, error: { code: string; message: string } | undefined): SendResult {
+function stoppedStream(stream: StreamSession, head: ResponseHead, hopTiming: HopTiming | undefined, error: { code: string; message: string } | undefined): SendResult {
   const timing: Timing = stream.timingNow();
   const kept = stream.keptSoFar('stopped', error);
-  return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, stream: kept.finished, streamHistory: kept.history };
+  // The phases to the headers, then reading the stream up to now.
+  const phases = hopTiming ? { hopTiming: { ...hopTiming, receive: Math.round(timing.download * 1000) / 1000 } } : {};
+  return { ...head, body: { bytes: new Uint8Array(0), size: 0, wireSize: 0 }, timing, ...phases, stream: kept.finished, streamHistory: kept.history };
 }
 
 /**
@@ -369,12 +375,13 @@ async function recordStreamSend(
   const recorded = recordResponse({ ...response, stream: finished }, secrets, carried);
   const history = streamHistory ?? s.stream.keptSoFar(finished.state, finished.error).history;
   const [forHistory, forLog] = [await recordStream(history, secrets, carried), await recordStream(finished, secrets, carried)];
-  const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || secrets.size > 0;
+  const wire = recordHops(response, secrets, carried);
+  const redacted = s.sent.masked || recorded.masked || forHistory.masked || forLog.masked || wire?.masked === true || secrets.size > 0;
   const id = randomUUID();
   sup.redactions.keep(id, { secrets, carried });
   // `parley run` keeps no History, of a stream either.
   if (s.record) await sup.history.add(s.store.root, { id, at: s.at, requestId: s.request.id, request: s.sent.request, response: { ...recorded.response, stream: forHistory.stream }, redacted });
-  s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, redacted });
+  s.log.finished({ ...recorded.response, stream: forLog.stream }, { httpVersion: response.httpVersion, timing: response.timing, ...(wire ? { hops: wire.hops } : {}), redacted });
   return { id, at: s.at, request: s.sent.request, response: { ...response, stream: finished }, redacted };
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectStore } from './project-store.js';
 import { PROJECT_PARENT } from './project-index.js';
+import { examplesDirOf } from '../../../protocol/project/examples.js';
 import { requestsInTreeOrder } from '../../../protocol/project/tree-order.js';
 import { outline } from '../../../test/support/tree-outline.js';
 
@@ -232,15 +233,30 @@ describe('tree edits', () => {
     const api = await store.createApi({ name: 'Shop', baseUrl: '' });
     const login = await store.createRequest({ parent: api.id, name: 'Login', method: 'POST', url: '/login' });
     await store.createRequest({ parent: api.id, name: 'Logout', method: 'POST', url: '/logout' });
+    // Examples as a save writes them, beside the request: a copy carries them.
+    const example = 'version: 1\nstatus: 200\nstatusText: OK\nname: OK\nrecordedAt: 2025-01-02T03:04:05.000Z\nheaders: []\nbody: 200.body.json\nsize: 8\n';
+    const loginExamples = examplesDirOf(store.requestFile(login.id));
+    await mkdir(loginExamples, { recursive: true });
+    await writeFile(join(loginExamples, '200.example.yaml'), example);
+    await writeFile(join(loginExamples, '200.body.json'), '{"ok":1}');
     const copy = await store.edits.duplicate({ kind: 'request', id: login.id });
     expect(copy).not.toBe(login.id);
+    const copyExamples = examplesDirOf(store.requestFile(copy));
+    await expect(readFile(join(copyExamples, '200.example.yaml'), 'utf8')).resolves.toBe(example);
+    await expect(readFile(join(copyExamples, '200.body.json'), 'utf8')).resolves.toBe('{"ok":1}');
+    await expect(readFile(join(loginExamples, '200.body.json'), 'utf8')).resolves.toBe('{"ok":1}');
     const folder = await store.edits.createFolder(api.id, 'Orders');
     const inside = await store.createRequest({ parent: folder, name: 'Create', method: 'POST', url: '/orders' });
+    const insideExamples = examplesDirOf(store.requestFile(inside.id));
+    await mkdir(insideExamples, { recursive: true });
+    await writeFile(join(insideExamples, '200.example.yaml'), example);
+    await writeFile(join(insideExamples, '200.body.json'), '{"ok":2}');
     const folderCopy = await store.edits.duplicate({ kind: 'folder', id: folder });
     expect(outline(store.tree())).toEqual(['<Shop>', '  Login', '  Login copy', '  Logout', '  [Orders]', '    Create', '  [Orders copy]', '    Create']);
     const ids = store.tree().items.filter((i) => i.kind === 'request' && i.parent === folderCopy).map((i) => i.id);
     expect(ids).toHaveLength(1);
     expect(ids[0]).not.toBe(inside.id);
+    await expect(readFile(join(examplesDirOf(store.requestFile(ids[0]!)), '200.body.json'), 'utf8')).resolves.toBe('{"ok":2}');
   });
 
   it('renames an API, a request and the project in their files', async () => {

@@ -128,7 +128,10 @@ export class TreeEdits {
 
   // --- duplicate --------------------------------------------------------------------------
 
-  /** A copy of a request (without its examples) or of a folder (its requests with new ids), placed right after the original; its id. */
+  /**
+   * A copy of a request (with its examples, as Postman's Duplicate keeps them) or of a folder (its
+   * requests with new ids, and their examples), placed right after the original; its id.
+   */
   async duplicate(ref: TreeRef): Promise<string> {
     if (ref.kind === 'api') throw new ParleyError('bad-input', 'An API cannot be duplicated here: import its definition again to make a second one.');
     const parent = this.parentOf(ref);
@@ -142,7 +145,10 @@ export class TreeEdits {
       const request = this.store.getRequest(ref.id);
       const copy: Request = { ...request, id: newId('r'), name: `${request.name} copy`, order: keys[0]! };
       const name = claims.claim(dir, copy.name, REQUEST_SUFFIX, 'request');
-      changes.push(this.store.yamlChange(join(dir, name + REQUEST_SUFFIX), requestForFile(copy)));
+      const file = join(dir, name + REQUEST_SUFFIX);
+      changes.push(this.store.yamlChange(file, requestForFile(copy)));
+      const examples = examplesDirOf(this.store.requestFile(ref.id));
+      for (const path of await filesUnder(examples)) changes.push({ path: join(examplesDirOf(file), relative(examples, path)), content: { copyFrom: path } });
       await this.store.commit(changes);
       return copy.id;
     }
@@ -151,10 +157,11 @@ export class TreeEdits {
     const to = join(dir, claims.claim(dir, `${basename(from)} copy`, '', 'folder'));
     for (const path of await filesUnder(from)) {
       const rel = relative(from, path);
-      // Examples stay with the original; every copied request gets an id of its own.
-      if (rel.split(sep).some((segment) => segment.endsWith(EXAMPLES_SUFFIX))) continue;
       const target = join(to, rel);
-      if (path.endsWith(REQUEST_SUFFIX)) {
+      // Examples are copied as they are (they name no request id); every copied request gets an id of its own.
+      if (rel.split(sep).some((segment) => segment.endsWith(EXAMPLES_SUFFIX))) {
+        changes.push({ path: target, content: { copyFrom: path } });
+      } else if (path.endsWith(REQUEST_SUFFIX)) {
         const text = await readFile(path, 'utf8');
         const parsed = parseYamlFile<Request>(text, this.index.relPath(path), requestKind, checkAll);
         if (!parsed.ok) continue;

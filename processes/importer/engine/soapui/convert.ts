@@ -29,7 +29,7 @@ import { readSoapuiProject, type NotMapped, type SoapuiCall, type SoapuiInterfac
 /** Why each kind of item is left out (SPEC: "Not mapped, and reported with reasons"). */
 const REASONS = {
   testSuites: 'Parley has no SoapUI test runner: test suites, their test cases, steps, assertions and load tests are not imported (their scripts are kept in imported-scripts/).',
-  mockServices: 'SoapUI mock services are not converted; make a SOAP mock from the imported interface instead (Mocks > New mock).',
+  mockServices: 'SoapUI mock services are not converted; make a SOAP mock from the imported interface instead: New Mock… on its row in the sidebar (right-click), on its API tab, or in the command palette.',
   restServices: 'REST services of a SoapUI project are not imported; import their OpenAPI or WADL-free definition separately.',
   securityConfigurations: 'WS-Security configurations (keystores, incoming and outgoing WSS) are not carried across; Parley does not sign or encrypt SOAP messages.',
   databaseConnections: 'JDBC database connections are not carried across: Parley has no database steps.',
@@ -123,7 +123,7 @@ export async function convertSoapui(input: ImportInput, ctx: ImportContext): Pro
         { label: 'Interfaces', count: apis.length },
         { label: 'Operations', count: operationCount },
         { label: 'Environments', count: environments.length },
-        { label: 'Properties', count: properties.length },
+        // Project properties are counted where they are written: the import service says how many were added.
         { label: 'Scripts kept', count: scripts.length },
       ],
       importedAt: ctx.now().toISOString(),

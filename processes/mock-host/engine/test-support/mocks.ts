@@ -48,6 +48,8 @@ export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as it came, for a binary one. */
+  bytes: Buffer;
   json: () => unknown;
 }
 
@@ -68,8 +70,9 @@ export function send(port: number, options: { method?: string; path: string; hea
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) as unknown });
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json: () => JSON.parse(text) as unknown });
         });
       },
     );

@@ -2,18 +2,20 @@
 import { signal, useComputed, useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { projectByRoot, projects } from '../state/app.js';
-import { activeTab } from '../state/tabs.js';
+import { activeTab, type TabKind } from '../state/tabs.js';
 import { openMenu } from '../state/overlays.js';
 import { itemActions, openItem } from '../state/actions.js';
 import { expand, expanded, selectedKey } from '../state/tree.js';
 import { ApiIcon, Chevron, FolderIcon, MethodBadge, MockIcon, ProjectIcon, SearchIcon } from './Icons.js';
-import { rowKey, visibleRows, type Row } from './tree-rows.js';
+import { ancestorKeys, rowKey, visibleRows, type Row } from './tree-rows.js';
 import { actedOn, clickPick, picked, pickedOf, type Picked } from '../tree/selection.js';
 import { dropTarget, type DropTarget } from '../tree/drop-target.js';
 import { moveItems, projectMenu, treeMenu } from '../tree/tree-edits.js';
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 12;
+/** Tabs that show an item of the tree. */
+const TREE_TABS = new Set<TabKind>(['request', 'api', 'mock', 'project']);
 /** How far the pointer must travel with the button down before a press becomes a drag. */
 const DRAG_SLOP = 5;
 /** Within this of the list's top or bottom edge, a drag scrolls the list. */
@@ -42,11 +44,25 @@ export function Sidebar() {
     return () => observer.disconnect();
   }, []);
 
-  // Keep the active tab's item highlighted in the tree.
+  // The tree follows the active tab (a click on a tab, Ctrl+Tab, a tab opened from History or the
+  // palette): its item is selected, its parents expanded and its row scrolled into view.
   useEffect(() => {
     const tab = activeTab.value;
-    if (tab && tab.kind !== 'welcome') selectedKey.value = rowKey(tab.project, tab.itemId);
-  }, [activeTab.value]);
+    if (!tab || !TREE_TABS.has(tab.kind)) return;
+    const key = rowKey(tab.project, tab.itemId);
+    selectedKey.value = key;
+    const tree = projectByRoot(tab.project);
+    if (!tree) return;
+    for (const parent of ancestorKeys(tree, tab.itemId)) expand(parent);
+    // Scrolled on the next frame, once rows just expanded are rendered: before, the list is not
+    // yet tall enough to scroll there.
+    const frame = requestAnimationFrame(() => {
+      const index = rows.peek().findIndex((r) => r.key === key);
+      if (index >= 0) scrollIntoView(listRef.current, index);
+    });
+    return () => cancelAnimationFrame(frame);
+    // On a change of tab only: the same tab kept or renamed leaves what the user collapsed alone.
+  }, [activeTab.value?.id]);
 
   const all = rows.value;
   const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
@@ -245,7 +261,8 @@ function TreeRow({ row, rows, top, onPress }: { row: Row; rows: Row[]; top: numb
 
 function scrollIntoView(el: HTMLElement | null, index: number): void {
   if (!el) return;
-  const top = index * ROW_HEIGHT;
+  // Rows start below the list's top padding: without it a row scrolled to the bottom stayed 4 px under the fold.
+  const top = (parseFloat(getComputedStyle(el).paddingTop) || 0) + index * ROW_HEIGHT;
   if (top < el.scrollTop) el.scrollTop = top;
   else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
 }

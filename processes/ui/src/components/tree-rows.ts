@@ -35,10 +35,12 @@ export function visibleRows(trees: ProjectTree[], expanded: Set<string>, filter 
   const needle = filter.trim().toLowerCase();
   for (const tree of trees) {
     const index = indexOf(tree);
+    const matches = needle ? matchingIds(tree, index, needle) : null;
+    // While filtering, a project is listed only when it, or something in it, matches.
+    if (matches && matches.size === 0 && !tree.name.toLowerCase().includes(needle)) continue;
     const projectKey = rowKey(tree.root, '@project');
     rows.push({ key: projectKey, project: tree.root, depth: 0, item: { kind: 'project', id: '@project', name: tree.name }, hasChildren: true });
     if (!expanded.has(projectKey) && !needle) continue;
-    const matches = needle ? matchingIds(tree, index, needle) : null;
     const walk = (item: TreeItem, depth: number) => {
       if (matches && !matches.has(item.id)) return;
       const key = rowKey(tree.root, item.id);
@@ -75,4 +77,24 @@ function matchingIds(tree: ProjectTree, index: Index, needle: string): Set<strin
     }
   }
   return out;
+}
+
+/**
+ * The rows to expand so the row of `itemId` shows, outermost first: its project, then the Mocks
+ * group for a mock, or its API and folders for a folder or request. Empty when the tree lacks it.
+ */
+export function ancestorKeys(tree: ProjectTree, itemId: string): string[] {
+  const projectKey = rowKey(tree.root, '@project');
+  if (itemId === '@project') return [];
+  const byId = new Map<string, TreeItem>();
+  for (const item of tree.items) byId.set(item.id, item);
+  let item = byId.get(itemId);
+  if (!item) return [];
+  if (item.kind === 'mock') return [projectKey, rowKey(tree.root, '@mocks')];
+  const keys: string[] = [];
+  while (item && 'parent' in item) {
+    keys.unshift(rowKey(tree.root, item.parent));
+    item = byId.get(item.parent);
+  }
+  return [projectKey, ...keys];
 }

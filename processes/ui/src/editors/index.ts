@@ -13,6 +13,7 @@ import { registerHistory } from '../history/register.js';
 import { registerCookieJar } from './cookies/register.js';
 import { registerHttpLog } from '../http-log/register.js';
 import { registerTreeEdits } from '../tree/tree-edits.js';
+import { registerRunner } from '../runner/register.js';
 
 export function registerEditors(): void {
   registerEditor('project', ProjectEditor, (tab) => projectDraft(tab) as Draft<unknown>);
@@ -27,4 +28,5 @@ export function registerEditors(): void {
   registerCookieJar();
   registerHttpLog();
   registerTreeEdits();
+  registerRunner();
 }

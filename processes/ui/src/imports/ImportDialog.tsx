@@ -403,6 +403,7 @@ async function runImport(session: ImportSession): Promise<void> {
   } catch (err) {
     const e = err as ParleyError;
     if (e.code === 'cancelled') session.notice.value = 'Import cancelled: nothing was added.';
+    else if (e.code === 'import-unrecognised' && built.request.format === 'auto') session.error.value = `${e.message} If you know its format, choose it in the Format list.`;
     else session.error.value = e.message;
     session.stage.value = 'form';
   } finally {

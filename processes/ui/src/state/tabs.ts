@@ -6,7 +6,7 @@
 import { computed, effect, signal } from '@preact/signals';
 import { dirtyKeys, dropDraft } from './drafts.js';
 
-export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import' | 'history' | 'compare' | 'cookies' | 'http-log';
+export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import' | 'history' | 'compare' | 'cookies' | 'http-log' | 'runner';
 
 export interface Tab {
   id: string;

@@ -1,5 +1,5 @@
 /** The mock tab: address and Start/Stop, settings, operations with their responses, the log and the findings. */
-import type { ContractCheckMode } from '../../../../../protocol/model/mock.js';
+import { REFUSAL_ANSWER, type ContractCheckMode, type Mock } from '../../../../../protocol/model/mock.js';
 import { projectByRoot } from '../../state/app.js';
 import { mod } from '../../state/commands.js';
 import { toast } from '../../state/toasts.js';
@@ -11,11 +11,14 @@ import { LoadProblemItems } from '../../components/LoadProblemItems.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
 import './mock.css';
 
-const CHECK_MODES: [ContractCheckMode, string][] = [
-  ['log', 'Answer anyway, log the problems'],
-  ['refuse', 'Refuse requests that break the contract (400)'],
-  ['off', 'Do not check requests (only route)'],
-];
+/** The Contract check choices; what a refusal answers depends on the mock's kind. */
+function checkModes(kind: Mock['kind']): [ContractCheckMode, string][] {
+  return [
+    ['log', 'Answer anyway, log the problems'],
+    ['refuse', `Refuse requests that break the contract (${REFUSAL_ANSWER[kind]})`],
+    ['off', 'Do not check requests (only route)'],
+  ];
+}
 
 export function MockEditor({ tab }: EditorProps) {
   const state = mockTabState(tab);
@@ -168,7 +171,7 @@ function Settings({ state }: { state: MockTabState }) {
       <label>
         <span>Contract check</span>
         <select aria-label="Contract check" value={mock.contractCheck} onChange={(e) => edit(state, (m) => ({ ...m, contractCheck: (e.target as HTMLSelectElement).value as ContractCheckMode }))}>
-          {CHECK_MODES.map(([mode, label]) => (
+          {checkModes(mock.kind).map(([mode, label]) => (
             <option key={mode} value={mode}>
               {label}
             </option>

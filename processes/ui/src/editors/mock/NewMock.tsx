@@ -1,7 +1,7 @@
 /** New Mock… (tree menu and API tab) and the API tab's list of this API's mocks. */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { Api } from '../../../../../protocol/model/api.js';
+import { whyNotMockable, type Api } from '../../../../../protocol/model/api.js';
 import { projectByRoot } from '../../state/app.js';
 import { call } from '../../state/rpc.js';
 import { openForm } from '../../state/overlays.js';
@@ -46,14 +46,12 @@ export function MockSection({ project, api }: { project: string; api: Api }) {
       stale = true;
     };
   }, [project, api.id, key]);
-  const cached = (api.definition?.cached.length ?? 0) > 0;
+  const blocked = whyNotMockable(api);
   return (
     <section class="section api-mocks" aria-label="Mock service">
       <h3>Mock service</h3>
       <p class="muted">
-        {cached
-          ? 'A mock answers for this API on 127.0.0.1 with responses you write, checked against its definition.'
-          : 'Cannot be mocked until imported again with definitions cached.'}
+        {blocked ?? 'A mock answers for this API on 127.0.0.1 with responses you write, checked against its definition.'}
       </p>
       {mocks.value && mocks.value.length > 0 && (
         <ul class="api-mock-list">
@@ -68,7 +66,7 @@ export function MockSection({ project, api }: { project: string; api: Api }) {
           ))}
         </ul>
       )}
-      <button class="button" disabled={!cached} onClick={() => newMockDialog(project, api.id, api.name)}>
+      <button class="button" disabled={blocked !== undefined} onClick={() => newMockDialog(project, api.id, api.name)}>
         New Mock…
       </button>
     </section>

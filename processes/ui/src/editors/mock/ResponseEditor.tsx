@@ -3,6 +3,7 @@
  * values are shown read-only: they are edited in the response file, and kept on every other edit.
  */
 import { useSignal } from '@preact/signals';
+import { useEffect, useMemo } from 'preact/hooks';
 import type { MatchCheck, MatchCondition, MockBodyKind, MockHeader, MockOperation, MockResponse, ScenarioSettings, ValueSource } from '../../../../../protocol/model/mock.js';
 import { RowsTable } from '../../components/RowsTable.js';
 import { CloseIcon, PlusIcon } from '../../components/Icons.js';
@@ -15,14 +16,20 @@ import { WrapToggle } from '../../code/WrapToggle.js';
 const TEMPLATES = { templates: true };
 import { editOperation, editResponse, type MockTabState } from './mock-tabs.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
+import { base64Bytes, bytesBase64, recogniseBytes } from '../../../../../protocol/binary-media.js';
+import { essence } from '../../../../../protocol/media-type.js';
+import { extensionFor } from '../response/download-name.js';
 
 const BODY_KINDS: [MockBodyKind, string][] = [
   ['json', 'JSON'],
   ['xml', 'XML'],
   ['text', 'Text'],
+  ['binary', 'Binary'],
   ['none', 'None'],
 ];
-const CONTENT_TYPE: Record<MockBodyKind, string> = { json: 'application/json', xml: 'application/xml', text: 'text/plain', none: '' };
+const CONTENT_TYPE: Record<MockBodyKind, string> = { json: 'application/json', xml: 'application/xml', text: 'text/plain', binary: 'application/octet-stream', none: '' };
+/** A file read into a binary body is held in the draft as base64: past this, put it in the body file by hand. */
+const MAX_BINARY_BYTES = 16 * 1024 * 1024;
 
 export function ResponseEditor({ state, op, response }: { state: MockTabState; op: MockOperation; response: MockResponse }) {
   const change = (fn: (r: MockResponse) => MockResponse) => editResponse(state, op.id, response.id, fn);
@@ -77,7 +84,7 @@ export function ResponseEditor({ state, op, response }: { state: MockTabState; o
       />
 
       <h4>Body</h4>
-      <BodySection response={response} change={change} />
+      <BodySection response={response} change={change} soap={state.draft.value?.kind === 'soap'} />
 
       <h4>Scenario</h4>
       <ScenarioFields scenario={response.scenario} onChange={(scenario) => change((r) => withScenario(r, scenario))} />
@@ -91,7 +98,7 @@ export function ResponseEditor({ state, op, response }: { state: MockTabState; o
   );
 }
 
-function BodySection({ response, change }: { response: MockResponse; change(fn: (r: MockResponse) => MockResponse): void }) {
+function BodySection({ response, change, soap }: { response: MockResponse; change(fn: (r: MockResponse) => MockResponse): void; soap: boolean }) {
   const error = useSignal('');
   const setKind = (kind: MockBodyKind) =>
     change((r) => {
@@ -101,13 +108,16 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
       // Follow the kind while Content-Type is the one Parley would have picked for the old kind.
       if (kind !== 'none' && !has) headers = [...headers, { name: 'Content-Type', value: CONTENT_TYPE[kind] }];
       else if (has && previous && has.value === previous && kind !== 'none') headers = headers.map((h) => (h === has ? { ...h, value: CONTENT_TYPE[kind] } : h));
-      return { ...r, headers, body: { kind, text: kind === 'none' ? '' : r.body.text } };
+      // Text carries over between JSON, XML and Text; bytes and text do not turn into each other.
+      const keep = kind !== 'none' && (kind === 'binary') === (r.body.kind === 'binary');
+      return { ...r, headers, body: { kind, text: keep ? r.body.text : '' } };
     });
   return (
     <div class="mock-body-editor">
       <div class="toolbar">
         <div class="segmented" role="radiogroup" aria-label="Body kind">
-          {BODY_KINDS.map(([kind, label]) => (
+          {/* A SOAP answer is an envelope: bytes are no choice there (one written by hand still shows). */}
+          {BODY_KINDS.filter(([kind]) => !soap || kind !== 'binary' || response.body.kind === 'binary').map(([kind, label]) => (
             <button key={kind} role="radio" aria-checked={response.body.kind === kind} class={response.body.kind === kind ? 'active' : ''} onClick={() => setKind(kind)}>
               {label}
             </button>
@@ -127,7 +137,7 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
             Format
           </button>
         )}
-        {response.body.kind !== 'none' && <WrapToggle />}
+        {response.body.kind !== 'none' && response.body.kind !== 'binary' && <WrapToggle />}
       </div>
       {error.value && (
         <p class="inline-error" role="alert">
@@ -136,6 +146,8 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
       )}
       {response.body.kind === 'none' ? (
         <p class="muted">This response has no body.</p>
+      ) : response.body.kind === 'binary' ? (
+        <BinaryBody response={response} change={change} error={error} />
       ) : (
         <CodeEditor
           class="mock-body-code"
@@ -148,6 +160,76 @@ function BodySection({ response, change }: { response: MockResponse; change(fn: 
       )}
     </div>
   );
+}
+
+/**
+ * A binary body: its size and what its bytes are, a preview of an image, Replace from file… and
+ * Download. The page reads only the file the user picks in the browser's own chooser, so no
+ * supervisor call hands the page the bytes of a file by its path.
+ */
+function BinaryBody({ response, change, error }: { response: MockResponse; change(fn: (r: MockResponse) => MockResponse): void; error: { value: string } }) {
+  const text = response.body.text;
+  const type = essence(response.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value ?? '') || 'application/octet-stream';
+  const bytes = useMemo(() => base64Bytes(text), [text]);
+  const seen = recogniseBytes(bytes);
+  // One object URL for the preview and Download, let go when the bytes change or the body closes.
+  const url = useMemo(() => (bytes.length > 0 ? URL.createObjectURL(new Blob([bytes], { type })) : ''), [bytes, type]);
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  // An image's size once the browser decoded it: a 1x1 sample shows as a dot, its size says what it is.
+  const size = useSignal('');
+  const replace = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    // Cleared, so picking the same file again after an undo is a change too.
+    input.value = '';
+    if (!file) return;
+    if (file.size > MAX_BINARY_BYTES) {
+      error.value = `${file.name} is ${Math.ceil(file.size / (1024 * 1024))} MB, over the 16 MB the editor takes: copy it over the response's .body.bin file instead.`;
+      return;
+    }
+    error.value = '';
+    const next = bytesBase64(new Uint8Array(await file.arrayBuffer()));
+    change((r) => {
+      // A body with no type of its own yet takes the file's (the browser's guess from its name).
+      const headers = file.type && (type === 'application/octet-stream') ? withContentType(r.headers, file.type) : r.headers;
+      return { ...r, headers, body: { kind: 'binary', text: next } };
+    });
+  };
+  return (
+    <div class="mock-binary-body" role="group" aria-label="Binary body">
+      <p data-testid="binary-size">
+        {bytes.length === 0 ? 'No bytes yet: replace them from a file.' : `${bytes.length.toLocaleString('en')} byte${bytes.length === 1 ? '' : 's'}${seen ? `, ${seen}` : ''}${size.value && seen?.endsWith(' image') ? `, ${size.value}` : ''}.`}{' '}
+        Saved as the response's <code>.body.bin</code> file and sent as it is.
+      </p>
+      {url && seen?.endsWith(' image') && (
+        <img
+          class="mock-binary-preview"
+          alt="The body as an image"
+          src={url}
+          onLoad={(e) => {
+            const img = e.currentTarget as HTMLImageElement;
+            size.value = `${img.naturalWidth} × ${img.naturalHeight} px`;
+          }}
+          onError={() => (size.value = 'which the browser cannot show')}
+        />
+      )}
+      <div class="toolbar">
+        <label class="button small file-button">
+          Replace from file…
+          <input type="file" class="visually-hidden" aria-label="Replace the body from a file" onChange={(e) => void replace(e.target as HTMLInputElement)} />
+        </label>
+        {url && (
+          <a class="button small" href={url} download={`${response.name}.${extensionFor(type)}`}>
+            Download
+          </a>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function withContentType(headers: MockHeader[], value: string): MockHeader[] {
+  const at = headers.findIndex((h) => h.name.toLowerCase() === 'content-type');
+  return at < 0 ? [...headers, { name: 'Content-Type', value }] : headers.map((h, i) => (i === at ? { ...h, value } : h));
 }
 
 function describeSource(source: ValueSource): string {

@@ -18,11 +18,16 @@ const EXTENSIONS = new Map([
   ['application/zip', 'zip'],
 ]);
 
+/** The file extension for a media type: `png` for image/png, `bin` for one Parley has none for. */
+export function extensionFor(contentType: string): string {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return EXTENSIONS.get(type) ?? (/\+json$/.test(type) ? 'json' : /\+xml$/.test(type) ? 'xml' : 'bin');
+}
+
 export function downloadName(result: SendResult): string {
   const fromServer = dispositionName(header(result, 'content-disposition'));
   if (fromServer) return fromServer;
-  const type = (header(result, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const extension = EXTENSIONS.get(type) ?? (/\+json$/.test(type) ? 'json' : /\+xml$/.test(type) ? 'xml' : 'bin');
+  const extension = extensionFor(header(result, 'content-type') ?? '');
   let base = 'response';
   try {
     const last = new URL(result.url).pathname.split('/').filter(Boolean).pop();
