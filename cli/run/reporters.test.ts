@@ -63,7 +63,7 @@ describe('console report', () => {
       ...outcome(1, false),
       captures: [
         { index: 0, name: 'token', label: '$.token (JSON body)', scope: 'session', ok: true, value: '••••••', credential: true, message: '' },
-        { index: 1, name: 'orderId', label: 'header Location', scope: 'environment', ok: true, value: `/orders/${'9'.repeat(100)}`, message: "kept for this run: a run does not change the workspace's environments" },
+        { index: 1, name: 'orderId', label: 'header Location', scope: 'environment', ok: true, value: `/orders/${'9'.repeat(100)}`, message: "kept in memory: a run does not change the workspace's environments" },
         { index: 2, name: 'userId', label: '$.user.id (JSON body)', scope: 'session', ok: false, message: 'nothing found at $.user.id' },
       ],
       failed: true,
@@ -71,7 +71,7 @@ describe('console report', () => {
     expect(renderOutcome(o).split('\n')).toEqual([
       '  x  GET    API/req 1  200 OK  1.5 ms  2.0 KB',
       '       set token = ••••••',
-      `       set orderId = /orders/${'9'.repeat(72)}… (kept for this run: a run does not change the workspace's environments)`,
+      `       set orderId = /orders/${'9'.repeat(72)}… (kept in memory: a run does not change the workspace's environments)`,
       '       x capture userId from $.user.id (JSON body): nothing found at $.user.id',
       '',
     ]);

@@ -266,11 +266,16 @@ export class Supervisor {
     return [...this.projects.values()];
   }
 
-  /** Where a send in the app puts what its captures read: the project's session values, or the active environment. */
-  captureSink(root: string): CaptureSink {
+  /** The project's values captured this session: Send reads and sets them, and so do the app's runs. */
+  capturedValues(root: string): CapturedValues {
     let values = this.captured.get(root);
     if (!values) this.captured.set(root, (values = new CapturedValues()));
-    return appCaptureSink(this, values);
+    return values;
+  }
+
+  /** Where a send in the app puts what its captures read: the project's session values, or the active environment. */
+  captureSink(root: string): CaptureSink {
+    return appCaptureSink(this, this.capturedValues(root));
   }
 
   /**

@@ -34,8 +34,9 @@ export interface RunPlan {
   failOnContract: boolean;
   secret: (name: string) => string | undefined;
   /**
-   * Where the run's captures read and set values (docs/captures.md); default: the run's own, in
-   * memory, empty at its start, `environment` captures kept there too (a run changes no workspace).
+   * Where the run's captures read and set values (docs/captures.md); default (`parley run`): the
+   * run's own, in memory, empty at its start. `environment` captures are kept in these values too
+   * (a run changes no workspace). The app's runs pass the project's session values.
    */
   captures?: CaptureSink;
 }

@@ -122,7 +122,7 @@ describe('runCaptures', () => {
 
   it('an environment capture in a run stays in the run, and says so', async () => {
     const { results, sink } = await run([capture({ name: 'orderId', expression: '$.id', scope: 'environment' })], response({ id: 3 }));
-    expect(results[0]).toMatchObject({ ok: true, value: '3', scope: 'environment', message: "kept for this run: a run does not change the workspace's environments" });
+    expect(results[0]).toMatchObject({ ok: true, value: '3', scope: 'environment', message: "kept in memory: a run does not change the workspace's environments" });
     expect(sink.values.get('orderId')).toBe('3');
   });
 });

@@ -23,8 +23,8 @@ export interface CaptureSink {
   values: CapturedValues;
   /**
    * Puts a value into the active environment, answering a note when it went elsewhere or how it
-   * is kept (in the keychain). Absent (a run): `environment` captures stay in `values`, since a
-   * run changes no workspace.
+   * is kept (in the keychain). Absent (a run, `parley run`'s or the app's): `environment` captures
+   * stay in `values`, since a run changes no workspace.
    */
   toEnvironment?: (name: string, value: string, credential: boolean) => Promise<string | undefined>;
 }
@@ -139,7 +139,7 @@ async function put(sink: CaptureSink, c: Capture, value: string, credential: boo
   }
   if (!sink.toEnvironment) {
     sink.values.set(c.name, value, credential);
-    return "kept for this run: a run does not change the workspace's environments";
+    return "kept in memory: a run does not change the workspace's environments";
   }
   try {
     // An environment value is read under the session's captured one: the newest capture wins.
