@@ -42,10 +42,11 @@ ${formatLines('        ')}
       the secret comes from PARLEY_IMPORT_PASSWORD, PARLEY_IMPORT_TOKEN or PARLEY_IMPORT_APIKEY.
       Exit 0 imported, 2 not imported. parley import --help shows every option.
 
-  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--allow-local-files] [--json]
+  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--allow-local-files] [--without-secrets] [--json]
       Import a curl command as a request of an API, as the app's Import cURL dialog does; the report
       lists every curl option the import ignored. Files outside the project that the command sends
-      are copied in only with --allow-local-files (without it the import is refused).
+      are copied in only with --allow-local-files (without it the import is refused). Without secure
+      storage a -u password or token is refused, or left out with --without-secrets.
 
   parley update-definition <project-folder> --api <name> [--source <file or URL>] [--preview] [--json]
       Read an imported API's definition again, print what changed and apply it (--preview: print only).
@@ -56,7 +57,8 @@ ${formatLines('        ')}
              [--insecure] [--fail-on-contract] [--reporter console|json|junit[:<file>]] [--out <file>]
       Run a project's requests headless, for CI: status, time, size, assertions, contract verdict.
       Exit 0 all passed, 1 any failure, 2 bad usage or a project that does not load.
-      Secrets: PARLEY_SECRET_<NAME> or the keychain. parley run --help shows every option.
+      Secrets: PARLEY_SECRET_<NAME>, else the keychain or the vault (PARLEY_VAULT_PASSPHRASE unlocks it).
+      parley run --help shows every option.
 
   parley --help       this text
   parley --version    the version

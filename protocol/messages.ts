@@ -16,8 +16,8 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
 import { Api } from './model/api.js';
-import { ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
-import { Preferences, Workspace } from './model/workspace.js';
+import { FolderSettings, InheritedSettings, ProjectTree, TreeDelta, TreePage, TreeRef } from './model/project.js';
+import { Preferences, SecretStorage, Workspace } from './model/workspace.js';
 import { SessionTabs } from './model/session.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
@@ -267,9 +267,26 @@ export const methods = {
     res: T.Object({ moved: T.Array(T.Object({ from: T.String(), to: T.String() })) }),
   },
 
+  /**
+   * A folder's settings (docs/project-files.md "Folder settings"): auth, headers and variables
+   * that the requests in it inherit. Save moves a typed secret of its auth to the keychain, as
+   * `api.save` does, and writes folder.yaml.
+   */
+  'folder.get': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }) },
+  'folder.save': {
+    req: T.Object({ project: T.String(), id: T.String(), settings: FolderSettings }),
+    res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }),
+  },
+  /** What a request or a folder takes from the folders above it and its API, each value with where it is set. */
+  'tree.inherited': {
+    req: T.Object({ project: T.String(), item: T.Object({ kind: T.Union([T.Literal('request'), T.Literal('folder')]), id: T.String({ minLength: 1 }) }) }),
+    res: InheritedSettings,
+  },
+
   'api.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Api },
   'api.create': { req: T.Object({ project: T.String(), name: T.String(), baseUrl: T.String() }), res: Api },
-  'api.save': { req: T.Object({ project: T.String(), api: Api }), res: Api },
+  /** `leaveOutSecrets`: when no secret can be stored (no keychain, no vault or it is locked), a typed secret is saved empty instead of refusing the save. */
+  'api.save': { req: T.Object({ project: T.String(), api: Api, leaveOutSecrets: T.Optional(T.Boolean()) }), res: Api },
 
   'request.get': { req: T.Object({ project: T.String(), id: T.String() }), res: Request },
   'request.create': {
@@ -282,7 +299,8 @@ export const methods = {
     }),
     res: Request,
   },
-  'request.save': { req: T.Object({ project: T.String(), request: Request }), res: Request },
+  /** `leaveOutSecrets` as for `api.save`. */
+  'request.save': { req: T.Object({ project: T.String(), request: Request, leaveOutSecrets: T.Optional(T.Boolean()) }), res: Request },
   'request.delete': { req: T.Object({ project: T.String(), id: T.String() }), res: Empty },
   /**
    * Sends the request as edited (saved or not); cancelling the call stops the send. An event
@@ -335,7 +353,15 @@ export const methods = {
    * real paths, as the preview gave them); the others are left out of the request, and the report says so.
    */
   'curl.import': {
-    req: T.Object({ project: T.String(), parent: T.String(), command: T.String(), name: T.Optional(T.String()), copyLocalFiles: T.Optional(T.Array(T.String())) }),
+    req: T.Object({
+      project: T.String(),
+      parent: T.String(),
+      command: T.String(),
+      name: T.Optional(T.String()),
+      copyLocalFiles: T.Optional(T.Array(T.String())),
+      /** Without a secret store, import with the password or token left out (the report says so) instead of refusing. */
+      leaveOutSecrets: T.Optional(T.Boolean()),
+    }),
     res: T.Object({ request: Request, report: CurlImportReport }),
   },
 
@@ -347,7 +373,14 @@ export const methods = {
   /** Runs an import in an importer child and writes what it made, atomically; cancel stops it. */
   'import.run': {
     /** `into` is needed only when the source brings something for a project (not for environments and globals). */
-    req: T.Object({ source: ImportSource, format: T.String({ minLength: 1 }), options: ImportOptions, into: T.Optional(ImportTarget()) }),
+    req: T.Object({
+      source: ImportSource,
+      format: T.String({ minLength: 1 }),
+      options: ImportOptions,
+      into: T.Optional(ImportTarget()),
+      /** Without a secret store, import with secret values left out (the report says so) instead of refusing. */
+      leaveOutSecrets: T.Optional(T.Boolean()),
+    }),
     res: T.Object({
       /** The project written to; absent when the import brought only workspace things. */
       project: T.Optional(T.String()),
@@ -428,10 +461,22 @@ export const methods = {
   },
   'environments.setActive': { req: T.Object({ id: T.Optional(T.String()) }), res: Workspace },
 
-  /** Stores a secret in the OS keychain; files then refer to it as `${secret:name}`. */
+  /** Stores a secret in the workspace's secret store (keychain or vault); files then refer to it as `${secret:name}`. */
   'secret.set': { req: T.Object({ name: T.String(), value: T.String() }), res: T.Object({ ref: T.String() }) },
   'secret.delete': { req: T.Object({ name: T.String() }), res: Empty },
-  'secret.status': { req: Empty, res: T.Object({ available: T.Boolean(), reason: T.Optional(T.String()), names: T.Array(T.String()) }) },
+  /** Where secrets go, and the names this workspace stored. */
+  'secret.status': { req: Empty, res: T.Composite([SecretStorage, T.Object({ names: T.Array(T.String()) })]) },
+  /** Which of `names` the store holds (`unknown` while the vault is locked), for the badges of `${secret:...}` references. */
+  'secret.has': {
+    req: T.Object({ names: T.Array(T.String({ maxLength: 200 }), { maxItems: 200 }) }),
+    res: T.Object({ found: T.Array(T.String()), missing: T.Array(T.String()), unknown: T.Array(T.String()) }),
+  },
+  /** Makes the workspace's vault (no keychain here): a file in the data folder sealed under a key from the passphrase, unlocked at once. */
+  'secret.createVault': { req: T.Object({ passphrase: T.String({ maxLength: 1024 }) }), res: SecretStorage },
+  /** Unlocks the vault for this session; a wrong passphrase is `vault-passphrase` and changes nothing. */
+  'secret.unlock': { req: T.Object({ passphrase: T.String({ maxLength: 1024 }) }), res: SecretStorage },
+  /** Forgets the vault's key until it is unlocked again. */
+  'secret.lock': { req: Empty, res: SecretStorage },
 
   /** The workspace's cookie jar; values only with `values: true` (Show values, Edit). */
   'cookies.list': {
@@ -492,6 +537,8 @@ export const events = {
     message: T.String(),
   }),
   'workspace.changed': Workspace,
+  /** The vault was created, unlocked or locked: where secrets go now. */
+  'secret.storage': SecretStorage,
   /** The supervisor opened (or could not open) a page in the user's browser, e.g. an OAuth sign-in. */
   'browser.open': T.Object({ url: T.String(), reason: T.String(), opened: T.Boolean() }),
   /** A mock-host child's log entries, batched (child -> supervisor); `project` is empty, the child serves one mock. */

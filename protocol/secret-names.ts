@@ -23,3 +23,14 @@ export function environmentSecretName(environment: string, variable: string): st
 export function globalSecretName(variable: string): string {
   return variablePart(variable).slice(0, 200);
 }
+
+/**
+ * The environment variable `parley run` reads a secret from before the store (CI without a
+ * keychain): `PARLEY_SECRET_` and the name upper-cased, each run of characters other than A-Z and
+ * 0-9 made one `_` (`staging-eu/apiToken` -> PARLEY_SECRET_STAGING_EU_APITOKEN).
+ */
+export const SECRET_ENV_PREFIX = 'PARLEY_SECRET_';
+
+export function secretEnvName(name: string): string {
+  return SECRET_ENV_PREFIX + name.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+}

@@ -15,7 +15,7 @@ import { commandFailed, processIo, readCommandLine, type CommandIo, type Command
 import { CREDENTIAL_HELP, credentialFlagGiven } from '../import/credentials.js';
 import { ProgressLine } from '../import/progress.js';
 import { importJson, renderImport, type ImportRun } from '../import/render.js';
-import { CliSession, requireKeychain } from '../import/session.js';
+import { CliSession, noStorageAdvice, requireKeychain } from '../import/session.js';
 import { FOLDER_DOCUMENT_NAMES, importSourceOf, sourceArgOf } from '../import/source.js';
 import { CURL_HELP, curlUsageProblem, runCurlImport } from '../import/curl.js';
 
@@ -55,11 +55,15 @@ ${formatLines(' '.repeat(30))} (below)
   --include-static-assets   HAR: import requests for images, scripts, styles and fonts too
   --use-credentials-for-requests
                             WSDL by URL with --auth-basic or --kerberos: the interfaces' requests
-                            use them too (Basic: the password's keychain copy; Kerberos: the ticket)
+                            use them too (Basic: the password's stored copy; Kerberos: the ticket)
   --recorded-responses none|history|examples
                             HAR: what becomes of the recorded responses (default none; history
                             writes each exchange into History at its recorded time, redacted;
                             examples keeps up to 5 per request, one per status, masked)
+  --without-secrets         with no secure storage (no system keychain, and the vault locked or
+                            not made), import with passwords, tokens and secret values left
+                            out (the report says which) instead of refusing. A workspace with a
+                            vault is unlocked with PARLEY_VAULT_PASSPHRASE.
   --json                    print one JSON object instead of the report
   --verbose                 show what Parley's processes log
   --help                    this text
@@ -87,6 +91,7 @@ interface Options extends CommonFlags {
   'use-credentials-for-requests': boolean;
   'recorded-responses'?: string;
   'allow-local-files': boolean;
+  'without-secrets': boolean;
 }
 
 const COMMAND: CommandLine<Options> = {
@@ -108,6 +113,7 @@ const COMMAND: CommandLine<Options> = {
     'use-credentials-for-requests': { type: 'boolean', default: false },
     'recorded-responses': { type: 'string' },
     'allow-local-files': { type: 'boolean', default: false },
+    'without-secrets': { type: 'boolean', default: false },
   },
   usageProblem,
 };
@@ -125,8 +131,9 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
     const sourceArg = await sourceArgOf(arg, { allowStdin: true });
     const source = await importSourceOf(sourceArg, credentials, io.stdin, session.signal);
     const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
-    // Kerberos keeps nothing in the keychain: the ticket is the user's sign-in.
-    if (credentials && credentials.type !== 'kerberos') await requireKeychain(sup);
+    // Kerberos keeps nothing in the secret store: the ticket is the user's sign-in. With
+    // --without-secrets the credentials are used for the fetch and not kept (the report says so).
+    if (credentials && credentials.type !== 'kerberos' && !options['without-secrets']) await requireKeychain(sup);
     let into: ReqOf<'import.run'>['into'];
     if (options.project !== undefined) {
       const store = await sup.openProject(resolve(options.project));
@@ -148,6 +155,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
           ...(options['recorded-responses'] !== undefined ? { recordedResponses: options['recorded-responses'] as RecordedResponses } : {}),
         },
         ...(into ? { into } : {}),
+        ...(options['without-secrets'] ? { leaveOutSecrets: true } : {}),
       },
       { signal: session.signal, chunk: (p) => progress.show(p) },
     );
@@ -159,7 +167,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
     if (session.wasInterrupted(err)) return session.cancelled('import', io.stderr);
     // Only auto-detect throws this here (a curl import takes its own path): say how to choose.
     const unrecognised = (options.format ?? 'auto') === 'auto' && hasCode(err, 'import-unrecognised');
-    return commandFailed(io, 'import', err, options.json, unrecognised ? chooseFormatAdvice() : '');
+    return commandFailed(io, 'import', err, options.json, unrecognised ? chooseFormatAdvice() : noStorageAdvice(err));
   } finally {
     await session.close();
   }

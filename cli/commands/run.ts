@@ -69,7 +69,9 @@ Reporting:
 Secrets:
   \${secret:<name>} reads the environment variable PARLEY_SECRET_<NAME> first: the name upper-
   cased, each run of characters other than A-Z and 0-9 made one _ (\${secret:staging-eu/apiToken}
-  reads PARLEY_SECRET_STAGING_EU_APITOKEN); otherwise the system keychain, as the app does.
+  reads PARLEY_SECRET_STAGING_EU_APITOKEN); otherwise the workspace's secret store, as the app
+  does: the system keychain, or the vault (docs/secrets.md), which PARLEY_VAULT_PASSPHRASE unlocks.
+  A secret found nowhere is reported with the PARLEY_SECRET_<NAME> variable that would supply it.
   Secret values and credentials never appear in the console output or the reports.
 
 Captures: a value a request captures from its response (a token from Login's body) is \${name}

@@ -12,7 +12,7 @@ import type { CurlImportReport } from '../../protocol/model/curl.js';
 import type { Request } from '../../protocol/model/request.js';
 import { apiNamed } from './api-named.js';
 import { commandFailed, type CommandIo } from './command-line.js';
-import { CliSession } from './session.js';
+import { CliSession, noStorageAdvice } from './session.js';
 
 /** The longest command read (the import's own cap is 1 MB of text; bytes are counted here). */
 const MAX_COMMAND_BYTES = 4 * 1024 * 1024;
@@ -29,6 +29,7 @@ export interface CurlOptions {
   json: boolean;
   verbose: boolean;
   'allow-local-files': boolean;
+  'without-secrets': boolean;
 }
 
 export const CURL_HELP = `  parley import --format curl <file | -> --project <folder> --api <name> [--folder <path>] [--name <name>] [--allow-local-files] [--json]
@@ -40,11 +41,14 @@ export const CURL_HELP = `  parley import --format curl <file | -> --project <fo
                         copy into the project's files/ the files outside the project that the
                         command sends (--data-binary @file, -d @file, --json @file, -F part=@file);
                         without it such a command is refused, naming the files, and nothing is written
+      --without-secrets with no secure storage, import the request with the command's password or
+                        token left out (the report says so) instead of refusing
       Files are read where curl would read them (this folder); one inside the project is named
       where it is. The report names the method and URL, header names, body kind and Basic user
       (never a header value or a password), every curl option the import ignored, and each file
-      copied (source -> project path). A password or token goes to the system keychain: without
-      one, a command carrying them is refused.
+      copied (source -> project path). A password or token goes to secure storage (the system
+      keychain, or the workspace's vault unlocked with PARLEY_VAULT_PASSPHRASE): without one, a
+      command carrying them is refused, or with --without-secrets imported with the field empty.
 `;
 
 /** What is wrong with a curl import's command line, before anything is read. */
@@ -77,6 +81,7 @@ export async function runCurlImport(options: CurlOptions, arg: string, io: Comma
       command,
       filesFrom: process.cwd(),
       localFiles: options['allow-local-files'] ? 'copy' : 'refuse',
+      leaveOutSecrets: options['without-secrets'],
       ...(options.name !== undefined ? { name: options.name } : {}),
     });
     const place = folder ? `${api.name} / ${folder.split('/').join(' / ')}` : api.name;
@@ -84,7 +89,7 @@ export async function runCurlImport(options: CurlOptions, arg: string, io: Comma
     return session.exitCode(0);
   } catch (err) {
     if (session.wasInterrupted(err)) return session.cancelled('import', io.stderr);
-    const advice = hasCode(err, 'local-files-refused') ? ' Give --allow-local-files to copy them, or move them into the project folder first.' : '';
+    const advice = hasCode(err, 'local-files-refused') ? ' Give --allow-local-files to copy them, or move them into the project folder first.' : noStorageAdvice(err);
     return commandFailed(io, 'import', err, options.json, advice);
   } finally {
     await session.close();

@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { ParleyError, hasCode } from '../../protocol/errors.js';
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
 import { defaultDataDir } from '../../processes/supervisor/store/workspace-store.js';
+import { VAULT_PASSPHRASE_ENV } from '../../processes/supervisor/store/vault-secrets.js';
 
 export class CliSession {
   private readonly controller = new AbortController();
@@ -34,11 +35,17 @@ export class CliSession {
 
   /**
    * The supervisor, on the workspace `parley ui` uses (PARLEY_HOME or the user's data folder);
-   * with `services` also its sender and checker (`parley run`).
+   * with `services` also its sender and checker (`parley run`). A workspace with a vault is
+   * unlocked with PARLEY_VAULT_PASSPHRASE the first time a secret is needed.
    */
   async supervisor(log: ((line: string) => void) | undefined, options: { services?: boolean } = {}): Promise<Supervisor> {
     // Children log to the supervisor; without --verbose that stays out of the command's output.
-    this.sup = await Supervisor.start({ dataDir: defaultDataDir(), log: log ?? (() => {}), services: options.services ?? false });
+    this.sup = await Supervisor.start({
+      dataDir: defaultDataDir(),
+      log: log ?? (() => {}),
+      services: options.services ?? false,
+      vaultPassphrase: () => process.env[VAULT_PASSPHRASE_ENV],
+    });
     if (this.signal.aborted) throw new ParleyError('cancelled', 'Cancelled.');
     return this.sup;
   }
@@ -80,12 +87,22 @@ export class CliSession {
 }
 
 /**
- * Fetch credentials are kept in the system keychain for later updates. Without one the service
- * would fail only after the fetch (and after making a new project folder), so ask first.
+ * Fetch credentials are kept in the secret store (keychain or vault) for later updates. Without
+ * one the service would fail only after the fetch (and after making a new project folder), so ask first.
  */
 export async function requireKeychain(sup: Supervisor): Promise<void> {
   const reason = await sup.secrets.unavailableReason();
-  if (reason) throw new ParleyError('no-secure-storage', `${reason} The --auth-* credentials are stored there for later updates, so they cannot be used without it.`);
+  if (reason) {
+    const code = (await sup.secrets.backend()) === 'vault' ? 'vault-locked' : 'no-secure-storage';
+    throw new ParleyError(code, `${reason} The --auth-* credentials are stored there for later updates, so they cannot be used without it.`);
+  }
+}
+
+/** What an import refused for want of a secret store can do instead: said after its message. */
+export function noStorageAdvice(err: unknown): string {
+  if (hasCode(err, 'vault-locked')) return ` Set ${VAULT_PASSPHRASE_ENV} to the vault's passphrase, or give --without-secrets to import without them.`;
+  if (hasCode(err, 'no-secure-storage')) return ' Give --without-secrets to import without them, or make a vault in the app (parley ui) and set PARLEY_VAULT_PASSPHRASE.';
+  return '';
 }
 
 function exitForSignal(signal: NodeJS.Signals): number {

@@ -14,7 +14,9 @@ import { ChildProcessHandle, type ChildSpec } from './children/child-process.js'
 import { appVersion, checkPathLength, distEntry } from './paths.js';
 import { ProjectStore } from './store/project-store.js';
 import type { FsOps } from './store/atomic.js';
-import { KeychainSecrets, type SecretStore } from './store/secrets.js';
+import type { SecretStore } from './store/secrets.js';
+import { WorkspaceSecrets } from './store/workspace-secrets.js';
+import type { KdfParams } from './store/vault-file.js';
 import { WorkspaceStore } from './store/workspace-store.js';
 import { SessionStore } from './store/session-store.js';
 import { HistoryStore } from './store/history-store.js';
@@ -41,7 +43,12 @@ import { RunService } from './run/run-service.js';
 export interface SupervisorOptions {
   dataDir: string;
   log?: (line: string) => void;
+  /** The keychain backend of the workspace's secret store (tests give a Map-backed one). */
   secrets?: SecretStore;
+  /** Where a command without a UI gets the vault's passphrase (`PARLEY_VAULT_PASSPHRASE`). */
+  vaultPassphrase?: () => string | undefined;
+  /** scrypt's cost for a vault made here (tests use a cheaper one; the vault's header records it). */
+  vaultKdf?: KdfParams;
   electron?: boolean;
   /** Heartbeat settings for children, shortened in tests. */
   heartbeatMs?: number;
@@ -76,7 +83,8 @@ export class Supervisor {
   readonly workspace: WorkspaceStore;
   /** The session file, when this supervisor keeps one (the app). */
   readonly session: SessionStore | null;
-  readonly secrets: SecretStore;
+  /** The workspace's secret store: the keychain or the vault (workspace-secrets.ts). */
+  readonly secrets: WorkspaceSecrets;
   readonly history: HistoryStore;
   readonly verdicts: ContractVerdicts;
   readonly mocks: MockService;
@@ -113,7 +121,11 @@ export class Supervisor {
     this.log = options.log ?? logToStderr;
     this.workspace = workspace;
     this.session = session;
-    this.secrets = options.secrets ?? new KeychainSecrets(options.dataDir);
+    this.secrets = new WorkspaceSecrets(options.dataDir, {
+      ...(options.secrets ? { keychain: options.secrets } : {}),
+      ...(options.vaultPassphrase ? { vaultPassphrase: options.vaultPassphrase } : {}),
+      ...(options.vaultKdf ? { kdf: options.vaultKdf } : {}),
+    });
     this.history = new HistoryStore(options.dataDir, () => this.workspace.get().preferences.historyLimit ?? DEFAULT_HISTORY_LIMIT);
     this.electron = options.electron ?? false;
     this.httpLog = new HttpLog<LoggedSend>((change) => this.broadcast('httpLog.changed', change));
@@ -122,6 +134,11 @@ export class Supervisor {
       secrets: this.secrets,
       log: this.log,
       onChange: (count) => this.broadcast('cookies.changed', { count }),
+    });
+    // A vault created or unlocked now can keep the jar's key: the jar reads its file then.
+    this.secrets.onChange((status) => {
+      this.broadcast('secret.storage', status);
+      if (status.available) void this.cookies.storageChanged();
     });
     this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true, serve: cookieSenderHandlers(this.cookies) });
     // Definitions travel to the checker (checks, stub findings): its link carries messages over a frame.
@@ -349,6 +366,8 @@ export class Supervisor {
     await Promise.all([this.mocks.stopAll(), this.runs.close()]);
     await Promise.all([this.sender.stop(), this.checker.stop(), this.curl.close(), definitionParser.close(), this.spareJob.drop(), ...[...this.jobs].map((job) => job.stop(200))]);
     await this.cookies.flush();
+    // The vault's key lives in this process's memory only: forgotten at quit.
+    this.secrets.vault.lock();
     // An open under way finishes first, so its store is closed with the others.
     await Promise.allSettled(this.loading.values());
     await Promise.all([...this.projects.values()].map((p) => p.close()));

@@ -13,7 +13,10 @@ import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { sendRequest } from './send/send-service.js';
 import { addBodyFile } from './store/body-files.js';
-import { moveSecretsToKeychain } from './send/secure-auth.js';
+import { moveSecretsToStore } from './send/secure-auth.js';
+import { literalSecrets } from '../../protocol/credentials/auth-secrets.js';
+import { newId } from '../../protocol/ids.js';
+import { inheritedSettings } from '../../protocol/inheritance.js';
 import { mockHandlers } from './mocks/mock-handlers.js';
 import { bodySchemaHandlers } from './checks/body-schema.js';
 import { importHandlers } from './imports/import-handlers.js';
@@ -111,13 +114,35 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [api.id]);
       return api;
     },
-    'api.save': async ({ project, api }) => {
+    'api.save': async ({ project, api, leaveOutSecrets }) => {
       const store = sup.project(project);
-      const secured = await moveSecretsToKeychain(api.auth, `api/${api.id}`, sup.secrets);
+      const secured = await moveSecretsToStore(api.auth, `api/${api.id}`, sup.secrets, { leaveOut: leaveOutSecrets === true });
       await rememberSecrets(sup, secured.stored);
       const saved = await store.saveApi({ ...api, auth: secured.auth });
       sup.projectChanged(store, [api.id]);
       return saved;
+    },
+
+    'folder.get': ({ project, id }) => {
+      const { name, settings } = sup.project(project).getFolder(id);
+      return { id, name, settings };
+    },
+    'folder.save': async ({ project, id, settings }) => {
+      const store = sup.project(project);
+      // A typed secret goes to the secret store (keychain or vault) under the folder's own id, which a rename or move keeps.
+      const current = store.getFolder(id);
+      const secretId = current.secretId ?? (literalSecrets(settings.auth).size > 0 ? newId('f') : undefined);
+      const secured = secretId === undefined ? { auth: settings.auth, stored: [] } : await moveSecretsToStore(settings.auth, `folder/${secretId}`, sup.secrets);
+      await rememberSecrets(sup, secured.stored);
+      await store.saveFolder(id, { ...settings, auth: secured.auth }, secretId);
+      sup.projectChanged(store, [id]);
+      const saved = store.getFolder(id);
+      return { id, name: saved.name, settings: saved.settings };
+    },
+    'tree.inherited': ({ project, item }) => {
+      const store = sup.project(project);
+      const { api, folders } = item.kind === 'request' ? store.scopeOf(item.id) : store.scopeOfFolder(item.id);
+      return inheritedSettings(api, folders);
     },
 
     'request.get': ({ project, id }) => sup.project(project).getRequest(id),
@@ -127,9 +152,9 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.projectChanged(store, [request.id]);
       return request;
     },
-    'request.save': async ({ project, request }) => {
+    'request.save': async ({ project, request, leaveOutSecrets }) => {
       const store = sup.project(project);
-      const secured = await moveSecretsToKeychain(request.auth, `request/${request.id}`, sup.secrets);
+      const secured = await moveSecretsToStore(request.auth, `request/${request.id}`, sup.secrets, { leaveOut: leaveOutSecrets === true });
       await rememberSecrets(sup, secured.stored);
       const saved = await store.saveRequest({ ...request, auth: secured.auth });
       sup.projectChanged(store, [request.id]);
@@ -185,10 +210,11 @@ export function uiHandlers(sup: Supervisor): Handlers {
       sup.broadcast('workspace.changed', ws);
       return {};
     },
-    'secret.status': async () => {
-      const reason = await sup.secrets.unavailableReason();
-      return { available: reason === null, ...(reason ? { reason } : {}), names: sup.workspace.get().secrets };
-    },
+    'secret.status': async () => ({ ...(await sup.secrets.status()), names: sup.workspace.get().secrets }),
+    'secret.has': ({ names }) => sup.secrets.has(names),
+    'secret.createVault': ({ passphrase }) => sup.secrets.createVault(passphrase),
+    'secret.unlock': ({ passphrase }) => sup.secrets.unlockVault(passphrase),
+    'secret.lock': () => sup.secrets.lockVault(),
 
     'fs.list': async ({ path }) => {
       checkPathLength(path ?? '', 'folder');

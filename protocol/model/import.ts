@@ -181,8 +181,18 @@ export const SecretToStore = T.Object({
 });
 export type SecretToStore = Static<typeof SecretToStore>;
 
-/** A folder of an import: its path ('/'-separated) and its place in its parent (`SourceOrder`, protocol/project/order-keys.ts). */
-export const ImportedFolder = T.Object({ path: T.String(), order: T.String() });
+/**
+ * A folder of an import: its path ('/'-separated), its place in its parent (`SourceOrder`,
+ * protocol/project/order-keys.ts), and the settings the source gave it (a Postman folder's auth
+ * and variables), which its requests inherit (docs/project-files.md "Folder settings").
+ */
+export const ImportedFolder = T.Object({
+  path: T.String(),
+  order: T.String(),
+  auth: T.Optional(Auth),
+  headers: T.Optional(T.Array(Row)),
+  variables: T.Optional(T.Array(Row)),
+});
 export type ImportedFolder = Static<typeof ImportedFolder>;
 
 export const ImportedApi = T.Object({

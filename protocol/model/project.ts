@@ -1,5 +1,6 @@
 import { Type as T, type Static } from '@sinclair/typebox';
-import { Problem, Row } from './common.js';
+import { Id, Problem, Row } from './common.js';
+import { Auth } from './auth.js';
 
 /** parley.yaml at the root of a project folder. */
 export const ProjectFile = T.Object({
@@ -13,13 +14,53 @@ export type ProjectFile = Static<typeof ProjectFile>;
  * folder.yaml in a folder of requests: its place among its parent's items, and it keeps a folder
  * that holds nothing yet in the project (git keeps no empty folder). A folder without one (a
  * project written before) is a folder all the same, placed by name.
+ *
+ * Its settings (auth, headers, variables) are inherited by every request in it and in its
+ * folders, the nearest folder first (protocol/inheritance.ts, docs/project-files.md "Folder
+ * settings"). Each is optional, so a folder.yaml without them (every one written before) reads
+ * as it is: no migration, the version stays 1.
  */
 export const FolderFile = T.Object({
   version: T.Literal(1),
   /** A fractional index key (protocol/project/order-keys.ts). */
   order: T.Optional(T.String()),
+  /**
+   * Names the folder's secrets in the keychain (`folder/<id>/<field>`); made the first time a
+   * typed secret of its auth is stored, so it outlives a rename or a move of the folder.
+   */
+  id: T.Optional(Id),
+  /** What its requests that inherit use; absent or `inherit`: what the folder above (or the API) has. */
+  auth: T.Optional(Auth),
+  /** Sent with every request in it; a request's own header of the same name wins, then the nearest folder's. */
+  headers: T.Optional(T.Array(Row)),
+  /** `${name}` values for the requests in it: over the project's properties, under the environment. */
+  variables: T.Optional(T.Array(Row)),
 });
 export type FolderFile = Static<typeof FolderFile>;
+
+/** A folder's settings as its editor has them: each always there (empty, or auth inherit, when the file has none). */
+export const FolderSettings = T.Object({
+  auth: Auth,
+  headers: T.Array(Row),
+  variables: T.Array(Row),
+});
+export type FolderSettings = Static<typeof FolderSettings>;
+
+/** Where an inherited value is set: a folder (by its tree id and name) or the API. */
+export const SettingSource = T.Object({ kind: T.Union([T.Literal('folder'), T.Literal('api')]), id: T.String(), name: T.String() });
+export type SettingSource = Static<typeof SettingSource>;
+
+/**
+ * What a request (or a folder) takes from the folders above it and its API: the auth its Inherit
+ * means and where it is set, the headers it gets (a request's own of the same name still wins)
+ * and the folders' variables, each with its source, nearest first where one hides another.
+ */
+export const InheritedSettings = T.Object({
+  auth: T.Object({ auth: Auth, from: SettingSource }),
+  headers: T.Array(T.Object({ name: T.String(), value: T.String(), from: SettingSource })),
+  variables: T.Array(T.Object({ name: T.String(), value: T.String(), from: SettingSource })),
+});
+export type InheritedSettings = Static<typeof InheritedSettings>;
 
 /**
  * The sidebar's view of a project: a flat list of rows with parent ids, cheap to send and

@@ -1,7 +1,7 @@
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Id, Row } from './common.js';
 
-/** A variable whose value is a `${secret:name}` reference is a secret; the value sits in the keychain. */
+/** A variable whose value is a `${secret:name}` reference is a secret; the value sits in the secret store (keychain or vault). */
 export const Environment = T.Object({
   id: Id,
   name: T.String({ minLength: 1 }),
@@ -52,7 +52,7 @@ export const Workspace = T.Object({
   globals: T.Array(Row),
   activeEnvironment: T.Optional(T.String()),
   preferences: Preferences,
-  /** Names of secrets this workspace stored in the keychain (the values are never here). */
+  /** Names of secrets this workspace stored in its secret store (the values are never here). */
   secrets: T.Array(T.String()),
   recentProjects: T.Array(T.String()),
 });
@@ -65,3 +65,23 @@ export function defaultPreferences(): Preferences {
 export function emptyWorkspace(): Workspace {
   return { version: 1, environments: [], globals: [], preferences: defaultPreferences(), secrets: [], recentProjects: [] };
 }
+
+/**
+ * Where the workspace keeps secrets (docs/secrets.md): the system keychain, the workspace's
+ * encrypted vault file (chosen when there is no keychain), or nowhere.
+ */
+export const SecretStorage = T.Object({
+  backend: T.Union([T.Literal('keychain'), T.Literal('vault'), T.Literal('none')]),
+  /** The vault is there but not unlocked in this session. */
+  locked: T.Boolean(),
+  /** A secret can be stored and read now. */
+  available: T.Boolean(),
+  /** Why not, when not: no secure storage, the vault locked or damaged. */
+  reason: T.Optional(T.String()),
+  /** The vault file: where it is, or where one would be made (no keychain). */
+  vaultFile: T.Optional(T.String()),
+});
+export type SecretStorage = Static<typeof SecretStorage>;
+
+/** Codes of the errors that mean no secret can be stored or read now: the UI offers a vault, an unlock, or going without. */
+export const NO_STORAGE_CODES: ReadonlySet<string> = new Set(['no-secure-storage', 'vault-locked']);

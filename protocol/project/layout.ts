@@ -5,7 +5,7 @@
  *   apis/<api>/api.yaml                         an API (base URL, auth, definition record, its place)
  *   apis/<api>/definition/...                   its cached definition documents
  *   apis/<api>/requests/[<folder>/...]<name>.request.yaml   requests; sub-folders are folders
- *   apis/<api>/requests/<folder>/.../folder.yaml            a folder's place (absent in older projects)
+ *   apis/<api>/requests/<folder>/.../folder.yaml            a folder's place and settings (absent in older projects)
  *   mocks/<mock>/mock.yaml ...                  mocks (see docs/mock-files.md)
  *   files/...                                   body files (binary bodies, multipart file parts), picked files copied in
  *   imported-scripts/...                        scripts kept as text by importers, never run

@@ -12,6 +12,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText, typeInto } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -42,7 +43,7 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
 
   it('keeps an edit in the API, Environments and Project editors across tab switches', async () => {
     await page.getByRole('treeitem', { name: 'Pet Store', exact: true }).dblclick();
-    await page.getByLabel('Base URL').fill('http://127.0.0.1:9/edited');
+    await typeInto(page.getByLabel('Base URL'), 'http://127.0.0.1:9/edited');
     await palette('Environments and globals');
     await page.getByRole('button', { name: '+ New environment' }).click();
     await page.getByRole('dialog', { name: 'New environment' }).getByRole('textbox').fill('Staging');
@@ -54,7 +55,7 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
 
     // Back to each: the edit is there and the tab says it is unsaved.
     await tab(/Pet Store/).click();
-    await expect(page.getByLabel('Base URL').inputValue()).resolves.toBe('http://127.0.0.1:9/edited');
+    await expect(codeText(page.getByLabel('Base URL'))).resolves.toBe('http://127.0.0.1:9/edited');
     await tab('Environments').click();
     await page.getByRole('option', { name: 'Staging' }).waitFor();
     await expect(page.getByLabel('Variable name').first().inputValue()).resolves.toBe('host');
@@ -75,7 +76,7 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
     await ask.getByRole('button', { name: "Don't save" }).click();
     await tab(/Pet Store/).waitFor({ state: 'detached' });
     await page.getByRole('treeitem', { name: 'Pet Store', exact: true }).dblclick();
-    await expect(page.getByLabel('Base URL').inputValue()).resolves.not.toBe('http://127.0.0.1:9/edited');
+    await expect(codeText(page.getByLabel('Base URL'))).resolves.not.toBe('http://127.0.0.1:9/edited');
 
     await tab('Environments').click();
     await page.keyboard.press('Control+Alt+W');
@@ -91,7 +92,7 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
   it('asks before the page is left with an unsaved edit the session cannot bring back (a typed secret)', async () => {
     // Other edits come back with the session (session-restore.test.ts); a typed token never is kept there.
     await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
-    await page.getByLabel('Path parameter value of petId').fill('77');
+    await typeInto(page.getByLabel('Path parameter value of petId'), '77');
     await dirty(/Get a pet/).waitFor();
     await page.getByRole('tab', { name: /^Auth/ }).click();
     await page.getByLabel('Auth type').selectOption('bearer');
@@ -107,7 +108,7 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
     expect(page.isClosed()).toBe(false);
     await page.getByLabel('Auth type').selectOption('inherit');
     await page.getByRole('tab', { name: /^Params/ }).click();
-    await page.getByLabel('Path parameter value of petId').fill('1');
+    await typeInto(page.getByLabel('Path parameter value of petId'), '1');
     await page.locator('.tabbar .dirty-dot').waitFor({ state: 'detached' });
   });
 
@@ -120,16 +121,16 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
     };
     await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
     await rewrite('/pets/{petId}/from-disk');
-    await until(async () => (await url.inputValue()) === '/pets/{petId}/from-disk');
+    await until(async () => (await codeText(url)) === '/pets/{petId}/from-disk');
     await expect(page.locator('.tabbar .dirty-dot').count()).resolves.toBe(0);
 
     // With an edit: the edit stays, the banner offers the file's version.
-    await url.fill('/pets/{petId}/mine');
+    await typeInto(url, '/pets/{petId}/mine');
     await rewrite('/pets/{petId}/disk-2');
     const banner = page.locator('.draft-banner');
     await banner.waitFor();
     await expect(banner.textContent()).resolves.toContain('Get a pet changed on disk');
-    await expect(url.inputValue()).resolves.toBe('/pets/{petId}/mine');
+    await expect(codeText(url)).resolves.toBe('/pets/{petId}/mine');
     await screenshot(page, 'drafts-changed-on-disk');
     await banner.getByRole('button', { name: 'Keep mine' }).click();
     await banner.waitFor({ state: 'detached' });
@@ -137,10 +138,10 @@ describe.skipIf(missing !== null)('unsaved edits', () => {
     await page.keyboard.press('Control+S');
     await until(async () => (await readFile(getAPetFile(), 'utf8')).includes('url: /pets/{petId}/mine'));
 
-    await url.fill('/pets/{petId}/mine-again');
+    await typeInto(url, '/pets/{petId}/mine-again');
     await rewrite('/pets/{petId}/disk-3');
     await banner.getByRole('button', { name: 'Reload' }).click();
-    await until(async () => (await url.inputValue()) === '/pets/{petId}/disk-3');
+    await until(async () => (await codeText(url)) === '/pets/{petId}/disk-3');
     await expect(page.locator('.tabbar .dirty-dot').count()).resolves.toBe(0);
   });
 

@@ -12,7 +12,7 @@ import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { startSseServer, type SseServer } from '../support/sse-server.js';
 import { until } from '../support/until.js';
-import { codeText } from '../support/code-editor.js';
+import { codeText, typeInto } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -112,7 +112,7 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     // A stream an earlier test left running is stopped first.
     const stop = page.getByRole('button', { name: 'Stop', exact: true });
     if (await stop.count()) await stop.click();
-    await page.getByLabel('URL', { exact: true }).fill(url);
+    await typeInto(page.getByLabel('URL', { exact: true }), url);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
   }
 
@@ -181,7 +181,7 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await until(async () => (await page.getByTestId('stream-state').textContent()) === 'stopped');
     // The request now goes elsewhere on the same server: the re-send is the entry's, a stream.
-    await page.getByLabel('URL', { exact: true }).fill(`${sse.url}/json`);
+    await typeInto(page.getByLabel('URL', { exact: true }), `${sse.url}/json`);
 
     /** Re-sent: the Events tab is open and growing with Stop, then Stop ends it as stopped, never an error. */
     const watchLiveThenStop = async (shot: string) => {
@@ -339,6 +339,8 @@ describe.skipIf(missing !== null)('event streams, Query and the HTML preview', (
     await sendTo(`${htmlOrigin}/after`);
     await until(() => htmlHits.includes('/after'));
     expect(htmlHits).toEqual(['/page', '/after']);
+    // Its response in, so the next test's sendTo does not see a Stop that goes as it clicks it.
+    await page.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'detached' });
   });
 
   it('keeps the preview on its document when a link is clicked, the mutation-XSS vector of issue 26 included; the pane says links are not followed', async () => {

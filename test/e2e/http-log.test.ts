@@ -12,6 +12,7 @@ import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { startSseServer, type SseServer } from '../support/sse-server.js';
 import { until } from '../support/until.js';
+import { typeInto } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 
@@ -42,7 +43,7 @@ describe.skipIf(missing !== null)('the HTTP Log', () => {
   });
 
   async function sendAndWait(url: string, done: () => Promise<unknown>): Promise<void> {
-    await page.getByLabel('URL', { exact: true }).fill(url);
+    await typeInto(page.getByLabel('URL', { exact: true }), url);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await done();
   }

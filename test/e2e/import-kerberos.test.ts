@@ -96,7 +96,7 @@ describe.skipIf(missing !== null)(`Kerberos definition authentication in the Imp
     await page.getByRole('treeitem', { name: /Add/ }).first().click();
     await page.getByLabel('SOAP operation').waitFor();
     await page.getByRole('tab', { name: /^Auth/ }).click();
-    await page.getByText("Uses the API's authentication: Kerberos").waitFor();
+    await page.getByText(/^Uses Kerberos, from API /).waitFor();
     // Kerberos can be chosen on a request too: an optional SPN and the ticket it uses.
     await page.getByLabel('Auth type').selectOption('kerberos');
     await page.getByText('Uses your signed-in Kerberos ticket').waitFor();

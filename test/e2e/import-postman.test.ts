@@ -14,6 +14,7 @@ import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi, loadApp } from '../support/ui-app.js';
 import { childrenOf } from '../support/processes.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const FIXTURES = join(repoRoot(), 'test', 'fixtures', 'importers', 'postman');
@@ -61,7 +62,7 @@ describe.skipIf(missing !== null)('import dialog with Postman exports', { timeou
 
     await page.getByLabel('Filter requests').fill('Login');
     await page.getByRole('treeitem', { name: /Login/ }).first().click();
-    await expect.poll(() => page.getByLabel('URL').first().inputValue()).toBe('https://example.com/login');
+    await expect.poll(() => codeText(page.getByLabel('URL').first())).toBe('https://example.com/login');
     await screenshot(page, 'import-postman-request');
   });
 

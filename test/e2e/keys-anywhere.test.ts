@@ -13,6 +13,7 @@ import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { codeText } from '../support/code-editor.js';
 import { until } from '../support/until.js';
+import { typeInto } from '../support/code-editor.js';
 
 /** A palette key as Playwright presses it: "Ctrl+Alt+W" -> "Control+Alt+W". */
 const pressable = (keys: string) => keys.replace(/\bCtrl\b/g, 'Control').replace(/\bCmd\b/g, 'Meta');
@@ -62,8 +63,7 @@ describe.skipIf(missing !== null)('keys act on the active tab wherever focus is'
   it('from the tab strip: Ctrl+S saves the active tab to disk, Ctrl+Alt+W closes it', async () => {
     await tree(/Get a pet/).dblclick();
     const value = page.getByLabel('Path parameter value of petId');
-    await value.fill('');
-    await value.pressSequentially('42', { delay: 20 });
+    await typeInto(value, '42', 20);
     await activeTab().locator('.dirty-dot').waitFor();
     await activeTab().click();
     expect(await focusIsIn('[role=tablist]')).toBe(true);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi, type UiUnderTest } from '../support/ui-app.js';
-import { codeText } from '../support/code-editor.js';
+import { codeText, typeInto } from '../support/code-editor.js';
 import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
@@ -43,7 +43,7 @@ describe.skipIf(missing !== null)('response pane', () => {
   });
 
   const send = async (path: string) => {
-    await page.getByLabel('URL', { exact: true }).fill(`${origin}${path}`);
+    await typeInto(page.getByLabel('URL', { exact: true }), `${origin}${path}`);
     await page.keyboard.press('Control+Enter');
     await until(async () => (await page.getByTestId('status').count()) === 1, 15_000, () => 'no response');
   };

@@ -16,6 +16,7 @@ import { startApp, type RunningApp } from '../support/app.js';
 import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.js';
 import { loadApp } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const TYPING_DELAY_MS = 20;
@@ -110,7 +111,7 @@ describe.skipIf(missing !== null)('session restore', () => {
     await p.getByLabel('Auth type').selectOption('bearer');
     await p.getByLabel('Token', { exact: true }).click();
     await p.keyboard.type(TOKEN, { delay: TYPING_DELAY_MS });
-    const editedUrl = await url.inputValue();
+    const editedUrl = await codeText(url);
     expect(editedUrl).toMatch(/\?restored=yes$/);
 
     // A pane resized with its handle's keys, an environment picked, and the first tab active again.
@@ -153,7 +154,7 @@ describe.skipIf(missing !== null)('session restore', () => {
 
     await expect(tab(page, 'Get a pet').locator('.dirty-dot').count()).resolves.toBe(1);
     await tab(page, 'Get a pet').click();
-    await until(async () => (await page.getByLabel('URL', { exact: true }).inputValue()) === editedUrl);
+    await until(async () => (await codeText(page.getByLabel('URL', { exact: true }))) === editedUrl);
     const banner = page.locator('.restored-banner');
     await expect(banner.textContent()).resolves.toMatch(/Unsaved edits restored from your last session\..*left out.*auth token/);
     await page.getByRole('tab', { name: /^Auth/ }).click();
@@ -185,7 +186,7 @@ describe.skipIf(missing !== null)('session restore', () => {
     await url.click();
     await page.keyboard.press('End');
     await page.keyboard.type('?again=1', { delay: TYPING_DELAY_MS });
-    const edited = await url.inputValue();
+    const edited = await codeText(url);
     await until(async () => {
       const kept = await session().catch(() => null);
       return kept?.active === 2 && JSON.stringify(kept.tabs[2]?.draft ?? '').includes('?again=1');
@@ -201,9 +202,9 @@ describe.skipIf(missing !== null)('session restore', () => {
     expect(asked).toBe(false);
     await until(async () => (await tabTitles(page)).join() === 'List pets,Get a pet,Create a pet');
     await until(async () => (await activeTitle(page)) === 'Create a pet');
-    await until(async () => (await page.getByLabel('URL', { exact: true }).inputValue()) === edited);
+    await until(async () => (await codeText(page.getByLabel('URL', { exact: true }))) === edited);
     await tab(page, 'Get a pet').click();
-    await until(async () => (await page.getByLabel('URL', { exact: true }).inputValue()).endsWith('?restored=yes'));
+    await until(async () => (await codeText(page.getByLabel('URL', { exact: true }))).endsWith('?restored=yes'));
   }, 60_000);
 
   it('a page whose Parley stopped says so; a project folder that went away is reported once and dropped', async () => {

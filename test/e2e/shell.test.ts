@@ -9,6 +9,7 @@ import { openUi } from '../support/ui-app.js';
 import { writeBigProject } from '../support/big-project.js';
 import { TREE_PAGE_ITEMS } from '../../processes/supervisor/ui-api.js';
 import { until } from '../support/until.js';
+import { typeInto } from '../support/code-editor.js';
 
 /** A palette key as Playwright presses it: "Ctrl+Alt+W" -> "Control+Alt+W". */
 const pressable = (keys: string) => keys.replace(/\bCtrl\b/g, 'Control').replace(/\bCmd\b/g, 'Meta');
@@ -128,7 +129,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
       await showPets();
       await tree(/List pets/).dblclick();
       await tree(/Get a pet/).dblclick();
-      await page.getByLabel('Path parameter value of petId').fill(String(100 + ++edits));
+      await typeInto(page.getByLabel('Path parameter value of petId'), String(100 + ++edits));
       await page.evaluate(() => delete document.body.dataset.lastCommand);
     };
     await closeAllTabs();
@@ -205,7 +206,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
     await tree(/List pets/).click();
     expect(await tabTitles()).toEqual(['Create a pet', 'List pets']);
     // The first edit keeps it: the next click opens beside it.
-    await page.getByLabel('URL', { exact: true }).fill('/pets?limit=3');
+    await typeInto(page.getByLabel('URL', { exact: true }), '/pets?limit=3');
     await tree(/Get a pet/).click();
     expect(await tabTitles()).toEqual(['Create a pet', 'List pets', 'Get a pet']);
     // Double-clicking a preview tab keeps it too.

@@ -19,6 +19,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { loadApp, openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const TYPING_DELAY_MS = 25;
@@ -83,7 +84,7 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
     const out: [string, string][] = [];
     for (let i = 0; i < (await rows.count()); i++) {
       const row = rows.nth(i);
-      out.push([await row.getByLabel('Query parameter name').inputValue(), await row.getByLabel(/^Query parameter value/).inputValue()]);
+      out.push([await row.getByLabel('Query parameter name').inputValue(), await codeText(row.getByLabel(/^Query parameter value/))]);
     }
     return out;
   };
@@ -93,7 +94,7 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
     await url().click();
     const typed = `${origin}/echo?a=1&b=2#frag`;
     await page.keyboard.type(typed, { delay: TYPING_DELAY_MS });
-    await expect(url().inputValue()).resolves.toBe(typed);
+    await expect(codeText(url())).resolves.toBe(typed);
     await expect(rowsShown()).resolves.toEqual([
       ['a', '1'],
       ['b', '2'],
@@ -113,7 +114,7 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
     await page.keyboard.press('End');
     for (let i = 0; i < '#frag'.length; i++) await page.keyboard.press('ArrowLeft');
     await page.keyboard.type('&lang=en', { delay: TYPING_DELAY_MS });
-    await expect(url().inputValue()).resolves.toBe(`${origin}/echo?a=1&b=2&lang=en#frag`);
+    await expect(codeText(url())).resolves.toBe(`${origin}/echo?a=1&b=2&lang=en#frag`);
     await expect(rowsShown()).resolves.toEqual([
       ['a', '1'],
       ['b', '2'],
@@ -122,9 +123,9 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
   });
 
   it('switching a row off takes its pair out of the URL and leaves the row in place; switching it on puts the pair back', async () => {
-    const before = await url().inputValue();
+    const before = await codeText(url());
     await page.getByLabel('Send b').uncheck();
-    await expect(url().inputValue()).resolves.toBe(`${origin}/echo?a=1&lang=en#frag`);
+    await expect(codeText(url())).resolves.toBe(`${origin}/echo?a=1&lang=en#frag`);
     await expect(rowsShown()).resolves.toEqual([
       ['a', '1'],
       ['b', '2'],
@@ -132,7 +133,7 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
     ]);
     await expect(page.getByLabel('Send b').isChecked()).resolves.toBe(false);
     await page.getByLabel('Send b').check();
-    await expect(url().inputValue()).resolves.toBe(before);
+    await expect(codeText(url())).resolves.toBe(before);
   });
 
   it('editing a row rewrites only its part of the URL; the file holds the URL as typed, and so does a reload', async () => {
@@ -141,7 +142,7 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.type('x y', { delay: TYPING_DELAY_MS });
     const edited = `${origin}/echo?a=x%20y&b=2&lang=en#frag`;
-    await expect(url().inputValue()).resolves.toBe(edited);
+    await expect(codeText(url())).resolves.toBe(edited);
 
     await page.keyboard.press('Control+S');
     await until(async () => (await readFile(requestFile('Typed'), 'utf8')).includes('a=x%20y'));
@@ -155,7 +156,7 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
     await loadApp(page, app.url);
     await page.getByRole('treeitem', { name: /Echo/ }).click();
     await page.getByRole('treeitem', { name: /Typed/ }).click();
-    await until(async () => (await url().inputValue()) === edited);
+    await until(async () => (await codeText(url())) === edited);
     await expect(rowsShown()).resolves.toEqual([
       ['a', 'x y'],
       ['b', '2'],
@@ -167,7 +168,7 @@ describe.skipIf(missing !== null)('the URL bar keeps what is typed', () => {
   it('opens a file of an earlier release with its rows in the URL (the query it sent), the row switched off kept', async () => {
     await page.getByRole('treeitem', { name: /Old/ }).click();
     let seen = '';
-    await until(async () => (seen = await url().inputValue()) === '/echo?page=2&q=a%20b', 10_000, () => `the URL field shows ${seen}`);
+    await until(async () => (seen = await codeText(url())) === '/echo?page=2&q=a%20b', 10_000, () => `the URL field shows ${seen}`);
     await expect(page.getByLabel('Send debug').isChecked()).resolves.toBe(false);
     const before = received.length;
     await page.getByRole('button', { name: 'Send' }).click();

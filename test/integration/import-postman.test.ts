@@ -116,7 +116,7 @@ describe('Postman collection into a project', () => {
 });
 
 describe('Postman environments and globals into the workspace', () => {
-  it('an environment: no project needed, never active, secret values to the keychain as references, disabled kept', async () => {
+  it('an environment: no project needed, never active, secret values to the secret store as references, disabled kept', async () => {
     const text = JSON.stringify({ name: 'Staging', values: [{ key: 'host', value: '{{base}}/v1' }, { key: 'token', value: 'tok-123', type: 'secret' }, { key: 'empty', value: '', type: 'secret' }, { key: 'off', value: '1', enabled: false }], _postman_variable_scope: 'environment' });
     const done = await run({ source: { kind: 'paste', text }, format: 'auto', options: {} });
     expect(done.project).toBeUndefined();
@@ -134,6 +134,8 @@ describe('Postman environments and globals into the workspace', () => {
     expect(secrets.values.has('staging/empty')).toBe(false);
     expect(ws.secrets).toContain('staging/token');
     expect(done.report.warnings.some((w) => /no exported value/.test(w.message))).toBe(true);
+    // Where the value went is said by the supervisor, which knows the store (here the keychain; a vault says "the vault").
+    expect(done.report.notes).toContainEqual({ message: '1 secret value went to the system keychain; the variable holds a ${secret:…} reference.' });
     expect(JSON.stringify(ws)).not.toContain('tok-123');
   });
 

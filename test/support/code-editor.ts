@@ -8,3 +8,15 @@ import type { Locator } from 'playwright-core';
 export function codeText(editable: Locator): Promise<string> {
   return editable.evaluate((el) => (el.closest('.cm-editor') as (Element & { parleyText?: string }) | null)?.parleyText ?? '');
 }
+
+/**
+ * Replaces the text of a code editor or one-line field (the URL, a header value) as a person
+ * does: click into it, select all, type the new text key by key (an empty text deletes).
+ */
+export async function typeInto(editable: Locator, text: string, delay = 10): Promise<void> {
+  const keyboard = editable.page().keyboard;
+  await editable.click();
+  await keyboard.press('ControlOrMeta+A');
+  if (text === '') await keyboard.press('Backspace');
+  else await keyboard.type(text, { delay });
+}

@@ -11,6 +11,7 @@ import type * as ChildBus from './child-bus.js';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import { BUS_MAX_FRAME_ENV, BUS_MAX_MESSAGE_ENV } from '../../../protocol/framing.js';
 import type { MethodName, ReqOf, ResOf } from '../../../protocol/messages.js';
+import { VAULT_PASSPHRASE_ENV } from '../store/vault-secrets.js';
 
 export type ChildState = 'starting' | 'running' | 'restarting' | 'stopped';
 
@@ -223,6 +224,8 @@ export class ChildProcessHandle {
   /** This process's environment for the child, with the link's limits as this spec sets them (never as inherited). */
   private childEnv(): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env, ...this.spec.env };
+    // The vault's passphrase is the supervisor's alone: no child needs it, nor a script's process.
+    delete env[VAULT_PASSPHRASE_ENV];
     delete env[BUS_MAX_MESSAGE_ENV];
     delete env[BUS_MAX_FRAME_ENV];
     if (this.spec.maxMessage) env[BUS_MAX_MESSAGE_ENV] = String(this.spec.maxMessage);

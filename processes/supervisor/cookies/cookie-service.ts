@@ -28,10 +28,10 @@ export class CookieService {
   readonly #jar = new WorkspaceJar();
   readonly #file: JarFile;
   readonly #options: CookieServiceOptions;
-  /** The keychain and the jar file are first read when the jar is first used: a command that never sends pays nothing. */
+  /** The secret store and the jar file are first read when the jar is first used: a command that never sends pays nothing. */
   #loading: Promise<void> | undefined;
   #status: JarStatus = { persistent: false };
-  /** Whether the jar file may be written: the keychain works and did not fail on read. */
+  /** Whether the jar file may be written: the secret store works and did not fail on read. */
   #writable = false;
   #savedRevision = 0;
   #saveTimer: NodeJS.Timeout | undefined;
@@ -55,7 +55,23 @@ export class CookieService {
     return this.#status;
   }
 
-  async #load(): Promise<void> {
+  /**
+   * The secret store became usable (a vault created or unlocked): a jar that could not be kept
+   * reads its file now, keeping the cookies this session already has, and is written from then on.
+   */
+  async storageChanged(): Promise<void> {
+    if (this.#loading === undefined) return; // Not used yet: its first use reads the file.
+    await this.#loading;
+    if (this.#writable) return;
+    this.#loading = this.#load(true);
+    await this.#loading;
+    if (this.#writable && this.#jar.persistentRecords().length > 0) {
+      this.#savedRevision = -1;
+      await this.#save();
+    }
+  }
+
+  async #load(merge = false): Promise<void> {
     const { secrets, log } = this.#options;
     const reason = await secrets.unavailableReason();
     if (reason !== null) {
@@ -63,7 +79,8 @@ export class CookieService {
       return;
     }
     try {
-      const kept = this.#jar.restore(await this.#file.read());
+      // Merging after an unlock: what this session received is newer than the file.
+      const kept = this.#jar.restore(await this.#file.read(), new Date(), merge);
       if (kept > 0) log(`cookie jar: ${kept} saved cookies read`);
       this.#writable = true;
       this.#status = { persistent: true };
@@ -75,7 +92,7 @@ export class CookieService {
         this.#writable = true;
         this.#status = { persistent: true, message: `${e.message} The jar started empty and replaces that file at its next save.` };
       } else {
-        // The keychain failed (locked, refused): the file may be fine, so it is never overwritten.
+        // The store failed (a locked keychain or vault, a refusal): the file may be fine, so it is never overwritten.
         this.#status = { persistent: false, message: `${e.message} ${NOT_KEPT}` };
       }
       log(`cookie jar: ${e.message}`);

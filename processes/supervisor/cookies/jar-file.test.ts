@@ -61,7 +61,7 @@ describe('JarFile', () => {
     const secrets = new MapSecrets();
     await new JarFile(dir, secrets).write([record]);
     secrets.map.clear();
-    await expect(new JarFile(dir, secrets).read()).rejects.toThrow(/key is no longer in the system keychain/);
+    await expect(new JarFile(dir, secrets).read()).rejects.toThrow(/key is no longer in the secret store/);
     expect(secrets.map.size).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 /**
- * The jar file: the cookies with an expiry, sealed with AES-256-GCM under a key kept in the OS
- * keychain, in the workspace's data folder (never a project folder). Layout:
+ * The jar file: the cookies with an expiry, sealed with AES-256-GCM under a key kept in the
+ * workspace's secret store (the OS keychain, or the vault without one), in the workspace's data folder (never a project folder). Layout:
  * `PARLEY-JAR\x01` (magic and format version, also the additional authenticated data), a 12-byte
  * IV, the 16-byte tag, then the ciphertext of `{"v":1,"cookies":[JarRecord...]}`. A file that was
  * changed, cut short or sealed under another key fails the tag check and is not read.
@@ -16,7 +16,7 @@ import type { SecretStore } from '../store/secrets.js';
 import type { JarRecord } from './jar.js';
 
 export const JAR_FILE = 'cookies.jar';
-/** The keychain entry holding the jar's key (base64 of 32 random bytes), scoped to the workspace like every secret. */
+/** The secret store's entry holding the jar's key (base64 of 32 random bytes), scoped to the workspace like every secret. */
 export const JAR_KEY_NAME = 'parley.cookie-jar.key';
 
 const MAGIC = Buffer.from('PARLEY-JAR\x01', 'latin1');
@@ -57,7 +57,7 @@ export function openJar(sealed: Buffer, key: Buffer): JarRecord[] {
   try {
     text = Buffer.concat([decipher.update(sealed.subarray(MAGIC.length + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {
-    throw unreadable('it was changed, or sealed with a key the keychain no longer holds');
+    throw unreadable('it was changed, or sealed with a key the secret store no longer holds');
   }
   let content: unknown;
   try {
@@ -70,7 +70,7 @@ export function openJar(sealed: Buffer, key: Buffer): JarRecord[] {
   return (content as { cookies: JarRecord[] }).cookies;
 }
 
-/** Reads and writes one workspace's jar file with its keychain key. */
+/** Reads and writes one workspace's jar file with its key from the secret store. */
 export class JarFile {
   readonly path: string;
 
@@ -90,7 +90,7 @@ export class JarFile {
     });
     if (sealed === null) return [];
     const key = await this.key(false);
-    if (key === null) throw new ParleyError('jar-unreadable', 'The saved cookies could not be read: their key is no longer in the system keychain.');
+    if (key === null) throw new ParleyError('jar-unreadable', 'The saved cookies could not be read: their key is no longer in the secret store (keychain or vault).');
     return openJar(sealed, key);
   }
 

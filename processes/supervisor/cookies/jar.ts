@@ -196,14 +196,16 @@ export class WorkspaceJar {
       }));
   }
 
-  /** Puts back cookies read from the jar file; expired ones and ones past the caps are left out. */
-  restore(records: JarRecord[], now = new Date()): number {
+  /** Puts back cookies read from the jar file; expired ones and ones past the caps are left out, and with `keepExisting` ones the jar already holds. */
+  restore(records: JarRecord[], now = new Date(), keepExisting = false): number {
     let kept = 0;
     for (const r of records) {
       if (r.expires <= now.getTime()) continue;
       const cookie = new Cookie({ key: r.name, value: r.value, domain: r.domain, path: r.path, hostOnly: r.hostOnly, secure: r.secure, httpOnly: r.httpOnly, expires: new Date(r.expires), creation: new Date(r.created) });
       if (r.sameSite) cookie.sameSite = r.sameSite;
-      if (!this.#find(keyOf(cookie))) this.#total++;
+      const existing = this.#find(keyOf(cookie));
+      if (existing && keepExisting) continue;
+      if (!existing) this.#total++;
       sync((cb) => this.#store.putCookie(cookie, cb));
       this.#noteExpiry(cookie);
       if (!this.#enforceCaps(cookie).includes(cookie)) kept++;

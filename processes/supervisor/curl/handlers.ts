@@ -11,7 +11,7 @@ import type { ProjectStore } from '../store/project-store.js';
 import { addBodyFile } from '../store/body-files.js';
 import { ParleyError } from '../../../protocol/errors.js';
 import { newId } from '../../../protocol/ids.js';
-import { moveSecretsToKeychain } from '../send/secure-auth.js';
+import { moveSecretsToStore } from '../send/secure-auth.js';
 import { prepareSend } from '../send/send-service.js';
 import { bodyLabel } from '../../importer/engine/curl/convert-command.js';
 import { entryToCurl, specToCurl } from './copy.js';
@@ -30,11 +30,12 @@ export type LocalFilesPolicy = 'copy' | 'refuse' | { copy: readonly string[] };
 
 /**
  * A curl command as a new request under `parent` (an API or folder id) of the project; a password
- * or token from the command goes to the keychain before the file is written.
+ * or token from the command goes to the secret store before the file is written. Without a store
+ * the import is refused, or with `leaveOutSecrets` made with that field empty and a note saying so.
  */
 export async function importCurl(
   sup: Supervisor,
-  input: { project: string; parent: string; command: string; name?: string; filesFrom?: string; localFiles?: LocalFilesPolicy },
+  input: { project: string; parent: string; command: string; name?: string; filesFrom?: string; localFiles?: LocalFilesPolicy; leaveOutSecrets?: boolean },
 ): Promise<{ request: Request; report: CurlImportReport; file: string }> {
   const store = sup.project(input.project);
   const id = newId('r');
@@ -48,8 +49,10 @@ export async function importCurl(
       { files: local.map((f) => f.path) },
     );
   }
-  const { request, report } = await placeBodyFiles(store, read, located, input.localFiles ?? { copy: [] }, input.filesFrom);
-  const secured = await moveSecretsToKeychain(request.auth, `request/${id}`, sup.secrets);
+  const placed = await placeBodyFiles(store, read, located, input.localFiles ?? { copy: [] }, input.filesFrom);
+  const { request } = placed;
+  const secured = await moveSecretsToStore(request.auth, `request/${id}`, sup.secrets, { leaveOut: input.leaveOutSecrets === true, refusal: 'The command carries a password or token, so nothing was imported.' });
+  const report = secured.leftOut.length > 0 ? { ...placed.report, notes: [...placed.report.notes, leftOutNote(secured.leftOut)] } : placed.report;
   if (secured.stored.length > 0) {
     const ws = await sup.workspace.update((draft) => {
       draft.secrets = [...new Set([...draft.secrets, ...secured.stored])].sort();
@@ -60,6 +63,19 @@ export async function importCurl(
   sup.projectChanged(store, [saved.id]);
   return { request: saved, report, file: store.requestFile(saved.id) };
 }
+
+/** The report's note for secrets an import left out: what is empty, and why. */
+export function leftOutNote(fields: readonly string[]): string {
+  const what = fields.map((f) => FIELD_WORDS.get(f) ?? f).join(' and ');
+  return `The ${what} was not imported: there is no secure storage for it (no system keychain, and no vault unlocked). The field is empty: type it on the Auth tab before sending.`;
+}
+
+const FIELD_WORDS = new Map([
+  ['password', 'password'],
+  ['token', 'token'],
+  ['value', 'API key'],
+  ['clientSecret', 'client secret'],
+]);
 
 /**
  * The files a command sends as body files of the project, which Send reads only inside it
@@ -114,8 +130,8 @@ export function curlHandlers(sup: Supervisor): Handlers {
       return local.length > 0 ? { ...read.report, localFiles: local } : read.report;
     },
 
-    'curl.import': async ({ copyLocalFiles, ...input }) => {
-      const { request, report } = await importCurl(sup, { ...input, localFiles: { copy: copyLocalFiles ?? [] } });
+    'curl.import': async ({ copyLocalFiles, leaveOutSecrets, ...input }) => {
+      const { request, report } = await importCurl(sup, { ...input, localFiles: { copy: copyLocalFiles ?? [] }, leaveOutSecrets: leaveOutSecrets === true });
       return { request, report };
     },
 

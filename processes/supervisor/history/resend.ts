@@ -63,7 +63,7 @@ async function specFromEntry(sup: Supervisor, entry: HistoryEntry, prepared: Pre
   if (url === null) return { reason: secrets.missing() };
 
   // The request's current auth wins: the entry's copies of its headers are replaced.
-  const authNames = authHeaderNames(prepared.request.auth.type === 'inherit' ? prepared.api.auth : prepared.request.auth);
+  const authNames = authHeaderNames(prepared.auth);
   const headers: Header[] = [];
   const taken = new Map<string, number>();
   for (const [name, value] of entry.request.headers) {
@@ -132,10 +132,12 @@ function origin(url: string): string | null {
   }
 }
 
-/** `${secret:name}` references in recorded text, filled from the keychain. */
+/** `${secret:name}` references in recorded text, filled from the workspace's secret store. */
 class Secrets {
   private readonly values = new Map<string, string | null>();
   private lost: string | undefined;
+  /** Why the store could not be read (a locked vault), when that was why: not the same as a secret gone. */
+  private unreadable: string | undefined;
 
   constructor(private readonly sup: Supervisor) {}
 
@@ -143,7 +145,13 @@ class Secrets {
   async fill(text: string, encode: (value: string) => string = (v) => v): Promise<string | null> {
     const names = [...text.matchAll(/\$\{secret:([^{}]+)\}/g)].map((m) => m[1]!);
     for (const name of names) {
-      if (!this.values.has(name)) this.values.set(name, await this.sup.secrets.get(name).catch(() => null));
+      if (!this.values.has(name)) {
+        const value = await this.sup.secrets.get(name).catch((err: Error) => {
+          this.unreadable = err.message;
+          return null;
+        });
+        this.values.set(name, value);
+      }
       if (this.values.get(name) === null) {
         this.lost = name;
         return null;
@@ -153,6 +161,7 @@ class Secrets {
   }
 
   missing(): string {
-    return `The secret ${this.lost} this entry used is not in the keychain any more: re-sent from the request.`;
+    if (this.unreadable !== undefined) return `The secret ${this.lost} this entry used could not be read (${this.unreadable}): re-sent from the request.`;
+    return `The secret ${this.lost} this entry used is not in the secret store any more: re-sent from the request.`;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Imports and definition updates, supervisor side: each job runs in a fresh importer child
  * (killed on cancel, or when it dies the job fails with a clear message); what it made is
- * written here, by the single writer, in one atomic commit. Secrets go to the keychain first
+ * written here, by the single writer, in one atomic commit. Secrets go to the secret store first
  * and are taken back out if the commit fails.
  */
 import { open as openFile } from 'node:fs/promises';
@@ -33,6 +33,7 @@ import type { HistoryEntry } from '../../../protocol/model/history.js';
 import { ImportStaging, sweepStaging, type StagedExampleFile, type StagedRequest } from './import-staging.js';
 import type { JobSpec } from '../children/spare-job.js';
 import type { Supervisor } from '../supervisor.js';
+import { noStorageError } from '../send/secure-auth.js';
 
 /** The project's Webhooks collection is an API of this name (SPEC: "the project's Webhooks collection"). */
 export const WEBHOOKS_API = 'Webhooks';
@@ -123,6 +124,10 @@ export class ImportService {
       if (!forProject && !forWorkspace) throw new ParleyError('import-empty', `${sourceName(req.source)} holds nothing to import.`);
       if (forProject && !into) throw new ParleyError('import-needs-project', `${sourceName(req.source)} brings APIs and requests: choose the project to import them into.`);
 
+      // Secrets need a store: without one the import is refused here, before anything is written,
+      // unless the user chose to import without them (then they arrive empty and the report says so).
+      await this.secretsOrLeaveOut(result, req.leaveOutSecrets === true, req.source);
+
       const answer: ResOf<'import.run'> = { detection, apis: [], report: result.report };
       if (forProject && into) Object.assign(answer, await this.writeProject(into, result, staging, req.source, ctx));
       if (forWorkspace) answer.workspace = await this.writeWorkspace(result);
@@ -140,7 +145,7 @@ export class ImportService {
   private async writeProject(into: NonNullable<ReqOf<'import.run'>['into']>, result: ImportResult, staging: ImportStaging, source: ImportSource, ctx: JobContext<'import.run'>): Promise<Partial<ResOf<'import.run'>>> {
     let webhooks: ResOf<'import.run'>['webhooks'];
     let properties: number | undefined;
-    // The secret first: without a keychain the import stops here, before any folder exists.
+    // The secret first: without a secret store the import stopped before this (run), before any folder exists.
     const stored = await this.storeSecrets(result.apis, source);
     let store: ProjectStore;
     let created = false;
@@ -223,8 +228,8 @@ export class ImportService {
   /**
    * Environments and globals (SPEC "Environment and globals import rules"): a taken environment
    * name gets a numeric suffix, case-insensitively; nothing existing is overwritten, neither a
-   * global nor a secret; nothing is made active. Secret values go to the keychain first and are
-   * taken back out if the workspace cannot be saved.
+   * global nor a secret; nothing is made active. Secret values go to the secret store first and
+   * are taken back out if the workspace cannot be saved.
    */
   private async writeWorkspace(result: ImportResult): Promise<NonNullable<ResOf<'import.run'>['workspace']>> {
     const ws = this.sup.workspace.get();
@@ -235,7 +240,7 @@ export class ImportService {
     const toSecret = async (name: string, v: ImportedVariable): Promise<string> => {
       referenced.push(name);
       if ((await this.sup.secrets.get(name)) !== null) {
-        warnings.push({ message: `The keychain already holds a secret named ${name}; it was kept and ${v.name} refers to it (the imported value was not stored).` });
+        warnings.push({ message: `The secret store already holds a secret named ${name}; it was kept and ${v.name} refers to it (the imported value was not stored).` });
       } else {
         await this.sup.secrets.set(name, v.value);
         stored.push(name);
@@ -276,6 +281,12 @@ export class ImportService {
         globals.push({ name: v.name, value, enabled: v.enabled });
       }
       if (kept > 0) result.report.notes = [...(result.report.notes ?? []), { message: `${kept} global${kept === 1 ? '' : 's'} the workspace already had kept ${kept === 1 ? 'its value' : 'their values'}.` }];
+      // Said here, where the store is known: the importer cannot tell the keychain from the vault.
+      if (stored.length > 0) {
+        const place = (await this.sup.secrets.backend()) === 'vault' ? 'the vault' : 'the system keychain';
+        const n = stored.length;
+        result.report.notes = [...(result.report.notes ?? []), { message: `${n} secret value${n === 1 ? '' : 's'} went to ${place}; the variable${n === 1 ? ' holds' : 's hold'} a \${secret:…} reference.` }];
+      }
       const saved = await this.sup.workspace.update((draft) => {
         draft.environments = [...draft.environments, ...environments];
         draft.globals = [...draft.globals, ...globals];
@@ -431,7 +442,7 @@ export class ImportService {
     if (recorded.type === 'kerberos') return recorded.spn ? { type: 'kerberos', spn: recorded.spn } : { type: 'kerberos' };
     const name = /^\$\{secret:([^}]+)\}$/.exec(recorded.secret)?.[1];
     const value = name ? await this.sup.secrets.get(name) : null;
-    if (value === null) throw new ParleyError('secret-missing', `The stored credentials for ${source.location} are not in the system keychain any more; choose the source again with its credentials.`);
+    if (value === null) throw new ParleyError('secret-missing', `The stored credentials for ${source.location} are not in the secret store any more; choose the source again with its credentials.`);
     if (recorded.type === 'basic') return { type: 'basic', username: recorded.username ?? '', password: value };
     if (recorded.type === 'bearer') return { type: 'bearer', token: value };
     return { type: 'apikey', name: recorded.name ?? 'api_key', in: recorded.in ?? 'header', value };
@@ -449,6 +460,28 @@ export class ImportService {
     const credentials: NonNullable<DefinitionSource['credentials']> =
       c.type === 'basic' ? { type: 'basic', username: c.username, secret } : c.type === 'bearer' ? { type: 'bearer', secret } : { type: 'apikey', name: c.name, in: c.in, secret };
     return { kind: 'url', location, credentials };
+  }
+
+  /**
+   * What the import would put in the secret store (fetch credentials, secret variables): kept when
+   * there is a store; else refused, or with `leaveOut` taken out of the result with a warning each.
+   */
+  private async secretsOrLeaveOut(result: ImportResult, leaveOut: boolean, source: ImportSource): Promise<void> {
+    const credentialed = source.kind === 'url' && source.credentials ? result.apis.filter((a) => a.secret) : [];
+    const variables = [...(result.environments ?? []).flatMap((e) => e.variables), ...(result.globals ?? [])].filter((v) => v.secret && v.value !== '');
+    if (credentialed.length === 0 && variables.length === 0) return;
+    const reason = await this.sup.secrets.unavailableReason();
+    if (reason === null) return;
+    const what = [credentialed.length > 0 ? 'the credentials the definition was fetched with' : '', variables.length > 0 ? `${variables.length} secret variable value${variables.length === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+    if (!leaveOut) throw await noStorageError(this.sup.secrets, reason, `The import brings ${what}, so nothing was imported.`);
+    for (const api of credentialed) {
+      delete api.secret;
+      if (api.api.definition?.source) delete api.api.definition.source.credentials;
+    }
+    for (const v of variables) v.value = '';
+    const warnings = result.report.warnings;
+    if (credentialed.length > 0) warnings.push({ message: 'The credentials the definition was fetched with were not kept: there is no secure storage for them (no system keychain, and no vault unlocked). Update definition asks for them again.' });
+    if (variables.length > 0) warnings.push({ message: `${variables.length === 1 ? 'A secret variable arrives' : `${variables.length} secret variables arrive`} empty: there is no secure storage for ${variables.length === 1 ? 'its value' : 'their values'} (no system keychain, and no vault unlocked). Set ${variables.length === 1 ? 'it' : 'them'} in the Environments tab.` });
   }
 
   private async storeSecrets(apis: ImportedApi[], source: ImportSource): Promise<string[]> {

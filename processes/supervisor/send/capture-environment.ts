@@ -1,15 +1,18 @@
 /**
  * The app's captures (docs/captures.md): each open project's session values, and a capture the
- * user pointed at the active environment written there. A credential goes to the keychain, as
- * Add secret… puts it (`<environment>/<variable>`), and the variable holds its `${secret:...}`
- * reference, so workspace.yaml never holds the value; without secure storage it stays in memory.
+ * user pointed at the active environment written there. A credential goes to the secret store
+ * (the keychain, or the vault), as Add secret… puts it (`<environment>/<variable>`), and the
+ * variable holds its `${secret:...}` reference, so workspace.yaml never holds the value; without
+ * a usable store it stays in memory.
  */
 import { environmentSecretName } from '../../../protocol/secret-names.js';
 import type { Supervisor } from '../supervisor.js';
+import type { SecretStore } from '../store/secrets.js';
+import type { WorkspaceStore } from '../store/workspace-store.js';
 import type { CaptureSink } from './captures.js';
 import type { CapturedValues } from './captured-values.js';
 
-export function appCaptureSink(sup: Pick<Supervisor, 'workspace' | 'secrets' | 'broadcast'>, values: CapturedValues): CaptureSink {
+export function appCaptureSink(sup: { workspace: WorkspaceStore; secrets: SecretStore; broadcast: Supervisor['broadcast'] }, values: CapturedValues): CaptureSink {
   return {
     values,
     toEnvironment: async (name, value, credential) => {
@@ -24,7 +27,7 @@ export function appCaptureSink(sup: Pick<Supervisor, 'workspace' | 'secrets' | '
       if (credential) {
         if ((await sup.secrets.unavailableReason()) !== null) {
           values.set(name, value, credential);
-          return 'a credential is kept only in secure storage, and this system has none: kept in memory for this session';
+          return 'a credential is kept only in the secret store, which is not usable now: kept in memory for this session';
         }
         secret = environmentSecretName(active.name, name);
         await sup.secrets.set(secret, value);
@@ -43,7 +46,7 @@ export function appCaptureSink(sup: Pick<Supervisor, 'workspace' | 'secrets' | '
         if (secret !== undefined && !draft.secrets.includes(secret)) draft.secrets = [...draft.secrets, secret].sort();
       });
       sup.broadcast('workspace.changed', next);
-      return secret === undefined ? undefined : `in ${active.name} as ${stored} (the value is in the keychain)`;
+      return secret === undefined ? undefined : `in ${active.name} as ${stored} (the value is in the secret store)`;
     },
   };
 }

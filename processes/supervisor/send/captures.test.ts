@@ -152,7 +152,7 @@ describe('a capture into the active environment (the app)', () => {
     const { results } = await run([capture({ name: 'orderId', expression: '$.id', scope: 'environment' }), capture({ name: 'authToken', expression: '$.token', scope: 'environment' })], response({ id: 9, token: TOKEN }), sink);
     expect(results.map((r) => [r.ok, r.value, r.message])).toEqual([
       [true, '9', ''],
-      [true, MASK, 'in Staging EU as ${secret:staging-eu/authToken} (the value is in the keychain)'],
+      [true, MASK, 'in Staging EU as ${secret:staging-eu/authToken} (the value is in the secret store)'],
     ]);
     expect(workspace.get().environments[0]!.variables).toEqual([
       { name: 'orderId', value: '9', enabled: true },
@@ -172,7 +172,7 @@ describe('a capture into the active environment (the app)', () => {
     secrets.unavailable = 'no Secret Service';
     const { results } = await run([capture({ name: 'authToken', expression: '$.token', scope: 'environment' }), capture({ name: 'note', expression: '$.note', scope: 'environment' })], response({ token: TOKEN, note: 'see ${secret:github/pat}' }), sink);
     expect(results.map((r) => r.message)).toEqual([
-      'a credential is kept only in secure storage, and this system has none: kept in memory for this session',
+      'a credential is kept only in the secret store, which is not usable now: kept in memory for this session',
       'the value holds ${...}, which an environment would expand: kept for this session',
     ]);
     expect(sink.values.get('authToken')).toBe(TOKEN);

@@ -5,9 +5,9 @@
  * collected and the send is refused.
  */
 import type { Row } from '../../../protocol/model/common.js';
+import { EXPANSION, scopeValues, type ScopedValue } from '../../../protocol/variables.js';
 import { carriedReplacements, replaceSecretValues, valueForms } from '../../../protocol/credentials/index.js';
 
-const PATTERN = /\$\{([^{}]+)\}/g;
 
 export interface ExpansionScope {
   /**
@@ -26,21 +26,18 @@ export class Expander {
   readonly unresolved = new Set<string>();
   /** Every secret value used, so it can be masked wherever the send is recorded. */
   readonly secretValues = new Map<string, string>();
-  private readonly values = new Map<string, string>();
+  private readonly values: Map<string, ScopedValue>;
   private readonly captured = new Map<string, string>();
 
   constructor(private readonly scope: ExpansionScope) {
-    // Lowest precedence first, so later sets win.
-    for (const rows of [scope.globals, scope.project, scope.environment]) {
-      for (const row of rows) if (row.enabled && row.name) this.values.set(row.name, row.value);
-    }
+    this.values = scopeValues(scope);
     for (const row of scope.captured ?? []) if (row.enabled && row.name) this.captured.set(row.name, row.value);
   }
 
   /** Expands once: a value that itself contains `${...}` is expanded too, up to a small depth. */
   expand(text: string, depth = 0): string {
     if (!text.includes('${')) return text;
-    return text.replace(PATTERN, (whole, name: string) => {
+    return text.replace(EXPANSION, (whole, name: string) => {
       if (name.startsWith('secret:')) {
         const key = name.slice('secret:'.length);
         const value = this.scope.secrets.get(key);
@@ -53,7 +50,7 @@ export class Expander {
       }
       const captured = this.captured.get(name);
       if (captured !== undefined) return captured;
-      const value = this.values.get(name);
+      const value = this.values.get(name)?.value;
       if (value === undefined) {
         this.unresolved.add(name);
         return whole;
@@ -66,7 +63,7 @@ export class Expander {
   /** Expands as `expand` does, each expansion's value passed through `encode` where it stands (a URL's query takes it percent-encoded). */
   expandEncoded(text: string, encode: (value: string) => string): string {
     if (!text.includes('${')) return text;
-    return text.replace(PATTERN, (whole) => {
+    return text.replace(EXPANSION, (whole) => {
       const value = this.expand(whole);
       return value === whole ? whole : encode(value);
     });

@@ -8,11 +8,14 @@ import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { Auth } from '../../../protocol/model/auth.js';
 import type { Header, OutgoingBody, SendSpec } from '../../../protocol/model/exchange.js';
+import type { InheritedSettings, SettingSource } from '../../../protocol/model/project.js';
+import { effectiveAuth, inheritedHeadersFor, sourceLabel } from '../../../protocol/inheritance.js';
 import { BINARY_CONTENT_TYPE, FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, type Request } from '../../../protocol/model/request.js';
 import { pathParamNames, splitUrlText } from '../../../protocol/request-url.js';
 import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol/request-checks.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { serviceName } from '../../../protocol/spnego.js';
+import { secretEnvName } from '../../../protocol/secret-names.js';
 import { redactSecrets, type Expander } from './expand.js';
 
 export interface ResolveContext {
@@ -23,11 +26,17 @@ export interface ResolveContext {
   inlineLimit: number;
   /** Names of the secrets this workspace stored, to point at the one a missing name may mean. */
   secretNames?: readonly string[];
+  /** Where `${secret:...}` values came from, so a missing one is explained truly. */
+  secretSource?: SecretSource;
   /** Gets an OAuth 2 access token for the resolved auth settings (cached by the caller). */
   oauthToken: (auth: Extract<Auth, { type: 'oauth2' }>, cacheKey: string) => Promise<string>;
 }
 
-export async function resolveRequest(request: Request, api: Api, ctx: ResolveContext): Promise<SendSpec> {
+/**
+ * `inherited`: what the request's folders and API hand down (protocol/inheritance.ts); none: only
+ * the API's auth, for a request outside any folder.
+ */
+export async function resolveRequest(request: Request, api: Api, ctx: ResolveContext, inherited: InheritedSettings = apiOnly(api)): Promise<SendSpec> {
   const x = (text: string) => ctx.expander.expand(text);
   const missingPath: string[] = [];
 
@@ -46,13 +55,17 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
   const base = absolute ? '' : x(api.baseUrl.trim());
 
-  const headers: Header[] = request.headers.filter((h) => h.enabled && h.name.trim()).map((h) => [x(h.name.trim()), x(h.value)]);
+  // The folders' headers first (outermost first), then the request's own, which hide theirs by name.
+  const headers: Header[] = [
+    ...inheritedHeadersFor(request.headers, inherited.headers).map((h): Header => [x(h.name.trim()), x(h.value)]),
+    ...request.headers.filter((h) => h.enabled && h.name.trim()).map((h): Header => [x(h.name.trim()), x(h.value)]),
+  ];
   const query: [string, string][] = request.query.filter((q) => q.enabled && (q.name || q.value)).map((q) => [x(q.name), x(q.value)]);
   const body = resolveBody(request, headers, x, ctx.projectRoot);
 
-  const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
-  const authFrom = request.auth.type === 'inherit' ? `the API ${api.name}` : undefined;
-  const authRefusal = await applyAuth(auth, headers, query, x, ctx, request.auth.type === 'inherit' ? `api:${api.id}` : `request:${request.id}`, authFrom);
+  const { auth, from } = effectiveAuth(request.auth, inherited.auth);
+  // An OAuth 2 token is cached per place its settings live: the request, a folder or the API.
+  const authRefusal = await applyAuth(auth, headers, query, x, ctx, from ? `${from.kind}:${from.id}` : `request:${request.id}`, from);
 
   // Refuse before anything else can fail: the user needs every unresolved name at once.
   const unresolved = [...ctx.expander.unresolved];
@@ -60,7 +73,7 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
     const parts = [
       ...missingPath.map((name) => `path parameter {${name}} has no value`),
       ...unresolved.map((name) =>
-        name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? []) : `\${${name}} is not defined in the active environment, the project properties or the globals`,
+        name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? [], ctx.secretSource) : `\${${name}} is not defined in the active environment, the project properties or the globals`,
       ),
     ];
     throw new ParleyError('unresolved', `Not sent: ${parts.join('; ')}.`, { pathParams: missingPath, expansions: unresolved });
@@ -109,6 +122,11 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
   };
 }
 
+/** What a request outside any folder inherits: the API's auth. */
+function apiOnly(api: Api): InheritedSettings {
+  return { auth: { auth: api.auth.type === 'inherit' ? { type: 'none' } : api.auth, from: { kind: 'api', id: api.id, name: api.name } }, headers: [], variables: [] };
+}
+
 /**
  * Kerberos auth as the sender's `negotiate`: the SPN expanded and checked here, so a malformed one
  * refuses the send before the network. A hand-set Authorization header wins, as for Basic.
@@ -120,11 +138,32 @@ function negotiateFor(auth: Auth, headers: Header[], x: (s: string) => string): 
   return { negotiate: { spn } };
 }
 
-/** "${secret:apiToken} names no secret in the keychain", and the stored name it may have meant. */
-function missingSecret(name: string, known: readonly string[]): string {
+export interface SecretSource {
+  /** The workspace's secret store. */
+  store: 'keychain' | 'vault' | 'none';
+  /** `parley run`: `PARLEY_SECRET_<NAME>` was looked at first. */
+  fromEnvironment?: boolean;
+  /** Why the store was not asked (a run without one): said after the variable's name. */
+  problem?: string;
+}
+
+const STORE_WORDS = { keychain: 'the keychain', vault: 'the vault', none: 'secure storage' } as const;
+
+/**
+ * "${secret:apiToken} names no secret in the keychain", and the stored name it may have meant;
+ * under `parley run` the exact PARLEY_SECRET_<NAME> variable that would supply it.
+ */
+function missingSecret(name: string, known: readonly string[], source: SecretSource = { store: 'keychain' }): string {
   const lower = name.toLowerCase();
   const near = known.find((k) => k.toLowerCase() === lower || k.toLowerCase().endsWith(`/${lower}`));
-  return `\${secret:${name}} names no secret in the keychain${near ? ` (did you mean \${secret:${near}}?)` : ' (store one with Add secret… under Environments)'}`;
+  const nearHint = near ? ` (did you mean \${secret:${near}}?)` : '';
+  if (source.fromEnvironment) {
+    const variable = `set ${secretEnvName(name)} to supply it`;
+    if (source.problem !== undefined || source.store === 'none') return `\${secret:${name}} has no value: ${variable} (${source.problem ?? 'there is no system keychain or vault here'})${nearHint}`;
+    return `\${secret:${name}} names no secret in ${STORE_WORDS[source.store]}: ${variable}${nearHint}`;
+  }
+  if (source.store === 'none') return `\${secret:${name}} has no value: there is no secure storage on this system to hold it`;
+  return `\${secret:${name}} names no secret in ${STORE_WORDS[source.store]}${near ? nearHint : ' (store one with Add secret… under Environments)'}`;
 }
 
 function resolveBody(request: Request, headers: Header[], x: (s: string) => string, root: string): OutgoingBody {
@@ -189,12 +228,15 @@ async function applyAuth(
   x: (s: string) => string,
   ctx: ResolveContext,
   cacheKey: string,
-  from?: string,
+  from?: SettingSource,
 ): Promise<ParleyError | null> {
   const has = (name: string) => headers.some(([n]) => n.toLowerCase() === name.toLowerCase());
   // An auth without its values is not sent as if it had them ("Basic Og==", "Bearer ").
   const empty = emptyAuthFields(auth, x);
-  if (empty.length > 0) return new ParleyError('auth-incomplete', `Not sent: ${emptyAuthMessage(auth, empty, from)}. Fill it in on the ${from ? "API's" : 'Auth'} tab, or choose No auth.`);
+  if (empty.length > 0) {
+    const where = !from ? 'on the Auth tab' : from.kind === 'api' ? "on the API's tab" : `in the Folder settings of ${from.name}`;
+    return new ParleyError('auth-incomplete', `Not sent: ${emptyAuthMessage(auth, empty, from && sourceLabel(from))}. Fill it in ${where}, or choose No auth.`);
+  }
   switch (auth.type) {
     case 'inherit':
     case 'none':

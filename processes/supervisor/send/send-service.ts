@@ -1,13 +1,14 @@
 /**
  * A send from start to finish, in the supervisor: expand and resolve the request, hand it to
  * the sender process, check the response against the contract, record it in History.
- * Secrets are fetched from the keychain only here, and masked in everything recorded.
+ * Secrets are fetched from the secret store (keychain or vault) only here, and masked in everything recorded.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Exchange } from '../../../protocol/model/history.js';
 import type { Api } from '../../../protocol/model/api.js';
+import type { Auth } from '../../../protocol/model/auth.js';
 import type { Row } from '../../../protocol/model/common.js';
 import type { Request } from '../../../protocol/model/request.js';
 import type { HopTiming, ResponseHead, SendChunk, SendProgress, SendResult, SendSpec, Timing } from '../../../protocol/model/exchange.js';
@@ -18,7 +19,10 @@ import type { LogHandle } from '../http-log/http-log.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest } from './resolve.js';
-import { literalSecrets } from './secure-auth.js';
+import { literalSecrets } from '../../../protocol/credentials/auth-secrets.js';
+import { NO_STORAGE_CODES } from '../../../protocol/model/workspace.js';
+import { VAULT_PASSPHRASE_ENV } from '../store/vault-secrets.js';
+import { effectiveAuth, inheritedSettings } from '../../../protocol/inheritance.js';
 import { historyEntry, recordHops, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
@@ -41,8 +45,10 @@ export interface PreparedSend {
   store: ProjectStore;
   api: Api;
   request: Request;
+  /** The auth the request sent: its own, or what it inherits from a folder or the API. */
+  auth: Auth;
   spec: SendSpec;
-  /** Secret values by name (keychain names, and `unsaved-<field>` for secrets typed into a draft). */
+  /** Secret values by name (names in the store, and `unsaved-<field>` for secrets typed into a draft). */
   secrets: Map<string, string>;
   /** The request's enabled assertions, expanded; none: undefined. */
   assertions?: PreparedAssertions;
@@ -62,7 +68,7 @@ export interface ScopeOverrides {
   environment?: Row[] | null;
   /** Properties that win over the project's (a data row's columns). */
   properties?: Row[];
-  /** Secret values known before the keychain is asked (`PARLEY_SECRET_<NAME>`). */
+  /** Secret values known before the secret store is asked (`PARLEY_SECRET_<NAME>`): a missing one is then named by its variable. */
   secret?: (name: string) => string | undefined;
   /** Skip TLS certificate checks (`parley run --insecure`). */
   insecure?: boolean;
@@ -92,29 +98,42 @@ export async function sendRequest(
 /** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
 export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, overrides: ScopeOverrides = {}): Promise<PreparedSend> {
   const store = sup.project(projectRoot);
-  const api = store.apiOf(request.id);
+  // What the request's folders and API hand down: one rule for every send (protocol/inheritance.ts).
+  const { api, folders } = store.scopeOf(request.id);
+  const inherited = inheritedSettings(api, folders);
   const ws = sup.workspace.get();
   const environment = overrides.environment !== undefined ? (overrides.environment ?? []) : (ws.environments.find((e) => e.id === ws.activeEnvironment)?.variables ?? []);
-  const project = overrides.properties ? [...store.properties, ...overrides.properties] : store.properties;
+  // Lowest first: the project's properties, its folders' variables (the nearest last), a data row's columns; the environment over all.
+  const folderRows = inherited.variables.map(({ name, value }) => ({ name, value, enabled: true }));
+  const project = folderRows.length > 0 || overrides.properties ? [...store.properties, ...folderRows, ...(overrides.properties ?? [])] : store.properties;
+  // Values captured from responses over everything (docs/captures.md).
   const sink = overrides.captures ?? sup.captureSink(store.root);
   const scopeRows = { captured: sink.values.rows(), environment, project, globals: ws.globals };
 
-  const texts = [JSON.stringify(request), JSON.stringify(api.auth), api.baseUrl];
+  const texts = [JSON.stringify(request), JSON.stringify(inherited.auth.auth), JSON.stringify(inherited.headers), api.baseUrl];
   const secrets = new Map<string, string>();
+  /** Why the store could not be asked, when `parley run` goes on to name the variables instead. */
+  let storeProblem: string | undefined;
   for (const name of secretNamesIn(texts, scopeRows)) {
     const given = overrides.secret?.(name);
     if (given !== undefined) {
       secrets.set(name, given);
       continue;
     }
+    if (storeProblem !== undefined) continue;
     const value = await sup.secrets.get(name).catch((err: ParleyError) => {
-      throw new ParleyError(err.code, `Not sent: ${err.message}`);
+      // A run without a keychain or an unlocked vault can still take each secret from the environment: say which variable.
+      if (overrides.secret && NO_STORAGE_CODES.has(err.code)) {
+        storeProblem = err.code === 'vault-locked' ? `the vault is locked: set ${VAULT_PASSPHRASE_ENV} to unlock it` : 'there is no system keychain or vault here';
+        return null;
+      }
+      throw new ParleyError(err.code, `Not sent: ${err.message}`, err.data);
     });
     if (value !== null) secrets.set(name, value);
   }
   const expander = new Expander({ ...scopeRows, secrets });
   // A secret typed into an unsaved draft is masked like a stored one in everything recorded.
-  const auth = request.auth.type === 'inherit' ? api.auth : request.auth;
+  const { auth } = effectiveAuth(request.auth, inherited.auth);
   for (const [field, value] of literalSecrets(auth)) expander.secretValues.set(`unsaved-${field}`, value);
   const caPem = ws.preferences.caBundle ? await readCaBundle(ws.preferences.caBundle) : '';
   const resolved = await resolveRequest(request, api, {
@@ -124,8 +143,13 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
     caPem,
     inlineLimit: INLINE_LIMIT,
     secretNames: ws.secrets,
+    secretSource: {
+      store: await sup.secrets.backend(),
+      ...(overrides.secret ? { fromEnvironment: true } : {}),
+      ...(storeProblem !== undefined ? { problem: storeProblem } : {}),
+    },
     oauthToken: deps.oauthToken,
-  });
+  }, inherited);
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
   const spec: SendSpec = {
     ...resolved,
@@ -142,6 +166,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
     store,
     api,
     request,
+    auth,
     spec,
     secrets: expander.secretValues,
     ...(assertions ? { assertions } : {}),

@@ -29,12 +29,13 @@ export interface FileChange {
    * to delete the file.
    */
   content: string | Uint8Array | { copyFrom: string } | { moveFrom: string; sha256: string } | null;
-  /** Permissions of a new file written from content (0o644 when absent); 0o600 for what only its user may read (the session). */
+  /** Permissions of a new file written from content (0o644 when absent); 0o600 for what only its user may read (the session, the vault). */
   mode?: number;
 }
 
 /** The file operations a save uses, injectable so tests can make any one of them fail or stop the process. */
 export interface FsOps {
+  /** Writes a new file (never over an existing one) with `mode` (default 0o644) and fsyncs it. */
   writeSynced(path: string, data: string | Uint8Array, mode?: number): Promise<void>;
   /** Copies `from` to a new file `to` (never over an existing one) and fsyncs it. */
   copySynced(from: string, to: string): Promise<void>;
@@ -52,6 +53,7 @@ export interface FsOps {
 
 export const nodeFs: FsOps = {
   async writeSynced(path, data, mode = 0o644) {
+    // Made with its mode from the start: a private file is never readable by others, even briefly.
     const handle = await fsp.open(path, 'wx', mode);
     try {
       await handle.writeFile(data);

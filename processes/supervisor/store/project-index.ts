@@ -14,7 +14,8 @@ import { relative, sep } from 'node:path';
 import { ParleyError } from '../../../protocol/errors.js';
 import type { Problem } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
-import type { ProjectFile, ProjectTree, TreeDelta, TreeItem } from '../../../protocol/model/project.js';
+import type { FolderFile, ProjectFile, ProjectTree, TreeDelta, TreeItem } from '../../../protocol/model/project.js';
+import type { FolderScope } from '../../../protocol/inheritance.js';
 import { requestForFile, type Request } from '../../../protocol/model/request.js';
 import { requestKind } from '../../../protocol/project/layout.js';
 import { compareTreeItems, treeItemKey } from '../../../protocol/project/tree-order.js';
@@ -70,8 +71,8 @@ export class ProjectIndex {
   private readonly folders = new Map<string, Set<string>>();
   /** Folder item id -> its API and path: every folder that has a folder.yaml or holds something. */
   private readonly folderItems = new Map<string, { apiId: string; folder: string }>();
-  /** Folder item id -> what its folder.yaml says, for the folders that have one. */
-  private readonly folderFiles = new Map<string, { order?: string }>();
+  /** Folder item id -> what its folder.yaml says (its place and settings), for the folders that have one. */
+  private readonly folderFiles = new Map<string, FolderFile>();
   /** Folder item id -> how many requests and folders it holds directly; a folder without a file lasts while it holds something. */
   private readonly folderMembers = new Map<string, number>();
   private readonly mocks = new Map<string, string>();
@@ -337,14 +338,27 @@ export class ProjectIndex {
   }
 
   /** What a folder's folder.yaml says (undefined: it has none). */
-  folderFile(id: string): { order?: string } | undefined {
+  folderFile(id: string): FolderFile | undefined {
     return this.folderFiles.get(id);
   }
 
-  /** A folder's folder.yaml read: the folder exists from now on, placed by its key. */
-  setFolderFile(apiId: string, folder: string, file: { order?: string }): void {
+  /**
+   * The folders from the API's top down to `folder` ('' none), each with what its folder.yaml
+   * says (nothing for one without): what a request in `folder` inherits (protocol/inheritance.ts).
+   */
+  folderChain(apiId: string, folder: string): FolderScope[] {
+    if (!folder) return [];
+    const segments = folder.split('/');
+    return segments.map((name, i) => {
+      const id = folderId(apiId, segments.slice(0, i + 1).join('/'));
+      return { id, name, file: this.folderFiles.get(id) ?? {} };
+    });
+  }
+
+  /** A folder's folder.yaml read: the folder exists from now on, placed by its key, with its settings. */
+  setFolderFile(apiId: string, folder: string, file: FolderFile): void {
     const id = folderId(apiId, folder);
-    this.folderFiles.set(id, file.order !== undefined ? { order: file.order } : {});
+    this.folderFiles.set(id, file);
     this.ensureFolder(apiId, folder);
     this.touch('folder', id);
   }

@@ -13,8 +13,9 @@ import type { Row } from '../../../protocol/model/common.js';
 import type { Api } from '../../../protocol/model/api.js';
 import type { ProjectFile, ProjectTree, TreeDelta } from '../../../protocol/model/project.js';
 import { blankRequest, requestForFile, type Request } from '../../../protocol/model/request.js';
-import { API_FILE, APIS_DIR, DEFINITION_DIR, FOLDER_FILE, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
-import type { FolderFile } from '../../../protocol/model/project.js';
+import { API_FILE, APIS_DIR, DEFINITION_DIR, FOLDER_FILE, PROJECT_FILE, REQUESTS_DIR, REQUEST_SUFFIX, apiKind, folderKind, projectKind, requestKind } from '../../../protocol/project/layout.js';
+import type { FolderFile, FolderSettings } from '../../../protocol/model/project.js';
+import type { FolderScope } from '../../../protocol/inheritance.js';
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { writeYaml, type FileKind } from '../../../protocol/project/yaml-file.js';
 import { checkAll } from '../../../protocol/validate-node.js';
@@ -47,8 +48,8 @@ const CACHE_SAVE_DELAY_MS = 1000;
 /** What an import hands the store for a new API. */
 export interface NewApi {
   api: Api;
-  /** Folders with their place in their parent (an importer's `SourceOrder`); each gets its folder.yaml. */
-  folders?: { path: string; order?: string }[];
+  /** Folders with their place in their parent (an importer's `SourceOrder`) and their settings; each gets its folder.yaml. */
+  folders?: ({ path: string; order?: string } & Partial<FolderSettings>)[];
   /**
    * Requests in their folders; one with an `order` keeps it, one without goes at the end of its
    * folder. A request staged as its file's text (NewRequestFile) keeps the place written in it.
@@ -174,6 +175,55 @@ export class ProjectStore {
     return this.getApi(this.loadedRequest(requestId).apiId);
   }
 
+  /**
+   * The folders a request sits in, from the API's top down, each with its folder.yaml's settings,
+   * and its API: what its Inherit and its folders' headers and variables mean (protocol/inheritance.ts).
+   */
+  scopeOf(requestId: string): { api: Api; folders: FolderScope[] } {
+    const loaded = this.loadedRequest(requestId);
+    return { api: this.getApi(loaded.apiId), folders: this.index.folderChain(loaded.apiId, loaded.folder) };
+  }
+
+  /** The folders above a folder (not the folder itself) and its API: what the folder's own Inherit means. */
+  scopeOfFolder(id: string): { api: Api; folders: FolderScope[] } {
+    const place = this.folderPlace(id);
+    const slash = place.folder.lastIndexOf('/');
+    return { api: this.getApi(place.apiId), folders: this.index.folderChain(place.apiId, slash < 0 ? '' : place.folder.slice(0, slash)) };
+  }
+
+  /** A folder's name, its settings as its editor shows them (none set: Inherit, no rows), and its keychain id if it has one. */
+  getFolder(id: string): { name: string; settings: FolderSettings; secretId?: string } {
+    const place = this.folderPlace(id);
+    const file = this.index.folderFile(id);
+    const settings: FolderSettings = { auth: file?.auth ?? { type: 'inherit' }, headers: file?.headers ?? [], variables: file?.variables ?? [] };
+    return { name: place.folder.slice(place.folder.lastIndexOf('/') + 1), settings, ...(file?.id !== undefined ? { secretId: file.id } : {}) };
+  }
+
+  /**
+   * Writes a folder's settings into its folder.yaml (made when it has none), keeping its place,
+   * the rest of the file and its comments. A setting left empty (Inherit, no rows) is left out.
+   */
+  async saveFolder(id: string, settings: FolderSettings, secretId?: string): Promise<void> {
+    const place = this.folderPlace(id);
+    const path = join(this.apiDir(place.apiId), REQUESTS_DIR, ...place.folder.split('/'), FOLDER_FILE);
+    this.refuseIfBroken(path);
+    const { auth: _auth, headers: _headers, variables: _variables, ...kept } = this.index.folderFile(id) ?? { version: 1 as const };
+    const file: FolderFile = {
+      ...kept,
+      ...(secretId !== undefined ? { id: secretId } : {}),
+      ...(settings.auth.type !== 'inherit' ? { auth: settings.auth } : {}),
+      ...(settings.headers.length > 0 ? { headers: settings.headers } : {}),
+      ...(settings.variables.length > 0 ? { variables: settings.variables } : {}),
+    };
+    await this.commit([this.yamlChange(path, file)]);
+  }
+
+  private folderPlace(id: string): { apiId: string; folder: string } {
+    const place = this.index.folder(id);
+    if (!place) throw new ParleyError('not-found', `No folder ${quote(id)} in ${this.name}.`);
+    return place;
+  }
+
   /** Every request of an API, parsed in slices between which the event loop runs (thousands take a second). */
   async requestsOf(apiId: string): Promise<Request[]> {
     const slicer = new Slicer();
@@ -288,11 +338,11 @@ export class ProjectStore {
     const requestsDir = join(dir, REQUESTS_DIR);
     const apiId = input.api.id;
     // The API is new, so the places the importer gave stand as they are; a missing one goes last.
-    for (const { path, order } of input.folders ?? []) {
+    for (const { path, order, ...settings } of input.folders ?? []) {
       const folderDir = claims.folder(requestsDir, path);
       if (folderDir === requestsDir) continue;
       const parent = folderIdOf(apiId, requestsDir, dirname(folderDir));
-      yield this.yamlChange(join(folderDir, FOLDER_FILE), folderFileOf(order ?? claims.appendKey(parent, () => null)));
+      yield this.yamlChange(join(folderDir, FOLDER_FILE), folderFileOf(order ?? claims.appendKey(parent, () => null), settings));
     }
     for (const placed of input.requests) {
       const folderDir = claims.folder(requestsDir, placed.folder);
@@ -406,10 +456,18 @@ export class ProjectStore {
  * blanks only (which the schema's minLength lets through) is refused as well.
  */
 function refuseUnloadable(path: string, value: unknown): void {
-  const kind: FileKind<unknown> | undefined = path.endsWith(REQUEST_SUFFIX) ? requestKind : basename(path) === API_FILE ? apiKind : basename(path) === PROJECT_FILE ? projectKind : undefined;
+  const kind: FileKind<unknown> | undefined = path.endsWith(REQUEST_SUFFIX)
+    ? requestKind
+    : basename(path) === API_FILE
+      ? apiKind
+      : basename(path) === PROJECT_FILE
+        ? projectKind
+        : basename(path) === FOLDER_FILE
+          ? folderKind
+          : undefined;
   if (!kind) return;
   const name = (value as { name?: unknown }).name;
-  if (kind !== projectKind && typeof name === 'string' && name.trim() === '') {
+  if ((kind === requestKind || kind === apiKind) && typeof name === 'string' && name.trim() === '') {
     throw new ParleyError('bad-input', `${kind === apiKind ? 'An API' : 'A request'} needs a name: the name given is empty.`);
   }
   const [first] = checkAll(kind.schema, value);
@@ -422,9 +480,15 @@ export function folderIdOf(apiId: string, requestsDir: string, dir: string): str
   return folderId(apiId, relative(requestsDir, dir).split(sep).join('/'));
 }
 
-/** A folder's folder.yaml. */
-export function folderFileOf(order: string | undefined): FolderFile {
-  return order === undefined ? { version: 1 } : { version: 1, order };
+/** A folder's folder.yaml: its place, and the settings given (an import's folder auth and variables) that say something. */
+export function folderFileOf(order: string | undefined, settings: Partial<FolderSettings> = {}): FolderFile {
+  return {
+    version: 1,
+    ...(order !== undefined ? { order } : {}),
+    ...(settings.auth && settings.auth.type !== 'inherit' ? { auth: settings.auth } : {}),
+    ...(settings.headers && settings.headers.length > 0 ? { headers: settings.headers } : {}),
+    ...(settings.variables && settings.variables.length > 0 ? { variables: settings.variables } : {}),
+  };
 }
 
 /** `item` with the place `order` (none: without one), whatever place it came with. */

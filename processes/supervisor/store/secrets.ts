@@ -1,11 +1,13 @@
 /**
- * Secrets live in the OS keychain (Secret Service on Linux, Keychain on macOS, Credential
- * Manager on Windows) through @napi-rs/keyring; files only ever hold `${secret:name}`, and the
- * name there is the name in the keychain (docs/secrets.md). Without a keychain nothing is stored
- * and callers are told "No secure storage on this system" and what to do, not the D-Bus error.
+ * The secret store's interface, and its keychain backend: the OS keychain (Secret Service on
+ * Linux, Keychain on macOS, Credential Manager on Windows) through @napi-rs/keyring. Files only
+ * ever hold `${secret:name}`, and the name there is the name in the store (docs/secrets.md). The
+ * supervisor calls WorkspaceSecrets (workspace-secrets.ts), which picks this backend or the vault.
+ * Without a keychain callers are told "No secure storage on this system" and what to do, not
+ * the D-Bus error.
  */
 import { createHash } from 'node:crypto';
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, quote } from '../../../protocol/errors.js';
 
 export interface SecretStore {
   get(name: string): Promise<string | null>;
@@ -13,10 +15,17 @@ export interface SecretStore {
   delete(name: string): Promise<void>;
   /** Null when usable, else why not. */
   unavailableReason(): Promise<string | null>;
+  /** Which backend answers (the workspace's store says; a single backend need not). */
+  backend?(): Promise<'keychain' | 'vault' | 'none'>;
 }
 
 const SERVICE = 'parley';
 const NAME = /^[A-Za-z0-9_.:/-]{1,200}$/;
+
+/** Letters, digits and `. _ - : /`, up to 200 characters (docs/secrets.md), in every backend. */
+export function checkSecretName(name: string): void {
+  if (!NAME.test(name)) throw new ParleyError('bad-input', `Secret name ${quote(name, 40)} is not allowed: use letters, digits and . _ - : /`);
+}
 
 /** What a user reads when there is no keychain: what is wrong and what to do, per system. */
 export function noSecureStorageMessage(platform: NodeJS.Platform = process.platform): string {
@@ -26,7 +35,7 @@ export function noSecureStorageMessage(platform: NodeJS.Platform = process.platf
       : platform === 'win32'
         ? 'Check that Windows Credential Manager is available to your account, then try again.'
         : 'On Linux, install and start a Secret Service in your session (gnome-keyring, or KeePassXC with its Secret Service integration on), then try again.';
-  return `No secure storage on this system: Parley keeps secrets in the system keychain and found none it can use. ${what} Until then, use \${variables} from an environment instead of secrets.`;
+  return `No secure storage on this system: Parley keeps secrets in the system keychain and found none it can use. ${what} Or keep them in a vault: a file in Parley's data folder, encrypted with a passphrase you give once per session (Parley offers to create one when you save a secret).`;
 }
 
 /** Keychain errors that mean there is no usable keychain at all, rather than a failed call. */
@@ -86,7 +95,7 @@ export class KeychainSecrets implements SecretStore {
   }
 
   private async entry(name: string) {
-    if (!NAME.test(name)) throw new ParleyError('bad-input', `Secret name ${JSON.stringify(name.slice(0, 40))} is not allowed: use letters, digits and . _ - : /`);
+    checkSecretName(name);
     const reason = await this.unavailableReason();
     if (reason) throw new ParleyError('no-secure-storage', reason, { detail: this.probeDetail });
     const { AsyncEntry } = await import('@napi-rs/keyring');

@@ -272,3 +272,60 @@ describe('tree edits', () => {
     await expect(store.edits.renameApi(api.id, '  ')).rejects.toMatchObject({ code: 'bad-input' });
   });
 });
+
+describe('folder settings in folder.yaml', () => {
+  const auth = { type: 'bearer' as const, token: '${secret:folder/f_orig/token}' };
+  const headers = [{ name: 'X-Team', value: 'orders', enabled: true }];
+  const variables = [{ name: 'region', value: 'eu', enabled: false }];
+
+  it('are kept beside the place and the comments of the file, through a move, a rename and a reopen', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const orders = await store.edits.createFolder(api.id, 'Orders');
+    const path = join(dir, 'apis/Shop/requests/Orders/folder.yaml');
+    await store.commit([{ path, content: `# the team's folder\n${await readFile(path, 'utf8')}` }]);
+    await store.saveFolder(orders, { auth, headers, variables }, 'f_orig');
+    const text = await readFile(path, 'utf8');
+    expect(text).toMatch(/^# the team's folder\n/);
+    expect(text).toMatch(/^order: a0$/m);
+    const archive = await store.edits.createFolder(api.id, 'Archive');
+    const [moved] = await store.edits.move([{ kind: 'folder', id: orders }], { parent: archive, before: null });
+    const renamed = await store.edits.renameFolder(moved!.to, 'Old orders');
+    await store.close();
+    const reopened = await openAt(dir);
+    expect(reopened.getFolder(renamed)).toEqual({ name: 'Old orders', settings: { auth, headers, variables }, secretId: 'f_orig' });
+    expect(await readFile(join(dir, 'apis/Shop/requests/Archive/Old orders/folder.yaml'), 'utf8')).toMatch(/^# the team's folder\n/);
+    // Cleared settings leave the file as it was before them: its place only.
+    await reopened.saveFolder(renamed, { auth: { type: 'inherit' }, headers: [], variables: [] });
+    expect(await readFile(join(dir, 'apis/Shop/requests/Archive/Old orders/folder.yaml'), 'utf8')).toBe(`# the team's folder\nversion: 1\norder: a0\nid: f_orig\n`);
+  });
+
+  it('a duplicate keeps the settings and leaves out the keychain id, nested folders too', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const orders = await store.edits.createFolder(api.id, 'Orders');
+    const inner = await store.edits.createFolder(orders, 'Drafts');
+    await store.saveFolder(orders, { auth, headers, variables }, 'f_orig');
+    await store.saveFolder(inner, { auth, headers: [], variables: [] }, 'f_inner');
+    const copy = await store.edits.duplicate({ kind: 'folder', id: orders });
+    expect(store.getFolder(copy)).toEqual({ name: 'Orders copy', settings: { auth, headers, variables } });
+    expect(store.getFolder(`${copy}/Drafts`)).toEqual({ name: 'Drafts', settings: { auth, headers: [], variables: [] } });
+    expect(await readFile(join(dir, 'apis/Shop/requests/Orders copy/folder.yaml'), 'utf8')).not.toContain('id:');
+    expect(store.getFolder(orders).secretId).toBe('f_orig');
+  });
+
+  it('a folder.yaml whose settings break the schema is a problem of that file, and is not saved over; a broken value is not saved', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'Shop', baseUrl: '' });
+    const orders = await store.edits.createFolder(api.id, 'Orders');
+    await store.createRequest({ parent: orders, name: 'List', method: 'GET', url: '/orders' });
+    await writeFile(join(dir, 'apis/Shop/requests/Orders/folder.yaml'), 'version: 1\nauth:\n  type: bearer\n');
+    await store.close();
+    const reopened = await openAt(dir);
+    expect(reopened.tree().problems).toContainEqual(expect.objectContaining({ file: 'apis/Shop/requests/Orders/folder.yaml', rule: 'schema' }));
+    await expect(reopened.saveFolder(orders, { auth: { type: 'none' }, headers: [], variables: [] })).rejects.toMatchObject({ code: 'conflict' });
+    // A value the load would refuse is never written.
+    const other = await reopened.edits.createFolder(api.id, 'Other');
+    await expect(reopened.saveFolder(other, { auth: { type: 'bearer' } as never, headers: [], variables: [] })).rejects.toMatchObject({ code: 'schema-violation', message: expect.stringContaining('/auth') });
+  });
+});

@@ -167,10 +167,11 @@ export class TreeEdits {
         if (!parsed.ok) continue;
         changes.push({ path: target, content: writeYaml(requestForFile({ ...parsed.value, id: newId('r') }), text) });
       } else if (basename(path) === FOLDER_FILE) {
-        if (rel !== FOLDER_FILE) changes.push({ path: target, content: { copyFrom: path } });
+        if (rel !== FOLDER_FILE) changes.push(this.folderCopyChange(path, target));
       }
     }
-    changes.push({ ...this.folderOrderChange(from, keys[0]!), path: join(to, FOLDER_FILE) });
+    const own = join(from, FOLDER_FILE);
+    changes.push(this.folderCopyChange(own, join(to, FOLDER_FILE), keys[0]!));
     await this.store.commit(changes);
     return this.folderIdAt(place.apiId, to);
   }
@@ -285,6 +286,20 @@ export class TreeEdits {
     const parsed = text === undefined ? null : parseYamlFile<FolderFile>(text, this.index.relPath(path), folderKind, checkAll);
     const file: FolderFile = parsed?.ok ? { ...parsed.value, order } : { version: 1, order };
     return this.store.yamlChange(path, file);
+  }
+
+  /**
+   * A copy of a folder.yaml at `target` (with the place `order` when given). It leaves out the
+   * folder's keychain id: a secret typed into the copy's auth later is stored under an id of its
+   * own rather than over the original's (the references it copied still read the original's).
+   */
+  private folderCopyChange(path: string, target: string, order?: string): FileChange {
+    const text = this.index.texts.get(path);
+    const parsed = text === undefined ? null : parseYamlFile<FolderFile>(text, this.index.relPath(path), folderKind, checkAll);
+    if (!parsed?.ok) return order === undefined ? { path: target, content: { copyFrom: path } } : this.store.yamlChange(target, { version: 1, order } satisfies FolderFile);
+    const { id: _id, ...copy } = parsed.value;
+    if (order === undefined && _id === undefined) return { path: target, content: { copyFrom: path } };
+    return { path: target, content: writeYaml(order === undefined ? copy : { ...copy, order }, text) };
   }
 
   /** Refs without those inside another one given (a request in a folder that goes as a whole), unknown ones refused. */

@@ -8,6 +8,7 @@ import { TabBar } from './components/TabBar.js';
 import { StatusBar } from './components/StatusBar.js';
 import { CommandPalette } from './components/CommandPalette.js';
 import { ContextMenu, Dialogs, Toasts } from './components/Overlays.js';
+import { SecretStoreDialogLayer } from './components/SecretStoreDialog.js';
 import { editors } from './editors/registry.js';
 import { Welcome } from './editors/Welcome.js';
 import { DraftBanner } from './components/DraftBanner.js';
@@ -60,6 +61,7 @@ export function App() {
       <StatusBar />
       <CommandPalette />
       <Dialogs />
+      <SecretStoreDialogLayer />
       <ContextMenu />
       <Toasts />
     </div>

@@ -13,6 +13,7 @@ import { registerCoreCommands } from './commands.js';
 import { openProject } from './state/actions.js';
 import { registerEditors } from './editors/index.js';
 import { onWorkspaceChanged } from './state/drafts.js';
+import { watchSecretStorage } from './state/secret-storage.js';
 import { call } from './state/rpc.js';
 import { beginRestore, finishRestore, projectArrived, sessionReconnected } from './state/session.js';
 
@@ -47,6 +48,7 @@ async function start(): Promise<void> {
     onWorkspaceChanged(ws);
   });
   current.on('notice', ({ level, message }) => toast(level, message));
+  watchSecretStorage(current);
   current.on('browser.open', ({ url, reason, opened }) =>
     openCustom({
       title: reason,

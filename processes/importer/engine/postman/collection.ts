@@ -9,7 +9,7 @@ import postmanCollection from 'postman-collection';
 import { ParleyError } from '../../../../protocol/errors.js';
 import type { Auth } from '../../../../protocol/model/auth.js';
 import type { Row } from '../../../../protocol/model/common.js';
-import type { ImportResult, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
+import type { ImportResult, ImportedFolder, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
 import { emptyBody, defaultSettings, type Body, type MultipartPart, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
 import { isCredentialName, isReferenceOnly } from '../../../../protocol/credentials/names.js';
 import { ownValue } from '../../../../protocol/own.js';
@@ -29,13 +29,19 @@ const SUPPORTED_AUTH = new Set(['noauth', 'basic', 'bearer', 'apikey', 'oauth2']
 interface Walk {
   ctx: ImportContext;
   vars: PlaceholderConverter;
-  /** Every auth object as written, by the number its stand-in carries (setAuthsAside). */
+  /** Every auth object as written, by the number its stand-in carries (setAsideRaw). */
   auths: Json[];
+  /** Every folder's variables as written, by the number its id carries (setAsideRaw). */
+  rawFolderVariables: unknown[];
   requests: PlacedRequest[];
   /** Folders and requests keep the collection's order, interleaved (order-keys.ts). */
   order: SourceOrder;
   properties: Row[];
   propertyNames: Set<string>;
+  /** A folder's own auth and variables, by its path: its requests inherit them (docs/project-files.md "Folder settings"). */
+  folderSettings: Map<string, Pick<ImportedFolder, 'auth' | 'variables'>>;
+  /** How many folder variables were put on their folders. */
+  folderVariables: number;
   warnings: ReportItem[];
   unimported: UnimportedItem[];
   notes: ReportItem[];
@@ -56,7 +62,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   if (raw.item !== undefined && !Array.isArray(raw.item)) throw new ParleyError('import-malformed', `${file} is not a valid Postman collection: item must be a list.`, { file, path: '/item' });
 
   let collection: Json;
-  const auths = setAuthsAside(raw);
+  const { auths, folderVariables: rawFolderVariables } = setAsideRaw(raw);
   try {
     collection = new Collection(raw as never).toJSON() as Json;
   } catch (err) {
@@ -64,13 +70,13 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   }
   const info = raw.info;
   const name = typeof info.name === 'string' && info.name.trim() !== '' ? info.name.trim() : 'Postman collection';
-  const walk: Walk = { ctx, vars: new PlaceholderConverter(), auths, requests: [], order: new SourceOrder(), properties: [], propertyNames: new Set(), warnings: [], unimported: [], notes: [], credentials: [] };
+  const walk: Walk = { ctx, vars: new PlaceholderConverter(), auths, rawFolderVariables, requests: [], order: new SourceOrder(), properties: [], propertyNames: new Set(), folderSettings: new Map(), folderVariables: 0, warnings: [], unimported: [], notes: [], credentials: [] };
 
   addVariables(walk, collection.variable, '/variable');
   scripts(walk, collection.event, 'The collection', '/event');
   const collectionAuth = isObject(collection.auth) ? mapAuth(walk, collection.auth, 'the collection', '/auth') : null;
   const apiAuth: Auth = collectionAuth ?? { type: 'none' };
-  walkItems(walk, asArray(collection.item), '', null, '/item');
+  walkItems(walk, asArray(collection.item), '', '/item');
 
   const apiId = ctx.newId('a');
   const dynamic = walk.vars.warning();
@@ -78,11 +84,12 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   if (walk.credentials.length > 0) {
     walk.warnings.push({ message: `Credentials are not carried across: ${list(walk.credentials)} arrived empty. Set them on the request or API, or use \${variables}.` });
   }
-  if (walk.properties.length > 0) walk.notes.push({ message: `${walk.properties.length} collection and folder variable${walk.properties.length === 1 ? '' : 's'} became project properties; a name the project already has keeps its value.` });
+  if (walk.properties.length > 0) walk.notes.push({ message: `${walk.properties.length} collection variable${walk.properties.length === 1 ? '' : 's'} became project properties; a name the project already has keeps its value.` });
+  if (walk.folderVariables > 0) walk.notes.push({ message: `${walk.folderVariables} folder variable${walk.folderVariables === 1 ? ' is' : 's are'} kept on ${walk.folderVariables === 1 ? 'its folder' : 'their folders'}, for the requests in them (newman ignores folder variables; Parley uses them).` });
   const description = descriptionText(info.description);
   if (description) walk.notes.push({ message: `Collection description: ${description.length > 300 ? `${description.slice(0, 300)}…` : description}` });
 
-  const folders = walk.order.folders();
+  const folders = walk.order.folders().map((folder) => ({ ...folder, ...walk.folderSettings.get(folder.path) }));
   return {
     apis: [
       {
@@ -110,7 +117,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
   };
 }
 
-function walkItems(walk: Walk, items: unknown[], folder: string, inherited: Auth | null, path: string): void {
+function walkItems(walk: Walk, items: unknown[], folder: string, path: string): void {
   items.forEach((item, index) => {
     const at = `${path}/${index}`;
     if (!isObject(item)) {
@@ -121,18 +128,22 @@ function walkItems(walk: Walk, items: unknown[], folder: string, inherited: Auth
     if (Array.isArray(item.item)) {
       const sub = folder ? `${folder}/${safeSegment(itemName)}` : safeSegment(itemName);
       walk.order.folder(sub);
-      addVariables(walk, item.variable, `${at}/variable`);
       scripts(walk, item.event, `Folder ${sub}`, `${at}/event`);
-      // A folder's auth applies to its requests that inherit; Parley has no folder auth, so they get a copy.
-      const own = isObject(item.auth) ? mapAuth(walk, item.auth, `folder ${sub}`, `${at}/auth`) : null;
-      walkItems(walk, item.item, sub, own ?? inherited, `${at}/item`);
+      // The folder keeps its auth and variables, and its requests inherit them as in Postman. An
+      // auth Parley does not have (reported) sends none rather than the auth of the folder above.
+      const settings: Pick<ImportedFolder, 'auth' | 'variables'> = {};
+      if (isObject(item.auth)) settings.auth = mapAuth(walk, item.auth, `folder ${sub}`, `${at}/auth`) ?? { type: 'none' };
+      const variables = folderVariables(walk, rawFolderVariables(walk, item));
+      if (variables.length > 0) settings.variables = variables;
+      if (settings.auth || settings.variables) walk.folderSettings.set(sub, settings);
+      walkItems(walk, item.item, sub, `${at}/item`);
       return;
     }
     if (!isObject(item.request)) {
       walk.warnings.push({ message: `${itemName} has no request and was skipped.`, path: at });
       return;
     }
-    const request = convertRequest(walk, item, item.request, itemName, inherited, at);
+    const request = convertRequest(walk, item, item.request, itemName, at);
     if (Array.isArray(item.variable) && item.variable.length > 0) addVariables(walk, item.variable, `${at}/variable`);
     scripts(walk, item.event, `Request ${folder ? `${folder}/` : ''}${itemName}`, `${at}/event`);
     const responses = asArray(item.response).length;
@@ -142,7 +153,7 @@ function walkItems(walk: Walk, items: unknown[], folder: string, inherited: Auth
   });
 }
 
-function convertRequest(walk: Walk, item: Json, req: Json, name: string, inherited: Auth | null, at: string): Request {
+function convertRequest(walk: Walk, item: Json, req: Json, name: string, at: string): Request {
   const where = `${name}`;
   const { url, query } = convertUrl(walk, req.url, where);
   const pathVariables = new Map<string, string>();
@@ -158,7 +169,7 @@ function convertRequest(walk: Walk, item: Json, req: Json, name: string, inherit
   const body = convertBody(walk, req.body, where, headers);
   let auth: Auth;
   if (isObject(req.auth)) auth = mapAuth(walk, req.auth, where, `${at}/request/auth`) ?? { type: 'none' };
-  else auth = inherited ?? { type: 'inherit' };
+  else auth = { type: 'inherit' };
   const description = descriptionText(req.description) || descriptionText(item.description);
   const method = typeof req.method === 'string' && /^[A-Za-z][A-Za-z0-9_-]{0,31}$/.test(req.method) ? req.method.toUpperCase() : 'GET';
   return {
@@ -297,8 +308,9 @@ function rawLanguage(language: string, headers: Row[]): RawLanguage {
  */
 const AUTH_STAND_IN = 'parley-auth';
 
-function setAuthsAside(raw: Json): Json[] {
+function setAsideRaw(raw: Json): { auths: Json[]; folderVariables: unknown[] } {
   const auths: Json[] = [];
+  const folderVariables: unknown[] = [];
   // The export is nested at most MAX_DEPTH levels (read-json.ts); walked without recursion all the same.
   const stack: unknown[] = [raw];
   while (stack.length > 0) {
@@ -312,9 +324,23 @@ function setAuthsAside(raw: Json): Json[] {
       auths.push(node.auth);
       node.auth = { type: AUTH_STAND_IN, [AUTH_STAND_IN]: [{ key: 'n', value: String(auths.length - 1) }] };
     }
-    for (const [key, child] of Object.entries(node)) if (key !== 'auth' && child !== null && typeof child === 'object') stack.push(child);
+    // A folder's variables: postman-collection drops them (its ItemGroup keeps no `variable`), but
+    // keeps a folder's id, which carries their number here (its own id is not used).
+    if (node !== raw && Array.isArray(node.item) && Array.isArray(node.variable)) {
+      folderVariables.push(node.variable);
+      node.id = `${FOLDER_STAND_IN}${folderVariables.length - 1}`;
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== 'auth' && key !== 'variable' && child !== null && typeof child === 'object') stack.push(child);
   }
-  return auths;
+  return { auths, folderVariables };
+}
+
+const FOLDER_STAND_IN = 'parley-folder-';
+
+/** The variables a folder had in the export, set aside by its id (setAsideRaw). */
+function rawFolderVariables(walk: Walk, folder: Json): unknown {
+  const id = typeof folder.id === 'string' && folder.id.startsWith(FOLDER_STAND_IN) ? Number(folder.id.slice(FOLDER_STAND_IN.length)) : NaN;
+  return Number.isInteger(id) ? walk.rawFolderVariables[id] : undefined;
 }
 
 /** The auth a stand-in stands for, with its parameters by name: a v2.1 list of `{ key, value }`, or a v2.0 object. */
@@ -379,11 +405,28 @@ function addVariables(walk: Walk, value: unknown, path: string): void {
     if (!isObject(v) || typeof v.key !== 'string' || v.key.trim() === '') return;
     if (walk.propertyNames.has(v.key)) return; // The first definition wins.
     walk.propertyNames.add(v.key);
-    const text = credentialValue(walk, v.key, walk.vars.convert(scalarText(v.value)), `variable ${v.key}`);
-    walk.properties.push({ name: v.key, value: v.type === 'secret' ? credentialValue(walk, 'secret', text, `variable ${v.key}`) : text, enabled: v.disabled !== true });
+    walk.properties.push(variableRow(walk, v, v.key));
     void index;
     void path;
   });
+}
+
+/** A folder's variables as its rows (the first of a name wins); credentials are not carried across, as for any variable. */
+function folderVariables(walk: Walk, value: unknown): Row[] {
+  const rows: Row[] = [];
+  const names = new Set<string>();
+  for (const v of asArray(value)) {
+    if (!isObject(v) || typeof v.key !== 'string' || v.key.trim() === '' || names.has(v.key)) continue;
+    names.add(v.key);
+    rows.push(variableRow(walk, v, v.key));
+  }
+  walk.folderVariables += rows.length;
+  return rows;
+}
+
+function variableRow(walk: Walk, v: Json, key: string): Row {
+  const text = credentialValue(walk, key, walk.vars.convert(scalarText(v.value)), `variable ${key}`);
+  return { name: key, value: v.type === 'secret' ? credentialValue(walk, 'secret', text, `variable ${key}`) : text, enabled: v.disabled !== true };
 }
 
 /** Scripts are never run: each is listed as not carried across. */

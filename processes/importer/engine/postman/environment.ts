@@ -2,8 +2,8 @@
  * Postman environment and globals exports into workspace environments and globals (SPEC
  * "Environment and globals import rules"). The importer only reads and converts: renaming a
  * taken environment name, keeping existing globals and secrets, storing secret values in the
- * keychain and never making an environment active are the supervisor's, which sees the
- * workspace (processes/supervisor/imports/import-service.ts).
+ * secret store (and saying where) and never making an environment active are the supervisor's,
+ * which sees the workspace (processes/supervisor/imports/import-service.ts).
  */
 import { ParleyError } from '../../../../protocol/errors.js';
 import type { ImportResult, ImportedVariable, ReportItem } from '../../../../protocol/model/import.js';
@@ -38,12 +38,10 @@ export async function convertPostmanExport(input: ImportInput, ctx: ImportContex
     ctx.onProgress?.({ phase: 'convert', message: `Read ${variables.length} variable${variables.length === 1 ? '' : 's'}`, items: variables.length });
   });
   if (emptySecrets.length > 0) {
-    warnings.push({ message: `${list(emptySecrets)} ${emptySecrets.length === 1 ? 'is a secret' : 'are secrets'} with no exported value: ${emptySecrets.length === 1 ? 'it arrives' : 'they arrive'} empty, with nothing stored in the keychain. Set ${emptySecrets.length === 1 ? 'it' : 'them'} in the Environments tab.` });
+    warnings.push({ message: `${list(emptySecrets)} ${emptySecrets.length === 1 ? 'is a secret' : 'are secrets'} with no exported value: ${emptySecrets.length === 1 ? 'it arrives' : 'they arrive'} empty, with nothing stored. Set ${emptySecrets.length === 1 ? 'it' : 'them'} in the Environments tab.` });
   }
   const dynamic = placeholders.warning();
   if (dynamic) warnings.push({ message: dynamic });
-  const secrets = variables.filter((v) => v.secret && v.value !== '').length;
-  if (secrets > 0) notes.push({ message: `${secrets} secret value${secrets === 1 ? '' : 's'} go${secrets === 1 ? 'es' : ''} to the system keychain; the variable${secrets === 1 ? ' holds' : 's hold'} a \${secret:…} reference.` });
   const disabled = variables.filter((v) => !v.enabled).length;
   if (disabled > 0) notes.push({ message: `${disabled} disabled variable${disabled === 1 ? '' : 's'} arrive${disabled === 1 ? 's' : ''} disabled.` });
 

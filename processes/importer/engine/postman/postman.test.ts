@@ -144,7 +144,7 @@ describe('Postman collections: conversion', () => {
     expect(JSON.stringify(result)).not.toContain('"hello"');
   });
 
-  it('auth: per request, folder auth copied to its inheriting requests, unsupported schemes reported, credentials not carried', async () => {
+  it('auth: per request, folder auth kept on its folder (its requests inherit), unsupported schemes reported, credentials not carried', async () => {
     const schema = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
     const collection = {
       info: { name: 'Auth', schema },
@@ -156,6 +156,7 @@ describe('Postman collections: conversion', () => {
         { name: 'Var token', request: { method: 'GET', url: 'https://a.test/4', auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}' }] } } },
         { name: 'Hawk', request: { method: 'GET', url: 'https://a.test/5', auth: { type: 'hawk', hawk: [{ key: 'authId', value: 'x' }] } } },
         { name: 'F', auth: { type: 'apikey', apikey: [{ key: 'key', value: 'X-Key' }, { key: 'value', value: 'k-123' }, { key: 'in', value: 'header' }] }, item: [{ name: 'In folder', request: { method: 'GET', url: 'https://a.test/6' } }] },
+        { name: 'G', auth: { type: 'hawk', hawk: [{ key: 'authId', value: 'x' }] }, item: [{ name: 'In hawk folder', request: { method: 'GET', url: 'https://a.test/8' } }] },
         { name: 'OAuth', request: { method: 'GET', url: 'https://a.test/7', auth: { type: 'oauth2', oauth2: [{ key: 'grant_type', value: 'client_credentials' }, { key: 'accessTokenUrl', value: 'https://id.test/token' }, { key: 'clientId', value: 'cid' }, { key: 'clientSecret', value: 'shh' }, { key: 'scope', value: 'read' }] } } },
       ],
     };
@@ -166,12 +167,60 @@ describe('Postman collections: conversion', () => {
     expect(named(result, 'Basic').request.auth).toEqual({ type: 'basic', username: 'ann', password: '' });
     expect(named(result, 'Var token').request.auth).toEqual({ type: 'bearer', token: '${token}' });
     expect(named(result, 'Hawk').request.auth).toEqual({ type: 'none' });
-    expect(named(result, 'In folder').request.auth).toEqual({ type: 'apikey', name: 'X-Key', value: '', in: 'header' });
+    expect(named(result, 'In folder').request.auth).toEqual({ type: 'inherit' });
+    const folders = new Map(result.apis[0]!.folders.map((f) => [f.path, f]));
+    expect(folders.get('F')!.auth).toEqual({ type: 'apikey', name: 'X-Key', value: '', in: 'header' });
+    // An auth Parley does not have, on a folder: none, rather than the collection's credentials.
+    expect(folders.get('G')!.auth).toEqual({ type: 'none' });
+    expect(named(result, 'In hawk folder').request.auth).toEqual({ type: 'inherit' });
     expect(named(result, 'OAuth').request.auth).toMatchObject({ type: 'oauth2', grant: 'client_credentials', tokenUrl: 'https://id.test/token', clientId: 'cid', clientSecret: '', scope: 'read' });
     expect(result.report.unimported).toContainEqual(expect.objectContaining({ item: 'Auth of Hawk', reason: expect.stringContaining('hawk') }));
+    expect(result.report.unimported).toContainEqual(expect.objectContaining({ item: 'Auth of folder G', path: '/item/6/auth' }));
     const text = JSON.stringify(result);
     for (const secret of ['literal-collection-token', 'hunter2', 'k-123', 'shh']) expect(text).not.toContain(secret);
     expect(result.report.warnings).toContainEqual({ message: expect.stringMatching(/^Credentials are not carried across/) });
+  });
+
+  it("a folder's auth and variables stay on the folder (a real collection: postman-schemas' nestedEntities)", async () => {
+    for (const version of ['v2.0', 'v2.1']) {
+      const { result } = await importFile(fixture(`${version}/nestedEntities.json`));
+      const [api] = result.apis;
+      expect(api!.api.auth, version).toEqual({ type: 'basic', username: '${username}', password: '${token}' });
+      // (`key` looks like a credential's name: its value is not carried across, on the folder as in the properties.)
+      expect(api!.folders, version).toEqual([{ path: 'F1', order: expect.any(String), auth: { type: 'basic', username: '${username}', password: '${token}' }, variables: [{ name: 'key', value: '', enabled: true }] }]);
+      // The collection's variable is a project property; the folder's (same name) is the folder's own.
+      expect(result.properties, version).toEqual([{ name: 'key', value: '', enabled: true }]);
+      expect(named(result, 'Basic').folder, version).toBe('F1');
+      expect(result.report.notes, version).toContainEqual({ message: expect.stringMatching(/^1 folder variable is kept on its folder/) });
+      expect(checkAll(ImportResult, result), version).toEqual([]);
+    }
+  });
+
+  it('folder variables: credentials are not carried, the first of a name wins, disabled ones stay disabled', async () => {
+    const schema = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+    const collection = {
+      info: { name: 'Vars', schema },
+      item: [
+        {
+          name: 'Orders',
+          variable: [
+            { key: 'region', value: 'eu' },
+            { key: 'region', value: 'us' },
+            { key: 'apiToken', value: 'tok-literal' },
+            { key: 'team', value: '{{teamName}}', disabled: true },
+          ],
+          item: [{ name: 'List', request: { method: 'GET', url: 'https://a.test/{{region}}' } }],
+        },
+      ],
+    };
+    const { result } = await importText(JSON.stringify(collection));
+    expect(result.apis[0]!.folders[0]!.variables).toEqual([
+      { name: 'region', value: 'eu', enabled: true },
+      { name: 'apiToken', value: '', enabled: true },
+      { name: 'team', value: '${teamName}', enabled: false },
+    ]);
+    expect(result.properties ?? []).toEqual([]);
+    expect(JSON.stringify(result)).not.toContain('tok-literal');
   });
 
   it('scripts are reported as not carried across, never kept as code', async () => {

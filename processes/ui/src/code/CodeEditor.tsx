@@ -6,9 +6,9 @@
  */
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension } from '@codemirror/state';
-import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
+import { Decoration, EditorView, placeholder, type DecorationSet } from '@codemirror/view';
 import { forceLinting, linter, type Diagnostic } from '@codemirror/lint';
-import { editingSetup, viewingSetup } from './setup.js';
+import { editingSetup, singleLineSetup, viewingSetup } from './setup.js';
 import { languageSupport, type CodeLanguage } from './languages.js';
 import { wrapLines } from './wrap.js';
 
@@ -37,6 +37,10 @@ export interface CodeEditorProps {
   check?(text: string): CodeMark[];
   /** More extensions (variables, completion) for this editor. */
   extensions?: Extension;
+  /** One line, looking and behaving like an input (a URL, a header value). */
+  singleLine?: boolean;
+  placeholder?: string;
+  title?: string;
   class?: string;
   handle?(handle: CodeEditorHandle | null): void;
 }
@@ -49,19 +53,19 @@ export function CodeEditor(props: CodeEditorProps) {
   // The latest props, read by the callbacks CodeMirror holds on to.
   const latest = useRef(props);
   latest.current = props;
-  const compartments = useRef({ language: new Compartment(), readOnly: new Compartment(), wrap: new Compartment(), extra: new Compartment() });
+  const compartments = useRef({ language: new Compartment(), readOnly: new Compartment(), wrap: new Compartment(), extra: new Compartment(), labels: new Compartment() });
 
   useEffect(() => {
     const c = compartments.current;
     const state = EditorState.create({
       doc: props.value,
       extensions: [
-        props.readOnly ? viewingSetup() : editingSetup(),
+        props.singleLine ? singleLineSetup() : props.readOnly ? viewingSetup() : editingSetup(),
         c.language.of(languageSupport(props.language)),
         c.readOnly.of(readOnlyExtension(!!props.readOnly)),
-        c.wrap.of(wrapLines.value ? EditorView.lineWrapping : []),
+        c.wrap.of(wrapping(wrapLines.value, props.singleLine)),
         c.extra.of(props.extensions ?? []),
-        EditorView.contentAttributes.of({ 'aria-label': props.label, 'aria-multiline': 'true', role: 'textbox', spellcheck: 'false' }),
+        c.labels.of(labelsOf(props)),
         EditorView.updateListener.of((update) => {
           // Only the user's edits go out: a value set from outside is already the owner's.
           if (!update.docChanged || update.transactions.some((tr) => tr.annotation(fromOwner))) return;
@@ -78,7 +82,7 @@ export function CodeEditor(props: CodeEditorProps) {
     Object.defineProperty(v.dom, 'parleyText', { get: () => v.state.doc.toString() });
     props.handle?.(handleOf(v));
     forceLinting(v);
-    const unwatch = wrapLines.subscribe((on) => v.dispatch({ effects: c.wrap.reconfigure(on ? EditorView.lineWrapping : []) }));
+    const unwatch = wrapLines.subscribe((on) => v.dispatch({ effects: c.wrap.reconfigure(wrapping(on, props.singleLine)) }));
     return () => {
       unwatch();
       latest.current.handle?.(null);
@@ -111,11 +115,29 @@ export function CodeEditor(props: CodeEditorProps) {
     view.current?.dispatch({ effects: compartments.current.extra.reconfigure(props.extensions ?? []) });
   }, [props.extensions]);
 
+  // A row's field is named after its row ("Header value of X-Token"), which the user may be typing.
+  useEffect(() => {
+    view.current?.dispatch({ effects: compartments.current.labels.reconfigure(labelsOf(props)) });
+  }, [props.label, props.title, props.placeholder]);
+
   useEffect(() => {
     if (view.current) forceLinting(view.current);
   }, [props.marks]);
 
-  return <div class={`code-editor${props.class ? ` ${props.class}` : ''}`} ref={host} />;
+  return <div class={`${props.singleLine ? 'line-field' : 'code-editor'}${props.class ? ` ${props.class}` : ''}`} ref={host} />;
+}
+
+/** Soft wrap as the user set it; a one-line field scrolls sideways as an input does, whatever the setting. */
+function wrapping(on: boolean, singleLine = false): Extension {
+  return on && !singleLine ? EditorView.lineWrapping : [];
+}
+
+/** The accessible name, tooltip and placeholder: what tells the user (and a screen reader) what the text is. */
+function labelsOf({ label, title, placeholder: hint, singleLine }: CodeEditorProps): Extension {
+  return [
+    EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': singleLine ? 'false' : 'true', role: 'textbox', spellcheck: 'false', ...(title ? { title } : {}) }),
+    hint ? placeholder(hint) : [],
+  ];
 }
 
 /** Read-only text stays focusable and selectable (search, copy, folding): only edits are refused. */

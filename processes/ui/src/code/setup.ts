@@ -3,7 +3,7 @@
  * history, search and replace (Ctrl+F), the app's colours, and a keymap that leaves the app's
  * own chords (Ctrl+Enter sends) to the app.
  */
-import type { Extension } from '@codemirror/state';
+import { EditorSelection, EditorState, Transaction, type Extension } from '@codemirror/state';
 import { EditorView, drawSelection, dropCursor, highlightActiveLine, highlightActiveLineGutter, highlightSpecialChars, keymap, lineNumbers, rectangularSelection } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { HighlightStyle, bracketMatching, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting } from '@codemirror/language';
@@ -90,3 +90,49 @@ export function viewingSetup(): Extension {
     theme,
   ];
 }
+
+/**
+ * A one-line field (a URL, a header value): the text stays on one line (a pasted line break
+ * becomes nothing, as in an input), Enter and Tab are left to the page (the form, focus moving
+ * on), and it looks like the app's inputs.
+ */
+export function singleLineSetup(): Extension {
+  return [
+    history(),
+    drawSelection(),
+    highlightSpecialChars(),
+    EditorState.transactionFilter.of((tr) => {
+      if (!tr.docChanged || tr.newDoc.lines === 1) return tr;
+      // Line breaks typed or pasted are dropped, as an <input> drops them.
+      const changes: { from: number; to: number; insert: string }[] = [];
+      let last = 0;
+      tr.changes.iterChanges((from, to, _fromB, _toB, inserted) => {
+        changes.push({ from, to, insert: inserted.toString().replace(/\r\n?|\n/g, '') });
+        last = Math.max(last, to);
+      });
+      const set = tr.startState.changes(changes);
+      const userEvent = tr.annotation(Transaction.userEvent);
+      // The caret goes after what was typed or pasted, as in an input.
+      return { changes: set, selection: EditorSelection.cursor(set.mapPos(last, 1)), ...(userEvent ? { userEvent } : {}) };
+    }),
+    keymap.of([...defaultKeymap, ...historyKeymap].filter((b) => !b.key || !LINE_KEYS.has(b.key))),
+    singleLineTheme,
+  ];
+}
+
+/** Keys a one-line field leaves to the page: Enter (submit, send), Tab (focus), and the app's chords. */
+const LINE_KEYS = new Set(['Mod-Enter', 'Enter', 'Shift-Enter', 'Tab', 'Shift-Tab', 'Alt-ArrowUp', 'Alt-ArrowDown', 'Shift-Alt-ArrowUp', 'Shift-Alt-ArrowDown', 'Mod-[', 'Mod-]', 'Mod-i']);
+
+const singleLineTheme = EditorView.theme({
+  // Colour and font are the field's (a row switched off is muted); the frame is the field's CSS (.line-field).
+  '&': { color: 'inherit', backgroundColor: 'transparent', fontSize: 'inherit' },
+  '&.cm-focused': { outline: 'none' },
+  // A long URL scrolls sideways under the caret, as an input's text does, without a scroll bar.
+  '.cm-scroller': { fontFamily: 'inherit', lineHeight: 'inherit', overflowX: 'auto', overflowY: 'hidden', scrollbarWidth: 'none' },
+  '.cm-content': { padding: '0', caretColor: 'var(--fg)' },
+  '.cm-line': { padding: '0' },
+  '.cm-cursor': { borderLeftColor: 'var(--fg)' },
+  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection': { backgroundColor: 'var(--bg-select)' },
+  '.cm-placeholder': { color: 'var(--fg-muted)' },
+  '.cm-tooltip': { backgroundColor: 'var(--bg-elev)', color: 'var(--fg)', border: '1px solid var(--border)', boxShadow: 'var(--shadow)' },
+});

@@ -1,14 +1,20 @@
 /**
  * Auth settings of a request (or an API). Secret fields never show or keep a secret in the
- * form: a typed secret is moved to the OS keychain when saved, and the file keeps only its
- * `${secret:name}` reference. `${variables}` may be used instead.
+ * form: a typed secret is moved to the workspace's secret store (the system keychain, or the
+ * vault) when saved, and the file keeps only its `${secret:name}` reference. `${variables}` may
+ * be used instead. What a field says about where its secret is, is only what is true: the
+ * store's answer for a reference, and "not stored" when there is no store.
  */
 import type { Auth } from '../../../../protocol/model/auth.js';
+import type { SettingSource } from '../../../../protocol/model/project.js';
 import { emptyAuthFields, emptyAuthMessage } from '../../../../protocol/request-checks.js';
+import { isReferenceOrEmpty } from '../../../../protocol/credentials/auth-secrets.js';
+import { secretHeld, secretStorage } from '../state/secret-storage.js';
 import { MaskedInput } from './Overlays.js';
+import { VarField } from '../code/VarField.js';
 
 const LABELS: Record<Auth['type'], string> = {
-  inherit: 'Inherit from API',
+  inherit: 'Inherit',
   none: 'No auth',
   basic: 'Basic',
   bearer: 'Bearer token',
@@ -39,12 +45,21 @@ export interface AuthEditorProps {
   auth: Auth;
   onChange(auth: Auth): void;
   allowInherit: boolean;
-  /** The API's auth, which Inherit uses, and the API's name. */
+  /** The auth Inherit uses, and where it is set (the nearest folder that sets one, or the API). */
   inherited?: Auth;
-  inheritedFrom?: string;
+  inheritedFrom?: SettingSource;
+  /** Fields the last save left empty because nothing could store their secret. */
+  leftOut?: ReadonlySet<string>;
+  /** The project whose `${variables}` the fields show live (VarField); plain inputs without one. */
+  project?: string;
 }
 
-export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom }: AuthEditorProps) {
+/** "folder Orders", "API Shop". */
+export function sourceName(source: SettingSource): string {
+  return `${source.kind === 'api' ? 'API' : 'folder'} ${source.name}`;
+}
+
+export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedFrom, leftOut, project }: AuthEditorProps) {
   const types = (Object.keys(LABELS) as Auth['type'][]).filter((t) => allowInherit || t !== 'inherit');
   const set = (patch: Partial<Auth>) => onChange({ ...auth, ...patch } as Auth);
   const shown = auth.type === 'inherit' ? inherited : auth;
@@ -62,25 +77,26 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
         </select>
       </label>
       {auth.type === 'inherit' && (
-        <p class="muted">
-          Uses the API's authentication{inherited ? `: ${LABELS[inherited.type]}` : ''}
-          {inheritedFrom ? ` (set on the API ${inheritedFrom})` : ''}.
+        <p class="muted" aria-label="Inherited auth">
+          Uses {inherited ? LABELS[inherited.type] : 'the auth set above'}
+          {inheritedFrom ? `, from ${sourceName(inheritedFrom)}` : ''}.
         </p>
       )}
       {shown && missing.length > 0 && (
         <p class="field-warning" role="alert">
-          {emptyAuthMessage(shown, missing, auth.type === 'inherit' ? `the API ${inheritedFrom ?? ''}`.trim() : undefined)}: a request is not sent with it until{' '}
-          {missing.length === 1 ? 'it is' : 'they are'} filled in{auth.type === 'inherit' ? " on the API's tab" : ''}.
+          {emptyAuthMessage(shown, missing, auth.type === 'inherit' && inheritedFrom ? `the ${sourceName(inheritedFrom)}` : undefined)}: a request is not sent with it until{' '}
+          {missing.length === 1 ? 'it is' : 'they are'} filled in
+          {auth.type === 'inherit' && inheritedFrom ? (inheritedFrom.kind === 'api' ? " on the API's tab" : ` in the Folder settings of ${inheritedFrom.name}`) : ''}.
         </p>
       )}
       {auth.type === 'none' && <p class="muted">No Authorization is added.</p>}
       {auth.type === 'basic' && (
         <>
-          <Field label="Username" value={auth.username} onInput={(username) => set({ username })} />
-          <SecretField label="Password" value={auth.password} onInput={(password) => set({ password })} />
+          <Field label="Username" value={auth.username} onInput={(username) => set({ username })} project={project} />
+          <SecretField label="Password" value={auth.password} leftOut={leftOut?.has('password')} onInput={(password) => set({ password })} />
         </>
       )}
-      {auth.type === 'bearer' && <SecretField label="Token" value={auth.token} onInput={(token) => set({ token })} />}
+      {auth.type === 'bearer' && <SecretField label="Token" value={auth.token} leftOut={leftOut?.has('token')} onInput={(token) => set({ token })} />}
       {auth.type === 'apikey' && (
         <>
           <label>
@@ -90,8 +106,8 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
               <option value="query">Query parameter</option>
             </select>
           </label>
-          <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} />
-          <SecretField label="Key" value={auth.value} onInput={(value) => set({ value })} />
+          <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} project={project} />
+          <SecretField label="Key" value={auth.value} leftOut={leftOut?.has('value')} onInput={(value) => set({ value })} />
         </>
       )}
       {auth.type === 'kerberos' && (
@@ -112,11 +128,11 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
               <option value="authorization_code">Authorization code</option>
             </select>
           </label>
-          {auth.grant === 'authorization_code' && <Field label="Authorization URL" value={auth.authorizationUrl} onInput={(authorizationUrl) => set({ authorizationUrl })} />}
-          <Field label="Token URL" value={auth.tokenUrl} onInput={(tokenUrl) => set({ tokenUrl })} />
-          <Field label="Client ID" value={auth.clientId} onInput={(clientId) => set({ clientId })} />
-          <SecretField label="Client secret" value={auth.clientSecret} onInput={(clientSecret) => set({ clientSecret })} />
-          <Field label="Scope" value={auth.scope} onInput={(scope) => set({ scope })} />
+          {auth.grant === 'authorization_code' && <Field label="Authorization URL" value={auth.authorizationUrl} onInput={(authorizationUrl) => set({ authorizationUrl })} project={project} />}
+          <Field label="Token URL" value={auth.tokenUrl} onInput={(tokenUrl) => set({ tokenUrl })} project={project} />
+          <Field label="Client ID" value={auth.clientId} onInput={(clientId) => set({ clientId })} project={project} />
+          <SecretField label="Client secret" value={auth.clientSecret} leftOut={leftOut?.has('clientSecret')} onInput={(clientSecret) => set({ clientSecret })} />
+          <Field label="Scope" value={auth.scope} onInput={(scope) => set({ scope })} project={project} />
           {auth.grant === 'authorization_code' && (
             <label class="checkbox">
               <input type="checkbox" checked={auth.usePkce} onChange={(e) => set({ usePkce: (e.target as HTMLInputElement).checked })} /> Use PKCE (S256)
@@ -129,47 +145,86 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
   );
 }
 
-function Field({ label, value, onInput }: { label: string; value: string; onInput(value: string): void }) {
+function Field({ label, value, onInput, project }: { label: string; value: string; onInput(value: string): void; project: string | undefined }) {
   return (
     <label>
       <span>{label}</span>
-      <input aria-label={label} value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} />
+      {project === undefined ? <input aria-label={label} value={value} onInput={(e) => onInput((e.target as HTMLInputElement).value)} /> : <VarField label={label} value={value} onChange={onInput} project={project} class="input-like" />}
     </label>
   );
 }
 
-/** Only `${...}` references: safe to keep in a file as written. */
-export function isReferenceOnly(value: string): boolean {
-  return value === '' || /^(\$\{[^{}]+\})+$/.test(value.trim());
-}
+const STORE_PLACE = { keychain: 'the system keychain', vault: 'the vault' } as const;
 
-export function SecretField({ label, value, onInput }: { label: string; value: string; onInput(value: string): void }) {
+export function SecretField({ label, value, onInput, leftOut }: { label: string; value: string; onInput(value: string): void; leftOut?: boolean }) {
+  const storage = secretStorage.value;
   const stored = /^\$\{secret:([^{}]+)\}$/.exec(value.trim());
   if (stored) {
+    const name = stored[1]!;
     return (
       <label>
         <span>{label}</span>
         <span class="secret-stored">
-          <span class="badge badge-ok">stored in keychain</span>
-          <code class="muted">{`\${secret:${stored[1]}}`}</code>
-          <button type="button" class="button small" onClick={() => onInput('')}>
+          <StoredBadge name={name} />
+          <code class="muted">{`\${secret:${name}}`}</code>
+          {/* Named for itself: inside the <label>, the label's whole text would be its name. */}
+          <button type="button" class="button small" aria-label={`Change… ${label}`} onClick={() => onInput('')}>
             Change…
           </button>
         </span>
       </label>
     );
   }
-  const literal = !isReferenceOnly(value);
+  const literal = !isReferenceOrEmpty(value);
+  const backend = storage?.backend;
+  const placeholder =
+    leftOut && value === ''
+      ? 'Not saved: no secure storage. Type it again to send'
+      : `Type it${backend ? ` (${backend === 'vault' ? 'saved to the vault' : backend === 'none' ? 'not stored: no secure storage' : 'saved to the keychain'})` : ''} or use \${variable} / \${secret:name}`;
   return (
     <label>
       <span>{label}</span>
       {/* One input either way, so typing the first character of a literal keeps the focus. */}
-      <MaskedInput label={label} value={value} masked={literal} placeholder="Type it (saved to the keychain) or use ${variable} / ${secret:name}" onInput={onInput} />
-      {literal && (
-        <small class="muted">
-          Stored in the system keychain when you save; the file keeps only its <code>{'${secret:name}'}</code> reference.
+      <MaskedInput label={label} value={value} masked={literal} placeholder={placeholder} onInput={onInput} />
+      {literal && <small class="muted secret-hint">{typedHint(storage)}</small>}
+      {leftOut && value === '' && (
+        <small class="field-warning secret-left-out" role="note">
+          Saved without the {label.toLowerCase()}: there was no secure storage for it, so the file has this field empty.
         </small>
       )}
     </label>
   );
+}
+
+/** What happens to a typed secret at save, as this workspace's store stands. */
+function typedHint(storage: ReturnType<typeof secretStorage.peek>) {
+  if (!storage) return null;
+  if (storage.backend === 'keychain') {
+    return (
+      <>
+        Stored in the system keychain when you save; the file keeps only its <code>{'${secret:name}'}</code> reference.
+      </>
+    );
+  }
+  if (storage.backend === 'vault') {
+    return (
+      <>
+        Stored in the vault when you save{storage.locked ? ' (it asks for the passphrase first: the vault is locked)' : ''}; the file keeps only its <code>{'${secret:name}'}</code> reference.
+      </>
+    );
+  }
+  return <>Not stored: no secure storage on this system. Saving offers to create a vault, or to save without the secret.</>;
+}
+
+/** Where a `${secret:name}` reference's value is, as the store answers: never "stored" when it is not. */
+function StoredBadge({ name }: { name: string }) {
+  const storage = secretStorage.value;
+  if (!storage) return null;
+  if (storage.backend === 'none') return <span class="badge badge-warn">not stored: no secure storage</span>;
+  const held = secretHeld(name);
+  const place = STORE_PLACE[storage.backend];
+  if (held === 'found') return <span class="badge badge-ok">{storage.backend === 'vault' ? 'stored in the vault' : 'stored in keychain'}</span>;
+  if (held === 'missing') return <span class="badge badge-err">{`not found in ${place}`}</span>;
+  if (held === 'unknown') return <span class="badge">{storage.locked ? 'in the vault: locked' : `not readable in ${place}`}</span>;
+  return null;
 }

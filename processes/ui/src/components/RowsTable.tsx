@@ -1,6 +1,7 @@
 /** An editable table of name/value rows with enabled switches, as in every API client. */
 import type { Row } from '../../../../protocol/model/common.js';
 import { CloseIcon } from './Icons.js';
+import { VarField } from '../code/VarField.js';
 
 export interface RowsTableProps {
   rows: Row[];
@@ -14,15 +15,17 @@ export interface RowsTableProps {
   label: string;
   /** Masks values, e.g. secret-looking rows. */
   maskValue?: (row: Row) => boolean;
+  /** The project whose `${variables}` the values show live (VarField); plain inputs without one. */
+  project?: string;
 }
 
-export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlaceholder = 'Value', fixedNames, noToggle, label, maskValue }: RowsTableProps) {
+export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlaceholder = 'Value', fixedNames, noToggle, label, maskValue, project }: RowsTableProps) {
   const update = (index: number, patch: Partial<Row>) => onChange(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
   const remove = (index: number) => onChange(rows.filter((_, i) => i !== index));
   // A trailing blank row invites the next entry; typing in it adds a row.
   const shown = fixedNames ? rows : [...rows, { name: '', value: '', enabled: true }];
   return (
-    <table class="rows-table" aria-label={label}>
+    <table class="rows-table name-value" aria-label={label}>
       <tbody>
         {shown.map((row, index) => {
           const ghost = index === rows.length;
@@ -45,14 +48,18 @@ export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlace
                 />
               </td>
               <td>
-                <input
-                  class="cell-input"
-                  aria-label={`${label} value${row.name ? ` of ${row.name}` : ''}`}
-                  placeholder={valuePlaceholder}
-                  type={maskValue?.(row) ? 'password' : 'text'}
-                  value={row.value}
-                  onInput={(e) => set({ value: (e.target as HTMLInputElement).value })}
-                />
+                {project !== undefined && !maskValue?.(row) ? (
+                  <VarField class="cell-input" label={`${label} value${row.name ? ` of ${row.name}` : ''}`} placeholder={valuePlaceholder} value={row.value} project={project} onChange={(value) => set({ value })} />
+                ) : (
+                  <input
+                    class="cell-input"
+                    aria-label={`${label} value${row.name ? ` of ${row.name}` : ''}`}
+                    placeholder={valuePlaceholder}
+                    type={maskValue?.(row) ? 'password' : 'text'}
+                    value={row.value}
+                    onInput={(e) => set({ value: (e.target as HTMLInputElement).value })}
+                  />
+                )}
               </td>
               <td class="cell-action">
                 {!ghost && !fixedNames && (

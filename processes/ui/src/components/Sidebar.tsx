@@ -227,7 +227,8 @@ function TreeRow({ row, rows, top, onPress }: { row: Row; rows: Row[]; top: numb
       }}
       onDblClick={() => {
         const kind = item.kind;
-        if (kind === 'request' || kind === 'api' || kind === 'mock' || kind === 'project') openItem(row.project, item);
+        // A folder's double click opens its settings (its two clicks have toggled it open and shut).
+        if (kind === 'request' || kind === 'api' || kind === 'folder' || kind === 'mock' || kind === 'project') openItem(row.project, item);
       }}
       onContextMenu={(e) => {
         // A right click on a picked row acts on all the picked ones; elsewhere on that row alone.

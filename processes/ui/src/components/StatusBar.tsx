@@ -3,6 +3,7 @@ import { paletteOpen, mod } from '../state/commands.js';
 import { attempt } from '../state/rpc.js';
 import { MoonIcon, SunIcon } from './Icons.js';
 import { openTab } from '../state/tabs.js';
+import { VaultStatus } from './SecretStoreDialog.js';
 
 const CONNECTION_LABELS = {
   connected: 'Connected',
@@ -58,6 +59,7 @@ export function StatusBar() {
         </select>
       </label>
       <span class="spacer" />
+      <VaultStatus />
       <button class="status-button" onClick={() => (paletteOpen.value = true)} title="Command palette">
         {mod}+Shift+P
       </button>

@@ -6,6 +6,10 @@ import { toast } from '../state/toasts.js';
 import { editDraft, openDraft, refreshDraft, type Draft } from '../state/drafts.js';
 import { saveTab } from '../state/draft-actions.js';
 import { AuthEditor } from '../components/AuthEditor.js';
+import { withSecretStore } from '../components/SecretStoreDialog.js';
+import { leftOutFields, noteLeftOut } from '../state/secret-storage.js';
+import { literalSecrets } from '../../../../protocol/credentials/auth-secrets.js';
+import { VarField } from '../code/VarField.js';
 import type { EditorProps } from './registry.js';
 import type { Tab } from '../state/tabs.js';
 
@@ -17,7 +21,12 @@ export function apiDraft(tab: Tab): Draft<Api> {
   const doc: Draft<Api> = openDraft<Api>(tab.id, {
     load: () => call('api.get', { project: tab.project, id: tab.itemId }),
     save: async (api) => {
-      const next = await call('api.save', { project: tab.project, api });
+      const typed = [...literalSecrets(api.auth).keys()];
+      const { value: next, leftOut } = await withSecretStore(
+        (leaveOutSecrets) => call('api.save', { project: tab.project, api, ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }),
+        { leaveOut: 'Save without the secret', what: "the secret typed into the API's authentication" },
+      );
+      noteLeftOut(tab.id, leftOut ? typed : []);
       retitleTab(tab.id, next.name);
       toast('success', `${next.name} saved.`);
       return next;
@@ -54,13 +63,13 @@ export function ApiEditor({ tab }: EditorProps) {
         </label>
         <label>
           <span>Base URL</span>
-          <input class="mono" aria-label="Base URL" value={api.baseUrl} placeholder="https://api.example.com/v1" onInput={(e) => change({ baseUrl: (e.target as HTMLInputElement).value })} />
+          <VarField class="input-like mono" label="Base URL" project={tab.project} value={api.baseUrl} placeholder="https://api.example.com/v1" onChange={(baseUrl) => change({ baseUrl })} />
         </label>
       </section>
       <section class="section">
         <h3>Authentication</h3>
-        <p class="muted">Every request of this API whose auth is Inherit uses this.</p>
-        <AuthEditor auth={api.auth} allowInherit={false} onChange={(auth) => change({ auth })} />
+        <p class="muted">Every request of this API whose auth is Inherit uses this, unless a folder it is in sets an auth of its own (Folder settings…).</p>
+        <AuthEditor auth={api.auth} project={tab.project} allowInherit={false} leftOut={leftOutFields.value.get(tab.id)} onChange={(auth) => change({ auth })} />
       </section>
       {saved.value && apiSections.map((render, i) => <div key={i}>{render(tab.project, saved.value!, () => void refreshDraft(doc))}</div>)}
     </div>

@@ -1,6 +1,7 @@
 /**
  * Workspace environments and globals. Values are used by `${name}`; a secret variable keeps
- * only a `${secret:name}` reference here and its value in the OS keychain.
+ * only a `${secret:name}` reference here and its value in the secret store (the OS keychain, or
+ * the vault on a system without one).
  */
 import { signal } from '@preact/signals';
 import type { Row } from '../../../../protocol/model/common.js';
@@ -17,6 +18,8 @@ import type { Tab } from '../state/tabs.js';
 import type { EnvironmentsDoc } from '../../../../protocol/model/session.js';
 import { openCookieJar } from './cookies/jar-state.js';
 import { secretSlug } from '../../../../protocol/secret-names.js';
+import { secretStorage } from '../state/secret-storage.js';
+import { askSecretStore } from '../components/SecretStoreDialog.js';
 
 function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
@@ -26,18 +29,6 @@ const docOf = (ws: Workspace): EnvironmentsDoc => ({ environments: ws.environmen
 
 /** The environment shown, kept across tab switches like the draft. */
 const selectedEnv = signal<string | null>(null);
-
-/** Whether the keychain can be used, asked once per page (`secret.status`). */
-const secretStorage = signal<{ available: boolean; reason?: string } | null>(null);
-function checkSecretStorage(): void {
-  if (secretStorage.value) return;
-  secretStorage.value = { available: true };
-  void call('secret.status', {}).then(
-    (status) => (secretStorage.value = status),
-    () => (secretStorage.value = null),
-  );
-}
-
 
 /** The Environments tab's draft: the workspace's environments and globals (made the first time). */
 export function environmentsDraft(tab: Tab): Draft<EnvironmentsDoc> {
@@ -55,7 +46,6 @@ export function environmentsDraft(tab: Tab): Draft<EnvironmentsDoc> {
 
 export function EnvironmentsEditor({ tab }: EditorProps) {
   const doc = environmentsDraft(tab);
-  checkSecretStorage();
   const ws = workspace.value;
   const value = doc.draft.value;
   if (!ws || !value) return <div class="pane-message">Loading…</div>;
@@ -67,18 +57,21 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
   const setGlobals = (rows: Row[]) => editDraft(doc, (d) => ({ ...d, globals: rows }));
   const current = envs.find((e) => e.id === selected);
   const save = () => void saveTab(tab.id);
-  // A secret's keychain name: what `${secret:name}` says, shown and documented (docs/secrets.md).
-  const addSecret = (apply: (rows: Row[]) => void, rows: Row[]) => {
+  // A secret's name in the store: what `${secret:name}` says, shown and documented (docs/secrets.md).
+  const addSecret = async (apply: (rows: Row[]) => void, rows: Row[]) => {
+    // No keychain: a vault first (or its passphrase), else there is nowhere to put the value.
+    if ((await askSecretStore({ what: 'secret variables' })) !== 'ready') return;
+    const place = secretStorage.value?.backend === 'vault' ? 'vault' : 'keychain';
     const prefix = current ? `${secretSlug(current.name)}/` : '';
     openForm({
       title: current ? `Add a secret variable to ${current.name}` : 'Add a secret global',
-      submitLabel: 'Store in keychain',
+      submitLabel: `Store in ${place}`,
       fields: [
         { name: 'name', label: 'Variable name', required: true, placeholder: 'apiToken' },
         { name: 'value', label: 'Secret value', kind: 'secret', required: true },
         {
           name: 'key',
-          label: 'Name in the keychain',
+          label: `Name in the ${place}`,
           placeholder: `${prefix}<variable name>`,
           hint: 'The variable gets ${secret:<this name>}: use ${variable} in requests, or ${secret:<this name>} anywhere. A secret of the same name is replaced.',
         },
@@ -161,12 +154,13 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
               {storage.reason}
             </p>
           )}
+          {storage?.backend === 'vault' && storage.available && <p class="muted">Secret values are kept in the vault {storage.vaultFile}, unlocked for this session.</p>}
           {selected === '@globals' ? (
             <>
               <h3>Globals</h3>
               <p class="muted">Used when neither the active environment nor the project defines a name.</p>
               <RowsTable label="Global" rows={globals} onChange={setGlobals} />
-              <button class="button small" disabled={storage?.available === false} onClick={() => addSecret(setGlobals, globals)}>
+              <button class="button small" onClick={() => void addSecret(setGlobals, globals)}>
                 Add secret…
               </button>
             </>
@@ -200,9 +194,8 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
               />
               <button
                 class="button small"
-                disabled={storage?.available === false}
                 onClick={() =>
-                  addSecret((rows) => setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, variables: rows } : env))), current.variables)
+                  void addSecret((rows) => setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, variables: rows } : env))), current.variables)
                 }
               >
                 Add secret…

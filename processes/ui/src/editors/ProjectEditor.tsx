@@ -44,7 +44,7 @@ export function ProjectEditor({ tab }: EditorProps) {
       </header>
       <section class="section">
         <h3>Properties</h3>
-        <p class="muted">Use them as <code>{'${name}'}</code> in URLs, parameters, headers, bodies and auth. They are saved in the project folder: keep secrets in the keychain instead.</p>
+        <p class="muted">Use them as <code>{'${name}'}</code> in URLs, parameters, headers, bodies and auth. They are saved in the project folder: keep secrets out of them (Add secret… under Environments keeps one in secure storage).</p>
         <RowsTable
           label="Property"
           rows={rows}

@@ -2,6 +2,7 @@ import { registerEditor } from './registry.js';
 import { ProjectEditor, projectDraft } from './ProjectEditor.js';
 import { RequestEditor } from './request/RequestEditor.js';
 import { ApiEditor, apiDraft } from './ApiEditor.js';
+import { FolderEditor, folderDraft } from './FolderEditor.js';
 import { EnvironmentsEditor, environmentsDraft } from './EnvironmentsEditor.js';
 import { requestTabState } from '../state/request-tabs.js';
 import type { Draft } from '../state/drafts.js';
@@ -12,6 +13,7 @@ import { registerImports } from '../imports/register.js';
 import { registerHistory } from '../history/register.js';
 import { registerCookieJar } from './cookies/register.js';
 import { registerHttpLog } from '../http-log/register.js';
+import { registerSecretCommands } from '../components/SecretStoreDialog.js';
 import { registerTreeEdits } from '../tree/tree-edits.js';
 import { registerRunner } from '../runner/register.js';
 
@@ -19,6 +21,7 @@ export function registerEditors(): void {
   registerEditor('project', ProjectEditor, (tab) => projectDraft(tab) as Draft<unknown>);
   registerEditor('request', RequestEditor, (tab) => requestTabState(tab).doc as Draft<unknown>);
   registerEditor('api', ApiEditor, (tab) => apiDraft(tab) as Draft<unknown>);
+  registerEditor('folder', FolderEditor, (tab) => folderDraft(tab) as Draft<unknown>);
   registerEditor('environments', EnvironmentsEditor, (tab) => environmentsDraft(tab) as Draft<unknown>);
   registerEditor('preferences', PreferencesEditor);
   registerMockEditor();
@@ -27,6 +30,7 @@ export function registerEditors(): void {
   registerHistory();
   registerCookieJar();
   registerHttpLog();
+  registerSecretCommands();
   registerTreeEdits();
   registerRunner();
 }

@@ -16,6 +16,7 @@ import { openCustom } from '../state/overlays.js';
 import { call } from '../state/rpc.js';
 import { openTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
+import { withSecretStore } from '../components/SecretStoreDialog.js';
 import { expand } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
 import { currentTarget, requestTargets, TargetPicker, type RequestTarget } from '../components/RequestTarget.js';
@@ -79,19 +80,28 @@ function ImportCurl({ targets, initial, close }: { targets: RequestTarget[]; ini
       const t = target.value;
       // Only the files shown, by the paths shown: a file that appeared since is not copied.
       const copyLocalFiles = copyLocal.value ? (report.value.localFiles ?? []).map((f) => f.path) : [];
-      const done = await call('curl.import', { project: t.project, parent: t.parent, command: command.value.trim(), copyLocalFiles, ...(name.value.trim() ? { name: name.value.trim() } : {}) });
+      // A password or token with nowhere to go: a vault, its passphrase, or the import without it.
+      const { value: done } = await withSecretStore(
+        (leaveOutSecrets) =>
+          call('curl.import', { project: t.project, parent: t.parent, command: command.value.trim(), copyLocalFiles, ...(name.value.trim() ? { name: name.value.trim() } : {}), ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }),
+        { leaveOut: 'Import without the password', what: "the command's password or token" },
+      );
       close();
       expand(rowKey(t.project, t.parent.split('/')[0]!));
       if (t.parent.includes('/')) expand(rowKey(t.project, t.parent));
       openTab({ kind: 'request', project: t.project, itemId: done.request.id, title: done.request.name, method: done.request.method });
       const { ignored, copied = [], localFiles = [] } = done.report;
       const left = localFiles.filter((f) => !copied.some((c) => c.from === f.path));
+      // Notes the import added to what the preview showed (a password left out).
+      const added = done.report.notes.filter((n) => !report.value?.notes.includes(n));
       const parts = [`Imported ${done.request.name} into ${t.label}.`];
       if (copied.length > 0) parts.push(`Copied into the project: ${copied.map((c) => `${c.from} -> ${c.to}`).join(', ')}.`);
       if (left.length > 0) parts.push(`Not copied (the request has no file there): ${left.map((f) => f.path).join(', ')}.`);
       if (ignored.length > 0) parts.push(`Ignored: ${ignored.join(', ')}.`);
-      toast(ignored.length > 0 || left.length > 0 ? 'warning' : 'success', parts.join(' '), parts.length > 1 ? 12_000 : undefined);
+      parts.push(...added);
+      toast(ignored.length > 0 || left.length > 0 || added.length > 0 ? 'warning' : 'success', parts.join(' '), parts.length > 1 ? 12_000 : undefined);
     } catch (err) {
+      if ((err as { code?: string }).code === 'cancelled') return;
       problem.value = (err as Error).message;
     } finally {
       busy.value = false;
@@ -166,7 +176,7 @@ function ImportCurl({ targets, initial, close }: { targets: RequestTarget[]; ini
         </div>
       )}
       <div class="dialog-footer">
-        <span class="muted">Header values and passwords are not shown here; a password or token goes to the keychain.</span>
+        <span class="muted">Header values and passwords are not shown here; a password or token goes to secure storage (the system keychain, or the vault).</span>
         <span class="spacer" />
         <button type="button" class="button" onClick={close}>
           Cancel

@@ -1,10 +1,17 @@
 /**
  * The Authentication section of a URL source: None, Basic, Bearer token, API key (header or
  * query) or Kerberos (the signed-in ticket, optional SPN), plus "Use stored credentials" where
- * the definition update offers it. Secrets are typed into masked fields and go to the keychain
- * with the import, never into a project file; Kerberos has none.
+ * the definition update offers it. Secrets are typed into masked fields and go to the secret
+ * store (the keychain, or the vault) with the import, never into a project file; Kerberos has none.
  */
 import { AUTH_MODE_LABELS, type AuthDraft, type AuthMode } from './fetch-credentials.js';
+import { secretStorage } from '../state/secret-storage.js';
+
+/** Where fetch credentials are kept, as the workspace's store stands. */
+function storePlace(): string {
+  const backend = secretStorage.value?.backend;
+  return backend === 'vault' ? 'the vault' : backend === 'none' ? 'secure storage (there is none yet: the import offers a vault)' : 'the system keychain';
+}
 
 export function FetchAuthSection({
   draft,
@@ -17,7 +24,7 @@ export function FetchAuthSection({
   onChange(draft: AuthDraft): void;
   modes: AuthMode[];
   storedLabel?: string;
-  /** The recorded credentials are Kerberos: nothing is in the keychain. */
+  /** The recorded credentials are Kerberos: nothing is in the secret store. */
   storedKerberos?: boolean;
 }) {
   const set = (patch: Partial<AuthDraft>) => onChange({ ...draft, ...patch });
@@ -33,7 +40,7 @@ export function FetchAuthSection({
       </div>
       {draft.mode === 'stored' && (
         <p class="muted import-hint">
-          {storedKerberos ? 'Fetched with Kerberos as recorded with the API' : 'Fetched with the credentials kept in the system keychain'}
+          {storedKerberos ? 'Fetched with Kerberos as recorded with the API' : `Fetched with the credentials kept in ${storePlace()}`}
           {storedLabel ? `: ${storedLabel}` : ''}.
         </p>
       )}
@@ -74,7 +81,7 @@ export function FetchAuthSection({
         </>
       )}
       {(draft.mode === 'basic' || draft.mode === 'bearer' || draft.mode === 'apikey') && (
-        <p class="muted import-hint">Sent only to the document’s own origin, and kept in the system keychain so the definition can be read again.</p>
+        <p class="muted import-hint">Sent only to the document’s own origin, and kept in {storePlace()} so the definition can be read again.</p>
       )}
     </fieldset>
   );

@@ -21,6 +21,7 @@ import { FetchAuthSection } from './FetchAuthSection.js';
 import { ProgressLine } from './ProgressLine.js';
 import { ImportSummary } from './ImportSummary.js';
 import { FilePathField } from './FilePathField.js';
+import { withSecretStore } from '../components/SecretStoreDialog.js';
 import './imports.css';
 
 export const IMPORT_TITLE = 'Import';
@@ -395,7 +396,11 @@ async function runImport(session: ImportSession): Promise<void> {
   session.progress.value = firstProgress(built.request.source);
   session.stage.value = 'running';
   try {
-    const result = await call('import.run', built.request, { signal: controller.signal, onChunk: (chunk) => (session.progress.value = chunk) });
+    // Secrets with nowhere to go (no keychain): a vault, its passphrase, or the import without them.
+    const { value: result } = await withSecretStore(
+      (leaveOutSecrets) => call('import.run', { ...built.request, ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }, { signal: controller.signal, onChunk: (chunk) => (session.progress.value = chunk) }),
+      { leaveOut: 'Import without the secrets', what: 'the secrets this import brings' },
+    );
     session.createdProject = built.request.into?.kind === 'new' && result.project !== undefined;
     await showInSidebar(result, session.createdProject);
     session.result.value = result;

@@ -19,6 +19,7 @@ export { METHODS } from './methods.js';
 export function openItem(project: string, item: Openable, options: { preview?: boolean } = {}): void {
   if (item.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method }, options);
   else if (item.kind === 'api') openTab({ kind: 'api', project, itemId: item.id, title: item.name }, options);
+  else if (item.kind === 'folder') openTab({ kind: 'folder', project, itemId: item.id, title: item.name }, options);
   else if (item.kind === 'mock') openTab({ kind: 'mock', project, itemId: item.id, title: item.name }, options);
   else if (item.kind === 'project') openTab({ kind: 'project', project, itemId: '@project', title: item.name }, options);
 }
@@ -37,6 +38,7 @@ export function itemActions(project: string, item: Openable, edits: MenuItem[] =
     actions.push({ label: 'New request…', run: () => newRequestDialog(project, item.id) });
   }
   if (item.kind === 'api') actions.push({ label: 'Open API settings', run: () => openItem(project, item) });
+  if (item.kind === 'folder') actions.push({ label: 'Folder settings…', run: () => openItem(project, item) });
   for (const contribute of menuContributions) actions.push(...contribute(project, item));
   if (item.kind === 'request') actions.push({ label: 'Open', run: () => openItem(project, item) });
   actions.push(...edits);

@@ -9,7 +9,7 @@ import { activeTabId, discardTab, dirtyTabs, tabs, type Tab } from './tabs.js';
 import { toast } from './toasts.js';
 import { keepSessionWithoutDrafts, sessionHoldsEdits } from './session.js';
 
-/** Saves one tab's draft; false (with the reason shown) when it did not save. */
+/** Saves one tab's draft; false (with the reason shown, unless the user cancelled) when it did not save. */
 export async function saveTab(id: string): Promise<boolean> {
   const d = draftOf(id);
   if (!d || !d.dirty.value) return true;
@@ -17,7 +17,7 @@ export async function saveTab(id: string): Promise<boolean> {
     await saveDraft(d);
     return true;
   } catch (err) {
-    toast('error', (err as Error).message);
+    if ((err as { code?: string }).code !== 'cancelled') toast('error', (err as Error).message);
     return false;
   }
 }
@@ -26,9 +26,20 @@ export function saveActiveTab(): Promise<boolean> {
   return activeTabId.value ? saveTab(activeTabId.value) : Promise.resolve(true);
 }
 
+/** Saves every tab of `ids`, each whatever the others did; true when all saved. The ones that did not are named. */
 export async function saveAll(ids: string[] = [...dirtyTabs.value]): Promise<boolean> {
-  for (const id of ids) if (!(await saveTab(id))) return false;
-  return true;
+  return (await saveEach(ids)).length === 0;
+}
+
+/** Saves each tab, going on past one that does not save (a secret with nowhere to go, a refusal); the ids left unsaved. */
+async function saveEach(ids: string[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const id of ids) if (!(await saveTab(id))) left.push(id);
+  if (left.length > 0 && ids.length > 1) {
+    const names = tabs.value.filter((t) => left.includes(t.id)).map(labelOf);
+    toast('warning', `Not saved, left open: ${names.join(', ')}. The other ${ids.length - left.length === 1 ? 'tab was' : 'tabs were'} saved.`);
+  }
+  return left;
 }
 
 export type CloseChoice = 'save' | 'discard' | 'cancel';
@@ -73,7 +84,12 @@ export async function closeTabs(ids: string[]): Promise<boolean> {
     if (dirty.length === 1) activeTabId.value = dirty[0]!.id;
     const choice = await askAboutEdits(dirty, dirty.length === 1 ? 'Closing it' : 'Closing them');
     if (choice === 'cancel') return false;
-    if (choice === 'save' && !(await saveAll(dirty.map((t) => t.id)))) return false;
+    if (choice === 'save') {
+      // What saved is closed; a tab that did not save stays open with its edits (and is named).
+      const left = new Set(await saveEach(dirty.map((t) => t.id)));
+      for (const tab of closing) if (!left.has(tab.id)) discardTab(tab.id);
+      return left.size === 0;
+    }
   }
   for (const tab of closing) discardTab(tab.id);
   return true;

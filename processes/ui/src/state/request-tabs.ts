@@ -5,6 +5,7 @@
 import type { BodyMode } from '../editors/response/BodyView.js';
 import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import type { Api } from '../../../../protocol/model/api.js';
+import type { InheritedSettings } from '../../../../protocol/model/project.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import type { Exchange, ResendResult } from '../../../../protocol/model/history.js';
 import type { SendProgress } from '../../../../protocol/model/exchange.js';
@@ -13,6 +14,9 @@ import { projectByRoot } from './app.js';
 import { editDraft, openDraft, whenLoaded, type Draft } from './drafts.js';
 import { saveTab } from './draft-actions.js';
 import { call } from './rpc.js';
+import { noteLeftOut } from './secret-storage.js';
+import { askSecretStore, withSecretStore } from '../components/SecretStoreDialog.js';
+import { literalSecrets } from '../../../../protocol/credentials/auth-secrets.js';
 import { onTabClosed, retitleTab, type Tab } from './tabs.js';
 import { onStreamProgress, type LiveStream } from './live-stream.js';
 import { lastRowNumber } from '../../../../protocol/model/stream.js';
@@ -40,6 +44,8 @@ export interface RequestTabState {
   loadError: Signal<string | null>;
   /** The API the request belongs to, for an inherited auth and its base URL. */
   api: Signal<Api | null>;
+  /** What the request takes from its folders and API (auth, headers, variables), each with where it is set. */
+  inherited: Signal<InheritedSettings | null>;
   section: Signal<Section>;
   responseView: Signal<ResponseView>;
   /** An HTML body shown as its source (pretty) or as the inert preview. */
@@ -61,12 +67,13 @@ export function requestTabState(tab: Tab): RequestTabState {
   let state = states.get(tab.id);
   if (state) return state;
   const api = signal<Api | null>(null);
+  const inherited = signal<InheritedSettings | null>(null);
   const section = signal<Section>('params');
   const apiId = () => apiIdOf(tab);
   let opened = false;
   const doc = openDraft<Request>(tab.id, {
     load: async () => {
-      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }), loadApi()]);
+      const [request] = await Promise.all([call('request.get', { project: tab.project, id: tab.itemId }), loadApi(), loadInherited()]);
       // A request with a body opens on its Body section.
       if (!opened && request.body.kind !== 'none' && request.method !== 'GET') section.value = 'body';
       opened = true;
@@ -75,7 +82,12 @@ export function requestTabState(tab: Tab): RequestTabState {
       return request;
     },
     save: async (request) => {
-      const saved = await call('request.save', { project: tab.project, request });
+      const typed = [...literalSecrets(request.auth).keys()];
+      const { value: saved, leftOut } = await withSecretStore(
+        (leaveOutSecrets) => call('request.save', { project: tab.project, request, ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }),
+        { leaveOut: 'Save without the secret', what: 'the secret typed into the Auth tab' },
+      );
+      noteLeftOut(tab.id, leftOut ? typed : []);
       retitleTab(tab.id, saved.name, saved.method);
       return saved;
     },
@@ -83,6 +95,8 @@ export function requestTabState(tab: Tab): RequestTabState {
       if (project !== tab.project) return false;
       const id = apiId();
       if (id && changed.includes(id)) void loadApi();
+      // The API's auth, or a folder's settings (a folder's id starts with its API's): what it inherits may have changed.
+      if (id && changed.some((c) => c === id || c.startsWith(`${id}/`))) void loadInherited();
       return changed.includes(tab.itemId);
     },
     label: (): string => doc.draft.value?.name ?? tab.title,
@@ -90,6 +104,9 @@ export function requestTabState(tab: Tab): RequestTabState {
   async function loadApi(): Promise<void> {
     const id = apiId();
     if (id) api.value = await call('api.get', { project: tab.project, id }).catch(() => api.value);
+  }
+  async function loadInherited(): Promise<void> {
+    inherited.value = await call('tree.inherited', { project: tab.project, item: { kind: 'request', id: tab.itemId } }).catch(() => inherited.value);
   }
   state = {
     tab,
@@ -99,6 +116,7 @@ export function requestTabState(tab: Tab): RequestTabState {
     dirty: doc.dirty,
     loadError: doc.loadError,
     api,
+    inherited,
     section,
     responseView: signal<ResponseView>('body'),
     bodyMode: signal<BodyMode>('pretty'),
@@ -143,7 +161,7 @@ export function save(state: RequestTabState): Promise<boolean> {
   return saveTab(state.tab.id);
 }
 
-export async function send(state: RequestTabState): Promise<void> {
+export async function send(state: RequestTabState, unlocked = false): Promise<void> {
   // Right after a click in the sidebar the request may still be on its way.
   const draft = state.draft.value ?? (await whenLoaded(state.doc));
   if (!draft || state.sending.value) return;
@@ -152,6 +170,8 @@ export async function send(state: RequestTabState): Promise<void> {
   } catch (err) {
     const e = err as WireError;
     state.error.value = { code: e.code, message: e.message };
+    // The request uses a secret from the locked vault: its passphrase, then the send goes again.
+    if (e.code === 'vault-locked' && !unlocked && (await askSecretStore({ what: 'the secrets this request uses' })) === 'ready') await send(state, true);
   }
 }
 

@@ -18,7 +18,7 @@ import { activeTabId, tabId, tabs, type Tab, type TabKind } from './tabs.js';
 import { toast } from './toasts.js';
 
 /** Tabs whose item is in a project's tree: one that is gone from it is not restored. */
-const ITEM_KINDS = new Set<string>(['request', 'api', 'mock']);
+const ITEM_KINDS = new Set<string>(['request', 'api', 'folder', 'mock']);
 
 interface Restoring {
   /** Each restored tab's place in the session, by tab id: a tab restored later goes where it was. */

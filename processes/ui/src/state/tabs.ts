@@ -6,7 +6,7 @@
 import { computed, effect, signal } from '@preact/signals';
 import { dirtyKeys, dropDraft } from './drafts.js';
 
-export type TabKind = 'request' | 'api' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import' | 'history' | 'compare' | 'cookies' | 'http-log' | 'runner';
+export type TabKind = 'request' | 'api' | 'folder' | 'project' | 'mock' | 'environments' | 'preferences' | 'welcome' | 'import' | 'history' | 'compare' | 'cookies' | 'http-log' | 'runner';
 
 export interface Tab {
   id: string;
@@ -32,9 +32,12 @@ export function tabId(kind: TabKind, project: string, itemId: string): string {
 
 /** Opens (or focuses) a tab; `preview` opens it in the preview slot, replacing what was there. */
 export function openTab(tab: Omit<Tab, 'id' | 'preview'>, options: { preview?: boolean } = {}): void {
-  const id = tabId(tab.kind, tab.project, tab.itemId);
   const list = tabs.value;
-  const existing = list.find((t) => t.id === id);
+  // By what it shows: a folder's tab keeps its id when its folder is renamed or moved (retargetTabs).
+  const existing = list.find((t) => t.kind === tab.kind && t.project === tab.project && t.itemId === tab.itemId);
+  let id = existing?.id ?? tabId(tab.kind, tab.project, tab.itemId);
+  // A followed tab holds the id its folder's old path made: a new folder there gets another.
+  for (let n = 2; !existing && list.some((t) => t.id === id); n++) id = `${tabId(tab.kind, tab.project, tab.itemId)}#${n}`;
   if (existing) {
     if (existing.preview && !options.preview) keepTab(id);
   } else {
@@ -78,6 +81,30 @@ export function discardTab(id: string): void {
   const next = list.filter((t) => t.id !== id);
   tabs.value = next;
   if (activeTabId.value === id) activeTabId.value = next[Math.min(index, next.length - 1)]?.id ?? null;
+}
+
+/**
+ * A folder's id is its path: when folders are renamed or moved (`moved`: each folder's id before
+ * and after), the tabs of them and of the folders inside them follow, keeping their tab id and
+ * so their draft; the title is the folder's new name.
+ */
+export function retargetTabs(project: string, moved: readonly { from: string; to: string }[]): void {
+  const map = (id: string) => {
+    for (const { from, to } of moved) {
+      if (id === from) return to;
+      if (id.startsWith(`${from}/`)) return to + id.slice(from.length);
+    }
+    return id;
+  };
+  let changed = false;
+  const next = tabs.value.map((t) => {
+    if (t.kind !== 'folder' || t.project !== project) return t;
+    const itemId = map(t.itemId);
+    if (itemId === t.itemId) return t;
+    changed = true;
+    return { ...t, itemId, title: itemId.slice(itemId.lastIndexOf('/') + 1) };
+  });
+  if (changed) tabs.value = next;
 }
 
 export function retitleTab(id: string, title: string, method?: string): void {

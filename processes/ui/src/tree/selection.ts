@@ -7,6 +7,7 @@ import { signal } from '@preact/signals';
 import type { TreeRef } from '../../../../protocol/model/project.js';
 import { projects } from '../state/app.js';
 import { selectedKey } from '../state/tree.js';
+import { retargetTabs } from '../state/tabs.js';
 import { rowKey, type Row } from '../components/tree-rows.js';
 
 export interface Picked extends TreeRef {
@@ -83,7 +84,7 @@ export function clearPicked(): void {
   anchor = null;
 }
 
-/** Ids that changed (a folder renamed or moved: it and everything in it): the picked, focused and expanded rows follow. */
+/** Ids that changed (a folder renamed or moved: it and everything in it): the picked, focused and expanded rows follow, and the folders' settings tabs. */
 export function followIds(project: string, moved: readonly { from: string; to: string }[], expanded: { value: Set<string> }): void {
   const map = (id: string) => {
     for (const { from, to } of moved) {
@@ -97,4 +98,5 @@ export function followIds(project: string, moved: readonly { from: string; to: s
   expanded.value = new Set([...expanded.value].map(remap));
   if (selectedKey.value) selectedKey.value = remap(selectedKey.value);
   picked.value = new Map([...picked.value].map(([key, p]) => [remap(key), p.project === project ? { ...p, id: map(p.id) } : p]));
+  retargetTabs(project, moved);
 }

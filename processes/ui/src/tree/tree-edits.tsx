@@ -79,7 +79,7 @@ export function renameDialog(item: Picked | { kind: 'project'; id: string; proje
 
 // --- delete and undo ----------------------------------------------------------------------
 
-/** The request and API tabs of what goes with `items` (a folder's requests, an API's everything). */
+/** The request, API and folder tabs of what goes with `items` (a folder's requests, an API's everything). */
 function tabsOf(items: readonly Picked[]): string[] {
   const project = items[0]?.project;
   const tree = project ? projectByRoot(project) : undefined;
@@ -90,8 +90,8 @@ function tabsOf(items: readonly Picked[]): string[] {
     for (let at: string | undefined = id; at; at = parentOf.get(at)) if (items.some((i) => i.id === at)) return true;
     return false;
   };
-  for (const item of tree.items) if ((item.kind === 'request' || item.kind === 'api') && under(item.id)) gone.add(item.id);
-  return tabs.value.filter((t) => t.project === project && (t.kind === 'request' || t.kind === 'api') && gone.has(t.itemId)).map((t) => t.id);
+  for (const item of tree.items) if ((item.kind === 'request' || item.kind === 'api' || item.kind === 'folder') && under(item.id)) gone.add(item.id);
+  return tabs.value.filter((t) => t.project === project && (t.kind === 'request' || t.kind === 'api' || t.kind === 'folder') && gone.has(t.itemId)).map((t) => t.id);
 }
 
 /** Delete… in the app's own dialog; what goes can be put back for 30 s from the toast. */

@@ -11,6 +11,7 @@ import { openCustom } from '../../state/overlays.js';
 import { toast } from '../../state/toasts.js';
 import { PlusIcon, SearchIcon } from '../../components/Icons.js';
 import { openCookieDialog } from './CookieDialog.js';
+import { secretStorage } from '../../state/secret-storage.js';
 import { MASK, expiryText, jar, jarError, jarFilter, loadJar, setShowValues, showValues } from './jar-state.js';
 import './cookies.css';
 
@@ -100,7 +101,7 @@ function JarStatusLine() {
   }
   return (
     <p class="muted jar-status">
-      Cookies with an expiry are kept across restarts, encrypted with a key in the system keychain; session cookies last until Parley quits. Limits: {COOKIE_LIMITS.perDomain} per domain,{' '}
+      Cookies with an expiry are kept across restarts, encrypted with a key in {secretStorage.value?.backend === 'vault' ? 'the vault' : 'the system keychain'}; session cookies last until Parley quits. Limits: {COOKIE_LIMITS.perDomain} per domain,{' '}
       {COOKIE_LIMITS.total.toLocaleString('en')} in all, 4 KB each.
     </p>
   );

@@ -9,6 +9,7 @@ import { formatBody, parseProblem } from './format.js';
 import type { Placeholders } from './json-text.js';
 import { CodeEditor, type CodeEditorHandle, type CodeMark } from '../../code/CodeEditor.js';
 import { WrapToggle } from '../../code/WrapToggle.js';
+import { VarField, useVariableSupport } from '../../code/VarField.js';
 import { dismissTopic } from '../../state/toasts.js';
 
 /** The topic of a toast about the body's format: a newer one replaces it (commands.ts). */
@@ -43,6 +44,7 @@ export function BodyEditor({ body, project, onChange, extra }: { body: Body; pro
   const current = useRef(body);
   current.current = body;
   const set = (patch: Partial<Body>) => onChange({ ...current.current, ...patch });
+  const variables = useVariableSupport(project);
   return (
     <div class="body-editor">
       <div class="segmented" role="radiogroup" aria-label="Body kind">
@@ -96,6 +98,7 @@ export function BodyEditor({ body, project, onChange, extra }: { body: Body; pro
             language={body.raw.language}
             value={body.raw.text}
             check={(text) => parseMarks(body.raw.language, text)}
+            extensions={variables}
             handle={(h) => (editor.current = h)}
             onChange={(text) => {
               formatError.value = '';
@@ -104,7 +107,7 @@ export function BodyEditor({ body, project, onChange, extra }: { body: Body; pro
           />
         </>
       )}
-      {body.kind === 'form' && <RowsTable label="Form field" rows={body.form} onChange={(form) => set({ form })} />}
+      {body.kind === 'form' && <RowsTable label="Form field" project={project} rows={body.form} onChange={(form) => set({ form })} />}
       {body.kind === 'multipart' && <MultipartEditor parts={body.multipart} project={project} onChange={(multipart) => set({ multipart })} />}
       {body.kind === 'binary' && (
         <div class="form-grid binary-body">
@@ -138,7 +141,7 @@ function MultipartEditor({ parts, project, onChange }: { parts: MultipartPart[];
   const update = (i: number, part: MultipartPart) => onChange(parts.map((p, j) => (j === i ? part : p)));
   return (
     <div class="multipart">
-      <table class="rows-table" aria-label="Multipart parts">
+      <table class="rows-table name-value" aria-label="Multipart parts">
         <tbody>
           {parts.map((part, i) => (
             <tr key={i} class={part.enabled ? '' : 'disabled'}>
@@ -150,7 +153,7 @@ function MultipartEditor({ parts, project, onChange }: { parts: MultipartPart[];
               </td>
               <td>
                 {part.kind === 'text' ? (
-                  <input class="cell-input" aria-label={`Value of ${part.name}`} placeholder="value" value={part.value} onInput={(e) => update(i, { ...part, value: (e.target as HTMLInputElement).value })} />
+                  <VarField class="cell-input" label={`Value of ${part.name}`} placeholder="value" value={part.value} project={project} onChange={(value) => update(i, { ...part, value })} />
                 ) : (
                   <>
                     <span class="file-pick">

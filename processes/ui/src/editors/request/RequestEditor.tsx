@@ -1,7 +1,7 @@
 /** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Captures / Settings, and the response below. */
 import { useSignal } from '@preact/signals';
 import type { Request } from '../../../../../protocol/model/request.js';
-import { queryRows, sentUrlText, splitUrlText, syncPathParams, withQueryRows } from '../../../../../protocol/request-url.js';
+import { queryRows, splitUrlText, syncPathParams, withQueryRows } from '../../../../../protocol/request-url.js';
 import type { Row } from '../../../../../protocol/model/common.js';
 import { projectByRoot } from '../../state/app.js';
 import { mod } from '../../state/commands.js';
@@ -10,6 +10,8 @@ import { edit, requestTabState, save, send, stop, type RequestTabState, type Sec
 import { RowsTable } from '../../components/RowsTable.js';
 import { offPlaces, shownRows, splitShown } from './query-rows.js';
 import { AuthEditor } from '../../components/AuthEditor.js';
+import { InheritedRows } from '../../components/InheritedRows.js';
+import { leftOutFields } from '../../state/secret-storage.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { AssertionsEditor } from './AssertionsEditor.js';
@@ -21,8 +23,11 @@ import { Splitter } from '../../components/Splitter.js';
 import { responseBeside, toggleResponseBeside } from '../../state/layout.js';
 import { storedSize } from '../../components/Splitter.js';
 import { useSize } from '../../components/use-size.js';
-import { emptyAuthFields, emptyAuthMessage, urlProblem, withStandIns } from '../../../../../protocol/request-checks.js';
-import type { Api } from '../../../../../protocol/model/api.js';
+import { sendProblems } from './send-problems.js';
+import type { InheritedSettings } from '../../../../../protocol/model/project.js';
+import { inheritedHeadersFor } from '../../../../../protocol/inheritance.js';
+import { scopeOf } from '../../state/variable-scope.js';
+import { VarField } from '../../code/VarField.js';
 import { SoapBar } from '../soap/SoapBar.js';
 
 const SECTIONS: [Section, string][] = [
@@ -65,7 +70,7 @@ export function RequestEditor({ tab }: EditorProps) {
           {SECTIONS.map(([id, label]) => (
             <button key={id} role="tab" aria-selected={state.section.value === id} class={state.section.value === id ? 'active' : ''} onClick={() => (state.section.value = id)}>
               {label}
-              <SectionCount draft={draft} section={id} />
+              <SectionCount draft={draft} section={id} inherited={state.inherited.value} />
             </button>
           ))}
           <span class="spacer" />
@@ -86,6 +91,7 @@ export function RequestEditor({ tab }: EditorProps) {
                   <h4>Path parameters</h4>
                   <RowsTable
                     label="Path parameter"
+                    project={state.tab.project}
                     fixedNames
                     noToggle
                     rows={draft.pathParams.map((p) => ({ ...p, enabled: true }))}
@@ -100,9 +106,27 @@ export function RequestEditor({ tab }: EditorProps) {
           {state.section.value === 'body' && (
             <BodyEditor body={draft.body} project={state.tab.project} onChange={(body) => change((r) => ({ ...r, body }))} extra={bodyExtras.map((render) => render(state))} />
           )}
-          {state.section.value === 'headers' && <RowsTable label="Header" rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />}
+          {state.section.value === 'headers' && (
+            <>
+              <RowsTable label="Header" project={state.tab.project} rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />
+              <InheritedRows
+                label="Header"
+                rows={state.inherited.value?.headers ?? []}
+                replacedBy={new Set(draft.headers.filter((h) => h.enabled && h.name.trim()).map((h) => h.name.trim().toLowerCase()))}
+                nameKey={(name) => name.trim().toLowerCase()}
+              />
+            </>
+          )}
           {state.section.value === 'auth' && (
-            <AuthEditor auth={draft.auth} allowInherit inherited={state.api.value?.auth} inheritedFrom={state.api.value?.name} onChange={(auth) => change((r) => ({ ...r, auth }))} />
+            <AuthEditor
+              auth={draft.auth}
+              project={state.tab.project}
+              allowInherit
+              inherited={state.inherited.value?.auth.auth}
+              inheritedFrom={state.inherited.value?.auth.from}
+              leftOut={leftOutFields.value.get(state.tab.id)}
+              onChange={(auth) => change((r) => ({ ...r, auth }))}
+            />
           )}
           {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
           {state.section.value === 'captures' && <CapturesEditor captures={draft.captures ?? []} onChange={(captures) => change((r) => ({ ...r, captures }))} />}
@@ -137,26 +161,8 @@ function splitOf(size: { width: number; height: number }, beside: boolean) {
   return { beside, total, min, max, fallback, request };
 }
 
-/**
- * What would make Send refuse, said before Send: empty path parameters, a URL that is not one,
- * an auth without its values (the request's own or the API's it inherits). The same rules the
- * send applies (protocol/request-checks.ts), on the values as typed.
- */
-export function sendProblems(draft: Request, api: Api | null): { text: string; section?: Section }[] {
-  const problems: { text: string; section?: Section }[] = [];
-  const empty = draft.pathParams.filter((p) => p.value.trim() === '').map((p) => `{${p.name}}`);
-  if (empty.length > 0) problems.push({ text: `Path parameter ${empty.join(', ')} has no value.`, section: 'params' });
-  const url = urlProblem(withStandIns(sentUrlText(draft.url.trim())));
-  if (url) problems.push({ text: `The URL is not valid: ${url}.` });
-  const inherited = draft.auth.type === 'inherit';
-  const auth = inherited ? api?.auth : draft.auth;
-  const fields = auth ? emptyAuthFields(auth) : [];
-  if (auth && fields.length > 0) problems.push({ text: `${emptyAuthMessage(auth, fields, inherited ? `the API ${api!.name}` : undefined)}: it is not sent that way.`, section: 'auth' });
-  return problems;
-}
-
 function SendProblems({ state, draft }: { state: RequestTabState; draft: Request }) {
-  const problems = sendProblems(draft, state.api.value);
+  const problems = sendProblems(draft, state.api.value, scopeOf(state.tab.project).value, state.inherited.value);
   if (problems.length === 0) return null;
   return (
     <ul class="send-problems" aria-label="Problems to fix before Send">
@@ -174,12 +180,12 @@ function SendProblems({ state, draft }: { state: RequestTabState; draft: Request
   );
 }
 
-function SectionCount({ draft, section }: { draft: Request; section: Section }) {
+function SectionCount({ draft, section, inherited }: { draft: Request; section: Section; inherited: InheritedSettings | null }) {
   const n =
     section === 'params'
       ? queryRows(draft.url).filter(carries).length + draft.query.filter(carries).length + draft.pathParams.length
       : section === 'headers'
-        ? draft.headers.filter((h) => h.enabled).length
+        ? draft.headers.filter((h) => h.enabled).length + inheritedHeadersFor(draft.headers, inherited?.headers ?? []).length
         : section === 'assertions'
           ? (draft.assertions ?? []).filter((a) => a.enabled).length
           : section === 'captures'
@@ -248,6 +254,7 @@ function QueryRows({ state, draft, change }: { state: RequestTabState; draft: Re
   return (
     <RowsTable
       label="Query parameter"
+      project={state.tab.project}
       rows={shownRows(queryRows(draft.url), draft.query, offPlaces.get(state.doc))}
       onChange={(rows) => {
         const { on, off, offAt } = splitShown(rows);
@@ -290,15 +297,14 @@ function UrlBar({ state, draft }: { state: RequestTabState; draft: Request }) {
         {!METHODS.includes(draft.method) && <option value="__custom">{draft.method}</option>}
         <option value="__custom">Other…</option>
       </select>
-      <input
+      <VarField
         class="url-input mono"
-        aria-label={draft.soap ? 'Endpoint' : 'URL'}
+        label={draft.soap ? 'Endpoint' : 'URL'}
+        project={state.tab.project}
         placeholder={draft.soap ? 'The service endpoint, e.g. https://api.example.com/service' : "https://api.example.com/items/{id} or /path under the API's base URL"}
-        title="Kept as you type it. The query string is the Params rows; a #fragment stays here and is not sent."
-        spellcheck={false}
+        title="Kept as you type it. The query string is the Params rows; a #fragment stays here and is not sent. ${name} is a variable: type ${ for the names in scope."
         value={draft.url}
-        onInput={(e) => {
-          const url = (e.target as HTMLInputElement).value;
+        onChange={(url) => {
           // A name typed into the URL takes over the row kept off under that name (it is on again, as typed).
           const typed = new Set(queryRows(url).map((row) => row.name));
           const places = offPlaces.get(state.doc);

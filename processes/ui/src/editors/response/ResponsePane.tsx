@@ -47,7 +47,7 @@ export function ResponsePane({ state }: { state: RequestTabState }) {
       <section class="response-pane response-empty" aria-label="Response">
         <div class={`response-error${error.code === 'cancelled' ? ' stopped' : ''}`} role="alert">
           <strong>{error.code === 'cancelled' ? 'Stopped' : refused ? 'Not sent' : 'Request failed'}</strong>
-          <p>{error.code === 'cancelled' ? 'The send was stopped before a response arrived.' : error.message}</p>
+          <p>{error.code === 'cancelled' ? 'The send was stopped before a response arrived.' : refused ? afterHeading(error.message) : error.message}</p>
           {!refused && error.code !== 'cancelled' && <code class="muted">{error.code}</code>}
         </div>
       </section>
@@ -234,4 +234,10 @@ function RedirectsView({ result }: { result: SendResult }) {
       </li>
     </ol>
   );
+}
+
+/** A refusal's message under its "Not sent" heading, without saying "Not sent" a second time. */
+export function afterHeading(message: string): string {
+  const rest = message.replace(/^Not sent:\s*/, '');
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }

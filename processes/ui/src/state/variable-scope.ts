@@ -1,0 +1,85 @@
+/**
+ * What a `${name}` in a project's request stands for, as the editor shows it: the same rule the
+ * send applies (protocol/variables.ts) over the workspace and project the page holds, plus the
+ * names of the secrets the workspace stored (their values never reach the page).
+ */
+import { computed, type ReadonlySignal } from '@preact/signals';
+import type { Workspace } from '../../../../protocol/model/workspace.js';
+import type { Row } from '../../../../protocol/model/common.js';
+import { EXPANSION, SECRET_PREFIX, scopeValues, type ScopedValue } from '../../../../protocol/variables.js';
+import { projects, workspace } from './app.js';
+
+export interface EditorScope {
+  values: ReadonlyMap<string, ScopedValue>;
+  /** Names of the secrets stored (`${secret:<name>}`). */
+  secrets: ReadonlySet<string>;
+  /** The active environment's name, for "from environment Staging". */
+  environment: string | null;
+}
+
+export type Resolution =
+  | { kind: 'value'; value: string; source: ScopedValue['source']; secret: boolean }
+  | { kind: 'secret'; name: string }
+  | { kind: 'missing'; why: string };
+
+/** The scope of a request in a project with `properties`, in workspace `ws` (null before it loads). */
+export function editorScope(ws: Workspace | null, properties: readonly Row[]): EditorScope {
+  const active = ws?.environments.find((e) => e.id === ws.activeEnvironment);
+  return {
+    values: scopeValues({ environment: active?.variables ?? [], project: properties, globals: ws?.globals ?? [] }),
+    secrets: new Set(ws?.secrets ?? []),
+    environment: active?.name ?? null,
+  };
+}
+
+const cache = new Map<string, ReadonlySignal<EditorScope>>();
+
+/** The scope of a project's requests, following environment switches and edits as they land. */
+export function scopeOf(project: string): ReadonlySignal<EditorScope> {
+  let scope = cache.get(project);
+  if (!scope) {
+    scope = computed(() => editorScope(workspace.value, projects.value.find((p) => p.root === project)?.properties ?? []));
+    cache.set(project, scope);
+  }
+  return scope;
+}
+
+/** What `${name}` resolves to in `scope`; a value made only of a secret reference is a secret. */
+export function resolve(name: string, scope: EditorScope): Resolution {
+  if (name.startsWith(SECRET_PREFIX)) {
+    const key = name.slice(SECRET_PREFIX.length);
+    return scope.secrets.has(key) ? { kind: 'secret', name: key } : { kind: 'missing', why: `no secret named ${key} is stored` };
+  }
+  const found = scope.values.get(name);
+  if (!found) return { kind: 'missing', why: scope.environment ? `not defined in environment ${scope.environment}, the project's properties or the globals` : "not defined in the project's properties or the globals (no environment is active)" };
+  return { kind: 'value', value: found.value, source: found.source, secret: /\$\{secret:[^{}]+\}/.test(found.value) };
+}
+
+/** Where a value comes from, in words. */
+export function describeSource(resolution: Extract<Resolution, { kind: 'value' }>, scope: EditorScope): string {
+  if (resolution.source === 'environment') return `environment ${scope.environment ?? ''}`.trim();
+  return resolution.source === 'property' ? 'project property' : 'global';
+}
+
+/** The depth the send expands a value's own `${...}` to (processes/supervisor/send/expand.ts). */
+const NESTING = 5;
+
+/**
+ * The names in `texts` a send would leave unresolved, each once, in order of first use: as the
+ * send's Expander does, a value that holds `${...}` is followed into, so `${url}` whose value is
+ * `${host}/v1` names `host` when `host` is nowhere.
+ */
+export function unresolvedIn(texts: Iterable<string>, scope: EditorScope): string[] {
+  const missing = new Set<string>();
+  const walk = (text: string, depth: number) => {
+    if (!text.includes('${')) return;
+    for (const match of text.matchAll(EXPANSION)) {
+      const name = match[1]!;
+      const found = resolve(name, scope);
+      if (found.kind === 'missing') missing.add(name);
+      else if (found.kind === 'value' && depth < NESTING) walk(found.value, depth + 1);
+    }
+  };
+  for (const text of texts) walk(text, 0);
+  return [...missing];
+}
