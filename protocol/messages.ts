@@ -7,7 +7,7 @@
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
  *   app.*, workspace.*, session.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*,
- *   examples.*, query.*, httpLog.*, tree.*, run.*  the supervisor, called by the UI or CLI
+ *   examples.*, query.*, httpLog.*, tree.*, run.*, captures.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
@@ -22,7 +22,7 @@ import { SessionTabs } from './model/session.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
 import { AssertJob, AssertionResult } from './model/assertion.js';
-import { CaptureJob, CapturedValue } from './model/capture.js';
+import { CaptureJob, CapturedValue, ProjectCaptures } from './model/capture.js';
 import { HttpLogEntry, HttpLogRow } from './model/http-log.js';
 import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } from './model/history.js';
 import { CurlImportReport } from './model/curl.js';
@@ -465,6 +465,8 @@ export const methods = {
   'secret.set': { req: T.Object({ name: T.String(), value: T.String() }), res: T.Object({ ref: T.String() }) },
   'secret.delete': { req: T.Object({ name: T.String() }), res: Empty },
   /** Where secrets go, and the names this workspace stored. */
+  /** Each open project's variables captured this session (docs/captures.md): names and shown values, credentials masked. */
+  'captures.list': { req: Empty, res: T.Object({ projects: T.Array(ProjectCaptures) }) },
   'secret.status': { req: Empty, res: T.Composite([SecretStorage, T.Object({ names: T.Array(T.String()) })]) },
   /** Which of `names` the store holds (`unknown` while the vault is locked), for the badges of `${secret:...}` references. */
   'secret.has': {
@@ -537,6 +539,8 @@ export const events = {
     message: T.String(),
   }),
   'workspace.changed': Workspace,
+  /** A project's captured variables changed (a send's or a run's captures set them): at most every 100 ms a project. */
+  'captures.changed': ProjectCaptures,
   /** The vault was created, unlocked or locked: where secrets go now. */
   'secret.storage': SecretStorage,
   /** The supervisor opened (or could not open) a page in the user's browser, e.g. an OAuth sign-in. */

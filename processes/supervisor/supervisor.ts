@@ -283,11 +283,26 @@ export class Supervisor {
     return [...this.projects.values()];
   }
 
-  /** The project's values captured this session: Send reads and sets them, and so do the app's runs. */
+  /** The project's values captured this session: Send reads and sets them, and so do the app's runs; the pages are told. */
   capturedValues(root: string): CapturedValues {
     let values = this.captured.get(root);
-    if (!values) this.captured.set(root, (values = new CapturedValues()));
+    if (!values) {
+      let told: NodeJS.Timeout | undefined;
+      const made: CapturedValues = new CapturedValues(() => {
+        // A run sets values request after request: the pages hear at most every 100 ms.
+        told ??= setTimeout(() => {
+          told = undefined;
+          if (this.captured.get(root) === made) this.broadcast('captures.changed', { project: root, variables: made.shown() });
+        }, 100).unref();
+      });
+      this.captured.set(root, (values = made));
+    }
     return values;
+  }
+
+  /** Each open project's captured variables, as the pages are told of them. */
+  capturedVariables(): { project: string; variables: ReturnType<CapturedValues['shown']> }[] {
+    return [...this.captured].map(([project, values]) => ({ project, variables: values.shown() }));
   }
 
   /** Where a send in the app puts what its captures read: the project's session values, or the active environment. */

@@ -44,6 +44,19 @@ export const CaptureResult = T.Object({
 });
 export type CaptureResult = Static<typeof CaptureResult>;
 
+/** A variable captured this session, as the page is told of it (the editor's `${name}` scope). */
+export const CapturedVariable = T.Object({
+  name: T.String(),
+  /** Its value cut at 500 characters; the mask for a credential. */
+  value: T.String(),
+  credential: T.Optional(T.Boolean()),
+});
+export type CapturedVariable = Static<typeof CapturedVariable>;
+
+/** An open project's captured variables. */
+export const ProjectCaptures = T.Object({ project: T.String(), variables: T.Array(CapturedVariable) });
+export type ProjectCaptures = Static<typeof ProjectCaptures>;
+
 /** Captures that read the body, for the checker's query thread (a JSONPath filter or an XPath may run long). */
 export const CaptureJob = T.Object({
   captures: T.Array(T.Object({ source: T.Union([T.Literal('jsonpath'), T.Literal('xpath')]), expression: T.String({ maxLength: 10_000 }) }), { maxItems: 200 }),

@@ -79,7 +79,12 @@ describe.skipIf(missing !== null)('captures', () => {
     await page.keyboard.type(text, { delay: 20 });
   }
 
+  const problems = () => page.getByRole('list', { name: 'Problems to fix before Send' });
+
   it('adds captures to Login, shows what Login captured, and Get me sends it', async () => {
+    // Before Login has run, Get me's ${token} and ${userId} resolve nowhere, and the editor says so.
+    await page.getByRole('treeitem', { name: /Get me/ }).click();
+    await expect(problems().innerText()).resolves.toContain('${userId} and ${token} are not defined');
     await page.getByRole('treeitem', { name: /Login/ }).click();
     await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Captures/ }).click();
     await expect(page.getByText('No captures.').isVisible()).resolves.toBe(true);
@@ -123,6 +128,8 @@ describe.skipIf(missing !== null)('captures', () => {
     await expect.poll(async () => (await readFile(join(home, 'workspace.yaml'), 'utf8')).includes('name: userId')).toBe(true);
 
     await page.getByRole('treeitem', { name: /Get me/ }).click();
+    // The editor reads the captured values as the send will: nothing left unresolved.
+    await until(async () => (await problems().count()) === 0, 10_000, () => "Get me still lists names it cannot resolve");
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await until(async () => seen.length === 1, 15_000, () => 'Get me did not reach the server');
     expect(seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);

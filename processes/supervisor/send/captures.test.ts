@@ -108,7 +108,7 @@ describe('runCaptures', () => {
       [capture({ name: ' ' }), capture({ name: 'a{b}' }), capture({ name: 'secret:x' }), capture({ name: 'y', expression: '$.${field}' }), capture({ name: 'off', enabled: false })],
       response({ x: 1 }),
     );
-    expect(results.map((r) => r.message)).toEqual(['no variable name', 'the variable name a{b} holds { or }, which ${...} cannot name', '${secret:x} names a secret in the keychain, not a variable', '${field} not defined']);
+    expect(results.map((r) => r.message)).toEqual(['no variable name', 'the variable name a{b} holds { or }, which ${...} cannot name', '${secret:x} names a secret in the secret store, not a variable', '${field} not defined']);
     expect(results.every((r) => !r.ok)).toBe(true);
     expect(sink.values.size).toBe(0);
   });
@@ -221,5 +221,23 @@ describe('a captured credential in what a later send records', () => {
     expect(sent.masked).toBe(true);
     expect(specToCurl(spec, new Map(), [TOKEN])).not.toContain(TOKEN);
     expect(specToCurl(spec, null, [TOKEN])).toContain(TOKEN);
+  });
+});
+
+describe('CapturedValues', () => {
+  it('tells of each change, and shows a credential masked and a long value cut', () => {
+    let changes = 0;
+    const values = new CapturedValues(() => changes++);
+    values.set('token', TOKEN, true);
+    values.set('page', 'p'.repeat(600), false);
+    values.set('echo', 'as sent', false, 'as shown');
+    values.delete('nothing');
+    values.delete('echo');
+    expect(changes).toBe(4);
+    expect(values.shown()).toEqual([
+      { name: 'token', value: MASK, credential: true },
+      { name: 'page', value: `${'p'.repeat(500)}…` },
+    ]);
+    expect(values.get('page')).toHaveLength(600);
   });
 });

@@ -11,11 +11,8 @@ import { captureLabel, type Capture, type CaptureResult, type CapturedValue } fr
 import type { SendResult } from '../../../protocol/model/exchange.js';
 import { cookieCapture, cookieFromHeader, headerCapture, isCredentialCapture, readsBody, statusCapture } from '../../checker/engine/captures.js';
 import type { ChildProcessHandle } from '../children/child-process.js';
-import type { CapturedValues } from './captured-values.js';
+import { shownValue, type CapturedValues } from './captured-values.js';
 import { Expander, redactSecrets, type ExpansionScope } from './expand.js';
-
-/** A result shows at most this many characters of a value. */
-const SHOWN = 500;
 
 /** Where a send's captured values go. */
 export interface CaptureSink {
@@ -55,7 +52,7 @@ export function prepareCaptures(captures: readonly Capture[] | undefined, scope:
 export function captureNameProblem(name: string): string | undefined {
   if (name === '') return 'no variable name';
   if (/[{}]/.test(name)) return `the variable name ${name} holds { or }, which \${...} cannot name`;
-  if (name.startsWith('secret:')) return `\${${name}} names a secret in the keychain, not a variable`;
+  if (name.startsWith('secret:')) return `\${${name}} names a secret in the secret store, not a variable`;
   return undefined;
 }
 
@@ -85,8 +82,8 @@ export async function runCaptures(deps: CaptureDeps, prepared: PreparedCaptures,
     }
     const credential = isCredentialCapture(c);
     if (credential && read.value !== '') credentials.push(read.value);
-    const message = await put(prepared.sink, c, read.value, credential);
-    const shown = credential ? MASK : redactSecrets(read.value.length > SHOWN ? `${read.value.slice(0, SHOWN)}…` : read.value, secrets, carried);
+    const shown = credential ? MASK : redactSecrets(shownValue(read.value, false), secrets, carried);
+    const message = await put(prepared.sink, c, read.value, credential, shown);
     results.push({ ...base, ok: true, value: shown, ...(credential ? { credential } : {}), message: credential ? withoutValue(message, read.value) : redactSecrets(message, secrets, carried) });
   }
   return { results, credentials };
@@ -132,13 +129,13 @@ async function readValues(deps: CaptureDeps, prepared: PreparedCaptures, respons
 }
 
 /** Sets the variable where the capture says; answers a note when it went elsewhere. */
-async function put(sink: CaptureSink, c: Capture, value: string, credential: boolean): Promise<string> {
+async function put(sink: CaptureSink, c: Capture, value: string, credential: boolean, shown: string): Promise<string> {
   if (c.scope === 'session') {
-    sink.values.set(c.name, value, credential);
+    sink.values.set(c.name, value, credential, shown);
     return '';
   }
   if (!sink.toEnvironment) {
-    sink.values.set(c.name, value, credential);
+    sink.values.set(c.name, value, credential, shown);
     return "kept in memory: a run does not change the workspace's environments";
   }
   try {
@@ -146,7 +143,7 @@ async function put(sink: CaptureSink, c: Capture, value: string, credential: boo
     sink.values.delete(c.name);
     return (await sink.toEnvironment(c.name, value, credential)) ?? '';
   } catch (err) {
-    sink.values.set(c.name, value, credential);
+    sink.values.set(c.name, value, credential, shown);
     return `not written to the environment (${(err as Error).message}): kept for this session`;
   }
 }

@@ -27,11 +27,9 @@ export class Expander {
   /** Every secret value used, so it can be masked wherever the send is recorded. */
   readonly secretValues = new Map<string, string>();
   private readonly values: Map<string, ScopedValue>;
-  private readonly captured = new Map<string, string>();
 
   constructor(private readonly scope: ExpansionScope) {
     this.values = scopeValues(scope);
-    for (const row of scope.captured ?? []) if (row.enabled && row.name) this.captured.set(row.name, row.value);
   }
 
   /** Expands once: a value that itself contains `${...}` is expanded too, up to a small depth. */
@@ -48,14 +46,14 @@ export class Expander {
         this.secretValues.set(key, value);
         return value;
       }
-      const captured = this.captured.get(name);
-      if (captured !== undefined) return captured;
-      const value = this.values.get(name)?.value;
-      if (value === undefined) {
+      const found = this.values.get(name);
+      if (found === undefined) {
         this.unresolved.add(name);
         return whole;
       }
-      if (depth >= 5 || !value.includes('${')) return value;
+      const { value } = found;
+      // A captured value came from a response: taken as it is, so a server cannot make it read a secret.
+      if (found.source === 'captured' || depth >= 5 || !value.includes('${')) return value;
       return this.expand(value, depth + 1);
     });
   }
