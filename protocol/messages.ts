@@ -7,7 +7,7 @@
  *   sender.*    the sender child          checker.*  the checker child
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
  *   app.*, workspace.*, session.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*,
- *   examples.*, query.*, httpLog.*, tree.*, run.*  the supervisor, called by the UI or CLI
+ *   examples.*, query.*, httpLog.*, tree.*, run.*, captures.*  the supervisor, called by the UI or CLI
  *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
@@ -25,6 +25,7 @@ import { SessionTabs } from './model/session.js';
 import { SendChunk, SendProgress, SendResult, SendSpec } from './model/exchange.js';
 import { QueryJob, QueryResult } from './model/query.js';
 import { AssertJob, AssertionResult } from './model/assertion.js';
+import { CaptureJob, CapturedValue, ProjectCaptures } from './model/capture.js';
 import { HttpLogEntry, HttpLogRow } from './model/http-log.js';
 import { Exchange, HistoryEntry, HistoryQuery, HistorySummary, ResendResult } from './model/history.js';
 import { CurlImportReport } from './model/curl.js';
@@ -172,8 +173,10 @@ export const methods = {
   'checker.bodySchema': { req: T.Object({ definition: DefinitionRef, operation: OperationLink }), res: BodySchemaAnswer },
   /** A request's assertions against its response, on the query thread and its budget (JSONPath, patterns). */
   'checker.assert': { req: AssertJob, res: T.Object({ results: T.Array(AssertionResult) }) },
-  /** A GraphQL schema built from an introspection answer or an SDL file, as SDL, on the query thread's budget (docs/graphql.md). */
+  /** A GraphQL schema built from an introspection answer or an SDL file, as SDL, on a thread of its own and its budget (docs/graphql.md). */
   'checker.graphqlSchema': { req: GraphqlSchemaSource, res: T.Object({ sdl: T.String(), types: T.Integer({ minimum: 0 }) }) },
+  /** A request's body captures (JSONPath, XPath) against its response, on the query thread and its budget: one value or error each. */
+  'checker.capture': { req: CaptureJob, res: T.Object({ values: T.Array(CapturedValue) }) },
 
   /** One import job in a fresh importer child; progress streams as chunks; cancel kills the child. */
   /** Progress, and the result's long lists in parts ahead of the answer (protocol/model/import-parts.ts). */
@@ -487,6 +490,8 @@ export const methods = {
   'secret.set': { req: T.Object({ name: T.String(), value: T.String() }), res: T.Object({ ref: T.String() }) },
   'secret.delete': { req: T.Object({ name: T.String() }), res: Empty },
   /** Where secrets go, and the names this workspace stored. */
+  /** Each open project's variables captured this session (docs/captures.md): names and shown values, credentials masked. */
+  'captures.list': { req: Empty, res: T.Object({ projects: T.Array(ProjectCaptures) }) },
   'secret.status': { req: Empty, res: T.Composite([SecretStorage, T.Object({ names: T.Array(T.String()) })]) },
   /** Which of `names` the store holds (`unknown` while the vault is locked), for the badges of `${secret:...}` references. */
   'secret.has': {
@@ -559,6 +564,8 @@ export const events = {
     message: T.String(),
   }),
   'workspace.changed': Workspace,
+  /** A project's captured variables changed (a send's or a run's captures set them): at most every 100 ms a project. */
+  'captures.changed': ProjectCaptures,
   /** The vault was created, unlocked or locked: where secrets go now. */
   'secret.storage': SecretStorage,
   /** The supervisor opened (or could not open) a page in the user's browser, e.g. an OAuth sign-in. */

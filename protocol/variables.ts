@@ -1,14 +1,17 @@
 /**
  * Where a `${name}` gets its value, one rule for the send (the supervisor's Expander) and the
- * editor (highlighting, hover, completion): the active environment first, then the project's
- * properties, then the workspace globals, enabled rows with a name only. `${secret:name}` is a
- * secret store's entry and is not in this table.
+ * editor (highlighting, hover, completion): values captured from responses this session first
+ * (docs/captures.md), then the active environment, then the project's properties, then the
+ * workspace globals, enabled rows with a name only. `${secret:name}` is a secret store's entry
+ * and is not in this table. A captured value is taken as it is: a `${...}` in it is text.
  */
 import type { Row } from './model/common.js';
 
-export type VariableSource = 'environment' | 'property' | 'global';
+export type VariableSource = 'captured' | 'environment' | 'property' | 'global';
 
 export interface VariableScope {
+  /** Values captured from responses (literal: never expanded further). */
+  captured?: readonly Row[];
   environment: readonly Row[];
   project: readonly Row[];
   globals: readonly Row[];
@@ -31,6 +34,7 @@ export function scopeValues(scope: VariableScope): Map<string, ScopedValue> {
     [scope.globals, 'global'],
     [scope.project, 'property'],
     [scope.environment, 'environment'],
+    [scope.captured ?? [], 'captured'],
   ];
   for (const [rows, source] of layers) for (const row of rows) if (row.enabled && row.name) values.set(row.name, { value: row.value, source });
   return values;

@@ -4,11 +4,13 @@
  * size, assertions and contract verdict. Exit 0 all passed, 1 any failure, 2 bad usage or a
  * project that does not load; 130/143 interrupted by Ctrl+C/SIGTERM.
  */
+import { isHttp } from '../../protocol/kinds/index.js';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
 import { isWireError } from '../../protocol/errors.js';
 import { needsWorker } from '../../processes/checker/engine/assertions.js';
+import { readsBody } from '../../processes/checker/engine/captures.js';
 import { CliSession } from '../import/session.js';
 import type { ProgressStream } from '../import/progress.js';
 import { openDataFile, type DataSource } from '../../processes/supervisor/run/data-file.js';
@@ -29,7 +31,7 @@ Usage:
 
   Sends the project's requests one after another in the project's order (the sidebar's: APIs by
   name, a folder's subfolders before its requests, each by name) and reports each one's status,
-  time, size, assertions and contract verdict.
+  time, size, assertions, captures and contract verdict.
 
 Selecting:
   --api <name>            only the requests of this API (its name, or its id)
@@ -73,11 +75,15 @@ Secrets:
   A secret found nowhere is reported with the PARLEY_SECRET_<NAME> variable that would supply it.
   Secret values and credentials never appear in the console output or the reports.
 
+Captures: a value a request captures from its response (a token from Login's body) is \${name}
+  for the requests after it, for the rest of the run; nothing is written to the workspace, and
+  a credential's value is never shown (docs/captures.md).
+
 Cookies: each request sends the workspace jar's cookies when its Send cookies setting is on;
   every response's cookies go into the jar, as in the app. Sends are not kept in History.
 
 Exit codes: 0 every request passed; 1 a request failed (not sent, no response, a failed
-            assertion, or contract problems with --fail-on-contract); 2 bad usage, a project that
+            assertion or capture, or contract problems with --fail-on-contract); 2 bad usage, a project that
             does not load (or has files that do not load), an unknown environment, an unreadable
             data file or data row; 130/143 interrupted by Ctrl+C/SIGTERM.
 `;
@@ -205,7 +211,11 @@ export async function runRun(args: string[], io: RunIo = processIo()): Promise<n
       failOnContract: options['fail-on-contract'],
       secret: envSecrets(io.env),
     };
-    const needsChecker = requests.some((r) => store.getApi(r.apiId).definition !== undefined || needsWorker(store.getRequest(r.id).assertions ?? []));
+    const needsChecker = requests.some((r) => {
+      const request = store.getRequest(r.id);
+      const captures = isHttp(request) ? (request.captures ?? []) : [];
+      return store.getApi(r.apiId).definition !== undefined || needsWorker(request.assertions ?? []) || captures.some((c) => c.enabled && readsBody(c));
+    });
     const listeners = reportersFor(reporters, io);
     await Promise.all([senderStarted, needsChecker ? sup.checker.start() : undefined, ...listeners.map((l) => l.open?.())]);
     const summary = await report(runRequests(sup, store, plan, session.signal), listeners);

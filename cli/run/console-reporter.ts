@@ -1,6 +1,6 @@
 /**
  * The readable report of `parley run`: a line per request (status, time, size, contract chip) as
- * it finishes, its failed assertions and contract problems under it, and a summary line. Runs of
+ * it finishes, its failed assertions, its captures and contract problems under it, and a summary line. Runs of
  * more than LONG_RUN requests also show progress on stderr: one line rewritten in place on a
  * terminal, a line every 10% otherwise (CI logs): of the requests, or of the data file read when
  * it gives one iteration per row (a FIFO, whose size is unknown: a line every UNSIZED_EVERY).
@@ -80,6 +80,7 @@ export function renderOutcome(o: RequestOutcome): string {
     if (o.assertions.length > 0) parts.push(`${passed}/${o.assertions.length} assertions`);
     lines.push(`${head}  ${parts.join('  ')}`);
     for (const a of o.assertions) if (!a.passed) lines.push(`       x ${a.label}: ${a.message}`);
+    for (const c of o.captures ?? []) lines.push(c.ok ? `       set ${c.name} = ${shortValue(c.value ?? '')}${c.message ? ` (${c.message})` : ''}` : `       x capture ${c.name || '(no name)'} from ${c.label}: ${c.message}`);
     if (o.contract && o.contract.problems.length > 0) {
       for (const p of o.contract.problems.slice(0, 5)) lines.push(`       contract ${p.pointer || '/'}: ${p.message}`);
       if (o.contract.problems.length > 5) lines.push(`       contract: ${o.contract.problems.length - 5} more`);
@@ -93,10 +94,17 @@ export function summaryLine(s: RunSummary): string {
   const parts = [`${plural(s.requests, 'request')}: ${passed} passed, ${s.failed} failed`];
   if (s.errors > 0) parts.push(`${s.errors} not sent or no response`);
   if (s.assertions.total > 0) parts.push(`assertions ${s.assertions.total - s.assertions.failed}/${s.assertions.total} passed`);
+  if (s.captures && s.captures.failed > 0) parts.push(`captures ${s.captures.total - s.captures.failed}/${s.captures.total} set`);
   if (s.contractFailures > 0) parts.push(`contract problems in ${plural(s.contractFailures, 'response')}`);
   parts.push(`${(s.durationMs / 1000).toFixed(2)} s`);
   const stop = s.interrupted ? ' (interrupted)' : s.error ? ' (stopped: the data file could not be read on)' : s.bailed ? ' (stopped at the first failure: --bail)' : '';
   return `${s.failed > 0 || s.interrupted || s.error ? 'FAILED' : 'PASSED'}${stop}: ${parts.join('; ')}`;
+}
+
+/** A captured value on one line of the console: its first 80 characters, line breaks shown as spaces. */
+function shortValue(value: string): string {
+  const line = value.replace(/\s+/g, ' ');
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
 }
 
 function plural(n: number, word: string): string {

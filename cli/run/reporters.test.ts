@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readReporters } from '../commands/run.js';
-import { ConsoleReporter, summaryLine } from './console-reporter.js';
+import { ConsoleReporter, renderOutcome, summaryLine } from './console-reporter.js';
 import type { RequestOutcome, RunSummary } from '../../processes/supervisor/run/report.js';
 
 class Sink extends Writable {
@@ -56,6 +56,27 @@ describe('console report', () => {
     expect(out.text.trimEnd().split('\n').at(-1)).toBe('FAILED: 100 requests: 99 passed, 1 failed; assertions 0/1 passed; 1.23 s');
     expect(summaryLine({ ...summary, failed: 0, assertions: { total: 0, failed: 0 }, bailed: false })).toBe('PASSED: 100 requests: 100 passed, 0 failed; 1.23 s');
     expect(summaryLine({ ...summary, failed: 0, error: { code: 'bad-input', message: 'x' } })).toMatch(/^FAILED \(stopped: the data file could not be read on\)/);
+  });
+
+  it("shows each capture under its request: the value set (a credential's masked, a long one cut), or why nothing was", () => {
+    const o: RequestOutcome = {
+      ...outcome(1, false),
+      captures: [
+        { index: 0, name: 'token', label: '$.token (JSON body)', scope: 'session', ok: true, value: '••••••', credential: true, message: '' },
+        { index: 1, name: 'orderId', label: 'header Location', scope: 'environment', ok: true, value: `/orders/${'9'.repeat(100)}`, message: "kept in memory: a run does not change the workspace's environments" },
+        { index: 2, name: 'userId', label: '$.user.id (JSON body)', scope: 'session', ok: false, message: 'nothing found at $.user.id' },
+      ],
+      failed: true,
+    };
+    expect(renderOutcome(o).split('\n')).toEqual([
+      '  x  GET    API/req 1  200 OK  1.5 ms  2.0 KB',
+      '       set token = ••••••',
+      `       set orderId = /orders/${'9'.repeat(72)}… (kept in memory: a run does not change the workspace's environments)`,
+      '       x capture userId from $.user.id (JSON body): nothing found at $.user.id',
+      '',
+    ]);
+    const summary: RunSummary = { project: 'P', iterations: 1, requests: 1, failed: 1, errors: 0, assertions: { total: 0, failed: 0 }, captures: { total: 3, failed: 1 }, contractFailures: 0, bailed: false, interrupted: false, durationMs: 10, startedAt: new Date(0).toISOString() };
+    expect(summaryLine(summary)).toBe('FAILED: 1 request: 0 passed, 1 failed; captures 2/3 set; 0.01 s');
   });
 
   it('with one iteration per data row, names the file and shows how much of it was read', async () => {

@@ -50,7 +50,7 @@ describe('a long run', () => {
       const outcome = Promise.resolve(outcomeOf(item, iteration, row));
       return { wire: Promise.resolve(), outcome };
     };
-    const start: StartRequest = (item, iteration, row, gate, signal) => {
+    const start: StartRequest = (item, iteration, row, gate, signal, ready) => {
       if (item.name === 'login' && (iteration === ITERATIONS / 2 || iteration === ITERATIONS)) {
         // Counted at the start of an iteration, once everything before it was reported.
         const counted = (async () => {
@@ -60,10 +60,10 @@ describe('a long run', () => {
           await turn();
           alive.push(refs.filter((r) => r.deref() !== undefined).length);
         })();
-        const inner = base(item, iteration, row, gate, signal);
+        const inner = base(item, iteration, row, gate, signal, ready);
         return { wire: counted.then(() => inner.wire), outcome: counted.then(() => inner.outcome) };
       }
-      return base(item, iteration, row, gate, signal);
+      return base(item, iteration, row, gate, signal, ready);
     };
     const tracking = { outcome: (o: RequestOutcome) => void refs.push(new WeakRef(o)) };
     const discard = new Writable({ write: (_chunk, _enc, done) => done() });

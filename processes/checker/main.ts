@@ -25,6 +25,7 @@ connectToSupervisor({
     },
     'checker.assert': async (job, { signal }) => ({ results: await queries.assert(job, signal) }),
     'checker.graphqlSchema': (source, { signal }) => queries.graphqlSchema(source, signal),
+    'checker.capture': async (job, { signal }) => ({ values: await queries.capture(job, signal) }),
   },
   onShutdown: () => Promise.all([pool.close(), queries.close()]).then(() => undefined),
 });

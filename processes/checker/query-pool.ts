@@ -13,10 +13,11 @@ import type { QueryOutcome } from './engine/run-query.js';
 import type { AssertJob, AssertionResult } from '../../protocol/model/assertion.js';
 import type { SchemaOutcome } from './engine/graphql-schema.js';
 import type { GraphqlSchemaSource } from '../../protocol/model/graphql.js';
+import type { CaptureJob, CapturedValue } from '../../protocol/model/capture.js';
 
-/** What the query thread runs: a Query tab query, a request's assertions, or a GraphQL schema to build. */
-export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job: AssertJob } | { kind: 'graphqlSchema'; source: GraphqlSchemaSource };
-export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] } | SchemaOutcome;
+/** What the query thread runs: a Query tab query, a request's assertions, its body captures, or a GraphQL schema to build (on a thread of its own). */
+export type QueryTask = { kind: 'query'; job: QueryJob } | { kind: 'assert'; job: AssertJob } | { kind: 'capture'; job: CaptureJob } | { kind: 'graphqlSchema'; source: GraphqlSchemaSource };
+export type QueryTaskOutcome = QueryOutcome | { ok: true; results: AssertionResult[] } | { ok: true; values: CapturedValue[] } | SchemaOutcome;
 
 export const QUERY_BUDGET_MS = 3_000;
 /**
@@ -55,6 +56,13 @@ export class QueryPool {
   async assert(job: AssertJob, signal?: AbortSignal): Promise<AssertionResult[]> {
     const value = await this.task({ kind: 'assert', job }, signal);
     if (value.ok && 'results' in value) return value.results;
+    throw new ParleyError('query-failed', 'The query thread answered with something else.');
+  }
+
+  /** A request's body captures, with the query's budget: a runaway JSONPath or XPath is stopped. */
+  async capture(job: CaptureJob, signal?: AbortSignal): Promise<CapturedValue[]> {
+    const value = await this.task({ kind: 'capture', job }, signal);
+    if (value.ok && 'values' in value) return value.values;
     throw new ParleyError('query-failed', 'The query thread answered with something else.');
   }
 

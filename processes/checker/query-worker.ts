@@ -1,12 +1,14 @@
 /**
  * The checker's query worker thread (built to dist/checker-query-worker.js): runs the Query tab's
- * queries and request assertions its QueryPool posts (engine/run-query.ts, engine/assertions.ts), each on its budget.
+ * queries, request assertions and body captures its QueryPool posts (engine/run-query.ts,
+ * engine/assertions.ts, engine/captures.ts), each on its budget.
  */
 import { serveBudgetedTasks } from '../runtime/budgeted-worker.js';
 import { evaluateJsonPath, evaluateXPath } from './engine/body-query.js';
 import { runQuery } from './engine/run-query.js';
 import { evaluateAssertions } from './engine/assertions.js';
 import { schemaFromIntrospection, schemaFromSdl } from './engine/graphql-schema.js';
+import { evaluateBodyCaptures } from './engine/captures.js';
 import type { QueryTask, QueryTaskOutcome } from './query-pool.js';
 
 // fontoxpath builds its function tables and parser on first use (a second or more on a loaded
@@ -15,9 +17,15 @@ evaluateXPath('array:size([1]) + count(map { "a": 1 }?a)', { a: [1] });
 evaluateJsonPath('$.a[0]', { a: [1] });
 
 // A runaway JSONPath filter or backtracking pattern is stopped by the pool's budget, so both may run here.
-const TASKS: { [K in QueryTask['kind']]: (task: Extract<QueryTask, { kind: K }>) => QueryTaskOutcome } = {
-  query: (task) => runQuery(task.job),
-  assert: (task) => ({ ok: true, results: evaluateAssertions(task.job.assertions, task.job, { backtracking: true }) }),
-  graphqlSchema: ({ source }) => (source.kind === 'introspection' ? schemaFromIntrospection(source.bytes) : schemaFromSdl(source.text)),
-};
-serveBudgetedTasks((task: QueryTask): QueryTaskOutcome => (TASKS[task.kind] as (task: QueryTask) => QueryTaskOutcome)(task));
+serveBudgetedTasks((task: QueryTask): QueryTaskOutcome => {
+  switch (task.kind) {
+    case 'query':
+      return runQuery(task.job);
+    case 'assert':
+      return { ok: true, results: evaluateAssertions(task.job.assertions, task.job, { backtracking: true }) };
+    case 'capture':
+      return { ok: true, values: evaluateBodyCaptures(task.job) };
+    case 'graphqlSchema':
+      return task.source.kind === 'introspection' ? schemaFromIntrospection(task.source.bytes) : schemaFromSdl(task.source.text);
+  }
+});

@@ -24,6 +24,9 @@ import { DEFAULT_HISTORY_LIMIT } from '../../protocol/model/workspace.js';
 import type { LoggedSend, SendDeps } from './send/send-service.js';
 import { OpenStreams } from './send/stream-session.js';
 import { ExchangeRedactions } from './send/exchange-redactions.js';
+import { CapturedValues } from './send/captured-values.js';
+import { appCaptureSink } from './send/capture-environment.js';
+import type { CaptureSink } from './send/captures.js';
 import { HttpLog } from './http-log/http-log.js';
 import { ContractVerdicts } from './checks/contract-verdict.js';
 import { OAuthTokens } from './send/oauth-tokens.js';
@@ -103,6 +106,8 @@ export class Supervisor {
   readonly log: (line: string) => void;
   readonly electron: boolean;
   private readonly projects = new Map<string, ProjectStore>();
+  /** Each open project's values captured from responses this session (docs/captures.md), in memory only. */
+  private readonly captured = new Map<string, CapturedValues>();
   private readonly loading = new Map<string, Promise<ProjectStore>>();
   private readonly uiPeers = new Set<Peer>();
   private readonly jobs = new Set<ChildProcessHandle>();
@@ -278,6 +283,33 @@ export class Supervisor {
     return [...this.projects.values()];
   }
 
+  /** The project's values captured this session: Send reads and sets them, and so do the app's runs; the pages are told. */
+  capturedValues(root: string): CapturedValues {
+    let values = this.captured.get(root);
+    if (!values) {
+      let told: NodeJS.Timeout | undefined;
+      const made: CapturedValues = new CapturedValues(() => {
+        // A run sets values request after request: the pages hear at most every 100 ms.
+        told ??= setTimeout(() => {
+          told = undefined;
+          if (this.captured.get(root) === made) this.broadcast('captures.changed', { project: root, variables: made.shown() });
+        }, 100).unref();
+      });
+      this.captured.set(root, (values = made));
+    }
+    return values;
+  }
+
+  /** Each open project's captured variables, as the pages are told of them. */
+  capturedVariables(): { project: string; variables: ReturnType<CapturedValues['shown']> }[] {
+    return [...this.captured].map(([project, values]) => ({ project, variables: values.shown() }));
+  }
+
+  /** Where a send in the app puts what its captures read: the project's session values, or the active environment. */
+  captureSink(root: string): CaptureSink {
+    return appCaptureSink(this, this.capturedValues(root));
+  }
+
   /**
    * Opens the last session's projects again, in the background as the command line's are (a page
    * that connects meanwhile joins their loads). One that cannot be opened (its folder is gone) is
@@ -303,6 +335,7 @@ export class Supervisor {
     if (!store) return;
     this.session?.projectClosed(store.root);
     this.projects.delete(store.root);
+    this.captured.delete(store.root);
     await Promise.all([this.mocks.stopProject(store.root), this.runs.stopProject(store.root)]);
     await store.close();
   }

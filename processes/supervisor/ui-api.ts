@@ -65,6 +65,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     'app.ping': ({ t }) => ({ t }),
 
     'workspace.get': () => sup.workspace.get(),
+    'captures.list': () => ({ projects: sup.capturedVariables() }),
     'workspace.setPreferences': async (prefs) => {
       const ws = await sup.workspace.update((draft) => {
         draft.preferences = { ...draft.preferences, ...prefs };

@@ -1,4 +1,5 @@
 import { AssertionResult } from './assertion.js';
+import { CaptureResult } from './capture.js';
 import { Type as T, type Static } from '@sinclair/typebox';
 import { Header, SendResult } from './exchange.js';
 import { StreamRecord } from './stream.js';
@@ -36,6 +37,8 @@ export const Exchange = T.Object({
   redacted: T.Boolean(),
   /** The request's enabled assertions, passed or failed (absent when it has none). */
   assertions: T.Optional(T.Array(AssertionResult)),
+  /** What the request's enabled captures set, or why not (absent when it has none); credential values masked. */
+  captures: T.Optional(T.Array(CaptureResult)),
 });
 export type Exchange = Static<typeof Exchange>;
 

@@ -2,6 +2,7 @@ import { Type as T, type Static } from '@sinclair/typebox';
 import { Id, Row } from './common.js';
 import { Auth } from './auth.js';
 import { Assertion } from './assertion.js';
+import { Capture } from './capture.js';
 import { queryInUrl, syncPathParams } from '../request-url.js';
 import { GraphqlBody } from './graphql.js';
 
@@ -105,8 +106,11 @@ export type SoapRequestLink = Static<typeof SoapRequestLink>;
 export const Request = T.Object({
   /** The request kind (protocol/kinds/): absent, as in every file written before kinds, is HTTP. */
   kind: T.Optional(T.Literal('http')),
-  /** 1; 2 with assertions; 3 with a GraphQL body or an assertion on GraphQL errors (an older release refuses those rather than drop them): `requestVersionOf`. */
-  version: T.Union([T.Literal(1), T.Literal(2), T.Literal(3)]),
+  /**
+   * 1; 2 when the request has assertions; 3 when it has captures; 4 with a GraphQL body or an
+   * assertion on GraphQL errors (an older release refuses those rather than drop them): `requestVersionOf`.
+   */
+  version: T.Union([T.Literal(1), T.Literal(2), T.Literal(3), T.Literal(4)]),
   id: Id,
   name: T.String({ minLength: 1 }),
   method: T.String({ minLength: 1, maxLength: 32 }),
@@ -136,6 +140,8 @@ export const Request = T.Object({
   restored: T.Optional(T.Boolean()),
   /** What a response must satisfy (docs/assertions.md); absent or empty: none. */
   assertions: T.Optional(T.Array(Assertion, { maxItems: 200 })),
+  /** Variables set from its response for the requests after it (docs/captures.md); absent or empty: none. */
+  captures: T.Optional(T.Array(Capture, { maxItems: 200 })),
   /** Set for a request made from a WSDL operation. */
   soap: T.Optional(SoapRequestLink),
   /** Its place among its folder's items: a fractional index key (protocol/project/order-keys.ts); absent: by name, before keyed ones. */
@@ -143,20 +149,29 @@ export const Request = T.Object({
 });
 export type Request = Static<typeof Request>;
 
-/** The `version` a request is saved with: 3 with GraphQL (a body, an assertion on its errors), 2 with assertions, else 1, so files without them stay readable by older releases. */
-export function requestVersionOf(request: Pick<Request, 'assertions' | 'body'>): 1 | 2 | 3 {
-  if (request.body.graphql !== undefined || request.assertions?.some((a) => a.source === 'graphqlErrors')) return 3;
+/**
+ * The `version` a request is saved with: the lowest that holds what it has (2 for assertions, 3
+ * for captures, 4 for GraphQL: a body, or an assertion on its errors), so files without them stay
+ * readable by older releases.
+ */
+export function requestVersionOf(request: Pick<Request, 'assertions' | 'captures' | 'body'>): 1 | 2 | 3 | 4 {
+  if (request.body.graphql !== undefined || request.assertions?.some((a) => a.source === 'graphqlErrors')) return 4;
+  if (request.captures && request.captures.length > 0) return 3;
   return request.assertions && request.assertions.length > 0 ? 2 : 1;
 }
 
 /**
  * A request as written to its file, and as a file is read: its version set by what it holds, no
- * empty assertion list, its query in its URL (`queryInUrl`: the URL text is what the user edits).
+ * empty assertion or capture list, its query in its URL (`queryInUrl`: the URL text is what the user edits).
  */
 export function requestForFile(request: Request): Request {
-  const { assertions, ...rest } = queryInUrl(request);
-  const version = requestVersionOf(request);
-  return assertions && assertions.length > 0 ? { ...rest, version, assertions } : { ...rest, version };
+  const { assertions, captures, ...rest } = queryInUrl(request);
+  return {
+    ...rest,
+    version: requestVersionOf({ assertions, captures, body: request.body }),
+    ...(assertions && assertions.length > 0 ? { assertions } : {}),
+    ...(captures && captures.length > 0 ? { captures } : {}),
+  };
 }
 
 export function emptyBody(): Body {

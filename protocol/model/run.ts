@@ -7,6 +7,7 @@
  */
 import { Type as T, type Static } from '@sinclair/typebox';
 import { VerdictKind } from './verdict.js';
+import { CaptureResult } from './capture.js';
 
 /** Rows in one `run.progress` event: a fast run's rows between two events beyond these are counted, not sent. */
 export const RUN_ROWS_PER_EVENT = 200;
@@ -14,6 +15,8 @@ export const RUN_ROWS_PER_EVENT = 200;
 export const RUN_ROWS_KEPT = 200;
 /** Failed assertions and contract problems a row names; the reports name all. */
 export const RUN_ROW_FAILURES = 20;
+/** Captures a row shows (values cut as a capture result cuts them, a credential's masked); the reports have all. */
+export const RUN_ROW_CAPTURES = 20;
 /** Requests one run may choose. */
 export const MAX_RUN_REQUESTS = 50_000;
 export const MAX_RUN_ITERATIONS = 1_000_000;
@@ -69,6 +72,8 @@ export const RunRow = T.Object({
       more: T.Integer({ minimum: 0 }),
     }),
   ),
+  /** What its captures set (credential values masked), or why not: the first RUN_ROW_CAPTURES; absent when it has none. */
+  captures: T.Optional(T.Array(CaptureResult, { maxItems: RUN_ROW_CAPTURES })),
   failed: T.Boolean(),
 });
 export type RunRow = Static<typeof RunRow>;
@@ -78,6 +83,8 @@ export const RunTotals = T.Object({
   failed: T.Integer({ minimum: 0 }),
   errors: T.Integer({ minimum: 0 }),
   assertions: T.Object({ total: T.Integer({ minimum: 0 }), failed: T.Integer({ minimum: 0 }) }),
+  /** Captures run and those that set nothing; absent when none ran. */
+  captures: T.Optional(T.Object({ total: T.Integer({ minimum: 0 }), failed: T.Integer({ minimum: 0 }) })),
   contractFailures: T.Integer({ minimum: 0 }),
 });
 export type RunTotals = Static<typeof RunTotals>;
@@ -98,6 +105,7 @@ export const RunSummary = T.Object({
   failed: T.Integer({ minimum: 0 }),
   errors: T.Integer({ minimum: 0 }),
   assertions: T.Object({ total: T.Integer({ minimum: 0 }), failed: T.Integer({ minimum: 0 }) }),
+  captures: T.Optional(T.Object({ total: T.Integer({ minimum: 0 }), failed: T.Integer({ minimum: 0 }) })),
   contractFailures: T.Integer({ minimum: 0 }),
   bailed: T.Boolean(),
   /** Stop stopped it (or its project closed). */

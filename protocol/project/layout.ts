@@ -34,8 +34,11 @@ export const FOLDER_FILE = 'folder.yaml';
 export const projectKind: FileKind<ProjectFile> = { label: 'project', schema: ProjectFile, version: 1 };
 export const apiKind: FileKind<Api> = { label: 'API', schema: Api, version: 1 };
 export const folderKind: FileKind<FolderFile> = { label: 'folder', schema: FolderFile, version: 1 };
-/** Version 2 adds assertions, 3 a GraphQL body; older files read as they are (requestForFile writes each request's own version back). */
-export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 3, migrations: { 1: (value) => value, 2: (value) => value } };
+/**
+ * Version 2 adds assertions, 3 captures, 4 GraphQL (a body, an assertion on its errors); an older
+ * file reads as it is (requestForFile writes each request's own version back).
+ */
+export const requestKind: FileKind<Request> = { label: 'request', schema: Request, version: 4, migrations: { 1: (value) => value, 2: (value) => value, 3: (value) => value } };
 /**
  * The YAML files of a mock folder (docs/mock-files.md). Version 2 adds template `values`, version
  * 3 binary bodies (`body: binary`); an older file reads as it is (a save writes the version the

@@ -1,7 +1,7 @@
 /**
  * The Runner in real Chromium against the real app and a real HTTP server on 127.0.0.1 (issue 28
  * item 6): opened on a folder from the tree's context menu, one request unticked, 2 iterations,
- * live rows as the run goes, Stop while a request hangs, Run failed again, and Export JUnit read
+ * live rows as the run goes (Login's captures under its row), Stop while a request hangs, Run failed again, and Export JUnit read
  * from disk; from the palette on the whole project, with a data file's preview.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -51,7 +51,17 @@ describe.skipIf(missing !== null)('the Runner', () => {
         name: 'Shop',
         baseUrl: base,
         requests: [
-          { folder: 'Orders', name: 'Login', url: '/login', assertions: [assertion({ source: 'status', value: '200' })] },
+          {
+            folder: 'Orders',
+            name: 'Login',
+            url: '/login',
+            assertions: [assertion({ source: 'status', value: '200' })],
+            edit: (r) =>
+              void (r.captures = [
+                { enabled: true, name: 'token', source: 'jsonpath', expression: '$.token', scope: 'session' },
+                { enabled: true, name: 'code', source: 'status', expression: '', scope: 'session' },
+              ]),
+          },
           { folder: 'Orders', name: 'Create order', method: 'POST', url: '/orders', assertions: [assertion({ source: 'status', value: '201' })] },
           { folder: 'Orders', name: 'Slow', url: '/slow' },
           { folder: 'Orders', name: 'Skip me', url: '/skip' },
@@ -103,6 +113,8 @@ describe.skipIf(missing !== null)('the Runner', () => {
     expect(await results()).toEqual(['1 | 1 | ✓ GET Shop/Orders/Login | 200 | 1/1 | —', '2 | 1 | ✗ POST Shop/Orders/Create order | 500 | 0/1 | —']);
     await expect(resultRows().first().locator('.run-time').innerText()).resolves.toMatch(/^\d+ ms$/);
     await expect(resultRows().nth(1).locator('.run-failures').innerText()).resolves.toBe('status equals 201: got 500');
+    // What Login captured shows under its row, the token masked.
+    await expect(resultRows().first().locator('.run-captures li').allInnerTexts()).resolves.toEqual(['token = ••••••', 'code = 200']);
     await expect(progress().innerText()).resolves.toMatch(/^Running… 2 of 6 requests · 1 failed/);
     await screenshot(page, 'runner-running');
 

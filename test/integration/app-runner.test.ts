@@ -4,7 +4,8 @@
  * `parley run` gives the same requests in the same order with the same verdicts, and the same
  * JSON and JUnit reports (times aside); live rows arrive as events; a data file's preview; Stop
  * mid-run; and a sender killed with SIGKILL mid-run is reported as that request's failure while
- * the run goes on and the supervisor lives. dist/ must be built first (npm test does).
+ * the run goes on and the supervisor lives; Login -> Get me with the token Login captures runs the
+ * same both ways, the token in neither report. dist/ must be built first (npm test does).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -22,6 +23,7 @@ import { until } from '../support/until.js';
 import { assertion, row, writeEnvironments, writeRunProject } from '../support/run-project.js';
 
 const SLOW = { timeout: 120_000 };
+const TOKEN = 'tok-a81c3e5d09f7b2'; // /login hands it out: in no report
 
 const definition = {
   openapi: '3.0.3',
@@ -44,6 +46,8 @@ let bus: Awaited<ReturnType<typeof busCaller>>;
 let tree: ProjectTree;
 /** Requests to /slow waiting for an answer, and a wait for the next one. */
 const held: (() => void)[] = [];
+/** The Authorization each /me got. */
+const authorizations: (string | undefined)[] = [];
 const seen: string[] = [];
 const progress: RunProgressEvent[] = [];
 const finished = new Map<string, RunFinishedEvent>();
@@ -58,6 +62,11 @@ beforeAll(async () => {
     if (path === '/pets/1') return json(200, { id: 1, name: 'Rex' });
     if (path === '/pets/2') return json(200, { id: 'two' });
     if (path === '/slow') return void held.push(() => json(200, {}));
+    if (path === '/login') return json(200, { token: TOKEN, user: { id: 7 } });
+    if (path === '/me') {
+      authorizations.push(req.headers.authorization);
+      return req.headers.authorization === `Bearer ${TOKEN}` ? json(200, { id: 7 }) : json(401, {});
+    }
     json(404, { error: 'no route' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -77,6 +86,23 @@ beforeAll(async () => {
         { folder: 'Shop', name: 'not sent', url: '/pets/${missingId}' },
         { folder: 'Shop', name: 'status fails', url: '/pets/1', assertions: [assertion({ source: 'status', value: '201' }), assertion({ path: '$.id', op: 'exists' })] },
         { folder: 'Other', name: 'outside the folder', url: '/pets/1' },
+      ],
+    },
+    {
+      name: 'Auth',
+      baseUrl: '${base}',
+      requests: [
+        {
+          name: 'Login',
+          method: 'POST',
+          url: '/login',
+          edit: (r) =>
+            void (r.captures = [
+              { enabled: true, name: 'token', source: 'jsonpath', expression: '$.token', scope: 'session' },
+              { enabled: true, name: 'userId', source: 'jsonpath', expression: '$.user.id', scope: 'environment' },
+            ]),
+        },
+        { name: 'Get me', url: '/me?id=${userId}', assertions: [assertion({ source: 'status', value: '200' })], edit: (r) => void (r.auth = { type: 'bearer', token: '${token}' }) },
       ],
     },
     {
@@ -170,6 +196,32 @@ describe('the runner in the app', () => {
     expect(state!.rows).toHaveLength(8);
     // An export never writes over a file.
     await expect(bus.call('run.export', { run, format: 'json', path: join(work, 'app.json') })).rejects.toMatchObject({ code: 'file-exists' });
+  });
+
+  it('runs Login -> Get me with the token Login captured, as parley run does, and the token is in neither report', SLOW, async () => {
+    authorizations.length = 0;
+    const { run, end } = await runToEnd({ project, scope: idOf('Auth'), requests: requestsOf(['Get me', 'Login']), delayMs: 0, environment: 'env_0' });
+    expect(end.summary).toMatchObject({ requests: 2, failed: 0, captures: { total: 2, failed: 0 } });
+    const rows = progress.filter((e) => e.run === run).flatMap((e) => e.rows);
+    expect(rows[0]!.captures).toEqual([
+      expect.objectContaining({ name: 'token', ok: true, value: '••••••', credential: true }),
+      // A run changes no workspace: an environment capture stays in the run, and says so.
+      expect.objectContaining({ name: 'userId', ok: true, value: '7', message: "kept in memory: a run does not change the workspace's environments" }),
+    ]);
+    await bus.call('run.export', { run, format: 'json', path: join(work, 'auth-app.json') });
+    await bus.call('run.export', { run, format: 'junit', path: join(work, 'auth-app.xml') });
+    const cli = await runParley(['run', project, '--api', 'Auth', '--env', 'test', '--reporter', `json:${join(work, 'auth-cli.json')}`, '--reporter', `junit:${join(work, 'auth-cli.xml')}`], { home: join(work, 'cli-home') });
+    expect(cli.code, cli.stdout + cli.stderr).toBe(0);
+    expect(authorizations).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+    const [appText, cliText] = [await readFile(join(work, 'auth-app.json'), 'utf8'), await readFile(join(work, 'auth-cli.json'), 'utf8')];
+    expect(comparable(JSON.parse(appText) as RunReport)).toEqual(comparable(JSON.parse(cliText) as RunReport));
+    expect(junitComparable(await readFile(join(work, 'auth-app.xml'), 'utf8'))).toBe(junitComparable(await readFile(join(work, 'auth-cli.xml'), 'utf8')));
+    for (const text of [appText, cliText, JSON.stringify(rows), cli.stdout]) expect(text).not.toContain(TOKEN);
+
+    // The app's runs share the project's session values: Get me alone (Run failed again) has the token.
+    const again = await runToEnd({ project, scope: idOf('Auth'), requests: requestsOf(['Get me']), delayMs: 0, environment: 'env_0' });
+    expect(again.end.summary).toMatchObject({ requests: 1, failed: 0 });
+    expect(authorizations.at(-1)).toBe(`Bearer ${TOKEN}`);
   });
 
   it('previews a data file as a run reads it, credential-named columns masked', async () => {

@@ -50,10 +50,10 @@ async function graphqlRequest(graphql: Partial<GraphqlBody>, patch: Partial<Requ
 const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as { data?: unknown; errors?: { message: string; locations?: { line: number; column: number }[] }[] };
 
 describe('GraphQL over HTTP', () => {
-  it('sends a query with variables (expanded) and an operation name as a JSON POST, and saves the body as a version 3 request', async () => {
+  it('sends a query with variables (expanded) and an operation name as a JSON POST, and saves the body as a version 4 request', async () => {
     await call('project.setProperties', { project: projectDir, properties: [{ name: 'who', value: 'Ada', enabled: true }] });
     const request = await graphqlRequest({ query: 'query A { hello }\nquery Greet($name: String) { hello(name: $name) }', variables: '{ "name": "${who}" }', operationName: 'Greet' });
-    expect(request.version).toBe(3);
+    expect(request.version).toBe(4);
     const exchange = await call('request.send', { project: projectDir, request });
     expect(exchange.response.status).toBe(200);
     expect(json(exchange.response.body.bytes)).toEqual({ data: { hello: 'Hello, Ada!' } });

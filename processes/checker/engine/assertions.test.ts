@@ -90,9 +90,9 @@ describe('GraphQL errors', () => {
 });
 
 describe('a request with an assertion on GraphQL errors', () => {
-  it('is saved as version 3, so a release before GraphQL refuses it rather than drop the assertion', () => {
+  it('is saved as version 4, so a release before GraphQL refuses it rather than drop the assertion', () => {
     const request = blankRequest({ id: 'r1', name: 'Q', method: 'POST', url: '/graphql' });
     expect(requestForFile({ ...request, assertions: [a({ source: 'status', op: 'equals', value: '200' })] }).version).toBe(2);
-    expect(requestForFile({ ...request, assertions: [a({ source: 'graphqlErrors', op: 'empty' })] }).version).toBe(3);
+    expect(requestForFile({ ...request, assertions: [a({ source: 'graphqlErrors', op: 'empty' })] }).version).toBe(4);
   });
 });

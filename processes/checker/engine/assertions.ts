@@ -124,7 +124,7 @@ function graphqlErrorsFailure(document: { value: unknown } | { error: string }):
 }
 
 /** A path through a credential-named key (`$.access_token`, `$.auth.password`): its value is never quoted. */
-function readsCredential(path: string): boolean {
+export function readsCredential(path: string): boolean {
   return path.split(/[^A-Za-z0-9_-]+/).some((segment) => segment !== '' && isCredentialName(segment));
 }
 

@@ -14,8 +14,9 @@ import { redactSecrets } from '../send/expand.js';
 /** How secrets are shown: `null` shows them; otherwise the secret values used, by name, to mask. */
 export type Masking = Map<string, string> | null;
 
-export function specToCurl(spec: SendSpec, masking: Masking): string {
-  return toCurl(maskSource(sourceOfSpec(spec), masking));
+/** `masked`: values masked by value too when secrets are masked (credentials captured from earlier responses). */
+export function specToCurl(spec: SendSpec, masking: Masking, masked: readonly string[] = []): string {
+  return toCurl(maskSource(sourceOfSpec(spec), masking, masked));
 }
 
 function sourceOfSpec(spec: SendSpec): CurlSource {
@@ -76,9 +77,9 @@ export function entryToCurl(entry: HistoryEntry, secrets: Map<string, string> | 
   return toCurl({ method: r.method, url: fill(r.url), headers, body, ...(entry.response?.stream ? { stream: true } : {}) });
 }
 
-function maskSource(source: CurlSource, secrets: Masking): CurlSource {
+function maskSource(source: CurlSource, secrets: Masking, masked: readonly string[] = []): CurlSource {
   if (!secrets) return source;
-  const redact = (text: string) => redactSecrets(text, secrets);
+  const redact = (text: string) => redactSecrets(text, secrets, masked);
   const contentType = source.headers.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
   let body = source.body;
   if (body.type === 'text') {

@@ -139,7 +139,7 @@ export function curlHandlers(sup: Supervisor): Handlers {
     'request.curl': async ({ project, request, showSecrets }) => {
       const deps = { ...sup.sendDeps, oauthToken: async () => OAUTH_PLACEHOLDER };
       const prepared = await prepareSend(sup, deps, project, request as Request);
-      return { command: specToCurl(prepared.spec, showSecrets ? null : prepared.secrets) };
+      return { command: specToCurl(prepared.spec, showSecrets ? null : prepared.secrets, prepared.capturedCredentials) };
     },
 
     'history.curl': async ({ project, id, showSecrets }) => {

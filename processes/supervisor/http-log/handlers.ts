@@ -32,7 +32,7 @@ export function httpLogHandlers(sup: Supervisor): Handlers {
     'httpLog.curl': ({ id }) => ({ command: entryToCurl(sup.httpLog.asHistoryEntry(id), null) }),
     'httpLog.resend': async ({ id }, { signal }) => {
       const { project, send } = sup.httpLog.resendSource(id);
-      return dispatchSend(sup, sup.sendDeps, { store: sup.project(project), request: send.request, secrets: send.secrets }, send.spec, signal);
+      return dispatchSend(sup, sup.sendDeps, { store: sup.project(project), request: send.request, secrets: send.secrets, ...(send.capturedCredentials ? { capturedCredentials: send.capturedCredentials } : {}) }, send.spec, signal);
     },
     'httpLog.clear': () => {
       sup.httpLog.clear();

@@ -18,6 +18,8 @@ export interface KindRunContext {
   described: RequestOutcome['request'];
   /** Resolves when the run lets this request go on the wire. */
   gate: Promise<void>;
+  /** Resolves once the values the request before captured are set (before this one is resolved). */
+  ready: Promise<void>;
   signal: AbortSignal;
   /** Call once the request is off the wire: the next may go while this one's checks run. */
   onWire: () => void;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RUN_ROW_FAILURES, RUN_ROWS_KEPT, RUN_ROWS_PER_EVENT } from '../../../protocol/model/run.js';
+import { RUN_ROW_CAPTURES, RUN_ROW_FAILURES, RUN_ROWS_KEPT, RUN_ROWS_PER_EVENT } from '../../../protocol/model/run.js';
 import { AppRun, EVENT_MS, rowOf } from './app-run.js';
 import type { RequestOutcome, RunSummary } from './report.js';
 
@@ -82,4 +82,15 @@ describe('a run of the app', () => {
     expect(row.contract!.problems).toHaveLength(RUN_ROW_FAILURES);
     expect(row.contract!.more).toBe(5);
   });
+
+  it("carries an outcome's captures on its row (the first RUN_ROW_CAPTURES) and counts them in the totals", () => {
+    const captures = Array.from({ length: 25 }, (_, index) => ({ index, name: `v${index}`, label: `$.v${index} (JSON body)`, scope: 'session' as const, ok: index !== 3, ...(index !== 3 ? { value: String(index) } : {}), message: index === 3 ? 'nothing found at $.v3' : '' }));
+    const row = rowOf({ ...outcome('login', true), captures }, 1);
+    expect(row.captures).toHaveLength(RUN_ROW_CAPTURES);
+    expect(row.captures![3]).toMatchObject({ name: 'v3', ok: false, message: 'nothing found at $.v3' });
+    const { run } = started(['login']);
+    run.outcome({ ...outcome('login', true), captures }, { done: 1 });
+    expect(run.state().totals.captures).toEqual({ total: 25, failed: 1 });
+  });
 });
+

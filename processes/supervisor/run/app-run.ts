@@ -7,7 +7,7 @@
  * kept here stay bounded. Every outcome is in the reports, which the reporters write to disk.
  */
 import type { EventName, EventOf } from '../../../protocol/messages.js';
-import { RUN_ROW_FAILURES, RUN_ROWS_KEPT, RUN_ROWS_PER_EVENT, type RunRow, type RunState, type RunSummary } from '../../../protocol/model/run.js';
+import { RUN_ROW_CAPTURES, RUN_ROW_FAILURES, RUN_ROWS_KEPT, RUN_ROWS_PER_EVENT, type RunRow, type RunState, type RunSummary } from '../../../protocol/model/run.js';
 import { RunTally, type RequestOutcome, type RunProgress, type RunReporter } from './report.js';
 
 /** How often a running run's new rows go to the pages. */
@@ -89,6 +89,7 @@ export class AppRun implements RunReporter {
       failed: this.tally.failed,
       errors: this.tally.errors,
       assertions: { ...this.tally.assertions },
+      ...(this.tally.captures.total > 0 ? { captures: { ...this.tally.captures } } : {}),
       contractFailures: this.tally.contractFailures,
       bailed: false,
       interrupted: this.controller.signal.aborted,
@@ -140,7 +141,7 @@ export class AppRun implements RunReporter {
 
   private totals() {
     const t = this.tally;
-    return { requests: t.requests, failed: t.failed, errors: t.errors, assertions: { ...t.assertions }, contractFailures: t.contractFailures };
+    return { requests: t.requests, failed: t.failed, errors: t.errors, assertions: { ...t.assertions }, ...(t.captures.total > 0 ? { captures: { ...t.captures } } : {}), contractFailures: t.contractFailures };
   }
 
   private failedRequests(): string[] {
@@ -173,6 +174,7 @@ export function rowOf(o: RequestOutcome, n: number): RunRow {
           },
         }
       : {}),
+    ...(o.captures ? { captures: o.captures.slice(0, RUN_ROW_CAPTURES).map((c) => ({ ...c })) } : {}),
     failed: o.failed,
   };
 }

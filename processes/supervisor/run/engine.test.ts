@@ -107,6 +107,38 @@ describe('the run engine', () => {
     expect((none.at(-1) as Extract<RunEvent, { type: 'finished' }>).summary).toMatchObject({ requests: 0, error: { message: `--data ${empty} has no rows.` } });
   });
 
+  it('resolves the request after one that captures only once its captures are set, and counts the captures in the totals', async () => {
+    const log: string[] = [];
+    const start: StartRequest = (item, iteration, row, gate, _signal, ready) => {
+      const key = `${item.name}#${iteration}`;
+      let onWire!: () => void;
+      let onCaptured!: () => void;
+      const wire = new Promise<void>((resolve) => (onWire = resolve));
+      const captured = new Promise<void>((resolve) => (onCaptured = resolve));
+      const capturing = item.name === 'login';
+      const outcome = (async () => {
+        await ready;
+        log.push(`resolve ${key}`);
+        await gate;
+        log.push(`send ${key}`);
+        await turn();
+        onWire();
+        await turn();
+        if (capturing) log.push(`captured ${key}`);
+        onCaptured();
+        await turn();
+        const captures = capturing ? [{ index: 0, name: 'token', label: '$.token (JSON body)', scope: 'session' as const, ok: iteration === 1, ...(iteration === 1 ? { value: '••••••', credential: true } : {}), message: iteration === 1 ? '' : 'nothing found at $.token' }] : undefined;
+        return { ...outcomeOf(item, iteration, row, capturing && iteration === 2), ...(captures ? { captures } : {}) };
+      })();
+      return { wire, outcome, ...(capturing ? { captured } : {}) };
+    };
+    const all = await events(runEngine(plan(), start, new AbortController().signal));
+    for (const iteration of [1, 2]) expect(log.indexOf(`resolve create#${iteration}`)).toBeGreaterThan(log.indexOf(`captured login#${iteration}`));
+    // A request without captures holds nothing up: fetch is resolved while create is still out.
+    expect(log.indexOf('resolve fetch#1')).toBeLessThan(log.indexOf('send fetch#1'));
+    expect((all.at(-1) as Extract<RunEvent, { type: 'finished' }>).summary).toMatchObject({ requests: 6, failed: 1, captures: { total: 2, failed: 1 } });
+  });
+
   it('stops sending when the signal aborts, and counts no cancelled send', async () => {
     const stop = new AbortController();
     const start: StartRequest = (item, iteration, row, gate, signal) => {

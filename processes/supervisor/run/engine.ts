@@ -8,8 +8,9 @@
  * response. What is done around the wire overlaps, though (when neither --bail nor --delay asks
  * to wait for the whole outcome): request N+1 is expanded and resolved while request N is on the
  * wire, and goes out as soon as N's response is in, while N's contract check, assertions and
- * report run. A request whose resolution comes to depend on the outcome of the one before it (a
- * value captured from a response) must wait for that outcome: `StartRequest` gets it as `gate`.
+ * report run. Captures (docs/captures.md) are the exception: request N+1 reads the values N
+ * captures, so it is resolved only once N's captures are set (`ready`); a request without
+ * captures holds nothing up.
  */
 import type { OrderedRequest } from '../../../protocol/project/tree-order.js';
 import { ParleyError } from '../../../protocol/errors.js';
@@ -27,17 +28,23 @@ export interface EnginePlan {
   bail: boolean;
 }
 
-/** A request started: `wire` settles (never rejects) once its response is in or it failed; `outcome` never rejects. */
+/**
+ * A request started: `wire` settles (never rejects) once its response is in or it failed;
+ * `captured` once its captures have set their variables (absent: it has none); `outcome` never
+ * rejects.
+ */
 export interface InFlight {
   wire: Promise<void>;
+  captured?: Promise<void>;
   outcome: Promise<RequestOutcome>;
 }
 
 /**
- * Starts one request of one iteration: it may expand and resolve at once, and goes on the wire
- * only after `gate` settles (the previous request's response is in, and any --delay is over).
+ * Starts one request of one iteration: it expands and resolves once `ready` settles (the previous
+ * request's captures are set), and goes on the wire only after `gate` settles (the previous
+ * request's response is in, and any --delay is over).
  */
-export type StartRequest = (item: OrderedRequest, iteration: number, row: DataRow | undefined, gate: Promise<void>, signal: AbortSignal) => InFlight;
+export type StartRequest = (item: OrderedRequest, iteration: number, row: DataRow | undefined, gate: Promise<void>, signal: AbortSignal, ready: Promise<void>) => InFlight;
 
 export async function* runEngine(plan: EnginePlan, start: StartRequest, signal: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
   const startedAt = Date.now();
@@ -79,6 +86,7 @@ export async function* runEngine(plan: EnginePlan, start: StartRequest, signal: 
       for (const item of plan.requests) {
         if (signal.aborted) break run;
         let gate = previous?.wire ?? Promise.resolve();
+        const ready = previous?.captured ?? Promise.resolve();
         if (previous && !lookAhead) {
           // --bail decides on the whole outcome, --delay waits after it: nothing overlaps.
           const event = await settle(previous);
@@ -88,7 +96,7 @@ export async function* runEngine(plan: EnginePlan, start: StartRequest, signal: 
           if (bailed || signal.aborted) break run;
           if (plan.delayMs > 0) gate = delay(plan.delayMs, signal);
         }
-        const current = start(item, iteration, row, gate, signal);
+        const current = start(item, iteration, row, gate, signal, ready);
         if (previous) {
           // The previous outcome is completed and reported while this request is on the wire.
           const event = await settle(previous);
@@ -117,6 +125,7 @@ export async function* runEngine(plan: EnginePlan, start: StartRequest, signal: 
       failed: tally.failed,
       errors: tally.errors,
       assertions: tally.assertions,
+      ...(tally.captures.total > 0 ? { captures: tally.captures } : {}),
       contractFailures: tally.contractFailures,
       bailed,
       interrupted: signal.aborted,

@@ -136,6 +136,28 @@ describe('file reports written as the run goes', () => {
     expect((await readdir(tmpdir())).filter((n) => n.startsWith('parley-run-report-')).length).toBe(before);
   });
 
+  it("carry each request's captures: the value set (a credential's masked), or why nothing was, as a JUnit failure", async () => {
+    const login: RequestOutcome = {
+      iteration: 1,
+      request: { id: 'r1', name: 'Login', path: 'API/Login', api: 'API', folders: [], method: 'POST', url: 'http://127.0.0.1/login' },
+      response: { status: 200, statusText: 'OK', timeMs: 2, size: 40 },
+      assertions: [],
+      captures: [
+        { index: 0, name: 'token', label: '$.token (JSON body)', scope: 'session', ok: true, value: '••••••', credential: true, message: '' },
+        { index: 1, name: 'userId', label: '$.user.id (JSON body)', scope: 'session', ok: false, message: 'nothing found at $.user.id' },
+      ],
+      failed: true,
+    };
+    const report: RunReport = { summary: { ...reportOf([login], 1).summary, failed: 1, errors: 0, assertions: { total: 0, failed: 0 }, captures: { total: 2, failed: 1 }, contractFailures: 0 }, outcomes: [login] };
+    const json = new Sink();
+    const xml = new Sink();
+    await streamed(new JsonReporter({ stream: json }), report);
+    await streamed(new JunitReporter({ stream: xml }), report, { requestsPerIteration: 1 });
+    expect(JSON.parse(json.text)).toEqual(report);
+    expect(xml.text).toContain('<failure message="1 of 2 captures set nothing" type="capture">capture userId from $.user.id (JSON body): nothing found at $.user.id</failure>');
+    expect(xml.text).toContain('captured: token = •••••• from $.token (JSON body)\ncapture failed: userId from $.user.id (JSON body): nothing found at $.user.id</system-out>');
+  });
+
   it('fail before the run when the report file cannot be written', async () => {
     await expect(new JsonReporter({ file: join(work, 'no', 'such', 'folder.json') }).open()).rejects.toThrow(/ENOENT/);
   });

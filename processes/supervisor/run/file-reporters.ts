@@ -1,7 +1,7 @@
 /**
  * `--reporter json` (the RunReport: the summary, then every outcome) and `--reporter junit`
  * (JUnit XML as CI systems read it: <testsuites> with one <testsuite> per iteration, one
- * <testcase> per request, <failure> for failed assertions and contract problems, <error> for a
+ * <testcase> per request, <failure> for failed assertions and captures and contract problems, <error> for a
  * request not sent or without a response). Both are written as the run goes (report-file.ts):
  * each outcome is rendered when it arrives and then let go; a JUnit suite holds its iteration's
  * rendered testcases until the iteration ends, for its totals.
@@ -113,17 +113,27 @@ function testcase(o: RequestOutcome): XmlElement {
   if (o.error) children.push({ name: 'error', attributes: { message: o.error.message, type: o.error.code }, text: `${o.request.method} ${o.request.url}\n${o.error.message}` });
   else if (o.failed) {
     const failed = o.assertions.filter((a) => !a.passed);
+    const captures = o.captures ?? [];
+    const unset = captures.filter((c) => !c.ok);
     const contractFailed = o.contract && (o.contract.kind === 'problems' || o.contract.kind === 'unexpected-status');
-    const message = [failed.length > 0 ? `${failed.length} of ${o.assertions.length} assertions failed` : '', contractFailed ? o.contract!.label : ''].filter(Boolean).join('; ');
+    const message = [
+      failed.length > 0 ? `${failed.length} of ${o.assertions.length} assertions failed` : '',
+      unset.length > 0 ? `${unset.length} of ${captures.length} captures set nothing` : '',
+      contractFailed ? o.contract!.label : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
     const details = [
       ...failed.map((a) => `${a.label}: ${a.message}`),
+      ...unset.map((c) => `capture ${c.name || '(no name)'} from ${c.label}: ${c.message}`),
       ...(contractFailed ? o.contract!.problems.map((p) => `contract ${p.pointer || '/'}: ${p.message}`) : []),
     ];
-    children.push({ name: 'failure', attributes: { message, type: failed.length > 0 ? 'assertion' : 'contract' }, text: details.join('\n') });
+    children.push({ name: 'failure', attributes: { message, type: failed.length > 0 ? 'assertion' : unset.length > 0 ? 'capture' : 'contract' }, text: details.join('\n') });
   }
   const lines = [`${o.request.method} ${o.request.url}`];
   if (o.response) lines.push(`${o.response.status} ${o.response.statusText} ${o.response.timeMs} ms ${o.response.size} bytes${o.contract ? ` ${o.contract.label}` : ''}`);
   for (const a of o.assertions) lines.push(`${a.passed ? 'passed' : 'failed'}: ${a.label}${a.passed ? '' : `: ${a.message}`}`);
+  for (const c of o.captures ?? []) lines.push(c.ok ? `captured: ${c.name} = ${c.value ?? ''} from ${c.label}${c.message ? ` (${c.message})` : ''}` : `capture failed: ${c.name || '(no name)'} from ${c.label}: ${c.message}`);
   children.push({ name: 'system-out', text: lines.join('\n') });
   return {
     name: 'testcase',

@@ -6,6 +6,7 @@
  * requests streams through its reporters (`RunEvent`), and only the totals are kept.
  */
 import type { AssertionResult } from '../../../protocol/model/assertion.js';
+import type { CaptureResult } from '../../../protocol/model/capture.js';
 import type { ContractProblem, VerdictKind } from '../../../protocol/model/verdict.js';
 
 export interface RequestOutcome {
@@ -20,9 +21,11 @@ export interface RequestOutcome {
   /** Why the request was not sent or got no response. */
   error?: { code: string; message: string };
   assertions: AssertionResult[];
+  /** What the request's captures set (credential values masked), or why not; absent when it has none or was not answered. */
+  captures?: CaptureResult[];
   /** The contract verdict; absent when no chip applies (no imported definition, not JSON...). */
   contract?: { kind: Exclude<VerdictKind, 'none'>; label: string; problems: Pick<ContractProblem, 'pointer' | 'message'>[] };
-  /** Whether the request counts as failed in this run (an error, a failed assertion, or contract problems under --fail-on-contract). */
+  /** Whether the request counts as failed in this run (an error, a failed assertion or capture, or contract problems under --fail-on-contract). */
   failed: boolean;
 }
 
@@ -36,6 +39,8 @@ export interface RunSummary {
   /** Requests not sent or with no response. */
   errors: number;
   assertions: { total: number; failed: number };
+  /** Captures run and those that set nothing; absent when no request had any. */
+  captures?: { total: number; failed: number };
   /** Requests whose contract verdict was `problems` or `unexpected-status`. */
   contractFailures: number;
   /** --bail stopped the run at the first failure. */
@@ -121,6 +126,7 @@ export class RunTally {
   failed = 0;
   errors = 0;
   assertions = { total: 0, failed: 0 };
+  captures = { total: 0, failed: 0 };
   contractFailures = 0;
 
   add(o: RequestOutcome): void {
@@ -129,6 +135,10 @@ export class RunTally {
     if (o.error) this.errors++;
     this.assertions.total += o.assertions.length;
     for (const a of o.assertions) if (!a.passed) this.assertions.failed++;
+    for (const c of o.captures ?? []) {
+      this.captures.total++;
+      if (!c.ok) this.captures.failed++;
+    }
     if (o.contract && (o.contract.kind === 'problems' || o.contract.kind === 'unexpected-status')) this.contractFailures++;
   }
 }

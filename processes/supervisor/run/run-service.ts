@@ -91,6 +91,9 @@ export class RunService {
       failOnContract: false,
       // The keychain, as Send reads it.
       secret: () => undefined,
+      // The session's captured values, as Send reads and sets them: a token Login captured (by Send
+      // or a run) serves Run failed again of the requests after it. A run writes no environment.
+      captures: { values: this.sup.capturedValues(store.root) },
     };
     const done = report(runRequests(this.sup, store, plan, run.controller.signal), [json, junit, run]).then(
       () => undefined,

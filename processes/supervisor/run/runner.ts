@@ -16,6 +16,8 @@ import { maskUrl } from '../../../protocol/credentials/index.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import { prepareSend, putOnWire, type ScopeOverrides } from '../send/send-service.js';
+import { CapturedValues } from '../send/captured-values.js';
+import type { CaptureSink } from '../send/captures.js';
 import { rowLabel, type DataRow, type DataSource } from './data-file.js';
 import { runEngine, type InFlight } from './engine.js';
 import type { RequestOutcome, RunEvent } from './report.js';
@@ -33,6 +35,12 @@ export interface RunPlan {
   insecure: boolean;
   failOnContract: boolean;
   secret: (name: string) => string | undefined;
+  /**
+   * Where the run's captures read and set values (docs/captures.md); default (`parley run`): the
+   * run's own, in memory, empty at its start. `environment` captures are kept in these values too
+   * (a run changes no workspace). The app's runs pass the project's session values.
+   */
+  captures?: CaptureSink;
 }
 
 /** "API/folder/name": how reports name a request. */
@@ -45,7 +53,8 @@ function placeOf(r: OrderedRequest): Pick<RequestOutcome['request'], 'path' | 'a
   return { path: requestPath(r), api: r.apiName, folders: r.folders };
 }
 
-export function runRequests(sup: Supervisor, store: ProjectStore, plan: RunPlan, signal: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
+export function runRequests(sup: Supervisor, store: ProjectStore, given: RunPlan, signal: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
+  const plan = { ...given, captures: given.captures ?? { values: new CapturedValues() } };
   return runEngine(
     {
       project: store.name,
@@ -56,28 +65,47 @@ export function runRequests(sup: Supervisor, store: ProjectStore, plan: RunPlan,
       delayMs: plan.delayMs,
       bail: plan.bail,
     },
-    (item, iteration, row, gate, sig) => startRequest(sup, store, plan, item, iteration, row, gate, sig),
+    (item, iteration, row, gate, sig, ready) => startRequest(sup, store, plan, item, iteration, row, gate, ready, sig),
     signal,
   );
 }
 
-function startRequest(sup: Supervisor, store: ProjectStore, plan: RunPlan, item: OrderedRequest, iteration: number, row: DataRow | undefined, gate: Promise<void>, signal: AbortSignal): InFlight {
+type CapturingPlan = RunPlan & { captures: CaptureSink };
+
+function startRequest(
+  sup: Supervisor,
+  store: ProjectStore,
+  plan: CapturingPlan,
+  item: OrderedRequest,
+  iteration: number,
+  row: DataRow | undefined,
+  gate: Promise<void>,
+  ready: Promise<void>,
+  signal: AbortSignal,
+): InFlight {
   let onWire!: () => void;
+  let onCaptured!: () => void;
   const wire = new Promise<void>((resolve) => (onWire = resolve));
-  const outcome = sendOne(sup, store, plan, item, iteration, row, gate, signal, onWire).finally(onWire);
-  return { wire, outcome };
+  const captured = new Promise<void>((resolve) => (onCaptured = resolve));
+  const outcome = sendOne(sup, store, plan, item, iteration, row, gate, ready, signal, onWire, onCaptured).finally(() => {
+    onWire();
+    onCaptured();
+  });
+  return { wire, captured, outcome };
 }
 
 async function sendOne(
   sup: Supervisor,
   store: ProjectStore,
-  plan: RunPlan,
+  plan: CapturingPlan,
   item: OrderedRequest,
   iteration: number,
   row: DataRow | undefined,
   gate: Promise<void>,
+  ready: Promise<void>,
   signal: AbortSignal,
   onWire: () => void,
+  onCaptured: () => void,
 ): Promise<RequestOutcome> {
   let stored: AnyRequest;
   const base = { iteration, ...(row ? { row: rowLabel(row) } : {}) };
@@ -86,6 +114,8 @@ async function sendOne(
   } catch (err) {
     return { ...base, request: { id: item.id, name: item.name, ...placeOf(item), method: '', url: '' }, error: errorOf(err), assertions: [], failed: true };
   }
+  // Nothing to capture: the request after this one need not wait for its response to be resolved.
+  if (!(stored.kind === undefined || stored.kind === 'http') || !stored.captures?.some((c) => c.enabled)) onCaptured();
   const overrides: ScopeOverrides = {
     ...(plan.environment !== undefined ? { environment: plan.environment?.variables ?? null } : {}),
     ...(row ? { properties: row.properties } : {}),
@@ -94,19 +124,24 @@ async function sendOne(
     insecure: plan.insecure,
     noHistory: true,
     noLog: true,
+    captures: plan.captures,
   };
   // A kind that runs its own way (a WebSocket session) does; HTTP runs here.
   const service = kindService(stored);
-  if (service.run) return service.run({ sup, store, request: stored, overrides, base, described: { id: stored.id, name: stored.name, ...placeOf(item), method: '', url: '' }, gate, signal, onWire });
+  if (service.run) return service.run({ sup, store, request: stored, overrides, base, described: { id: stored.id, name: stored.name, ...placeOf(item), method: '', url: '' }, gate, ready, signal, onWire });
   const request: Request = asHttp(stored, 'parley run');
   const described = { id: request.id, name: request.name, ...placeOf(item), method: request.method.toUpperCase(), url: maskUrl(request.url).text };
   try {
+    // The values the request before captured are set before this one is resolved.
+    await ready;
     const prepared = await prepareSend(sup, sup.sendDeps, store.root, request, overrides);
     await gate;
     if (signal.aborted) return { ...base, request: described, error: { code: 'cancelled', message: 'Not sent: the run was stopped.' }, assertions: [], failed: true };
     const answered = await putOnWire(sup, sup.sendDeps, prepared, prepared.spec, signal);
     // The response is in: the next request may go while this one's checks run.
     onWire();
+    await answered.captured();
+    onCaptured();
     const exchange = await answered.complete();
     // A body over the inline limit was spooled to a file by the sender; nothing reads it after
     // the checks, and a long run of large responses would fill the disk with them.
@@ -114,6 +149,7 @@ async function sendOne(
     const verdict = exchange.verdict && exchange.verdict.kind !== 'none' ? exchange.verdict : undefined;
     const contract = verdict ? { kind: verdict.kind as Exclude<typeof verdict.kind, 'none'>, label: chipLabel(verdict) ?? verdict.kind, problems: verdict.problems.map((p) => ({ pointer: p.pointer, message: p.message })) } : undefined;
     const assertions = exchange.assertions ?? [];
+    const captures = exchange.captures;
     const contractFailed = verdict !== undefined && chipTone(verdict) === 'err';
     const { response } = exchange;
     return {
@@ -121,8 +157,9 @@ async function sendOne(
       request: { ...described, url: exchange.request.url },
       response: { status: response.status, statusText: response.statusText, timeMs: Math.round(response.timing.total * 10) / 10, size: response.body.size },
       assertions,
+      ...(captures ? { captures } : {}),
       ...(contract ? { contract } : {}),
-      failed: assertions.some((a) => !a.passed) || (plan.failOnContract && contractFailed),
+      failed: assertions.some((a) => !a.passed) || (captures?.some((c) => !c.ok) ?? false) || (plan.failOnContract && contractFailed),
     };
   } catch (err) {
     return { ...base, request: described, error: errorOf(err), assertions: [], failed: true };

@@ -1,7 +1,8 @@
 /**
- * `${name}` expansion for a send: the active environment first, then the project's
- * properties, then the workspace globals; `${secret:name}` from the keychain. Nothing is
- * guessed: a name that resolves nowhere is collected and the send is refused.
+ * `${name}` expansion for a send: values captured from earlier responses first (docs/captures.md),
+ * then the active environment, then the project's properties, then the workspace globals;
+ * `${secret:name}` from the keychain. Nothing is guessed: a name that resolves nowhere is
+ * collected and the send is refused.
  */
 import type { Row } from '../../../protocol/model/common.js';
 import { EXPANSION, scopeValues, type ScopedValue } from '../../../protocol/variables.js';
@@ -9,6 +10,11 @@ import { carriedReplacements, replaceSecretValues, valueForms } from '../../../p
 
 
 export interface ExpansionScope {
+  /**
+   * Values captured from responses, over everything else. Taken as they are: a response's
+   * `${secret:...}` or `${name}` is text, never expanded (a server cannot make a send read a secret).
+   */
+  captured?: Row[];
   environment: Row[];
   project: Row[];
   globals: Row[];
@@ -40,12 +46,14 @@ export class Expander {
         this.secretValues.set(key, value);
         return value;
       }
-      const value = this.values.get(name)?.value;
-      if (value === undefined) {
+      const found = this.values.get(name);
+      if (found === undefined) {
         this.unresolved.add(name);
         return whole;
       }
-      if (depth >= 5 || !value.includes('${')) return value;
+      const { value } = found;
+      // A captured value came from a response: taken as it is, so a server cannot make it read a secret.
+      if (found.source === 'captured' || depth >= 5 || !value.includes('${')) return value;
       return this.expand(value, depth + 1);
     });
   }
@@ -60,8 +68,8 @@ export class Expander {
   }
 }
 
-/** Every `${secret:name}` named in any of the texts, and in the variables they may expand through. */
-export function secretNamesIn(texts: string[], scope: Omit<ExpansionScope, 'secrets'>): string[] {
+/** Every `${secret:name}` named in any of the texts, and in the variables they may expand through (captured values never do). */
+export function secretNamesIn(texts: string[], scope: Omit<ExpansionScope, 'secrets' | 'captured'>): string[] {
   const names = new Set<string>();
   const all = [...texts, ...[scope.globals, scope.project, scope.environment].flat().filter((r) => r.enabled).map((r) => r.value)];
   for (const text of all) for (const match of text.matchAll(/\$\{secret:([^{}]+)\}/g)) names.add(match[1]!);

@@ -18,9 +18,18 @@ import { replaceSecretValues } from '../../../protocol/credentials/index.js';
 
 export { PREVIEW_LIMIT, type RecordedSend } from '../../../protocol/history-record.js';
 
-/** The request as History records it (protocol/history-record.ts), secret values first turned into their references. */
-export function recordSent(spec: SendSpec, secrets: Map<string, string>): RecordedSend {
-  return recordRequest(spec, (text) => redactSecrets(text, secrets));
+/**
+ * The request as History records it (protocol/history-record.ts), secret values first turned into
+ * their references and `masked` values (credentials captured from earlier responses) masked.
+ */
+export function recordSent(spec: SendSpec, secrets: Map<string, string>, masked: readonly string[] = []): RecordedSend {
+  let changed = false;
+  const sent = recordRequest(spec, (text) => {
+    const out = redactSecrets(text, secrets, masked);
+    changed ||= masked.length > 0 && out !== text;
+    return out;
+  });
+  return changed ? { ...sent, masked: true } : sent;
 }
 
 /**

@@ -29,6 +29,8 @@ import { effectiveAuth, inheritedSettings } from '../../../protocol/inheritance.
 import { historyEntry, recordHops, recordResponse, recordSent, recordStream } from './record.js';
 import type { StreamSession } from './stream-session.js';
 import { checkAssertions, prepareAssertions, type PreparedAssertions } from './assertions.js';
+import { prepareCaptures, runCaptures, type CaptureRun, type CaptureSink, type PreparedCaptures } from './captures.js';
+import type { CaptureResult } from '../../../protocol/model/capture.js';
 
 const INLINE_LIMIT = 10 * 1024 * 1024;
 /** How long Stop waits for the sender's answer (its kept rows) before the rows that arrived stand. */
@@ -53,6 +55,10 @@ export interface PreparedSend {
   secrets: Map<string, string>;
   /** The request's enabled assertions, expanded; none: undefined. */
   assertions?: PreparedAssertions;
+  /** The request's enabled captures, expanded, and where their values go; none: undefined. */
+  captures?: PreparedCaptures;
+  /** Values captured as credentials that this send may carry: masked by value in all it records. */
+  capturedCredentials?: string[];
   /** False: the send is not written to History. */
   history?: boolean;
   /** False: the send is not kept in the HTTP Log either (`parley run`: no one reads it there). */
@@ -62,7 +68,7 @@ export interface PreparedSend {
 }
 
 /** What putting a send on the wire needs of its preparation (any kind's). */
-export type WireSend = Pick<PreparedSend, 'store' | 'secrets' | 'assertions' | 'history' | 'log' | 'socketMessage'> & { request: AnyRequest };
+export type WireSend = Pick<PreparedSend, 'store' | 'secrets' | 'assertions' | 'captures' | 'capturedCredentials' | 'history' | 'log' | 'socketMessage'> & { request: AnyRequest };
 
 /** Where `${name}` resolves for a send, and what `parley run` lays over it. */
 export interface ScopeOverrides {
@@ -80,6 +86,8 @@ export interface ScopeOverrides {
   noHistory?: boolean;
   /** Keep the send out of the HTTP Log (`parley run`: a headless supervisor's log is never read). */
   noLog?: boolean;
+  /** Where captured values are read and set (a run's own); default: the app's session values of the project. */
+  captures?: CaptureSink;
 }
 
 export async function sendRequest(
@@ -103,7 +111,9 @@ export interface SendScope {
   inherited: InheritedSettings;
   /** The auth the send uses: its own, or the one it inherits. */
   auth: Auth;
-  scopeRows: { environment: Row[]; project: Row[]; globals: Row[] };
+  scopeRows: { captured: Row[]; environment: Row[]; project: Row[]; globals: Row[] };
+  /** Where captured values are read and set (docs/captures.md). */
+  sink: CaptureSink;
   /** Secret values by name, as fetched (the expander's `secretValues` also holds those typed into a draft). */
   secrets: Map<string, string>;
   expander: Expander;
@@ -122,7 +132,9 @@ export async function sendScope(sup: Supervisor, deps: SendDeps, projectRoot: st
   // Lowest first: the project's properties, its folders' variables (the nearest last), a data row's columns; the environment over all.
   const folderRows = inherited.variables.map(({ name, value }) => ({ name, value, enabled: true }));
   const project = folderRows.length > 0 || overrides.properties ? [...store.properties, ...folderRows, ...(overrides.properties ?? [])] : store.properties;
-  const scopeRows = { environment, project, globals: ws.globals };
+  // Values captured from responses over everything (docs/captures.md).
+  const sink = overrides.captures ?? sup.captureSink(store.root);
+  const scopeRows = { captured: sink.values.rows(), environment, project, globals: ws.globals };
 
   const texts = [JSON.stringify(request), JSON.stringify(inherited.auth.auth), JSON.stringify(inherited.headers), api.baseUrl];
   const secrets = new Map<string, string>();
@@ -164,19 +176,33 @@ export async function sendScope(sup: Supervisor, deps: SendDeps, projectRoot: st
     },
     oauthToken: deps.oauthToken,
   };
-  return { store, api, inherited, auth, scopeRows, secrets, expander, resolve };
+  return { store, api, inherited, auth, scopeRows, sink, secrets, expander, resolve };
 }
 
 /** Expands and resolves a request as it would be sent now (refused here when something does not resolve). */
 export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: string, request: Request, overrides: ScopeOverrides = {}): Promise<PreparedSend> {
-  const { store, api, inherited, auth, scopeRows, secrets, expander, resolve } = await sendScope(sup, deps, projectRoot, request, overrides);
+  const { store, api, inherited, auth, scopeRows, sink, secrets, expander, resolve } = await sendScope(sup, deps, projectRoot, request, overrides);
   const resolved = await resolveRequest(request, api, resolve, inherited);
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
   const spec = withOverrides(resolved, request.settings.sendCookies, overrides);
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
-  // Secrets an assertion names are masked in its results like those the request used.
-  if (assertions) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
-  return { store, api, request, auth, spec, secrets: expander.secretValues, ...(assertions ? { assertions } : {}), ...(overrides.noHistory ? { history: false } : {}), ...(overrides.noLog ? { log: false } : {}) };
+  const captures = prepareCaptures(request.captures, { ...scopeRows, secrets }, sink);
+  // Secrets an assertion or a capture names are masked in its results like those the request used.
+  if (assertions || captures) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
+  const capturedCredentials = sink.values.credentialValues();
+  return {
+    store,
+    api,
+    request,
+    auth,
+    spec,
+    secrets: expander.secretValues,
+    ...(assertions ? { assertions } : {}),
+    ...(captures ? { captures } : {}),
+    ...(capturedCredentials.length > 0 ? { capturedCredentials } : {}),
+    ...(overrides.noHistory ? { history: false } : {}),
+    ...(overrides.noLog ? { log: false } : {}),
+  };
 }
 
 /** Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on. `parley run` may replace the timeout and the TLS check. */
@@ -194,6 +220,8 @@ export interface LoggedSend {
   request: Request;
   spec: SendSpec;
   secrets: Map<string, string>;
+  /** Captured credentials it carried: masked again when it is sent again. */
+  capturedCredentials?: string[];
 }
 
 /**
@@ -217,6 +245,11 @@ export async function dispatchSend(
 
 /** A send whose response is in; `complete()` checks it and records it (the Exchange). */
 export interface Answered {
+  /**
+   * Runs the request's captures (once; `complete()` does too): a run calls it first, so the next
+   * request can be resolved with the captured values while this one's checks run.
+   */
+  captured(): Promise<CaptureResult[] | undefined>;
   complete(): Promise<Exchange>;
 }
 
@@ -238,7 +271,7 @@ export async function putOnWire(
   const record = prepared.history !== false;
   const logged = record || prepared.log !== false;
   spec = withDefaultAccept(spec);
-  const sent = recordSent(spec, secrets);
+  const sent = recordSent(spec, secrets, prepared.capturedCredentials);
   const at = new Date().toISOString();
   const log = logged
     ? sup.httpLog.begin({
@@ -249,7 +282,7 @@ export async function putOnWire(
         request: sent.request,
         redacted: sent.masked || secrets.size > 0,
         // The HTTP Log re-sends an HTTP exchange; a WebSocket session is opened again from its request.
-        ...(isHttp(request) ? { resend: { project: store.root, send: { request, spec, secrets } } } : {}),
+        ...(isHttp(request) ? { resend: { project: store.root, send: { request, spec, secrets, ...(prepared.capturedCredentials ? { capturedCredentials: prepared.capturedCredentials } : {}) } } } : {}),
       })
     : UNLOGGED;
   let stream: StreamSession | undefined;
@@ -305,7 +338,7 @@ export async function putOnWire(
     response = await sup.sender.call('sender.send', spec, { signal: cancel.signal, onChunk });
   } catch (err) {
     const e = err as ParleyError;
-    const message = redactSecrets(e.message, secrets);
+    const message = redactSecrets(e.message, secrets, prepared.capturedCredentials);
     if (stream) {
       // Once its headers are in, a stream that is stopped or cut off is a response all the same:
       // with the rows that arrived, when the sender could not answer (it died, or Stop went unanswered).
@@ -322,24 +355,44 @@ export async function putOnWire(
     signal?.removeEventListener('abort', onCallerGone);
     if (stream) sup.streams.close(stream);
   }
-  const carried = carriedOf(spec, response);
+  const carried = [...carriedOf(spec, response), ...(prepared.capturedCredentials ?? [])];
   response = withoutJarCookies(response);
+  const result = response;
+  let capturing: Promise<CaptureRun | undefined> | undefined;
+  const capture = () =>
+    (capturing ??= prepared.captures
+      ? runCaptures({ checker: sup.checker, jarCookieHeader: (url) => sup.cookies.cookieHeader(url) }, prepared.captures, result, secrets, carried, signal)
+      : Promise.resolve(undefined));
+  const captured = async () => (await capture())?.results;
+  /** This send's own records lose the credentials its captures read, as later sends' do. */
+  const capturedCarried = (run: CaptureRun | undefined) => (run && run.credentials.length > 0 ? [...carried, ...run.credentials] : carried);
   if (stream) {
     const read = stream;
-    return { complete: () => recordStreamSend(sup, { store, request, secrets, carried, sent, at, log, stream: read, response, record }) };
+    return {
+      captured,
+      complete: async () => {
+        const run = await capture();
+        const exchange = await recordStreamSend(sup, { store, request, secrets, carried: capturedCarried(run), sent, at, log, stream: read, response: result, record });
+        return run ? { ...exchange, captures: run.results } : exchange;
+      },
+    };
   }
   return {
+    captured,
     complete: async () => {
+      const run = await capture();
+      const captures = run?.results;
+      const masked = capturedCarried(run);
       const verdict = await (isHttp(request) ? deps.verdict(store.root, request, response, signal) : Promise.resolve(undefined)).catch((err: Error) => {
         sup.log(`contract check failed: ${err.message}`);
         return undefined;
       });
-      const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, carried, signal) : undefined;
-      const checked = { ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}) };
+      const assertions = prepared.assertions ? await checkAssertions(sup.checker, prepared.assertions, response, secrets, masked, signal) : undefined;
+      const checked = { ...(verdict ? { verdict } : {}), ...(assertions ? { assertions } : {}), ...(captures ? { captures } : {}) };
       // Unrecorded and unlogged: the response is not redacted for a record no one keeps.
       if (!logged) return { id: randomUUID(), at, request: sent.request, response, redacted: sent.masked || secrets.size > 0, ...checked };
-      const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried });
-      sup.redactions.keep(entry.id, { secrets, carried });
+      const entry = historyEntry({ id: randomUUID(), at, requestId: request.id, sent, response, verdict, secrets, carried: masked });
+      sup.redactions.keep(entry.id, { secrets, carried: masked });
       if (record) await sup.history.add(store.root, entry);
       const wire = recordHops(response, secrets, carried);
       log.finished(entry.response!, { httpVersion: response.httpVersion, timing: response.timing, ...(wire ? { hops: wire.hops } : {}), ...(verdict ? { verdict } : {}), redacted: entry.redacted || wire?.masked === true });

@@ -53,6 +53,35 @@ describe('ProjectStore', () => {
     expect(await readFile(file, 'utf8')).not.toContain('assertions');
   });
 
+  it('writes a request with captures as version 3, reads version 1 and 2 files as they were (migrated to 3), and goes back down when its captures are gone', async () => {
+    const { dir, store } = await newProject();
+    const api = await store.createApi({ name: 'A', baseUrl: '' });
+    const login = await store.createRequest({ parent: api.id, name: 'Login', method: 'POST', url: '/login' });
+    const file = join(dir, 'apis', 'A', 'requests', 'Login.request.yaml');
+    const assertions = [{ enabled: true, source: 'status' as const, path: '', op: 'equals' as const, value: '200' }];
+    const captures = [{ enabled: true, name: 'token', source: 'jsonpath' as const, expression: '$.token', scope: 'session' as const }];
+    const captured = await store.saveRequest({ ...login, assertions, captures });
+    expect(captured).toMatchObject({ version: 3, captures });
+    const text = await readFile(file, 'utf8');
+    expect(text).toMatch(/^version: 3\n/);
+    expect(text).toContain('captures:\n  - enabled: true\n    name: token\n    source: jsonpath\n    expression: $.token\n    scope: session\n');
+    // Written by the release before captures: a version 2 file with assertions, read as it was.
+    await writeFile(file, text.replace(/^version: 3\n/, 'version: 2\n').replace(/captures:\n(?: {2}.*\n| {4}.*\n)+/, ''));
+    const older = await ProjectStore.open(dir);
+    open.push(older);
+    expect(older.tree().problems).toEqual([]);
+    expect(older.getRequest(login.id)).toMatchObject({ version: 2, assertions });
+    expect(asHttp(older.getRequest(login.id), 'test').captures).toBeUndefined();
+    const cleared = await older.saveRequest({ ...asHttp(older.getRequest(login.id), 'test'), captures: [] });
+    expect(cleared.version).toBe(2);
+    expect(await readFile(file, 'utf8')).not.toContain('captures');
+    // A file newer than this release is refused, not read without what it holds.
+    await writeFile(file, text.replace(/^version: 3\n/, 'version: 5\n'));
+    const newer = await ProjectStore.open(dir);
+    open.push(newer);
+    expect(newer.tree().problems).toMatchObject([{ rule: 'version-too-new' }]);
+  });
+
   it('saves a typed multi-line body as a literal block, one line per line, and reads it back exact on a reopen', async () => {
     const { dir, store } = await newProject();
     const api = await store.createApi({ name: 'A', baseUrl: '' });
@@ -92,7 +121,7 @@ describe('ProjectStore', () => {
     expect(byFile['syntax.request.yaml']).toMatchObject({ rule: 'yaml-syntax' });
     expect(byFile['syntax.request.yaml']!.line).toBeGreaterThanOrEqual(2);
     expect(byFile['future.request.yaml']).toMatchObject({ rule: 'version-too-new', line: 1 });
-    expect(byFile['future.request.yaml']!.message).toContain('reads up to version 3');
+    expect(byFile['future.request.yaml']!.message).toContain('reads up to version 4');
   });
 
   it('names the line of the offending key', async () => {

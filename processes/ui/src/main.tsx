@@ -14,6 +14,7 @@ import { openProject } from './state/actions.js';
 import { registerEditors } from './editors/index.js';
 import { onWorkspaceChanged } from './state/drafts.js';
 import { watchSecretStorage } from './state/secret-storage.js';
+import { watchCaptures } from './state/captured.js';
 import { call } from './state/rpc.js';
 import { beginRestore, finishRestore, projectArrived, sessionReconnected } from './state/session.js';
 
@@ -49,6 +50,7 @@ async function start(): Promise<void> {
   });
   current.on('notice', ({ level, message }) => toast(level, message));
   watchSecretStorage(current);
+  watchCaptures(current);
   current.on('browser.open', ({ url, reason, opened }) =>
     openCustom({
       title: reason,

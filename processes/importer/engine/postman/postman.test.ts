@@ -98,7 +98,7 @@ describe('Postman collections: conversion', () => {
     const body = requestsOf(graphql)[0]!.request.body;
     expect(body.kind).toBe('graphql');
     expect(body.graphql).toEqual({ query: 'query Test { hello }', variables: '{\n  "foo": "bar"\n}', operationName: 'Test', schemaFile: '' });
-    expect(requestsOf(graphql)[0]!.request.version).toBe(3);
+    expect(requestsOf(graphql)[0]!.request.version).toBe(4);
     const binary = (await importFile(fixture('bruno/postman-import-binary-body-mode.json'))).result;
     expect(requestsOf(binary).some((p) => p.request.body.kind === 'binary')).toBe(true);
   });

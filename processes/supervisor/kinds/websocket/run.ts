@@ -17,10 +17,12 @@ import type { KindRunContext } from '../kind.js';
 import { asWebSocket, prepareSocket } from './index.js';
 
 export async function runSocketRequest(ctx: KindRunContext): Promise<RequestOutcome> {
-  const { sup, store, overrides, base, gate, signal, onWire } = ctx;
+  const { sup, store, overrides, base, gate, ready, signal, onWire } = ctx;
   const request = asWebSocket(ctx.request);
   const described = { ...ctx.described, method: 'WS', url: maskUrl(request.url).text };
   try {
+    // The values the request before captured are set before this one is resolved.
+    await ready;
     const prepared = await prepareSocket(sup, sup.sendDeps, store.root, request, overrides);
     await gate;
     if (signal.aborted) return { ...base, request: described, error: { code: 'cancelled', message: 'Not sent: the run was stopped.' }, assertions: [], failed: true };

@@ -2,7 +2,7 @@
  * The Runner (docs/run.md "The runner in the app"): a project's, an API's or a folder's requests
  * in the tree's order with checkboxes, iterations, delay, a data file (previewed), the
  * environment; Run, Stop, Run failed again; the results as they arrive (status, time, size,
- * assertions, contract verdict) under a progress line; and Export JUnit / JSON, the reports
+ * assertions, contract verdict, captures) under a progress line; and Export JUnit / JSON, the reports
  * `parley run` writes, from the same engine in the supervisor (`run.*`).
  */
 import { useComputed } from '@preact/signals';
@@ -302,7 +302,7 @@ function ProgressLine({ state }: { state: RunnerTab }) {
   if (!run) return <p class="run-progress muted" role="status" aria-label="Run progress">Choose the requests and press Run. Results show here as they arrive.</p>;
   const t = run.totals;
   const { done, total, fraction } = run.progress;
-  const counts = [t.failed > 0 ? `${t.failed} failed` : 'none failed', t.assertions.total > 0 ? `${t.assertions.total - t.assertions.failed}/${t.assertions.total} assertions passed` : '', t.contractFailures > 0 ? `${t.contractFailures} with contract problems` : ''].filter(Boolean).join(' · ');
+  const counts = [t.failed > 0 ? `${t.failed} failed` : 'none failed', t.assertions.total > 0 ? `${t.assertions.total - t.assertions.failed}/${t.assertions.total} assertions passed` : '', t.captures && t.captures.failed > 0 ? `${t.captures.total - t.captures.failed}/${t.captures.total} captures set` : '', t.contractFailures > 0 ? `${t.contractFailures} with contract problems` : ''].filter(Boolean).join(' · ');
   const s = run.summary;
   let text: string;
   if (run.running) text = `Running… ${done}${total !== undefined ? ` of ${total}` : ''} requests · ${counts}`;
@@ -412,11 +412,29 @@ function RowFailures({ row }: { row: RunRow }) {
 }
 
 /**
- * Where a row's captures show (issue 28 item 5: a value taken from the response for the next
- * requests). A run's rows carry none until captures are built; nothing is shown meanwhile.
+ * Under a row: what its captures set for the requests after it (docs/captures.md), a credential's
+ * value masked, or why one set nothing.
  */
-function RowCaptures(_props: { row: RunRow }) {
-  return null;
+function RowCaptures({ row }: { row: RunRow }) {
+  if (!row.captures || row.captures.length === 0) return null;
+  return (
+    <ul class="run-captures" aria-label={`Captures of ${row.request.path}`}>
+      {row.captures.map((c) => (
+        <li key={c.index} class={c.ok ? '' : 'failed'}>
+          {c.ok ? (
+            <>
+              <span class="mono">{c.name}</span> = <span class="mono">{c.value}</span>
+              {c.message && <span class="muted"> ({c.message})</span>}
+            </>
+          ) : (
+            <>
+              capture <span class="mono">{c.name || '(no name)'}</span> from {c.label}: {c.message}
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 let lastExportFolder: string | undefined;

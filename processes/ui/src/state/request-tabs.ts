@@ -23,8 +23,8 @@ import { onStreamProgress, type LiveStream } from './live-stream.js';
 import { lastRowNumber } from '../../../../protocol/model/stream.js';
 import type { QueryLanguage, QueryResult } from '../../../../protocol/model/query.js';
 
-export type Section = 'params' | 'body' | 'headers' | 'auth' | 'assertions' | 'settings';
-export type ResponseView = 'body' | 'events' | 'assertions' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'query' | 'history';
+export type Section = 'params' | 'body' | 'headers' | 'auth' | 'assertions' | 'captures' | 'settings';
+export type ResponseView = 'body' | 'events' | 'assertions' | 'captures' | 'headers' | 'cookies' | 'redirects' | 'timing' | 'raw' | 'query' | 'history';
 
 /** The Query tab's state: kept per request tab, so switching tabs keeps the expression and its result. */
 export interface QueryState {

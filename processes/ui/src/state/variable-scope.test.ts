@@ -60,6 +60,19 @@ describe('editorScope and resolve', () => {
     expect(resolve('token', dev).kind).toBe('missing');
   });
 
+  it('reads a value captured this session first, as the send does, and takes it as it is', () => {
+    const captured = editorScope(staging, properties, [
+      { name: 'host', value: 'captured.example.com' },
+      { name: 'token', value: '••••••' },
+      { name: 'echo', value: '${missing} ${secret:gone}' },
+    ]);
+    expect(resolve('host', captured)).toEqual({ kind: 'value', value: 'captured.example.com', source: 'captured', secret: false });
+    expect(describeSource(resolve('host', captured) as Extract<ReturnType<typeof resolve>, { kind: 'value' }>, captured)).toBe('a capture this session');
+    expect(resolve('token', captured)).toMatchObject({ value: '••••••', source: 'captured' });
+    // What a response sent is text: its `${...}` names nothing the send would look for.
+    expect(unresolvedIn(['${echo}'], captured)).toEqual([]);
+  });
+
   it('is empty before the workspace has loaded', () => {
     const scope = editorScope(null, []);
     expect(scope.values.size).toBe(0);

@@ -1,13 +1,15 @@
 /**
  * What a `${name}` in a project's request stands for, as the editor shows it: the same rule the
- * send applies (protocol/variables.ts) over the workspace and project the page holds, plus the
- * names of the secrets the workspace stored (their values never reach the page).
+ * send applies (protocol/variables.ts) over the workspace and project the page holds and the
+ * values captured this session (a credential's masked), plus the names of the secrets the
+ * workspace stored (their values never reach the page).
  */
 import { computed, type ReadonlySignal } from '@preact/signals';
 import type { Workspace } from '../../../../protocol/model/workspace.js';
 import type { Row } from '../../../../protocol/model/common.js';
 import { EXPANSION, SECRET_PREFIX, scopeValues, type ScopedValue } from '../../../../protocol/variables.js';
 import { projects, workspace } from './app.js';
+import { capturedByProject } from './captured.js';
 
 export interface EditorScope {
   values: ReadonlyMap<string, ScopedValue>;
@@ -22,11 +24,11 @@ export type Resolution =
   | { kind: 'secret'; name: string }
   | { kind: 'missing'; why: string };
 
-/** The scope of a request in a project with `properties`, in workspace `ws` (null before it loads). */
-export function editorScope(ws: Workspace | null, properties: readonly Row[]): EditorScope {
+/** The scope of a request in a project with `properties`, in workspace `ws` (null before it loads), with the values `captured` this session. */
+export function editorScope(ws: Workspace | null, properties: readonly Row[], captured: readonly { name: string; value: string }[] = []): EditorScope {
   const active = ws?.environments.find((e) => e.id === ws.activeEnvironment);
   return {
-    values: scopeValues({ environment: active?.variables ?? [], project: properties, globals: ws?.globals ?? [] }),
+    values: scopeValues({ captured: captured.map(({ name, value }) => ({ name, value, enabled: true })), environment: active?.variables ?? [], project: properties, globals: ws?.globals ?? [] }),
     secrets: new Set(ws?.secrets ?? []),
     environment: active?.name ?? null,
   };
@@ -38,7 +40,7 @@ const cache = new Map<string, ReadonlySignal<EditorScope>>();
 export function scopeOf(project: string): ReadonlySignal<EditorScope> {
   let scope = cache.get(project);
   if (!scope) {
-    scope = computed(() => editorScope(workspace.value, projects.value.find((p) => p.root === project)?.properties ?? []));
+    scope = computed(() => editorScope(workspace.value, projects.value.find((p) => p.root === project)?.properties ?? [], capturedByProject.value.get(project)));
     cache.set(project, scope);
   }
   return scope;
@@ -58,6 +60,7 @@ export function resolve(name: string, scope: EditorScope): Resolution {
 /** Where a value comes from, in words. */
 export function describeSource(resolution: Extract<Resolution, { kind: 'value' }>, scope: EditorScope): string {
   if (resolution.source === 'environment') return `environment ${scope.environment ?? ''}`.trim();
+  if (resolution.source === 'captured') return 'a capture this session';
   return resolution.source === 'property' ? 'project property' : 'global';
 }
 
@@ -77,7 +80,8 @@ export function unresolvedIn(texts: Iterable<string>, scope: EditorScope): strin
       const name = match[1]!;
       const found = resolve(name, scope);
       if (found.kind === 'missing') missing.add(name);
-      else if (found.kind === 'value' && depth < NESTING) walk(found.value, depth + 1);
+      // A captured value is taken as it is (the send never expands it).
+      else if (found.kind === 'value' && found.source !== 'captured' && depth < NESTING) walk(found.value, depth + 1);
     }
   };
   for (const text of texts) walk(text, 0);

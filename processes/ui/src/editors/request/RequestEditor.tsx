@@ -1,4 +1,4 @@
-/** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Settings, and the response below. */
+/** The request editor: breadcrumb, method and URL, Params / Body / Headers / Auth / Assertions / Captures / Settings, and the response below. */
 import { useSignal } from '@preact/signals';
 import type { Request } from '../../../../../protocol/model/request.js';
 import { queryRows, splitUrlText, syncPathParams, withQueryRows } from '../../../../../protocol/request-url.js';
@@ -15,6 +15,7 @@ import { leftOutFields } from '../../state/secret-storage.js';
 import type { EditorProps } from '../registry.js';
 import { BodyEditor } from './BodyEditor.js';
 import { AssertionsEditor } from './AssertionsEditor.js';
+import { CapturesEditor } from './CapturesEditor.js';
 import { ResponsePane } from '../response/ResponsePane.js';
 import { IntegerInput } from '../../components/IntegerInput.js';
 import { RequestCurlButton } from '../../history/RequestCurlButton.js';
@@ -36,6 +37,7 @@ const SECTIONS: [Section, string][] = [
   ['headers', 'Headers'],
   ['auth', 'Auth'],
   ['assertions', 'Assertions'],
+  ['captures', 'Captures'],
   ['settings', 'Settings'],
 ];
 
@@ -134,6 +136,7 @@ export function RequestEditor({ tab }: EditorProps) {
             />
           )}
           {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} graphql={draft.body.kind === 'graphql'} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
+          {state.section.value === 'captures' && <CapturesEditor captures={draft.captures ?? []} onChange={(captures) => change((r) => ({ ...r, captures }))} />}
           {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
         </div>
       </div>
@@ -192,7 +195,9 @@ function SectionCount({ draft, section, inherited }: { draft: Request; section: 
         ? draft.headers.filter((h) => h.enabled).length + inheritedHeadersFor(draft.headers, inherited?.headers ?? []).length
         : section === 'assertions'
           ? (draft.assertions ?? []).filter((a) => a.enabled).length
-          : 0;
+          : section === 'captures'
+            ? (draft.captures ?? []).filter((c) => c.enabled).length
+            : 0;
   if (section === 'body' && draft.body.kind !== 'none') return <span class="count-dot" />;
   return n > 0 ? <span class="count">{n}</span> : null;
 }

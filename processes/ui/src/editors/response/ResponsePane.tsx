@@ -1,6 +1,6 @@
 /**
  * The response: status line with the contract chip and the assertions' outcome, then Body
- * (Pretty, and Preview for HTML), Assertions, Headers, Cookies, Redirects, Timing, Raw, Query and
+ * (Pretty, and Preview for HTML), Assertions, Captures, Headers, Cookies, Redirects, Timing, Raw, Query and
  * History. For an event stream Events replaces Body: while it runs only Events and Headers are
  * shown, the rest when it ends (SPEC "Events").
  */
@@ -16,6 +16,7 @@ import { WrapToggle } from '../../code/WrapToggle.js';
 import { BodyView } from './BodyView.js';
 import { VerdictChip } from './VerdictChip.js';
 import { AssertionResults, AssertionsChip } from './AssertionResults.js';
+import { CaptureResults, CapturesChip } from './CaptureResults.js';
 import { TimingView } from './TimingView.js';
 import { HistoryView } from './HistoryView.js';
 import { EventsView } from './EventsView.js';
@@ -134,6 +135,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
   const views: [ResponseView, string][] = [
     record ? ['events', `Events (${record.events.toLocaleString('en-US')})`] : ['body', 'Body'],
     ...(exchange.assertions && exchange.assertions.length > 0 ? ([['assertions', `Assertions (${exchange.assertions.filter((a) => a.passed).length}/${exchange.assertions.length})`]] as [ResponseView, string][]) : []),
+    ...(exchange.captures && exchange.captures.length > 0 ? ([['captures', `Captures (${exchange.captures.filter((c) => c.ok).length}/${exchange.captures.length})`]] as [ResponseView, string][]) : []),
     ['headers', `Headers (${r.headers.length})`],
     ['cookies', `Cookies${setCookieCount(r) ? ` (${setCookieCount(r)})` : ''}`],
     ['redirects', `Redirects${r.hops.length ? ` (${r.hops.length})` : ''}`],
@@ -163,6 +165,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
           />
         )}
         {exchange.assertions && exchange.assertions.length > 0 && <AssertionsChip results={exchange.assertions} onOpen={() => (state.responseView.value = 'assertions')} />}
+        {exchange.captures && exchange.captures.length > 0 && <CapturesChip results={exchange.captures} onOpen={() => (state.responseView.value = 'captures')} />}
         <ExampleControls tab={state} exchange={exchange} />
       </div>
       <ViewTabs views={views} view={view} state={state} />
@@ -172,6 +175,7 @@ function ExchangeView({ state, exchange }: { state: RequestTabState; exchange: E
         {view === 'events' && live && <EventsView live={live} showOthers={state.showStreamOthers} />}
         {view === 'query' && <QueryView query={state.query} exchange={exchange} />}
         {view === 'assertions' && <AssertionResults results={exchange.assertions ?? []} />}
+        {view === 'captures' && <CaptureResults results={exchange.captures ?? []} />}
         {view === 'headers' && <HeaderTable headers={r.headers} />}
         {view === 'cookies' && <ResponseCookies result={r} />}
         {view === 'redirects' && <RedirectsView result={r} />}
