@@ -16,7 +16,7 @@ import { RowBatcher } from '../event-stream.js';
 import { StreamKeeper } from '../stream-keeper.js';
 import { bytesText } from '../send-errors.js';
 import type { SendOptions } from '../send.js';
-import { prepareHandshake, type OpenSocket, type RefusedSocket } from '../websocket/handshake.js';
+import { onAnyAbort, prepareHandshake, sessionResult, type OpenSocket, type RefusedSocket } from '../websocket/handshake.js';
 import { closeText } from '../websocket/close-codes.js';
 
 /** The subprotocol graphql-ws speaks. */
@@ -107,25 +107,14 @@ export async function subscribe(spec: SendSpec, options: SendOptions): Promise<S
   options.stream?.onTaken?.(() => keeper.taken());
   const stops = [options.signal, options.stream?.stop].filter((s): s is AbortSignal => s !== undefined);
   const onStop = () => end('stopped');
-  for (const signal of stops) {
-    if (signal.aborted) onStop();
-    else signal.addEventListener('abort', onStop, { once: true });
-  }
+  const unlisten = onAnyAbort(stops, onStop);
   const outcome = await ended;
-  for (const signal of stops) signal.removeEventListener('abort', onStop);
+  unlisten();
   // Stop completes the operation from our side (graphql-ws sends `complete`), then closes with 1000.
   unsubscribe();
   await closeClient(client, socket);
   batcher.flush();
-  const kept = keeper.end(outcome.state, outcome.error);
-  const endedAt = performance.now();
-  return {
-    ...head,
-    body: { bytes: new Uint8Array(0), size: bytes, wireSize: bytes },
-    timing: { ...timing, download: endedAt - openedAt, total: timing.total + (endedAt - openedAt) },
-    stream: kept.finished,
-    streamHistory: kept.history,
-  };
+  return sessionResult(answered, openedAt, bytes, keeper.end(outcome.state, outcome.error));
 }
 
 /**

@@ -14,6 +14,7 @@ import type WebSocket from 'ws';
 import { ParleyError } from '../../../../protocol/errors.js';
 import type { CookieOutcome } from '../../../../protocol/model/cookies.js';
 import type { Header, HopTiming, ResponseHead, SendResult, SendSpec, Timing } from '../../../../protocol/model/exchange.js';
+import type { StreamRecord } from '../../../../protocol/model/stream.js';
 import { cookiePairValues } from '../../../../protocol/credentials/index.js';
 import { storeHopCookies, withJarCookies, type CookieJarPort } from '../hop-cookies.js';
 import { rawResponseText } from '../raw-text.js';
@@ -45,6 +46,32 @@ export interface OpenSocket {
   timing: Timing;
   /** The handshake's phases as HAR records them (`receive` 0: the session's messages are rows). */
   hopTiming: HopTiming;
+}
+
+/** Calls `stop` once any of `signals` aborts (at once when one already has); the returned call removes the listeners. */
+export function onAnyAbort(signals: readonly AbortSignal[], stop: () => void): () => void {
+  for (const signal of signals) {
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  }
+  return () => {
+    for (const signal of signals) signal.removeEventListener('abort', stop);
+  };
+}
+
+/**
+ * What a session over an open socket answers once it ended: the handshake's head, no body (its
+ * messages are the stream's rows, `bytes` of them), and its time until now.
+ */
+export function sessionResult(open: Pick<OpenSocket, 'head' | 'timing'>, openedAt: number, bytes: number, kept: { finished: StreamRecord; history: StreamRecord }): SendResult {
+  const lasted = performance.now() - openedAt;
+  return {
+    ...open.head,
+    body: { bytes: new Uint8Array(0), size: bytes, wireSize: bytes },
+    timing: { ...open.timing, download: lasted, total: open.timing.total + lasted },
+    stream: kept.finished,
+    streamHistory: kept.history,
+  };
 }
 
 /** The server answered the handshake with something other than 101: a response like any other. */

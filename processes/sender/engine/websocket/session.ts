@@ -16,7 +16,7 @@ import { RowBatcher } from '../event-stream.js';
 import { StreamKeeper } from '../stream-keeper.js';
 import { bytesText } from '../send-errors.js';
 import type { SendOptions } from '../send.js';
-import { prepareHandshake } from './handshake.js';
+import { onAnyAbort, prepareHandshake, sessionResult } from './handshake.js';
 import { closeText } from './close-codes.js';
 
 /** One message may hold as much as a finished session keeps in all (SPEC Limits, 32 MB); a larger one closes the socket (1009). */
@@ -108,23 +108,12 @@ export async function runSocket(spec: SendSpec, options: SendOptions): Promise<S
     socket.close(1000);
     cut = setTimeout(() => socket.terminate(), CLOSE_WAIT_MS);
   };
-  for (const signal of stops) {
-    if (signal.aborted) disconnect();
-    else signal.addEventListener('abort', disconnect, { once: true });
-  }
+  const unlisten = onAnyAbort(stops, disconnect);
   const end = await ended;
   clearTimeout(cut);
-  for (const signal of stops) signal.removeEventListener('abort', disconnect);
+  unlisten();
   batcher.flush();
-  const kept = keeper.end(end.state, end.error);
-  const endedAt = performance.now();
-  return {
-    ...head,
-    body: { bytes: new Uint8Array(0), size: bytes, wireSize: bytes },
-    timing: { ...timing, download: endedAt - openedAt, total: timing.total + (endedAt - openedAt) },
-    stream: kept.finished,
-    streamHistory: kept.history,
-  };
+  return sessionResult(answered, openedAt, bytes, keeper.end(end.state, end.error));
 }
 
 /**
