@@ -3,14 +3,15 @@
  * Mock written as the app writes a mock folder, and an answer over its size cap is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { parseMockFolder } from '../../protocol/project/mock-files.js';
+import { folderEntry, parseMockFolder } from '../../protocol/project/mock-files.js';
 import { newMockFromDocuments } from '../mock-host/engine/new-mock.js';
 import { cachedDefinition, documentsOf } from '../mock-host/engine/test-support/mocks.js';
 import { LARGE_MESSAGE_LIMIT } from '../../protocol/framing.js';
 import { MAX_NEW_MOCK_BYTES, runNewMockJob } from './new-mock-job.js';
 
-function textFiles(files: { path: string; content: string | Uint8Array }[]): Map<string, string> {
-  return new Map(files.map((f) => [f.path, typeof f.content === 'string' ? f.content : Buffer.from(f.content).toString('utf8')]));
+/** The files as the app's reader holds them: a binary body's bytes as base64, the rest as text. */
+function folderFiles(files: { path: string; content: string | Uint8Array }[]): Map<string, string> {
+  return new Map(files.map((f) => [f.path, folderEntry(f.path, f.content)]));
 }
 
 /** A mock with its generated ids made equal, to compare two New Mocks of one definition. */
@@ -23,7 +24,7 @@ describe('importer.newMock', () => {
     const documents = await documentsOf('redocly-museum.openapi.yaml');
     const { files } = await runNewMockJob({ documents, name: 'Museum', api: 'api-museum' });
     expect(files.map((f) => f.path)).toContain('mock.yaml');
-    const loaded = parseMockFolder('Museum', textFiles(files));
+    const loaded = parseMockFolder('Museum', folderFiles(files));
     expect(loaded.problems).toEqual([]);
     const direct = await newMockFromDocuments(documents, { name: 'Museum', api: 'api-museum', newId: () => 'x' });
     // On disk operations load sorted by folder name.

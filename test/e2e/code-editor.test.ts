@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumMissing, screenshot } from '../support/browser.js';
+import { chromiumMissing, screenshot, expandTree } from '../support/browser.js';
 import { loadApp, openUi, type UiUnderTest } from '../support/ui-app.js';
 import { codeText, typeInto } from '../support/code-editor.js';
 import { until } from '../support/until.js';
@@ -114,8 +114,7 @@ describe.skipIf(missing !== null)('code editor', () => {
     await until(async () => (await readFile(join(ui.app.home, 'workspace.yaml'), 'utf8')).includes('wrapLines: true'), 10_000, () => 'the choice was not kept');
     await page.keyboard.press('Control+S');
     await loadApp(page, ui.app.url);
-    await page.getByRole('treeitem', { name: /Pet Store/ }).click();
-    await page.getByRole('treeitem', { name: 'pets' }).click();
+    await expandTree(page, /Pet Store/, 'pets');
     await page.getByRole('treeitem', { name: /Create a pet/ }).click();
     await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Body/ }).click();
     await until(async () => (await page.locator('.body-code .cm-lineWrapping').count()) === 1, 10_000, () => 'Wrap was off after a reload');

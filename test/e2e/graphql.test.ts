@@ -72,7 +72,9 @@ describe.skipIf(missing !== null)('GraphQL requests', () => {
 
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await until(async () => ((await page.getByTestId('status').textContent()) ?? '').trim().length > 0);
-    await expect(page.locator('.response-pane').textContent()).resolves.toContain('Cannot query field');
+    // The body's editor draws a frame after the status shows: wait for the text, not the status.
+    let pane = '';
+    await until(async () => (pane = (await page.locator('.response-pane').textContent()) ?? '').includes('Cannot query field'), 10_000, () => `the response pane shows: ${pane.slice(0, 300)}`);
     // The server's error is marked at its location in the query: `nope`.
     const serverMark = page.locator('.graphql-query .cm-lintRange-error', { hasText: 'nope' });
     await until(async () => (await serverMark.count()) > 0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { RunningApp } from '../support/app.js';
-import { chromiumMissing, recordTexts, screenshot } from '../support/browser.js';
+import { chromiumMissing, recordTexts, screenshot, expandTree } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { writeBigProject } from '../support/big-project.js';
 import { TREE_PAGE_ITEMS } from '../../processes/supervisor/ui-api.js';
@@ -291,8 +291,7 @@ describe.skipIf(missing !== null)('UI shell', () => {
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     await until(async () => Math.round(await width()) === Math.round(before + 88));
-    await page.getByRole('treeitem', { name: /Pet Store/ }).click();
-    await page.getByRole('treeitem', { name: /^pets$/ }).click();
+    await expandTree(page, /Pet Store/, 'pets');
     await page.getByRole('treeitem', { name: /Get a pet/ }).dblclick();
     await until(async () => Math.abs((await height()) - resized) <= 1, 5_000, () => `the request pane is not ${resized} px high after a reload`);
   }, 60_000);

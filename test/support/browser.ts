@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { repoRoot } from '../../processes/supervisor/paths.js';
+import { until } from './until.js';
 
 export const CHROMIUM = process.env.PARLEY_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -68,4 +69,16 @@ export async function recordTexts(page: Page, selector: string): Promise<() => P
     { key, selector },
   );
   return () => page.evaluate((key) => [...(window as unknown as Record<string, string[]>)[key]!], key);
+}
+
+/**
+ * Expands the sidebar rows named, in order, leaving open the ones already open: a click toggles
+ * a folder, and a reload may have restored (or a restored tab revealed) it open already.
+ */
+export async function expandTree(page: Page, ...names: (string | RegExp)[]): Promise<void> {
+  for (const name of names) {
+    const row = page.getByRole('treeitem', { name, exact: typeof name === 'string' });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    await until(async () => (await row.getAttribute('aria-expanded')) === 'true', 10_000, () => `the tree row ${String(name)} did not open`);
+  }
 }

@@ -274,6 +274,10 @@ function convertBody(walk: Walk, value: unknown, where: string, headers: Row[]):
           walk.warnings.push({ message: `The GraphQL variables of ${where} are not valid JSON; they are kept as written.` });
         }
       }
+      // Postman and newman send their default `Accept: */*` with a GraphQL body too; Parley's own
+      // GraphQL requests ask for the GraphQL over HTTP media types. An imported request keeps
+      // Postman's header, so the same request goes on the wire.
+      if (!headerValue(headers, 'accept')) headers.push({ name: 'Accept', value: '*/*', enabled: true });
       body.kind = 'graphql';
       body.graphql = { query: walk.vars.convert(scalarText(graphql.query)), variables: pretty, operationName: scalarText(graphql.operationName), schemaFile: '' };
       break;

@@ -99,6 +99,8 @@ describe('Postman collections: conversion', () => {
     expect(body.kind).toBe('graphql');
     expect(body.graphql).toEqual({ query: 'query Test { hello }', variables: '{\n  "foo": "bar"\n}', operationName: 'Test', schemaFile: '' });
     expect(requestsOf(graphql)[0]!.request.version).toBe(4);
+    // Postman's default Accept goes with it, so the request on the wire is newman's.
+    expect(requestsOf(graphql)[0]!.request.headers).toContainEqual({ name: 'Accept', value: '*/*', enabled: true });
     const binary = (await importFile(fixture('bruno/postman-import-binary-body-mode.json'))).result;
     expect(requestsOf(binary).some((p) => p.request.body.kind === 'binary')).toBe(true);
   });
