@@ -28,6 +28,14 @@ describe('the request kinds', () => {
     expect(kindOf(blank).api).toBe('websocket');
   });
 
+  it('has gRPC as a kind of its own, held by a gRPC API', () => {
+    expect(kindOfFile('apis/a/requests/Greeter/SayHello.grpc.yaml')?.id).toBe('grpc');
+    const blank = kindById('grpc').blank({ id: 'r3', name: 'SayHello', url: '' });
+    expect(blank).toMatchObject({ kind: 'grpc', version: 1, url: '', service: '', method: '', message: '{}', metadata: [], deadlineMs: 0 });
+    expect(kindOf(blank).badge(blank)).toBe('gRPC');
+    expect(kindOf(blank).api).toBe('grpc');
+  });
+
   it('refuses a kind it does not know, naming it', () => {
     expect(() => kindById('carrier-pigeon')).toThrow(/"carrier-pigeon" is not a request kind/);
   });

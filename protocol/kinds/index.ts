@@ -8,21 +8,23 @@ import { ParleyError, quote } from '../errors.js';
 import { Request } from '../model/request.js';
 import { httpKind } from './http.js';
 import { websocketKind } from './websocket.js';
+import { grpcKind } from './grpc.js';
 import { WebSocketRequest } from '../model/websocket.js';
+import { GrpcRequest } from '../model/grpc.js';
 import type { RequestKind } from './kind.js';
 
 export type { RequestKind, ApiKindId } from './kind.js';
-export { httpKind, websocketKind };
+export { httpKind, websocketKind, grpcKind };
 
 /** A request of any kind, as the store holds it and the bus carries it. */
-export const AnyRequest = T.Union([Request, WebSocketRequest]);
+export const AnyRequest = T.Union([Request, WebSocketRequest, GrpcRequest]);
 export type AnyRequest = Static<typeof AnyRequest>;
 export type RequestKindId = NonNullable<AnyRequest['kind']>;
 
 type AnyKind = RequestKind<AnyRequest>;
 
 /** Every kind, HTTP first. */
-export const REQUEST_KINDS: readonly AnyKind[] = [httpKind as AnyKind, websocketKind as AnyKind];
+export const REQUEST_KINDS: readonly AnyKind[] = [httpKind as AnyKind, websocketKind as AnyKind, grpcKind as AnyKind];
 
 const byId = new Map(REQUEST_KINDS.map((kind) => [kind.id, kind]));
 

@@ -32,4 +32,4 @@ export interface RequestKind<R extends { id: string; name: string }> {
   record: 'exchange' | 'session';
 }
 
-export type ApiKindId = 'rest' | 'websocket';
+export type ApiKindId = 'rest' | 'websocket' | 'grpc';
