@@ -15,6 +15,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText } from '../support/code-editor.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 
 const missing = chromiumMissing();
@@ -127,6 +128,6 @@ describe.skipIf(missing !== null)('folder settings', () => {
     await row(page, 'Purchases').click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Folder settings…' }).click();
     await expect(page.getByRole('tab', { name: /Purchases/ }).count()).resolves.toBe(1);
-    await expect(page.locator('.folder-editor').getByLabel('Token', { exact: true }).inputValue()).resolves.toBe('${ordersToken}');
+    await expect(codeText(page.locator('.folder-editor').getByLabel('Token', { exact: true }))).resolves.toBe('${ordersToken}');
   });
 });

@@ -20,7 +20,7 @@ import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.j
 import { loadApp } from '../support/ui-app.js';
 import { keyringMissing } from '../support/keyring.js';
 import { until } from '../support/until.js';
-import { typeInto } from '../support/code-editor.js';
+import { codeText, typeInto } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const noKeyring = process.env.PARLEY_TEST_KEYRING ? null : await keyringMissing();
@@ -313,7 +313,7 @@ describe.skipIf(missing !== null || noKeyring !== null)('secrets with a Secret S
     await screenshot(page, 'secrets-add');
     await dialog.getByRole('button', { name: 'Store in keychain' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect(page.getByLabel('Variable value of apiToken').inputValue()).resolves.toBe('${secret:staging-eu/apiToken}');
+    await expect(codeText(page.getByLabel('Variable value of apiToken', { exact: true }))).resolves.toBe('${secret:staging-eu/apiToken}');
     await page.keyboard.press('Control+S');
     await page.getByLabel('Active environment').first().selectOption({ label: 'Staging EU' });
 

@@ -112,11 +112,11 @@ export function FolderEditor({ tab }: EditorProps) {
       <p class="muted folder-note">Every request in this folder, and in the folders inside it, inherits these. A request's own header of the same name wins, and so does its own auth when it is not Inherit.</p>
       <section class="section" aria-label="Folder auth">
         <h3>Auth</h3>
-        <AuthEditor auth={settings.auth} allowInherit inherited={inherited?.auth.auth} inheritedFrom={inherited?.auth.from} onChange={(auth) => change({ auth })} />
+        <AuthEditor auth={settings.auth} project={tab.project} allowInherit inherited={inherited?.auth.auth} inheritedFrom={inherited?.auth.from} onChange={(auth) => change({ auth })} />
       </section>
       <section class="section" aria-label="Folder headers">
         <h3>Headers</h3>
-        <RowsTable label="Folder header" rows={settings.headers} onChange={(headers) => change({ headers })} />
+        <RowsTable label="Folder header" project={tab.project} rows={settings.headers} onChange={(headers) => change({ headers })} />
         <InheritedRows label="Header" rows={inherited?.headers ?? []} replacedBy={named(settings.headers, headerKey)} nameKey={headerKey} />
       </section>
       <section class="section" aria-label="Folder variables">
@@ -124,7 +124,7 @@ export function FolderEditor({ tab }: EditorProps) {
         <p class="muted">
           Use them as <code>{'${name}'}</code> in the requests here. They win over the project's properties; the active environment wins over them. Saved in the project folder: keep secrets in the keychain.
         </p>
-        <RowsTable label="Folder variable" rows={settings.variables} onChange={(variables) => change({ variables })} />
+        <RowsTable label="Folder variable" project={tab.project} rows={settings.variables} onChange={(variables) => change({ variables })} />
         <InheritedRows label="Variable" rows={inherited?.variables ?? []} replacedBy={named(settings.variables, (name) => name)} />
       </section>
     </div>

@@ -5,7 +5,7 @@
  * workspace stored (their values never reach the page).
  */
 import { computed, type ReadonlySignal } from '@preact/signals';
-import type { Workspace } from '../../../../protocol/model/workspace.js';
+import type { Environment, Workspace } from '../../../../protocol/model/workspace.js';
 import type { Row } from '../../../../protocol/model/common.js';
 import { EXPANSION, SECRET_PREFIX, scopeValues, type ScopedValue } from '../../../../protocol/variables.js';
 import { projects, workspace } from './app.js';
@@ -44,6 +44,21 @@ export function scopeOf(project: string): ReadonlySignal<EditorScope> {
     cache.set(project, scope);
   }
   return scope;
+}
+
+/**
+ * The scope of an environment's (or the globals') values as the Environments editor holds them,
+ * unsaved edits included: the environment shown over the globals, and the stored secrets' names.
+ */
+export function environmentScope(shown: () => { environment: Environment | null; globals: readonly Row[] }): ReadonlySignal<EditorScope> {
+  return computed(() => {
+    const { environment, globals } = shown();
+    return {
+      values: scopeValues({ environment: environment?.variables ?? [], project: [], globals }),
+      secrets: new Set(workspace.value?.secrets ?? []),
+      environment: environment?.name ?? null,
+    };
+  });
 }
 
 /** What `${name}` resolves to in `scope`; a value made only of a secret reference is a secret. */
