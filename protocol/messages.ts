@@ -281,7 +281,8 @@ export const methods = {
    */
   'folder.get': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }) },
   'folder.save': {
-    req: T.Object({ project: T.String(), id: T.String(), settings: FolderSettings }),
+    /** `leaveOutSecrets`: with no secret store, save the auth's typed secrets as empty fields instead of refusing (as `request.save`). */
+    req: T.Object({ project: T.String(), id: T.String(), settings: FolderSettings, leaveOutSecrets: T.Optional(T.Boolean()) }),
     res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }),
   },
   /** What a request or a folder takes from the folders above it and its API, each value with where it is set. */

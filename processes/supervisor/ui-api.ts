@@ -130,14 +130,18 @@ export function uiHandlers(sup: Supervisor): Handlers {
       const { name, settings } = sup.project(project).getFolder(id);
       return { id, name, settings };
     },
-    'folder.save': async ({ project, id, settings }) => {
+    'folder.save': async ({ project, id, settings, leaveOutSecrets }) => {
       const store = sup.project(project);
       // A typed secret goes to the secret store (keychain or vault) under the folder's own id, which a rename or move keeps.
       const current = store.getFolder(id);
       const secretId = current.secretId ?? (literalSecrets(settings.auth).size > 0 ? newId('f') : undefined);
-      const secured = secretId === undefined ? { auth: settings.auth, stored: [] } : await moveSecretsToStore(settings.auth, `folder/${secretId}`, sup.secrets);
+      const secured =
+        secretId === undefined
+          ? { auth: settings.auth, stored: [] }
+          : await moveSecretsToStore(settings.auth, `folder/${secretId}`, sup.secrets, { leaveOut: leaveOutSecrets === true, refusal: 'The secret typed into the folder settings was not saved.' });
       await rememberSecrets(sup, secured.stored);
-      await store.saveFolder(id, { ...settings, auth: secured.auth }, secretId);
+      // A new id is written only for a secret that was stored: one left out has nothing to find.
+      await store.saveFolder(id, { ...settings, auth: secured.auth }, current.secretId ?? (secured.stored.length > 0 ? secretId : undefined));
       sup.projectChanged(store, [id]);
       const saved = store.getFolder(id);
       return { id, name: saved.name, settings: saved.settings };
