@@ -8,13 +8,20 @@
  * until Show is pressed; its `${name}` references stay readable and marked, and their values
  * are masked on hover and in completion.
  */
-import { useMemo } from 'preact/hooks';
+import { createContext } from 'preact';
+import { useContext, useMemo } from 'preact/hooks';
 import { useSignal } from '@preact/signals';
 import type { ReadonlySignal } from '@preact/signals';
 import { CodeEditor } from './CodeEditor.js';
 import { variableSupport } from './variables.js';
 import { maskLiterals } from './masking.js';
 import { scopeOf, type EditorScope } from '../state/variable-scope.js';
+
+/**
+ * The scope the fields inside an editor resolve in, when it is more than their project's: a
+ * request's (its folders' variables). Fields outside one use their project's.
+ */
+export const FieldScope = createContext<ReadonlySignal<EditorScope> | null>(null);
 
 export interface VarFieldProps {
   label: string;
@@ -34,7 +41,8 @@ export interface VarFieldProps {
 export function VarField({ label, value, onChange, project, scope, masked = false, placeholder, title, class: cls }: VarFieldProps) {
   const shown = useSignal(false);
   const hidden = masked && !shown.value;
-  const inScope = scope ?? scopeOf(project ?? '');
+  const given = useContext(FieldScope);
+  const inScope = scope ?? given ?? scopeOf(project ?? '');
   const extensions = useMemo(() => [variableSupport(inScope, { masked }), hidden ? maskLiterals() : []], [inScope, masked, hidden]);
   const field = <CodeEditor singleLine label={label} language="text" value={value} onChange={onChange} extensions={extensions} placeholder={placeholder} title={title} class={cls} />;
   if (!masked) return field;
@@ -50,5 +58,6 @@ export function VarField({ label, value, onChange, project, scope, masked = fals
 
 /** The variables of `project` for a multi-line code editor (a request body). */
 export function useVariableSupport(project: string) {
-  return useMemo(() => variableSupport(scopeOf(project)), [project]);
+  const given = useContext(FieldScope);
+  return useMemo(() => variableSupport(given ?? scopeOf(project)), [given, project]);
 }
