@@ -16,6 +16,7 @@ import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import type { LogHandle } from '../http-log/http-log.js';
+import { capturersOf } from './capturers.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest, type ResolveContext } from './resolve.js';
@@ -169,6 +170,7 @@ export async function sendScope(sup: Supervisor, deps: SendDeps, projectRoot: st
     caPem,
     inlineLimit: INLINE_LIMIT,
     secretNames: ws.secrets,
+    capturedBy: (name) => capturersOf(store, name),
     secretSource: {
       store: await sup.secrets.backend(),
       ...(overrides.secret ? { fromEnvironment: true } : {}),
