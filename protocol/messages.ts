@@ -493,6 +493,8 @@ export const methods = {
   /** Where secrets go, and the names this workspace stored. */
   /** Each open project's variables captured this session (docs/captures.md): names and shown values, credentials masked. */
   'captures.list': { req: Empty, res: T.Object({ projects: T.Array(ProjectCaptures) }) },
+  /** Forgets a project's captured values: the ones `names`, or all of them (the page's Session values, Clear / Clear all). */
+  'captures.clear': { req: T.Object({ project: T.String(), names: T.Optional(T.Array(T.String({ maxLength: 1000 }), { maxItems: 10_000 })) }), res: Empty },
   'secret.status': { req: Empty, res: T.Composite([SecretStorage, T.Object({ names: T.Array(T.String()) })]) },
   /** Which of `names` the store holds (`unknown` while the vault is locked), for the badges of `${secret:...}` references. */
   'secret.has': {

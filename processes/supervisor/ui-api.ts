@@ -66,6 +66,10 @@ export function uiHandlers(sup: Supervisor): Handlers {
 
     'workspace.get': () => sup.workspace.get(),
     'captures.list': () => ({ projects: sup.capturedVariables() }),
+    'captures.clear': ({ project, names }) => {
+      sup.capturedValues(sup.project(project).root).clear(names);
+      return {};
+    },
     'workspace.setPreferences': async (prefs) => {
       const ws = await sup.workspace.update((draft) => {
         draft.preferences = { ...draft.preferences, ...prefs };

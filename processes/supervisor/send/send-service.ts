@@ -188,7 +188,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
   const spec = withOverrides(resolved, request.settings.sendCookies, overrides);
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
-  const captures = prepareCaptures(request.captures, { ...scopeRows, secrets }, sink);
+  const captures = prepareCaptures(request.captures, { ...scopeRows, secrets }, sink, request.name);
   // Secrets an assertion or a capture names are masked in its results like those the request used.
   if (assertions || captures) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
   const capturedCredentials = sink.values.credentialValues();

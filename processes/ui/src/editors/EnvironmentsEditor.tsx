@@ -22,6 +22,7 @@ import { secretSlug } from '../../../../protocol/secret-names.js';
 import { secretStorage } from '../state/secret-storage.js';
 import { askSecretStore } from '../components/SecretStoreDialog.js';
 import { environmentScope } from '../state/variable-scope.js';
+import { SessionValues } from './SessionValues.js';
 import { isCredentialName } from '../../../../protocol/credentials/index.js';
 
 /** A value whose name says it is a credential is drawn masked (its `${references}` stay readable). */
@@ -225,6 +226,7 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
               </button>
             </>
           ) : null}
+          <SessionValues />
         </section>
       </div>
     </div>
