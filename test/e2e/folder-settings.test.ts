@@ -15,7 +15,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
-import { codeText } from '../support/code-editor.js';
+import { codeText, variableHover, variableMarks } from '../support/code-editor.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 
 const missing = chromiumMissing();
@@ -143,10 +143,8 @@ describe.skipIf(missing !== null)('folder settings', () => {
     await until(async () => (await options.count()) === 1, 5_000, () => "typing ${ordersTo offered nothing: the folder's variable is not in scope");
     await expect(options.first().textContent()).resolves.toContain('folder Purchases');
     await options.first().click();
-    const marked = () => value.locator('.cm-var').evaluateAll((els) => els.map((el) => [el.textContent, el.classList.contains('cm-var-ok')]));
-    await until(async () => JSON.stringify(await marked()) === JSON.stringify([['${ordersToken}', true]]), 5_000, () => "the folder's variable was not marked as resolved");
-    await value.locator('.cm-var').hover();
-    await expect(page.locator('.cm-var-tooltip').textContent()).resolves.toContain('tok-from-folder  from folder Purchases');
+    await until(async () => JSON.stringify(await variableMarks(value)) === JSON.stringify([['${ordersToken}', true]]), 5_000, () => "the folder's variable was not marked as resolved");
+    await expect(variableHover(value, '${ordersToken}')).resolves.toContain('tok-from-folder  from folder Purchases');
     await expect(page.getByRole('list', { name: 'Problems to fix before Send' }).count()).resolves.toBe(0);
   });
 

@@ -19,7 +19,7 @@ import { defaultPreferences, type Workspace } from '../../protocol/model/workspa
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { loadApp, openUi, type UiUnderTest } from '../support/ui-app.js';
-import { codeText } from '../support/code-editor.js';
+import { codeText, variableHover, variableMarks } from '../support/code-editor.js';
 import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
@@ -81,8 +81,6 @@ describe.skipIf(missing !== null)('masked fields with variables', () => {
     await new Promise<void>((resolve) => server?.close(() => resolve()));
   });
 
-  /** The variables marked in a field, as [text, resolved]. */
-  const marks = (field: Locator) => field.locator('.cm-var').evaluateAll((els) => els.map((el) => [el.textContent, el.classList.contains('cm-var-ok')]));
   /** What the field draws: its text as the page shows it (dots for masked characters). */
   const drawn = (field: Locator) => field.evaluate((el) => (el as HTMLElement).innerText.replace(/\n/g, ''));
   const token = () => page.getByLabel('Token', { exact: true });
@@ -94,14 +92,6 @@ describe.skipIf(missing !== null)('masked fields with variables', () => {
     await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Auth/ }).click();
   }
 
-  async function hoverText(field: Locator, text: string): Promise<string> {
-    await page.mouse.move(0, 0);
-    await page.locator('.cm-var-tooltip').waitFor({ state: 'detached' });
-    await field.locator('.cm-var', { hasText: text }).hover();
-    const tip = page.locator('.cm-var-tooltip');
-    await tip.waitFor();
-    return (await tip.textContent()) ?? '';
-  }
 
   it('offers the names after `${` in the Token field, marks the pick resolved, and hover names its source with the value masked', async () => {
     await openAuth();
@@ -111,8 +101,8 @@ describe.skipIf(missing !== null)('masked fields with variables', () => {
     await until(async () => (await options.count()) === 1, 5_000, () => 'typing ${ in the Token field offered no names');
     await options.first().click();
     await expect(codeText(token())).resolves.toBe('${sessionToken}');
-    await until(async () => JSON.stringify(await marks(token())) === JSON.stringify([['${sessionToken}', true]]), 5_000, () => 'the token variable was not marked as resolved');
-    const tip = await hoverText(token(), '${sessionToken}');
+    await until(async () => JSON.stringify(await variableMarks(token())) === JSON.stringify([['${sessionToken}', true]]), 5_000, () => 'the token variable was not marked as resolved');
+    const tip = await variableHover(token(), '${sessionToken}');
     expect(tip).toContain('••••••••  from environment Staging');
     expect(tip).not.toContain(LIVE_TOKEN);
     await screenshot(page, 'masked-token-hover');
@@ -146,7 +136,7 @@ describe.skipIf(missing !== null)('masked fields with variables', () => {
     await until(async () => (parse(await readFile(requestFile(), 'utf8')) as { auth: { token?: string } }).auth.token === '${sessionToken}', 10_000, () => 'the token reference was not saved');
     await loadApp(page, ui.app.url);
     await openAuth();
-    await until(async () => JSON.stringify(await marks(token())) === JSON.stringify([['${sessionToken}', true]]), 10_000, () => 'the saved reference was not marked after a reload');
+    await until(async () => JSON.stringify(await variableMarks(token())) === JSON.stringify([['${sessionToken}', true]]), 10_000, () => 'the saved reference was not marked after a reload');
   });
 
   it("Environments: value cells mark `${name}` and offer names; a credential's value is drawn masked until Show", async () => {
@@ -172,7 +162,7 @@ describe.skipIf(missing !== null)('masked fields with variables', () => {
     await until(async () => (await options.count()) === 1, 5_000, () => 'an environment value offered no names');
     await options.first().click();
     await page.keyboard.type(' ${nowhere}', { delay: TYPING_DELAY_MS });
-    await until(async () => JSON.stringify(await marks(agent)) === JSON.stringify([['${userAgent}', true], ['${nowhere}', false]]), 5_000, () => 'the environment value was not marked');
+    await until(async () => JSON.stringify(await variableMarks(agent)) === JSON.stringify([['${userAgent}', true], ['${nowhere}', false]]), 5_000, () => 'the environment value was not marked');
     await screenshot(page, 'masked-environments');
     await page.locator('.env-editor').getByRole('button', { name: 'Save' }).click();
     await until(async () => (await readFile(join(home, 'workspace.yaml'), 'utf8')).includes('${userAgent} ${nowhere}'), 10_000, () => 'the environment was not saved');
@@ -191,6 +181,6 @@ describe.skipIf(missing !== null)('masked fields with variables', () => {
     const base = page.getByLabel('Property value of base', { exact: true });
     await base.click();
     await page.keyboard.type('${host}/${apiVersion}', { delay: TYPING_DELAY_MS });
-    await until(async () => JSON.stringify(await marks(base)) === JSON.stringify([['${host}', true], ['${apiVersion}', true]]), 5_000, () => 'the property value was not marked');
+    await until(async () => JSON.stringify(await variableMarks(base)) === JSON.stringify([['${host}', true], ['${apiVersion}', true]]), 5_000, () => 'the property value was not marked');
   });
 });

@@ -5,7 +5,7 @@
  * view) and by `parley run`.
  */
 import { OPS_BY_SOURCE, OP_LABELS, type Assertion, type AssertionOp, type AssertionSource } from '../../../../../protocol/model/assertion.js';
-import { RuleRows } from './RuleRows.js';
+import { ChoiceCell, RuleRows } from './RuleRows.js';
 
 const SOURCES: [AssertionSource, string][] = [
   ['status', 'Status'],
@@ -43,15 +43,7 @@ export function AssertionsEditor({ assertions, graphql, onChange }: { assertions
         };
         return (
           <>
-            <td class="cell-select">
-              <select aria-label={`Assertion ${index + 1} source`} value={a.source} onChange={(e) => setSource((e.target as HTMLSelectElement).value as AssertionSource)}>
-                {sources.map(([id, label]) => (
-                  <option key={id} value={id}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </td>
+            <ChoiceCell label={`Assertion ${index + 1} source`} value={a.source} options={sources} onChange={setSource} />
             <td>
               {a.source === 'body' ? (
                 <input class="cell-input mono" aria-label={`Assertion ${index + 1} JSONPath`} placeholder="$.items[0].id" value={a.path} onInput={(e) => update({ path: (e.target as HTMLInputElement).value })} />
@@ -59,15 +51,7 @@ export function AssertionsEditor({ assertions, graphql, onChange }: { assertions
                 <span class="cell-fixed muted">{SUBJECTS[a.source]}</span>
               )}
             </td>
-            <td class="cell-select">
-              <select aria-label={`Assertion ${index + 1} operator`} value={a.op} onChange={(e) => update({ op: (e.target as HTMLSelectElement).value as AssertionOp })}>
-                {OPS_BY_SOURCE[a.source].map((op) => (
-                  <option key={op} value={op}>
-                    {OP_LABELS[op]}
-                  </option>
-                ))}
-              </select>
-            </td>
+            <ChoiceCell label={`Assertion ${index + 1} operator`} value={a.op} options={OPS_BY_SOURCE[a.source].map((op) => [op, OP_LABELS[op]] as const)} onChange={(op: AssertionOp) => update({ op })} />
             <td>
               {a.op === 'exists' || a.op === 'empty' ? (
                 <span class="cell-fixed muted">—</span>

@@ -5,7 +5,7 @@
  * in memory, the default) or the active environment, which the user picks row by row.
  */
 import { CAPTURE_SOURCES, blankCapture, type Capture, type CaptureScope, type CaptureSource } from '../../../../../protocol/model/capture.js';
-import { RuleRows } from './RuleRows.js';
+import { ChoiceCell, RuleRows } from './RuleRows.js';
 
 const PLACEHOLDERS: Readonly<Record<CaptureSource, string>> = {
   jsonpath: '$.token',
@@ -14,6 +14,11 @@ const PLACEHOLDERS: Readonly<Record<CaptureSource, string>> = {
   status: '',
   cookie: 'sessionid',
 };
+
+const SCOPES: readonly (readonly [CaptureScope, string])[] = [
+  ['session', 'This session'],
+  ['environment', 'Active environment'],
+];
 
 export function CapturesEditor({ captures, onChange }: { captures: Capture[]; onChange(captures: Capture[]): void }) {
   return (
@@ -52,15 +57,7 @@ export function CapturesEditor({ captures, onChange }: { captures: Capture[]; on
             <td>
               <input class="cell-input mono" aria-label={`Capture ${index + 1} variable`} placeholder="name" value={c.name} onInput={(e) => update({ name: (e.target as HTMLInputElement).value })} />
             </td>
-            <td class="cell-select">
-              <select aria-label={`Capture ${index + 1} source`} value={c.source} onChange={(e) => setSource((e.target as HTMLSelectElement).value as CaptureSource)}>
-                {CAPTURE_SOURCES.map(([id, label]) => (
-                  <option key={id} value={id}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            </td>
+            <ChoiceCell label={`Capture ${index + 1} source`} value={c.source} options={CAPTURE_SOURCES} onChange={setSource} />
             <td>
               {c.source === 'status' ? (
                 <span class="cell-fixed muted">status code</span>
@@ -68,12 +65,7 @@ export function CapturesEditor({ captures, onChange }: { captures: Capture[]; on
                 <input class="cell-input mono" aria-label={`Capture ${index + 1} expression`} placeholder={PLACEHOLDERS[c.source]} value={c.expression} onInput={(e) => update({ expression: (e.target as HTMLInputElement).value })} />
               )}
             </td>
-            <td class="cell-select">
-              <select aria-label={`Capture ${index + 1} scope`} value={c.scope} onChange={(e) => update({ scope: (e.target as HTMLSelectElement).value as CaptureScope })}>
-                <option value="session">This session</option>
-                <option value="environment">Active environment</option>
-              </select>
-            </td>
+            <ChoiceCell label={`Capture ${index + 1} scope`} value={c.scope} options={SCOPES} onChange={(scope: CaptureScope) => update({ scope })} />
           </>
         );
       }}

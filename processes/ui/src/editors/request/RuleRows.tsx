@@ -61,3 +61,18 @@ export function RuleRows<T extends { enabled: boolean }>({ rules, onChange, noun
     </div>
   );
 }
+
+/** A rule's cell that picks one of `options` ([value, label]): a source, an operator. */
+export function ChoiceCell<V extends string>({ label, value, options, onChange }: { label: string; value: V; options: readonly (readonly [V, string])[]; onChange(value: V): void }) {
+  return (
+    <td class="cell-select">
+      <select aria-label={label} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value as V)}>
+        {options.map(([id, text]) => (
+          <option key={id} value={id}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </td>
+  );
+}
