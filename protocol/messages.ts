@@ -8,7 +8,7 @@
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
  *   app.*, workspace.*, session.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*,
  *   examples.*, query.*, httpLog.*, tree.*, run.*, captures.*  the supervisor, called by the UI or CLI
- *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
+ *   jar.*, grpc.descriptor  the supervisor, called by the sender (a send's hops ask the workspace's cookie jar; a gRPC call its definition)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
  */
@@ -155,6 +155,10 @@ export const methods = {
   'sender.streamTaken': { req: T.Object({ stream: T.String() }), res: T.Object({ open: T.Boolean() }) },
   /** A message over an open WebSocket session (its id came with the head); its row comes with the session's batches once sent. */
   'sender.socketSend': { req: T.Object({ stream: T.String(), message: OutgoingSocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** Half-closes an open gRPC client or bidirectional stream (its id came with the head): no more messages go on it. */
+  'sender.halfClose': { req: T.Object({ stream: T.String() }), res: T.Object({ halfClosed: T.Boolean() }) },
+  /** A gRPC definition's descriptor text by its SHA-256 (the sender asks once per definition it has not parsed; docs/grpc.md). */
+  'grpc.descriptor': { req: T.Object({ hash: T.String({ maxLength: 64 }) }), res: T.Object({ text: T.String() }) },
   /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
   'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
   /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */
