@@ -51,6 +51,17 @@ import {
   ImportSource,
 } from './model/import.js';
 
+/** A method of a gRPC API as the request editor's picker lists it (protocol/grpc/definition.ts). */
+const GrpcMethodDescription = T.Object({
+  service: T.String(),
+  method: T.String(),
+  requestType: T.String(),
+  responseType: T.String(),
+  requestStream: T.Boolean(),
+  responseStream: T.Boolean(),
+  kind: T.Union([T.Literal('unary'), T.Literal('server-stream'), T.Literal('client-stream'), T.Literal('bidi')]),
+});
+
 /** The Form view's schema for a request body, or why there is none. */
 const BodySchemaAnswer = T.Object({
   available: T.Boolean(),
@@ -330,6 +341,8 @@ export const methods = {
    * of its connect; its row comes with the session's rows once sent (docs/websocket.md).
    */
   'request.socketSend': { req: T.Object({ stream: T.String(), message: SocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** Half-closes an open gRPC client or bidirectional stream (its id came with its head): the server then knows no more messages come (docs/grpc.md). */
+  'request.halfClose': { req: T.Object({ stream: T.String() }), res: T.Object({ halfClosed: T.Boolean() }) },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
   'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
   /**
@@ -337,6 +350,18 @@ export const methods = {
    * it to read the one before (a page behind gets the newest rows, not a queue). `open` false: it ended.
    */
   'request.streamRead': { req: T.Object({ stream: T.String(), n: T.Integer({ minimum: 0 }) }), res: T.Object({ open: T.Boolean() }) },
+  /**
+   * A gRPC API's methods with their call kinds and its target; with a method, its input type as a
+   * JSON Schema (protocol/grpc/message-check.ts) and an example message (docs/grpc.md).
+   */
+  'grpc.describe': {
+    req: T.Object({ project: T.String(), api: T.String(), service: T.Optional(T.String()), method: T.Optional(T.String()) }),
+    res: T.Object({
+      methods: T.Array(GrpcMethodDescription),
+      target: T.String(),
+      input: T.Optional(T.Object({ schema: T.Unknown(), example: T.String() })),
+    }),
+  },
   /**
    * A GraphQL request's schema as SDL: its `.graphql` file when it names one; else the workspace's
    * cached introspection (`source: none` when there is none), or with `refresh` a new introspection
