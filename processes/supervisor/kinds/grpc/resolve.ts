@@ -38,9 +38,20 @@ export interface ResolvedCall {
 /** The method a request names in the definition, or why not. */
 export function methodIn(definition: LoadedDefinition, request: Pick<GrpcRequest, 'service' | 'method'>): { method: GrpcMethodInfo; input: protobuf.Type } {
   if (request.service === '' || request.method === '') throw new ParleyError('bad-input', 'Not sent: choose a method first.');
-  const method = grpcMethods(definition.root).find((m) => m.service === request.service && m.method === request.method);
-  if (!method) throw new ParleyError('not-found', `Not sent: the API's definition has no method ${quote(`${request.service}/${request.method}`)}. Choose another, or update the definition.`);
-  return { method, input: definition.root.lookupType(`.${method.requestType}`) };
+  const found = methodsOf(definition.root).get(`${request.service}/${request.method}`);
+  if (!found) throw new ParleyError('not-found', `Not sent: the API's definition has no method ${quote(`${request.service}/${request.method}`)}. Choose another, or update the definition.`);
+  return found;
+}
+
+/** A definition's methods by `service/method`, made once per parsed definition (a run calls one method thousands of times). */
+const methodIndex = new WeakMap<protobuf.Root, Map<string, { method: GrpcMethodInfo; input: protobuf.Type }>>();
+function methodsOf(root: protobuf.Root): Map<string, { method: GrpcMethodInfo; input: protobuf.Type }> {
+  let index = methodIndex.get(root);
+  if (!index) {
+    index = new Map(grpcMethods(root).map((method) => [`${method.service}/${method.method}`, { method, input: root.lookupType(`.${method.requestType}`) }]));
+    methodIndex.set(root, index);
+  }
+  return index;
 }
 
 /** `text` checked as a message of `input`: a refusal names the message and the field. */
