@@ -12,6 +12,7 @@
 import protobuf from 'protobufjs';
 import { ParleyError, quote } from '../errors.js';
 import { ownValue, setOwn } from '../own.js';
+import { stepText } from './message-check.js';
 
 /** Nesting deeper than this is refused (a recursive type written without end, or a hostile message). */
 export const MAX_MESSAGE_DEPTH = 100;
@@ -85,7 +86,7 @@ export function objectFromJson(type: protobuf.Type, value: unknown, path = '$', 
   const fields = fieldsOf(type);
   for (const key of Object.keys(value)) {
     const field = fields.get(key);
-    const at = `${path}.${key}`;
+    const at = `${path}${stepText(key)}`;
     if (!field) throw bad(at, `${typeName(type)} has no field ${quote(key)}.`);
     const item = ownValue(value, key);
     // proto3 JSON: null is the field's default (unset), except a google.protobuf.Value's null.
@@ -106,8 +107,8 @@ function fieldFromJson(field: protobuf.Field, value: unknown, path: string, dept
     const out: Record<string, unknown> = {};
     const keyType = (field as unknown as protobuf.MapField).keyType;
     for (const key of Object.keys(value)) {
-      checkMapKey(keyType, key, `${path}[${JSON.stringify(key)}]`);
-      setOwn(out, key, singleFromJson(field, ownValue(value, key), `${path}[${JSON.stringify(key)}]`, depth));
+      checkMapKey(keyType, key, `${path}${stepText(key)}`);
+      setOwn(out, key, singleFromJson(field, ownValue(value, key), `${path}${stepText(key)}`, depth));
     }
     return out;
   }
@@ -233,7 +234,7 @@ function wktFromJson(type: protobuf.Type, value: unknown, path: string, depth: n
 
 function structFields(value: object, path: string, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) setOwn(out, key, jsonValue(ownValue(value, key), `${path}.${key}`, depth + 1));
+  for (const key of Object.keys(value)) setOwn(out, key, jsonValue(ownValue(value, key), `${path}${stepText(key)}`, depth + 1));
   return out;
 }
 

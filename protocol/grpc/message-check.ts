@@ -59,8 +59,13 @@ export function fieldOf(node: SchemaNode, key: string): { name: string; node: Sc
   return undefined;
 }
 
+/** A path as errors name it: `$.user.tags[2]`, a key that is not a name quoted (`$.counts["a b"]`). */
 export function pathText(path: JsonPath): string {
-  return `$${path.map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join('')}`;
+  return `$${path.map(stepText).join('')}`;
+}
+
+export function stepText(step: string | number): string {
+  return typeof step === 'number' ? `[${step}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(step) ? `.${step}` : `[${JSON.stringify(step)}]`;
 }
 
 /** What is wrong with `value` as a message of `schema`, at most MAX_ISSUES of them. */
