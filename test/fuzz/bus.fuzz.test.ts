@@ -16,7 +16,7 @@ import { streamTransport } from '../../protocol/transport-stream.js';
 import { validateCompiled } from '../../protocol/validate-node.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { PROTOTYPE_NAMES } from '../support/prototype-names.js';
-import { FUZZ, expectTyped } from './fuzz-support.js';
+import { FUZZ, expectTyped, fuzzTimeout } from './fuzz-support.js';
 
 const MAX_FRAME = 64 * 1024;
 
@@ -87,5 +87,5 @@ describe('the bus under hostile frames', () => {
     );
     for (const err of [...errors, ...handlerErrors]) expectTyped(err, 'the peer');
     expect(client.pending).toBe(0);
-  }, 600_000);
+  }, fuzzTimeout(600_000));
 });
