@@ -13,7 +13,7 @@
 import { ParleyError } from '../../../../protocol/errors.js';
 import { isCredentialName } from '../../../../protocol/credentials/names.js';
 import type { ImportedEnvironment, ImportedVariable, ReportItem } from '../../../../protocol/model/import.js';
-import type { HttpPlaceholders} from './placeholders.js';
+import type { HttpPlaceholders } from './placeholders.js';
 import { isPlaceholderOnly } from './placeholders.js';
 
 export const PUBLIC_ENV_FILE = 'http-client.env.json';
