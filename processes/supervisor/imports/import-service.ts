@@ -6,7 +6,7 @@
  */
 import { open as openFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import { isHttp } from '../../../protocol/kinds/index.js';
@@ -88,7 +88,13 @@ export class ImportService {
     // Loaded on first use: a supervisor that never detects (parley run) skips even the registry's
     // detect rules (each format's converter loads only when an import runs, in the importer).
     const { createImporterRegistry } = await import('../../importer/engine/registry.js');
-    return { detection: createImporterRegistry().detectFormat(input) };
+    const detection = createImporterRegistry().detectFormat(input);
+    if (detection?.format === 'http' && source.kind === 'file') {
+      const { countEnvironmentsBeside } = await import('../../importer/engine/http-file/beside.js');
+      const environmentsBeside = await countEnvironmentsBeside(dirname(resolve(source.path)));
+      if (environmentsBeside > 0) return { detection, environmentsBeside };
+    }
+    return { detection };
   }
 
   async run(req: ReqOf<'import.run'>, ctx: JobContext<'import.run'>): Promise<ResOf<'import.run'>> {

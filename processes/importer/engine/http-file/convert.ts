@@ -32,7 +32,8 @@ import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import { syncPathParams } from '../../../../protocol/request-url.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { BodyFiles, textOf } from './body-files.js';
-import { PRIVATE_ENV_FILE, PUBLIC_ENV_FILE, readEnvironmentFiles, type EnvFileText } from './environments.js';
+import { environmentFilesBeside } from './beside.js';
+import { readEnvironmentFiles } from './environments.js';
 import { HTTP_METHODS, parseHttpFile, type ParsedRequest, type ScriptRef } from './parse.js';
 import { HttpPlaceholders, isPlaceholderOnly } from './placeholders.js';
 
@@ -90,7 +91,7 @@ export async function convertHttpFile(input: ImportInput, ctx: ImportContext): P
   // The environment files beside a picked file, when the user kept the option ticked.
   let environments: ImportResult['environments'];
   if (dir && ctx.options.httpEnvironments !== false) {
-    const envFiles = await environmentFilesBeside(walk);
+    const envFiles = await environmentFilesBeside(walk.files, walk.warnings);
     if (envFiles.length > 0) {
       const read = readEnvironmentFiles(envFiles, walk.vars);
       environments = read.environments;
@@ -134,25 +135,6 @@ export async function convertHttpFile(input: ImportInput, ctx: ImportContext): P
       importedAt: ctx.now().toISOString(),
     },
   };
-}
-
-/** http-client.env.json and its private partner beside the picked file, those that exist. */
-async function environmentFilesBeside(walk: Walk): Promise<EnvFileText[]> {
-  const out: EnvFileText[] = [];
-  for (const [name, isPrivate] of [[PUBLIC_ENV_FILE, false], [PRIVATE_ENV_FILE, true]] as const) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await walk.files.read(name);
-    } catch (err) {
-      // Not there is the usual case; one that is there but cannot be read is said.
-      if ((err as ParleyError).code !== 'import-file-unreadable' || !/not found/.test((err as Error).message)) walk.warnings.push({ message: `${name} beside the file was not read: ${(err as Error).message}` });
-      continue;
-    }
-    const text = textOf(bytes);
-    if (text === null) walk.warnings.push({ message: `${name} beside the file is not UTF-8 text and was not read.` });
-    else out.push({ name, text, private: isPrivate });
-  }
-  return out;
 }
 
 async function convertRequest(walk: Walk, req: ParsedRequest, index: number): Promise<Request | null> {
