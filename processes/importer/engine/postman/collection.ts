@@ -16,7 +16,7 @@ import { ownValue } from '../../../../protocol/own.js';
 import { syncPathParams } from '../../../../protocol/request-url.js';
 import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import type { ImportContext, ImportInput } from '../importer.js';
-import { collectionVersion } from './detect.js';
+import { schemaVersion } from './detect.js';
 import { isObject, readPostmanJson, scalarText } from './read-json.js';
 import { PlaceholderConverter } from './variables.js';
 
@@ -57,7 +57,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
     if (isObject(raw) && Array.isArray(raw.requests)) throw new ParleyError('import-malformed', `${file} is a Postman collection v1, which Parley does not read: export it again from Postman as Collection v2.1.`, { file });
     throw new ParleyError('import-malformed', `${file} is not a Postman collection: it has no info object.`, { file, path: '/info' });
   }
-  const version = collectionVersion(JSON.stringify({ info: raw.info })) ?? (typeof raw.info.schema === 'string' ? null : '2.1');
+  const version = schemaVersion(raw.info.schema) ?? (typeof raw.info.schema === 'string' ? null : '2.1');
   if (version === null) throw new ParleyError('import-malformed', `${file} declares the schema ${quoteShort(String(raw.info.schema))}, not Postman collection v2.0 or v2.1.`, { file, path: '/info/schema' });
   if (raw.item !== undefined && !Array.isArray(raw.item)) throw new ParleyError('import-malformed', `${file} is not a valid Postman collection: item must be a list.`, { file, path: '/item' });
 
