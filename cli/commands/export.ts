@@ -62,7 +62,7 @@ export async function runExport(args: string[]): Promise<number> {
       apiId = apis[0]!.id;
     }
     const target = values.folder !== undefined ? { kind: 'folder' as const, id: folderAt(store, apiId, values.folder) } : { kind: 'api' as const, id: apiId };
-    const done = await exportToFile(store, target, values.format, resolve(values.out));
+    const done = await exportToFile(store, target, values.format, resolve(values.out), { replace: true });
     if (values.json) process.stdout.write(`${JSON.stringify(done)}\n`);
     else {
       process.stdout.write(`Exported ${done.requests} request${done.requests === 1 ? '' : 's'} to ${done.file}\n`);

@@ -29,6 +29,7 @@ import { queryHandlers } from './checks/query.js';
 import { httpLogHandlers } from './http-log/handlers.js';
 import { treeHandlers } from './tree/handlers.js';
 import { runHandlers } from './run/handlers.js';
+import { exportHandlers } from './export/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -55,6 +56,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...graphqlHandlers(sup),
     ...treeHandlers(sup),
     ...runHandlers(sup),
+    ...exportHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

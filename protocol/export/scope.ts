@@ -4,6 +4,7 @@
  * (processes/supervisor/export/); each format's converter (processes/importer/engine/export/)
  * turns it into text, as pure code.
  */
+import { Type as T, type Static } from '@sinclair/typebox';
 import type { FolderScope } from '../inheritance.js';
 import type { AnyRequest } from '../kinds/index.js';
 import type { Api } from '../model/api.js';
@@ -18,6 +19,17 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_FORMAT_INFO: Readonly<Record<ExportFormat, { label: string; extension: string }>> = {
   postman: { label: 'Postman collection v2.1', extension: '.postman_collection.json' },
 };
+
+/** The format as it travels (`project.export`). */
+export const ExportFormatField = T.Union(EXPORT_FORMATS.map((f) => T.Literal(f)));
+
+/** What an export reads: an API by its id, or a folder by its tree id. */
+export const ExportTarget = T.Object({ kind: T.Union([T.Literal('api'), T.Literal('folder')]), id: T.String({ minLength: 1 }) });
+export type ExportTarget = Static<typeof ExportTarget>;
+
+/** What an export wrote: the file, how many requests, and what it could not carry. */
+export const ExportDone = T.Object({ file: T.String(), requests: T.Integer({ minimum: 0 }), notes: T.Array(T.String()) });
+export type ExportDone = Static<typeof ExportDone>;
 
 export function isExportFormat(value: string): value is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(value);
