@@ -400,7 +400,14 @@ export const methods = {
   'request.bodySchema': { req: T.Object({ project: T.String(), request: Request }), res: BodySchemaAnswer },
 
   /** Auto-detect for the dialog's badge, on a file or pasted text (a URL is recognised when read). */
-  'import.detect': { req: T.Object({ source: ImportSource }), res: T.Object({ detection: T.Union([Detection(), T.Null()]) }) },
+  'import.detect': {
+    req: T.Object({ source: ImportSource }),
+    res: T.Object({
+      detection: T.Union([Detection(), T.Null()]),
+      /** A picked .http file: how many environments the HTTP client environment files beside it hold (the dialog's "Also import N environments"). */
+      environmentsBeside: T.Optional(T.Integer({ minimum: 0 })),
+    }),
+  },
   /** Runs an import in an importer child and writes what it made, atomically; cancel stops it. */
   'import.run': {
     /** `into` is needed only when the source brings something for a project (not for environments and globals). */
