@@ -4,7 +4,7 @@
  * the API's base URL joined, assertions as a test script, a secret only as its reference); an
  * existing file is never replaced; and the palette's "Export an API or folder…".
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,7 @@ describe.skipIf(missing !== null)('Export…', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.stop();
+    await rm(work, { recursive: true, force: true });
   });
 
   const toasts = () => page.locator('.toast').allInnerTexts();
