@@ -60,8 +60,9 @@ ${formatLines('        ')}
       Secrets: PARLEY_SECRET_<NAME>, else the keychain or the vault (PARLEY_VAULT_PASSPHRASE unlocks it).
       parley run --help shows every option.
 
-  parley export <project-folder> [--api <name>] [--folder <path>] --format postman --out <file> [--json]
-      Export an API or a folder as a file other tools read (a Postman collection v2.1); credentials
+  parley export <project-folder> [--api <name>] [--folder <path>] --format postman|openapi --out <file> [--json]
+      Export an API or a folder as a file other tools read (a Postman collection v2.1, or OpenAPI 3.1
+      for an API without a definition); credentials
       only as references. Exit 0 written, 2 not. parley export --help shows every option.
 
   parley --help       this text

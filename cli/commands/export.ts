@@ -19,6 +19,8 @@ Usage:
   --api <name>      the API to export (its name, or its id); may be left out when the project has one API
   --folder <path>   only this folder of the API (folder names joined by /)
   --format <name>   postman: a Postman collection v2.1 (newman runs it)
+                    openapi: an OpenAPI 3.1 document of an API without a definition (paths from
+                    the requests, schemas inferred from saved examples and JSON bodies)
   --out <file>      the file to write (replaced when it exists)
   --json            print what was written as JSON: { file, requests, notes }
 

@@ -12,12 +12,13 @@ import type { Row } from '../model/common.js';
 import type { Example } from '../model/example.js';
 import type { FolderSettings } from '../model/project.js';
 
-export const EXPORT_FORMATS = ['postman'] as const;
+export const EXPORT_FORMATS = ['postman', 'openapi'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Each format's name in words and the file name ending it is saved with. */
 export const EXPORT_FORMAT_INFO: Readonly<Record<ExportFormat, { label: string; extension: string }>> = {
   postman: { label: 'Postman collection v2.1', extension: '.postman_collection.json' },
+  openapi: { label: 'OpenAPI 3.1 (for an API without a definition)', extension: '.openapi.json' },
 };
 
 /** The format as it travels (`project.export`). */
