@@ -8,6 +8,7 @@
  * until Show is pressed; its `${name}` references stay readable and marked, and their values
  * are masked on hover and in completion.
  */
+import type { CompletionSource } from '@codemirror/autocomplete';
 import { createContext } from 'preact';
 import { useContext, useMemo } from 'preact/hooks';
 import { useSignal } from '@preact/signals';
@@ -43,7 +44,7 @@ export function VarField({ label, value, onChange, project, scope, masked = fals
   const hidden = masked && !shown.value;
   const given = useContext(FieldScope);
   const inScope = scope ?? given ?? scopeOf(project ?? '');
-  const extensions = useMemo(() => [variableSupport(inScope, { masked }), hidden ? maskLiterals() : []], [inScope, masked, hidden]);
+  const extensions = useMemo(() => [variableSupport(inScope, NO_SOURCES, { masked }), hidden ? maskLiterals() : []], [inScope, masked, hidden]);
   const field = <CodeEditor singleLine label={label} language="text" value={value} onChange={onChange} extensions={extensions} placeholder={placeholder} title={title} class={cls} />;
   if (!masked) return field;
   return (
@@ -57,7 +58,9 @@ export function VarField({ label, value, onChange, project, scope, masked = fals
 }
 
 /** The variables of `project` for a multi-line code editor (a request body). */
-export function useVariableSupport(project: string) {
+export function useVariableSupport(project: string, more: readonly CompletionSource[] = NO_SOURCES) {
   const given = useContext(FieldScope);
-  return useMemo(() => variableSupport(given ?? scopeOf(project)), [given, project]);
+  return useMemo(() => variableSupport(given ?? scopeOf(project), more), [given, project, more]);
 }
+
+const NO_SOURCES: readonly CompletionSource[] = [];

@@ -5,17 +5,18 @@
  */
 import type { Extension } from '@codemirror/state';
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from '@codemirror/view';
-import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { autocompletion, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import type { ReadonlySignal } from '@preact/signals';
 import { describeSource, resolve, type EditorScope, type Resolution } from '../state/variable-scope.js';
 
 const MASK = '••••••••';
 
 /**
- * `masked`: the field holds a secret (a password, a token), so every value it offers or shows on
- * hover is masked too: what a variable stands for there is a credential.
+ * `more`: other completion sources of the same editor (a gRPC message's fields): one autocompletion
+ * holds them all. `masked`: the field holds a secret (a password, a token), so every value it
+ * offers or shows on hover is masked too: what a variable stands for there is a credential.
  */
-export function variableSupport(scope: ReadonlySignal<EditorScope>, { masked = false }: { masked?: boolean } = {}): Extension {
+export function variableSupport(scope: ReadonlySignal<EditorScope>, more: readonly CompletionSource[] = [], { masked = false }: { masked?: boolean } = {}): Extension {
   const marks = new MatchDecorator({
     regexp: /\$\{([^{}\n]+)\}/g,
     decoration: (match) => Decoration.mark({ class: resolve(match[1]!, scope.value).kind === 'missing' ? 'cm-var cm-var-missing' : 'cm-var cm-var-ok' }),
@@ -71,7 +72,7 @@ export function variableSupport(scope: ReadonlySignal<EditorScope>, { masked = f
     return { from: before.from + 2, options, validFor: /^[^{}\s]*$/ };
   };
 
-  return [highlighter, hover, autocompletion({ override: [complete], activateOnTyping: true }), variableTheme];
+  return [highlighter, hover, autocompletion({ override: [complete, ...more], activateOnTyping: true }), variableTheme];
 }
 
 function tooltipFor(name: string, scope: EditorScope, masked: boolean): HTMLElement {
