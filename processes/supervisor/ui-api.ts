@@ -27,6 +27,7 @@ import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 import { queryHandlers } from './checks/query.js';
 import { httpLogHandlers } from './http-log/handlers.js';
+import { grpcUiHandlers } from './kinds/grpc/handlers.js';
 import { treeHandlers } from './tree/handlers.js';
 import { runHandlers } from './run/handlers.js';
 
@@ -53,6 +54,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...queryHandlers(sup),
     ...httpLogHandlers(sup),
     ...graphqlHandlers(sup),
+    ...grpcUiHandlers(sup),
     ...treeHandlers(sup),
     ...runHandlers(sup),
     'app.info': () => ({
