@@ -12,6 +12,7 @@
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
  */
+import { ExportDone, ExportFormatField, ExportTarget } from './export/scope.js';
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
@@ -384,6 +385,11 @@ export const methods = {
 
   /** The request (as edited) as the curl command that sends it now; secrets masked unless `showSecrets`. */
   'request.curl': { req: T.Object({ project: T.String(), request: Request, showSecrets: T.Boolean() }), res: T.Object({ command: T.String() }) },
+  /**
+   * Exports an API or a folder as a file other tools read (docs/export.md): `path` absolute or
+   * relative to the home folder; an existing file is never replaced.
+   */
+  'project.export': { req: T.Object({ project: T.String(), target: ExportTarget, format: ExportFormatField, path: T.String({ minLength: 1 }) }), res: ExportDone },
   /** A request's recorded examples (at most 5, one per status), with any example file that could not be read. */
   'examples.list': { req: T.Object({ project: T.String(), requestId: T.String() }), res: T.Object({ examples: T.Array(Example), problems: T.Array(T.String()) }) },
   /**

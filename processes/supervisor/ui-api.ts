@@ -30,6 +30,7 @@ import { httpLogHandlers } from './http-log/handlers.js';
 import { grpcUiHandlers } from './kinds/grpc/handlers.js';
 import { treeHandlers } from './tree/handlers.js';
 import { runHandlers } from './run/handlers.js';
+import { exportHandlers } from './export/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -57,6 +58,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...grpcUiHandlers(sup),
     ...treeHandlers(sup),
     ...runHandlers(sup),
+    ...exportHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,
