@@ -341,8 +341,12 @@ function decodeLoose(text: string): string {
   }
 }
 
+/** Where a URL's origin ends, however it is written: `https://host:1`, `{{scheme}}://{{host}}`, or `{{host}}` standing for it. */
+const ORIGIN = /^(?:(?:[a-z][a-z0-9+.-]*|\{\{[^{}]+\}\}):\/\/[^/?#]*|\{\{[^{}]+\}\}(?=[/?#]|$))/i;
+
+/** The URL's path for a request's name ("METHOD /path", as docs/importers.md says). */
 function shortUrl(url: string): string {
-  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split('?')[0] || '/';
+  const path = url.replace(ORIGIN, '').split('?')[0] || '/';
   return path.length > 80 ? `${path.slice(0, 80)}…` : path;
 }
 

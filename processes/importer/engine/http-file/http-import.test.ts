@@ -151,6 +151,19 @@ describe('converting', () => {
   });
 });
 
+describe('an unnamed request is named "METHOD /path" (docs/importers.md), its origin left out however it is written', () => {
+  it.each([
+    ['https://api.example.test/pets?limit=1', 'GET /pets'],
+    ['{{host}}/pets/{{petId}}', 'GET /pets/{{petId}}'],
+    ['{{api}}/v1/pets', 'GET /v1/pets'],
+    ['{{scheme}}://{{endpoint}}/simple', 'GET /simple'],
+    ['{{scheme}}://{{endpoint}}', 'GET /'],
+    ['http://127.0.0.1:8080', 'GET /'],
+  ])('%s', async (url, name) => {
+    expect(requests(await pasted(`GET ${url}`)).map((r) => r.name)).toEqual([name]);
+  });
+});
+
 describe('body files: read only from inside the picked file\'s folder', () => {
   it('reads < ./file as the body, and <@ ./file with its variables replaced', async () => {
     const dir = join(work, 'bodies');
