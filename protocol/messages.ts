@@ -155,6 +155,8 @@ export const methods = {
   'sender.streamTaken': { req: T.Object({ stream: T.String() }), res: T.Object({ open: T.Boolean() }) },
   /** A message over an open WebSocket session (its id came with the head); its row comes with the session's batches once sent. */
   'sender.socketSend': { req: T.Object({ stream: T.String(), message: OutgoingSocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** A ping frame over an open WebSocket session; its row, and the server's pong's, come with the session's batches. */
+  'sender.socketPing': { req: T.Object({ stream: T.String() }), res: T.Object({ sent: T.Boolean() }) },
   /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
   'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
   /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */
@@ -248,6 +250,8 @@ export const methods = {
     req: T.Object({ project: T.String(), path: T.String() }),
     res: T.Object({ path: T.String(), copied: T.Boolean(), size: T.Integer({ minimum: 0 }) }),
   },
+  /** The size of a file a request names, by its path in the project (refused outside it, `not-found` when it is not there). */
+  'project.fileSize': { req: T.Object({ project: T.String(), file: T.String() }), res: T.Object({ size: T.Integer({ minimum: 0 }) }) },
 
   /** Forgets a project in this workspace: closed, and out of the recent projects (its folder is left as it is). */
   'workspace.forgetProject': { req: ProjectRef, res: Workspace },
@@ -326,6 +330,8 @@ export const methods = {
    * of its connect; its row comes with the session's rows once sent (docs/websocket.md).
    */
   'request.socketSend': { req: T.Object({ stream: T.String(), message: SocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** Ping: a ping frame over an open WebSocket session; the pong shows as a row, as a server's pings do. */
+  'request.socketPing': { req: T.Object({ stream: T.String() }), res: T.Object({ sent: T.Boolean() }) },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
   'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
   /**

@@ -5,12 +5,19 @@ import { join } from 'node:path';
 import type { Peer } from '../../protocol/peer.js';
 import { connectToSupervisor } from '../runtime/child.js';
 import { ParleyError } from '../../protocol/errors.js';
-import type { OutgoingSocketMessage } from '../../protocol/model/websocket.js';
-import { closeDispatchers, send, type CookieJarPort } from './engine/index.js';
+import { closeDispatchers, send, type CookieJarPort, type OpenSocket } from './engine/index.js';
 
 const spoolDir = join(process.env.PARLEY_SPOOL_DIR ?? tmpdir(), 'parley-spool');
-/** The event streams being read, by the id their head carried: `sender.stopStream` ends one, `sender.streamTaken` paces one. */
-const reads = new Map<string, { stop: AbortController; taken: () => void; send?: (message: OutgoingSocketMessage) => Promise<void> }>();
+/**
+ * The event streams being read, by the id their head carried: `sender.stopStream` ends one,
+ * `sender.streamTaken` paces one, `sender.socketSend` and `sender.socketPing` reach an open WebSocket.
+ */
+interface Read {
+  stop: AbortController;
+  taken: () => void;
+  socket?: OpenSocket;
+}
+const reads = new Map<string, Read>();
 
 /** The workspace's cookie jar, which the supervisor keeps: asked over the bus, hop by hop. */
 function supervisorJar(peer: Peer, signal: AbortSignal): CookieJarPort {
@@ -25,7 +32,7 @@ const peer: Peer = connectToSupervisor({
   handlers: {
     // An event stream's head and row batches go back as chunks of the call, ahead of its result.
     'sender.send': async (spec, { signal, chunk }) => {
-      const read: { stop: AbortController; taken: () => void; send?: (message: OutgoingSocketMessage) => Promise<void> } = { stop: new AbortController(), taken: () => {} };
+      const read: Read = { stop: new AbortController(), taken: () => {} };
       const id = randomUUID();
       try {
         return await send(spec, {
@@ -35,7 +42,7 @@ const peer: Peer = connectToSupervisor({
           stream: {
             stop: read.stop.signal,
             onTaken: (taken) => void (read.taken = taken),
-            onSend: (sendMessage) => void (read.send = sendMessage),
+            onOpen: (socket) => void (read.socket = socket),
             head: (head, timing, hopTiming) => {
               reads.set(id, read);
               chunk({ kind: 'head', head, timing, hopTiming, stream: id });
@@ -53,9 +60,15 @@ const peer: Peer = connectToSupervisor({
       return { stopped: read !== undefined };
     },
     'sender.socketSend': async ({ stream, message }) => {
-      const read = reads.get(stream);
-      if (!read?.send) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
-      await read.send(message);
+      const socket = reads.get(stream)?.socket;
+      if (!socket) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
+      await socket.send(message);
+      return { sent: true };
+    },
+    'sender.socketPing': async ({ stream }) => {
+      const socket = reads.get(stream)?.socket;
+      if (!socket) throw new ParleyError('socket-closed', 'The connection is closed: the ping was not sent.');
+      await socket.ping();
       return { sent: true };
     },
     'sender.streamTaken': ({ stream }) => {

@@ -55,8 +55,15 @@ export interface StreamSink {
   stop?: AbortSignal;
   /** Given the function to call each time the receiver has taken a batch (StreamKeeper.taken): batches then wait for it. */
   onTaken?(taken: () => void): void;
-  /** A WebSocket session: given, once the socket is open, the function that sends a message over it. */
-  onSend?(send: (message: OutgoingSocketMessage) => Promise<void>): void;
+  /** A WebSocket session: given, once the socket is open, what sends a message or a ping over it. */
+  onOpen?(socket: OpenSocket): void;
+}
+
+/** An open WebSocket session as its caller reaches it: each call's row comes back with the session's rows once it is on the socket. */
+export interface OpenSocket {
+  send(message: OutgoingSocketMessage): Promise<void>;
+  /** A ping frame (the Ping button); the server's pong comes back as a row. */
+  ping(): Promise<void>;
 }
 
 /**

@@ -16,6 +16,10 @@ export function httpLogHandlers(sup: Supervisor): Handlers {
       await sup.streams.sendMessage(stream, message);
       return { sent: true };
     },
+    'request.socketPing': async ({ stream }) => {
+      await sup.streams.ping(stream);
+      return { sent: true };
+    },
     'request.streamRead': ({ stream, n }) => ({ open: sup.streams.read(stream, n) }),
     'httpLog.list': () => sup.httpLog.list(),
     'httpLog.get': ({ id }) => sup.httpLog.get(id),

@@ -329,6 +329,7 @@ export async function putOnWire(
         stream.sendMessage = async (message) => {
           await sup.sender.call('sender.socketSend', { stream: read, message: await made(message) });
         };
+        stream.ping = async () => void (await sup.sender.call('sender.socketPing', { stream: read }));
       }
       log.streamOpened(chunk.head.status, chunk.head.statusText);
     } else stream?.add(chunk.batch);

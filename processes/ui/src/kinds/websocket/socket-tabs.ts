@@ -68,6 +68,19 @@ export async function connect(state: SocketTabState): Promise<void> {
 /** Disconnect: the sender closes the socket with 1000 and the send answers with the session; a handshake under way is cancelled. */
 export const disconnect: (state: SocketTabState) => void = stopSend;
 
+/** Ping: a ping frame over the open session; its row and the pong's show, pings and pongs shown from now on. */
+export async function ping(state: SocketTabState): Promise<void> {
+  const live = state.live.value;
+  if (!live || live.state.value !== 'open') return;
+  state.showPings.value = true;
+  state.composer.problem.value = null;
+  try {
+    await call('request.socketPing', { stream: live.id });
+  } catch (err) {
+    state.composer.problem.value = (err as Error).message;
+  }
+}
+
 /** Sends `message` over the open session (expanded by the supervisor with the connect's scope); a refusal is shown by the composer. */
 export async function sendMessage(state: SocketTabState, message: SocketMessage): Promise<boolean> {
   const live = state.live.value;
