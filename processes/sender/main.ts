@@ -5,17 +5,20 @@ import { join } from 'node:path';
 import type { Peer } from '../../protocol/peer.js';
 import { connectToSupervisor } from '../runtime/child.js';
 import { ParleyError } from '../../protocol/errors.js';
-import { closeDispatchers, send, type CookieJarPort, type OpenSocket } from './engine/index.js';
+import type { OutgoingSocketMessage } from '../../protocol/model/websocket.js';
+import { closeChannels, closeDispatchers, send, type CookieJarPort } from './engine/index.js';
 
 const spoolDir = join(process.env.PARLEY_SPOOL_DIR ?? tmpdir(), 'parley-spool');
 /**
  * The event streams being read, by the id their head carried: `sender.stopStream` ends one,
- * `sender.streamTaken` paces one, `sender.socketSend` and `sender.socketPing` reach an open WebSocket.
+ * `sender.streamTaken` paces one; a WebSocket's `send` and `ping`, a gRPC stream's `send` and `halfClose`.
  */
 interface Read {
   stop: AbortController;
   taken: () => void;
-  socket?: OpenSocket;
+  send?: (message: OutgoingSocketMessage) => Promise<void>;
+  halfClose?: () => void;
+  ping?: () => Promise<void>;
 }
 const reads = new Map<string, Read>();
 
@@ -39,10 +42,13 @@ const peer: Peer = connectToSupervisor({
           signal,
           spoolDir,
           jar: supervisorJar(peer, signal),
+          grpcDescriptor: async (hash) => (await peer.call('grpc.descriptor', { hash }, { signal })).text,
           stream: {
             stop: read.stop.signal,
             onTaken: (taken) => void (read.taken = taken),
-            onOpen: (socket) => void (read.socket = socket),
+            onSend: (sendMessage) => void (read.send = sendMessage),
+            onHalfClose: (halfClose) => void (read.halfClose = halfClose),
+            onPing: (ping) => void (read.ping = ping),
             head: (head, timing, hopTiming) => {
               reads.set(id, read);
               chunk({ kind: 'head', head, timing, hopTiming, stream: id });
@@ -60,16 +66,22 @@ const peer: Peer = connectToSupervisor({
       return { stopped: read !== undefined };
     },
     'sender.socketSend': async ({ stream, message }) => {
-      const socket = reads.get(stream)?.socket;
-      if (!socket) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
-      await socket.send(message);
+      const read = reads.get(stream);
+      if (!read?.send) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
+      await read.send(message);
       return { sent: true };
     },
     'sender.socketPing': async ({ stream }) => {
-      const socket = reads.get(stream)?.socket;
-      if (!socket) throw new ParleyError('socket-closed', 'The connection is closed: the ping was not sent.');
-      await socket.ping();
+      const read = reads.get(stream);
+      if (!read?.ping) throw new ParleyError('socket-closed', 'The connection is closed: the ping was not sent.');
+      await read.ping();
       return { sent: true };
+    },
+    'sender.halfClose': ({ stream }) => {
+      const read = reads.get(stream);
+      if (!read?.halfClose) throw new ParleyError('socket-closed', 'The call has ended or does not stream requests: nothing to half-close.');
+      read.halfClose();
+      return { halfClosed: true };
     },
     'sender.streamTaken': ({ stream }) => {
       const read = reads.get(stream);
@@ -77,5 +89,8 @@ const peer: Peer = connectToSupervisor({
       return { open: read !== undefined };
     },
   },
-  onShutdown: () => closeDispatchers(),
+  onShutdown: () => {
+    closeChannels();
+    return closeDispatchers();
+  },
 });

@@ -27,8 +27,10 @@ import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 import { queryHandlers } from './checks/query.js';
 import { httpLogHandlers } from './http-log/handlers.js';
+import { grpcUiHandlers } from './kinds/grpc/handlers.js';
 import { treeHandlers } from './tree/handlers.js';
 import { runHandlers } from './run/handlers.js';
+import { exportHandlers } from './export/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -53,8 +55,10 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...queryHandlers(sup),
     ...httpLogHandlers(sup),
     ...graphqlHandlers(sup),
+    ...grpcUiHandlers(sup),
     ...treeHandlers(sup),
     ...runHandlers(sup),
+    ...exportHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,

@@ -16,6 +16,8 @@ import { WSDL_DETECT_RULES } from './wsdl/detect.js';
 import { wsdlImporter } from './wsdl/importer.js';
 import { SOAPUI_DETECT_RULES } from './soapui/detect.js';
 import { soapuiImporter } from './soapui/importer.js';
+import { HTTP_DETECT_RULES, HTTP_ENV_DETECT_RULES } from './http-file/detect.js';
+import { httpEnvironmentImporter, httpFileImporter } from './http-file/importer.js';
 
 export interface RegisteredImporter {
   importer: Importer;
@@ -74,6 +76,8 @@ export function createImporterRegistry(): ImporterRegistry {
     { importer: postmanEnvironmentImporter, rules: POSTMAN_ENVIRONMENT_RULES },
     { importer: postmanGlobalsImporter, rules: POSTMAN_GLOBALS_RULES },
     { importer: harImporter, rules: HAR_DETECT_RULES },
+    { importer: httpFileImporter, rules: HTTP_DETECT_RULES },
+    { importer: httpEnvironmentImporter, rules: HTTP_ENV_DETECT_RULES },
     { importer: wsdlImporter, rules: WSDL_DETECT_RULES },
     { importer: soapuiImporter, rules: SOAPUI_DETECT_RULES },
   ]);

@@ -65,10 +65,12 @@ export interface PreparedSend {
   log?: boolean;
   /** A WebSocket session's: a message as the sender puts it on the socket (expanded with this send's scope). */
   socketMessage?: (message: SocketMessage) => Promise<OutgoingSocketMessage>;
+  /** A gRPC client or bidirectional stream's: it can be half-closed while it runs. */
+  halfClosable?: boolean;
 }
 
 /** What putting a send on the wire needs of its preparation (any kind's). */
-export type WireSend = Pick<PreparedSend, 'store' | 'secrets' | 'assertions' | 'captures' | 'capturedCredentials' | 'history' | 'log' | 'socketMessage'> & { request: AnyRequest };
+export type WireSend = Pick<PreparedSend, 'store' | 'secrets' | 'assertions' | 'captures' | 'capturedCredentials' | 'history' | 'log' | 'socketMessage' | 'halfClosable'> & { request: AnyRequest };
 
 /** Where `${name}` resolves for a send, and what `parley run` lays over it. */
 export interface ScopeOverrides {
@@ -331,6 +333,11 @@ export async function putOnWire(
         };
         stream.ping = async () => void (await sup.sender.call('sender.socketPing', { stream: read }));
       }
+      if (prepared.halfClosable) {
+        stream.halfClose = async () => {
+          await sup.sender.call('sender.halfClose', { stream: read });
+        };
+      }
       log.streamOpened(chunk.head.status, chunk.head.statusText);
     } else stream?.add(chunk.batch);
   };
@@ -458,6 +465,8 @@ async function recordStreamSend(
 
 /** Like curl and other HTTP clients, a request that names no Accept asks for anything. */
 function withDefaultAccept(spec: SendSpec): SendSpec {
+  // A gRPC call's headers are its metadata: nothing is added to them.
+  if (spec.grpc !== undefined) return spec;
   if (spec.headers.some(([n]) => n.toLowerCase() === 'accept')) return spec;
   return { ...spec, headers: [...spec.headers, ['Accept', '*/*']] };
 }

@@ -58,6 +58,8 @@ export class StreamSession {
   sendMessage: ((message: SocketMessage) => Promise<void>) | undefined;
   /** A WebSocket session's: a ping frame over it (`request.socketPing`). */
   ping: (() => Promise<void>) | undefined;
+  /** A gRPC client or bidirectional stream's: half-closes its request side (`request.halfClose`). */
+  halfClose: (() => Promise<void>) | undefined;
   readonly head: ResponseHead;
   readonly timing: Timing;
   /** The true counts, as the last batch gave them. */
@@ -222,6 +224,13 @@ export class OpenStreams {
     const session = this.sessions.get(id);
     if (!session?.ping) throw new ParleyError('socket-closed', 'The connection is closed: the ping was not sent.');
     await session.ping();
+  }
+
+  /** Half-closes an open gRPC client or bidirectional stream; refused when no such stream runs. */
+  async halfClose(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session?.halfClose) throw new ParleyError('socket-closed', 'The call has ended or does not stream requests: nothing to half-close.');
+    await session.halfClose();
   }
 
   close(session: StreamSession): void {

@@ -11,7 +11,7 @@ import { WebSocketServer } from 'ws';
 import type { SendSpec } from '../../../../protocol/model/exchange.js';
 import type { StreamRow } from '../../../../protocol/model/stream.js';
 import { until } from '../../../../test/support/until.js';
-import { send, type OpenSocket } from '../index.js';
+import { send } from '../index.js';
 import { sendSpec, tempDir } from '../test-support/spec.js';
 import { certificate, startForwardProxy, testCaPem, type ForwardProxy } from '../test-support/servers.js';
 
@@ -54,13 +54,13 @@ afterAll(async () => {
 async function echoThrough(url: string, spec: Partial<SendSpec>, text: string) {
   const rows: StreamRow[] = [];
   const stop = new AbortController();
-  let socket: OpenSocket | undefined;
+  let sendText: ((message: { text: string }) => Promise<void>) | undefined;
   const result = send(sendSpec(url, { socket: { protocols: [] }, ...spec }), {
     spoolDir: spool.path,
-    stream: { head: () => {}, rows: (batch) => rows.push(...batch), stop: stop.signal, onOpen: (opened) => void (socket = opened) },
+    stream: { head: () => {}, rows: (batch) => rows.push(...batch), stop: stop.signal, onSend: (fn) => void (sendText = fn) },
   });
-  await until(() => socket !== undefined);
-  await socket!.send({ text });
+  await until(() => sendText !== undefined);
+  await sendText!({ text });
   await until(() => rows.some((r) => r.kind === 'received'));
   stop.abort();
   return { result: await result, rows };

@@ -12,7 +12,7 @@ import type { ResponseHead, SendSpec } from '../../../../protocol/model/exchange
 import { STREAM_LIMITS, type StreamRow } from '../../../../protocol/model/stream.js';
 import type { OutgoingSocketMessage } from '../../../../protocol/model/websocket.js';
 import { until } from '../../../../test/support/until.js';
-import { send, type OpenSocket } from '../index.js';
+import { send } from '../index.js';
 import { sendSpec, tempDir } from '../test-support/spec.js';
 
 const spool = tempDir();
@@ -48,14 +48,16 @@ function open(path: string, spec: Partial<SendSpec> = {}) {
   const heads: ResponseHead[] = [];
   const rows: StreamRow[] = [];
   const stop = new AbortController();
-  let sender: OpenSocket | undefined;
+  let sender: ((message: OutgoingSocketMessage) => Promise<void>) | undefined;
+  let pinger: (() => Promise<void>) | undefined;
   const result = send(sendSpec(`${base}${path}`, { socket: { protocols: [] }, ...spec }), {
     spoolDir: spool.path,
     stream: {
       head: (head) => heads.push(head),
       rows: (batch) => rows.push(...batch),
       stop: stop.signal,
-      onOpen: (socket) => void (sender = socket),
+      onSend: (fn) => void (sender = fn),
+      onPing: (fn) => void (pinger = fn),
     },
   });
   return {
@@ -63,8 +65,8 @@ function open(path: string, spec: Partial<SendSpec> = {}) {
     rows,
     result,
     opened: () => until(() => sender !== undefined),
-    send: (message: OutgoingSocketMessage) => sender!.send(message),
-    ping: () => sender!.ping(),
+    send: (message: OutgoingSocketMessage) => sender!(message),
+    ping: () => pinger!(),
     disconnect: () => stop.abort(),
   };
 }

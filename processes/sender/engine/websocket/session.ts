@@ -120,7 +120,8 @@ export async function runSocket(spec: SendSpec, options: SendOptions): Promise<S
   keeper.add(early);
   early = undefined;
   options.stream?.onTaken?.(() => keeper.taken());
-  options.stream?.onOpen?.({ send, ping });
+  options.stream?.onSend?.(send);
+  options.stream?.onPing?.(ping);
 
   // Disconnect (Stop) or a cancel: a close from our side, cut if the server does not answer it.
   const stops = [options.signal, options.stream?.stop].filter((s): s is AbortSignal => s !== undefined);

@@ -3,6 +3,7 @@
  * a secret) and source on hover, the names in scope offered after `${`. For the URL, headers,
  * query and form rows and auth fields of a request in `project`.
  */
+import type { CompletionSource } from '@codemirror/autocomplete';
 import { useMemo } from 'preact/hooks';
 import { CodeEditor } from './CodeEditor.js';
 import { variableSupport } from './variables.js';
@@ -25,6 +26,8 @@ export function VarField({ label, value, onChange, project, placeholder, title, 
 }
 
 /** The variables of `project` for a multi-line code editor (a request body). */
-export function useVariableSupport(project: string) {
-  return useMemo(() => variableSupport(scopeOf(project)), [project]);
+export function useVariableSupport(project: string, more: readonly CompletionSource[] = NO_SOURCES) {
+  return useMemo(() => variableSupport(scopeOf(project), more), [project, more]);
 }
+
+const NO_SOURCES: readonly CompletionSource[] = [];

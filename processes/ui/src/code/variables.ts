@@ -5,13 +5,14 @@
  */
 import type { Extension } from '@codemirror/state';
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from '@codemirror/view';
-import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { autocompletion, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import type { ReadonlySignal } from '@preact/signals';
 import { describeSource, resolve, type EditorScope, type Resolution } from '../state/variable-scope.js';
 
 const MASK = '••••••••';
 
-export function variableSupport(scope: ReadonlySignal<EditorScope>): Extension {
+/** `more`: other completion sources of the same editor (a gRPC message's fields): one autocompletion holds them all. */
+export function variableSupport(scope: ReadonlySignal<EditorScope>, more: readonly CompletionSource[] = []): Extension {
   const marks = new MatchDecorator({
     regexp: /\$\{([^{}\n]+)\}/g,
     decoration: (match) => Decoration.mark({ class: resolve(match[1]!, scope.value).kind === 'missing' ? 'cm-var cm-var-missing' : 'cm-var cm-var-ok' }),
@@ -67,7 +68,7 @@ export function variableSupport(scope: ReadonlySignal<EditorScope>): Extension {
     return { from: before.from + 2, options, validFor: /^[^{}\s]*$/ };
   };
 
-  return [highlighter, hover, autocompletion({ override: [complete], activateOnTyping: true }), variableTheme];
+  return [highlighter, hover, autocompletion({ override: [complete, ...more], activateOnTyping: true }), variableTheme];
 }
 
 function tooltipFor(name: string, scope: EditorScope): HTMLElement {

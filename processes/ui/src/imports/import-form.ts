@@ -47,6 +47,8 @@ export interface ImportForm {
   recordedResponses: RecordedResponses;
   /** WSDL, URL tab: Basic definition credentials become the interface's auth too. */
   useCredentialsForRequests: boolean;
+  /** .http, a picked file: "Also import N environments found beside the file" (ticked by default). */
+  httpEnvironments: boolean;
 }
 
 export type RecordedResponses = 'none' | 'history' | 'examples';
@@ -70,6 +72,7 @@ export function emptyForm(project: string | undefined): ImportForm {
     includeStaticAssets: false,
     recordedResponses: 'none',
     useCredentialsForRequests: false,
+    httpEnvironments: true,
   };
 }
 
@@ -90,6 +93,7 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
   const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
   if ((form.format === 'auto' ? detected : form.format) === 'har') Object.assign(options, { includeStaticAssets: form.includeStaticAssets, recordedResponses: form.recordedResponses });
   if (wsdlCredentialsOffered(form) && form.useCredentialsForRequests) options.useCredentialsForRequests = true;
+  if ((form.format === 'auto' ? detected : form.format) === 'http' && form.tab === 'file') options.httpEnvironments = form.httpEnvironments;
   if (form.name.trim()) options.name = form.name.trim();
   if (form.baseUrl.trim()) options.baseUrl = form.baseUrl.trim();
   if (landsInWorkspace(form.format, detected)) return { request: { source: source.source, format: form.format, options } };

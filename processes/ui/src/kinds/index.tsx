@@ -6,9 +6,10 @@ import type { EditorProps } from '../editors/registry.js';
 import { registerEditor } from '../editors/registry.js';
 import { httpView } from './http/index.js';
 import { websocketView } from './websocket/index.js';
+import { grpcView } from './grpc/index.js';
 import type { KindView } from './kind.js';
 
-const VIEWS: readonly KindView[] = [httpView, websocketView];
+const VIEWS: readonly KindView[] = [httpView, websocketView, grpcView];
 const byId = new Map(VIEWS.map((view) => [view.id, view]));
 
 /**
