@@ -167,6 +167,8 @@ export const methods = {
   'sender.streamTaken': { req: T.Object({ stream: T.String() }), res: T.Object({ open: T.Boolean() }) },
   /** A message over an open WebSocket session (its id came with the head); its row comes with the session's batches once sent. */
   'sender.socketSend': { req: T.Object({ stream: T.String(), message: OutgoingSocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** A ping frame over an open WebSocket session; its row, and the server's pong's, come with the session's batches. */
+  'sender.socketPing': { req: T.Object({ stream: T.String() }), res: T.Object({ sent: T.Boolean() }) },
   /** Half-closes an open gRPC client or bidirectional stream (its id came with the head): no more messages go on it. */
   'sender.halfClose': { req: T.Object({ stream: T.String() }), res: T.Object({ halfClosed: T.Boolean() }) },
   /** A gRPC definition's descriptor text by its SHA-256 (the sender asks once per definition it has not parsed; docs/grpc.md). */
@@ -264,6 +266,8 @@ export const methods = {
     req: T.Object({ project: T.String(), path: T.String() }),
     res: T.Object({ path: T.String(), copied: T.Boolean(), size: T.Integer({ minimum: 0 }) }),
   },
+  /** The size of a file a request names, by its path in the project (refused outside it, `not-found` when it is not there). */
+  'project.fileSize': { req: T.Object({ project: T.String(), file: T.String() }), res: T.Object({ size: T.Integer({ minimum: 0 }) }) },
 
   /** Forgets a project in this workspace: closed, and out of the recent projects (its folder is left as it is). */
   'workspace.forgetProject': { req: ProjectRef, res: Workspace },
@@ -343,6 +347,8 @@ export const methods = {
    * of its connect; its row comes with the session's rows once sent (docs/websocket.md).
    */
   'request.socketSend': { req: T.Object({ stream: T.String(), message: SocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** Ping: a ping frame over an open WebSocket session; the pong shows as a row, as a server's pings do. */
+  'request.socketPing': { req: T.Object({ stream: T.String() }), res: T.Object({ sent: T.Boolean() }) },
   /** Half-closes an open gRPC client or bidirectional stream (its id came with its head): the server then knows no more messages come (docs/grpc.md). */
   'request.halfClose': { req: T.Object({ stream: T.String() }), res: T.Object({ halfClosed: T.Boolean() }) },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */

@@ -46,11 +46,12 @@ describe('a long run', () => {
     const ITERATIONS = 2_000;
     const refs: WeakRef<RequestOutcome>[] = [];
     const alive: number[] = [];
-    const base: StartRequest = (item, iteration, row) => {
+    const base: StartRequest = ({ item, iteration, row }) => {
       const outcome = Promise.resolve(outcomeOf(item, iteration, row));
       return { wire: Promise.resolve(), outcome };
     };
-    const start: StartRequest = (item, iteration, row, gate, signal, ready) => {
+    const start: StartRequest = (request) => {
+      const { item, iteration, gate } = request;
       if (item.name === 'login' && (iteration === ITERATIONS / 2 || iteration === ITERATIONS)) {
         // Counted at the start of an iteration, once everything before it was reported.
         const counted = (async () => {
@@ -60,10 +61,10 @@ describe('a long run', () => {
           await turn();
           alive.push(refs.filter((r) => r.deref() !== undefined).length);
         })();
-        const inner = base(item, iteration, row, gate, signal, ready);
+        const inner = base(request);
         return { wire: counted.then(() => inner.wire), outcome: counted.then(() => inner.outcome) };
       }
-      return base(item, iteration, row, gate, signal, ready);
+      return base(request);
     };
     const tracking = { outcome: (o: RequestOutcome) => void refs.push(new WeakRef(o)) };
     const discard = new Writable({ write: (_chunk, _enc, done) => done() });

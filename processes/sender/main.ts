@@ -9,12 +9,16 @@ import type { OutgoingSocketMessage } from '../../protocol/model/websocket.js';
 import { closeChannels, closeDispatchers, send, type CookieJarPort } from './engine/index.js';
 
 const spoolDir = join(process.env.PARLEY_SPOOL_DIR ?? tmpdir(), 'parley-spool');
-/** The event streams being read, by the id their head carried: `sender.stopStream` ends one, `sender.streamTaken` paces one. */
+/**
+ * The event streams being read, by the id their head carried: `sender.stopStream` ends one,
+ * `sender.streamTaken` paces one; a WebSocket's `send` and `ping`, a gRPC stream's `send` and `halfClose`.
+ */
 interface Read {
   stop: AbortController;
   taken: () => void;
   send?: (message: OutgoingSocketMessage) => Promise<void>;
   halfClose?: () => void;
+  ping?: () => Promise<void>;
 }
 const reads = new Map<string, Read>();
 
@@ -44,6 +48,7 @@ const peer: Peer = connectToSupervisor({
             onTaken: (taken) => void (read.taken = taken),
             onSend: (sendMessage) => void (read.send = sendMessage),
             onHalfClose: (halfClose) => void (read.halfClose = halfClose),
+            onPing: (ping) => void (read.ping = ping),
             head: (head, timing, hopTiming) => {
               reads.set(id, read);
               chunk({ kind: 'head', head, timing, hopTiming, stream: id });
@@ -64,6 +69,12 @@ const peer: Peer = connectToSupervisor({
       const read = reads.get(stream);
       if (!read?.send) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
       await read.send(message);
+      return { sent: true };
+    },
+    'sender.socketPing': async ({ stream }) => {
+      const read = reads.get(stream);
+      if (!read?.ping) throw new ParleyError('socket-closed', 'The connection is closed: the ping was not sent.');
+      await read.ping();
       return { sent: true };
     },
     'sender.halfClose': ({ stream }) => {

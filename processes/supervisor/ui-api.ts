@@ -13,7 +13,7 @@ import { ioTurn } from './store/slicer.js';
 import { ParleyError } from '../../protocol/errors.js';
 import { graphqlHandlers } from './graphql/handlers.js';
 import { sendByKind } from './kinds/index.js';
-import { addBodyFile } from './store/body-files.js';
+import { addBodyFile, bodyFileSize } from './store/body-files.js';
 import { moveSecretsToStore } from './send/secure-auth.js';
 import { literalSecrets } from '../../protocol/credentials/auth-secrets.js';
 import { newId } from '../../protocol/ids.js';
@@ -111,6 +111,7 @@ export function uiHandlers(sup: Supervisor): Handlers {
     },
     'project.tree': ({ project }) => sup.project(project).tree(),
     'project.addFile': ({ project, path }) => addBodyFile(sup.project(project), path),
+    'project.fileSize': async ({ project, file }) => ({ size: await bodyFileSize(sup.project(project), file) }),
     'project.setProperties': async ({ project, properties }) => {
       const store = sup.project(project);
       await store.setProperties(properties);

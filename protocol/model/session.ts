@@ -8,7 +8,7 @@ import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Row } from './common.js';
 import { Api } from './api.js';
 import { Mock } from './mock.js';
-import { Request } from './request.js';
+import { AnyRequest } from '../kinds/index.js';
 import { Environment } from './workspace.js';
 
 export const SESSION_VERSION = 1;
@@ -35,6 +35,8 @@ export const SessionTab = T.Object({
   itemId: T.String({ maxLength: 1024 }),
   title: T.String({ maxLength: 1024 }),
   method: T.Optional(T.String({ maxLength: 32 })),
+  /** A request tab's kind when it is not HTTP: it opens as that kind's editor before its project's tree is here. */
+  requestKind: T.Optional(T.String({ minLength: 1, maxLength: 32 })),
   preview: T.Optional(T.Boolean()),
   draft: T.Optional(SessionDraft),
 });
@@ -66,7 +68,7 @@ export type EnvironmentsDoc = Static<typeof EnvironmentsDoc>;
 
 /** The document each kind of tab edits: a kept draft of another kind, or not of this shape, is not kept. */
 export const DRAFT_SCHEMAS: ReadonlyMap<string, TSchema> = new Map<string, TSchema>([
-  ['request', Request],
+  ['request', AnyRequest],
   ['api', Api],
   ['mock', Mock],
   ['project', T.Array(Row)],

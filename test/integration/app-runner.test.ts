@@ -8,8 +8,6 @@
  * same both ways, the token in neither report. dist/ must be built first (npm test does).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,56 +20,35 @@ import { busCaller } from '../support/ui-calls.js';
 import { childrenOf, runParley } from '../support/processes.js';
 import { until } from '../support/until.js';
 import { assertion, row, writeEnvironments, writeRunProject } from '../support/run-project.js';
+import { PETS_DEFINITION, startRunServer, type RunServer } from '../support/run-server.js';
 
 const SLOW = { timeout: 120_000 };
 const TOKEN = 'tok-a81c3e5d09f7b2'; // /login hands it out: in no report
 
-const definition = {
-  openapi: '3.0.3',
-  info: { title: 'Pets', version: '1' },
-  paths: {
-    '/pets/{id}': {
-      get: {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'a pet', content: { 'application/json': { schema: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } } } } } },
-      },
-    },
-  },
-};
-
 let work: string;
 let project: string;
-let server: Server;
+let server: RunServer;
 let app: RunningApp;
 let bus: Awaited<ReturnType<typeof busCaller>>;
 let tree: ProjectTree;
-/** Requests to /slow waiting for an answer, and a wait for the next one. */
-const held: (() => void)[] = [];
 /** The Authorization each /me got. */
 const authorizations: (string | undefined)[] = [];
-const seen: string[] = [];
 const progress: RunProgressEvent[] = [];
 const finished = new Map<string, RunFinishedEvent>();
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parley-app-runner-'));
   project = join(work, 'project');
-  server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    seen.push(path);
-    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    if (path === '/pets/1') return json(200, { id: 1, name: 'Rex' });
-    if (path === '/pets/2') return json(200, { id: 'two' });
-    if (path === '/slow') return void held.push(() => json(200, {}));
-    if (path === '/login') return json(200, { token: TOKEN, user: { id: 7 } });
-    if (path === '/me') {
+  server = await startRunServer((req, url, json) => {
+    if (url.pathname === '/login') json(200, { token: TOKEN, user: { id: 7 } });
+    else if (url.pathname === '/me') {
       authorizations.push(req.headers.authorization);
-      return req.headers.authorization === `Bearer ${TOKEN}` ? json(200, { id: 7 }) : json(401, {});
-    }
-    json(404, { error: 'no route' });
+      if (req.headers.authorization === `Bearer ${TOKEN}`) json(200, { id: 7 });
+      else json(401, {});
+    } else return false;
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { base } = server;
   const environments = [{ name: 'test', variables: [row('base', base)] }];
   // The app and the CLI each with a workspace of their own, holding the same environment.
   await writeEnvironments(join(work, 'app-home'), environments);
@@ -80,7 +57,7 @@ beforeAll(async () => {
     {
       name: 'Pets',
       baseUrl: '${base}',
-      definition,
+      definition: PETS_DEFINITION,
       requests: [
         { folder: 'Shop', name: 'pet of the row', url: '/pets/${petId}', assertions: [assertion({ path: '$.name', value: '${petName}' })] },
         { folder: 'Shop', name: 'contract problems', url: '/pets/2' },
@@ -125,10 +102,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  held.splice(0).forEach((answer) => answer());
   bus?.close();
   await app?.stop();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -278,25 +254,25 @@ describe('the runner in the app', () => {
   });
 
   it('refuses a run of requests no longer in the project, an unknown environment or a data file it cannot read, before sending anything', async () => {
-    const before = seen.length;
+    const before = server.paths.length;
     const base = { project, scope: '@project', delayMs: 0 };
     await expect(bus.call('run.start', { ...base, requests: [idOf('status fails'), 'req_gone'] })).rejects.toMatchObject({ code: 'not-found', message: 'A request chosen is no longer in the project ("req_gone"): choose the requests again.' });
     await expect(bus.call('run.start', { ...base, requests: [idOf('status fails')], environment: 'env_gone' })).rejects.toMatchObject({ code: 'not-found', message: 'The workspace has no environment "env_gone" any more: choose another.' });
     await expect(bus.call('run.start', { ...base, requests: [idOf('status fails')], data: join(work, 'rows.txt') })).rejects.toMatchObject({ code: 'bad-input', message: `The data file ${join(work, 'rows.txt')} cannot be read (ENOENT).` });
-    expect(seen.length).toBe(before);
+    expect(server.paths.length).toBe(before);
   });
 
   it('stops mid-run: the request on the wire is not counted, nothing after it is sent, and the reports say so', SLOW, async () => {
-    const before = seen.length;
+    const before = server.paths.length;
     const state = await bus.call('run.start', { project, scope: idOf('Slow'), requests: requestsOf(['a slow one', 'b after it']), iterations: 3, delayMs: 0, environment: 'env_0' });
     expect(state).toMatchObject({ running: true, iterations: 3, environment: 'test' });
-    await until(() => held.length === 1);
+    await until(() => server.slow.length === 1);
     await expect(bus.call('run.export', { run: state.run, format: 'json', path: join(work, 'early.json') })).rejects.toMatchObject({ code: 'run-running' });
     await expect(bus.call('run.stop', { run: state.run })).resolves.toEqual({ stopped: true });
     await until(() => finished.has(state.run));
-    held.splice(0).forEach((answer) => answer());
+    server.slow.splice(0).forEach((answer) => answer());
     expect(finished.get(state.run)!.summary).toMatchObject({ interrupted: true, requests: 0, failed: 0 });
-    expect(seen.slice(before)).toEqual(['/slow']);
+    expect(server.paths.slice(before)).toEqual(['/slow']);
     await expect(bus.call('run.stop', { run: state.run })).resolves.toEqual({ stopped: false });
     await bus.call('run.export', { run: state.run, format: 'json', path: join(work, 'stopped.json') });
     expect(JSON.parse(await readFile(join(work, 'stopped.json'), 'utf8'))).toMatchObject({ summary: { interrupted: true, requests: 0 }, outcomes: [] });
@@ -304,12 +280,12 @@ describe('the runner in the app', () => {
 
   it('reports a sender killed with SIGKILL mid-run as that request failing, goes on, and the supervisor lives', SLOW, async () => {
     const state = await bus.call('run.start', { project, scope: idOf('Slow'), requests: requestsOf(['a slow one', 'b after it']), delayMs: 0, environment: 'env_0' });
-    await until(() => held.length === 1);
+    await until(() => server.slow.length === 1);
     const senders = await childrenOf(app.child.pid!, 'sender.js');
     expect(senders).toHaveLength(1);
     process.kill(senders[0]!, 'SIGKILL');
     await until(() => finished.has(state.run), 60_000);
-    held.splice(0).forEach((answer) => answer());
+    server.slow.splice(0).forEach((answer) => answer());
     const rows = progress.filter((e) => e.run === state.run).flatMap((e) => e.rows);
     expect(rows.map((r) => [r.request.name, r.error?.code ?? r.response?.status])).toEqual([
       ['a slow one', 'child-died'],

@@ -10,7 +10,7 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { alive, childrenOf, finished, type Run } from '../support/processes.js';
 import { until } from '../support/until.js';
 import { startHttps, type RunningServer } from '../../processes/sender/engine/test-support/servers.js';
 import { assertion, row, writeEnvironments, writeRunProject } from '../support/run-project.js';
+import { PETS_DEFINITION, startRunServer, type RunServer } from '../support/run-server.js';
 import { KeychainSecrets } from '../../processes/supervisor/store/secrets.js';
 import { keyringMissing } from '../support/keyring.js';
 
@@ -31,28 +32,13 @@ const cli = join(repoRoot(), 'dist', 'cli.js');
 const TOKEN = 'tok-7d1e9a3c55b2'; // must never appear in any output or report
 const SLOW = { timeout: 120_000 };
 
-const definition = {
-  openapi: '3.0.3',
-  info: { title: 'Pets', version: '1' },
-  paths: {
-    '/pets/{id}': {
-      get: {
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'a pet', content: { 'application/json': { schema: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } } } } } },
-      },
-    },
-  },
-};
-
 let work: string;
 let home: string;
 let project: string;
-let server: Server;
+let server: RunServer;
 let base: string;
 let deadUrl: string;
 let tls: RunningServer;
-let slowArrived: () => void = () => {};
-const slowRequests: (() => void)[] = [];
 const running = new Set<ChildProcessWithoutNullStreams>();
 /** The row numbers the Rows API's request named, as the server saw them. */
 const rowsSeen: string[] = [];
@@ -61,34 +47,18 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parley-cli-run-'));
   home = join(work, 'home');
   project = join(work, 'project');
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify(body));
-    };
-    if (url.pathname === '/pets/1') return json(200, { id: 1, name: 'Rex' });
-    if (url.pathname === '/pets/2') return json(200, { id: 'two' });
-    if (url.pathname === '/whoami') return json(200, { seen: req.headers.authorization ?? '' });
-    if (url.pathname === '/cookie/set') return json(200, {}, { 'set-cookie': 'sid=abc123; Path=/' });
-    if (url.pathname === '/cookie/read') return json(200, { cookie: req.headers.cookie ?? '' });
-    if (url.pathname === '/large') {
-      res.writeHead(200, { 'content-type': 'application/octet-stream' });
-      return res.end(Buffer.alloc(11 * 1024 * 1024, 7));
-    }
-    if (url.pathname.startsWith('/rows/')) {
+  server = await startRunServer((req, url, json, res) => {
+    if (url.pathname === '/whoami') json(200, { seen: req.headers.authorization ?? '' });
+    else if (url.pathname === '/cookie/set') json(200, {}, { 'set-cookie': 'sid=abc123; Path=/' });
+    else if (url.pathname === '/cookie/read') json(200, { cookie: req.headers.cookie ?? '' });
+    else if (url.pathname === '/large') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(11 * 1024 * 1024, 7));
+    else if (url.pathname.startsWith('/rows/')) {
       rowsSeen.push(url.pathname.slice(6));
-      return json(200, { row: url.pathname.slice(6) });
-    }
-    if (url.pathname === '/slow') {
-      slowRequests.push(() => json(200, {}));
-      slowArrived();
-      return;
-    }
-    json(404, { error: 'no route' });
+      json(200, { row: url.pathname.slice(6) });
+    } else return false;
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.base;
   const dead = createServer();
   await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
   deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/gone`;
@@ -104,7 +74,7 @@ beforeAll(async () => {
     {
       name: 'Main',
       baseUrl: '${base}',
-      definition,
+      definition: PETS_DEFINITION,
       requests: [
         { folder: 'cookies', name: '1 set', url: '/cookie/set' },
         { folder: 'cookies', name: '2 read with cookies', url: '/cookie/read', assertions: [assertion({ path: '$.cookie', value: 'sid=abc123' })], edit: (r) => void (r.settings.sendCookies = true) },
@@ -159,7 +129,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of running) child.kill('SIGKILL');
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
   await tls?.close();
   await rm(work, { recursive: true, force: true });
 });
@@ -311,7 +281,7 @@ describe('parley run', () => {
   });
 
   it('reports a sender killed with SIGKILL mid-run, goes on, and leaves no child behind', SLOW, async () => {
-    const arrived = new Promise<void>((resolve) => (slowArrived = resolve));
+    const arrived = new Promise<void>((resolve) => (server.onSlow = resolve));
     const child = start([project, '--api', 'Slow', '--env', 'test']);
     const done = finished(child);
     await arrived;
@@ -322,7 +292,7 @@ describe('parley run', () => {
     expect(checkers).toHaveLength(0);
     process.kill(senders[0]!, 'SIGKILL');
     const run = await done;
-    slowRequests.splice(0).forEach((answer) => answer());
+    server.slow.splice(0).forEach((answer) => answer());
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/a slow one {2}ERROR\n.*sender process/);
     expect(run.stdout).toMatch(/ok +GET +Slow\/b after it {2}200 OK/);
@@ -345,7 +315,7 @@ describe('parley run', () => {
       [2, 200],
     ]);
     const hung = await parley([project, '--env', 'test', '--api', 'Net', '--request', 'hang', '--timeout', '300', '--reporter', 'json']);
-    slowRequests.splice(0).forEach((answer) => answer());
+    server.slow.splice(0).forEach((answer) => answer());
     expect(hung.code).toBe(1);
     const timedOut = JSON.parse(hung.stdout) as { outcomes: { error?: { code: string; message: string } }[] };
     expect(timedOut.outcomes[0]!.error!.message).toMatch(/300 ms/);

@@ -96,7 +96,8 @@ function trustingAlso(caPem: string): SecureContext {
   }
 }
 
-function parseProxyUrl(proxy: string): URL {
+/** The preferences' proxy as a URL: http: or https:, refused otherwise (`bad-url`). */
+export function parseProxyUrl(proxy: string): URL {
   let url: URL;
   try {
     url = new URL(proxy);

@@ -63,6 +63,8 @@ export interface StreamSink {
   onSend?(send: (message: OutgoingSocketMessage) => Promise<void>): void;
   /** A gRPC client or bidirectional stream: given the function that half-closes its request side. */
   onHalfClose?(halfClose: () => void): void;
+  /** A WebSocket session: given, once the socket is open, the function that sends a ping frame over it (the Ping button); the server's pong comes back as a row. */
+  onPing?(ping: () => Promise<void>): void;
 }
 
 /**

@@ -16,6 +16,10 @@ export function httpLogHandlers(sup: Supervisor): Handlers {
       await sup.streams.sendMessage(stream, message);
       return { sent: true };
     },
+    'request.socketPing': async ({ stream }) => {
+      await sup.streams.ping(stream);
+      return { sent: true };
+    },
     'request.halfClose': async ({ stream }) => {
       await sup.streams.halfClose(stream);
       return { halfClosed: true };

@@ -25,7 +25,7 @@ function outcomeOf(item: OrderedRequest, iteration: number, row: DataRow | undef
 
 /** A StartRequest that logs each step: resolved, on the wire, response in, outcome complete. */
 function loggingStart(log: string[], failing = new Set<string>()): StartRequest {
-  return (item, iteration, row, gate) => {
+  return ({ item, iteration, row, gate }) => {
     const key = `${item.name}#${iteration}`;
     log.push(`resolve ${key}`);
     let onWire!: () => void;
@@ -109,7 +109,7 @@ describe('the run engine', () => {
 
   it('resolves the request after one that captures only once its captures are set, and counts the captures in the totals', async () => {
     const log: string[] = [];
-    const start: StartRequest = (item, iteration, row, gate, _signal, ready) => {
+    const start: StartRequest = ({ item, iteration, row, gate, ready }) => {
       const key = `${item.name}#${iteration}`;
       let onWire!: () => void;
       let onCaptured!: () => void;
@@ -141,7 +141,7 @@ describe('the run engine', () => {
 
   it('stops sending when the signal aborts, and counts no cancelled send', async () => {
     const stop = new AbortController();
-    const start: StartRequest = (item, iteration, row, gate, signal) => {
+    const start: StartRequest = ({ item, iteration, row, gate, signal }) => {
       const outcome = gate.then(() => (signal.aborted ? { ...outcomeOf(item, iteration, row, true), error: { code: 'cancelled', message: 'stopped' } } : outcomeOf(item, iteration, row)));
       return { wire: outcome.then(() => undefined), outcome };
     };

@@ -39,12 +39,20 @@ export interface InFlight {
   outcome: Promise<RequestOutcome>;
 }
 
-/**
- * Starts one request of one iteration: it expands and resolves once `ready` settles (the previous
- * request's captures are set), and goes on the wire only after `gate` settles (the previous
- * request's response is in, and any --delay is over).
- */
-export type StartRequest = (item: OrderedRequest, iteration: number, row: DataRow | undefined, gate: Promise<void>, signal: AbortSignal, ready: Promise<void>) => InFlight;
+/** One request's turn in the run: which request, in which iteration with which data row, and what it waits for. */
+export interface RequestTurn {
+  item: OrderedRequest;
+  iteration: number;
+  row: DataRow | undefined;
+  /** Settles once the request may go on the wire: the previous request's response is in, and any --delay is over. */
+  gate: Promise<void>;
+  /** Settles once the request may be expanded and resolved: the previous request's captures are set. */
+  ready: Promise<void>;
+  signal: AbortSignal;
+}
+
+/** Starts one request of one iteration (`turn`): resolved once `ready` settles, on the wire only after `gate` does. */
+export type StartRequest = (turn: RequestTurn) => InFlight;
 
 export async function* runEngine(plan: EnginePlan, start: StartRequest, signal: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
   const startedAt = Date.now();
@@ -96,7 +104,7 @@ export async function* runEngine(plan: EnginePlan, start: StartRequest, signal: 
           if (bailed || signal.aborted) break run;
           if (plan.delayMs > 0) gate = delay(plan.delayMs, signal);
         }
-        const current = start(item, iteration, row, gate, signal, ready);
+        const current = start({ item, iteration, row, gate, ready, signal });
         if (previous) {
           // The previous outcome is completed and reported while this request is on the wire.
           const event = await settle(previous);

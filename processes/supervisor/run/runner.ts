@@ -18,8 +18,8 @@ import type { ProjectStore } from '../store/project-store.js';
 import { prepareSend, putOnWire, type ScopeOverrides } from '../send/send-service.js';
 import { CapturedValues } from '../send/captured-values.js';
 import type { CaptureSink } from '../send/captures.js';
-import { rowLabel, type DataRow, type DataSource } from './data-file.js';
-import { runEngine, type InFlight } from './engine.js';
+import { rowLabel, type DataSource } from './data-file.js';
+import { runEngine, type InFlight, type RequestTurn } from './engine.js';
 import type { RequestOutcome, RunEvent } from './report.js';
 
 export interface RunPlan {
@@ -65,48 +65,34 @@ export function runRequests(sup: Supervisor, store: ProjectStore, given: RunPlan
       delayMs: plan.delayMs,
       bail: plan.bail,
     },
-    (item, iteration, row, gate, sig, ready) => startRequest(sup, store, plan, item, iteration, row, gate, ready, sig),
+    (turn) => startRequest({ sup, store, plan, ...turn }),
     signal,
   );
 }
 
 type CapturingPlan = RunPlan & { captures: CaptureSink };
 
-function startRequest(
-  sup: Supervisor,
-  store: ProjectStore,
-  plan: CapturingPlan,
-  item: OrderedRequest,
-  iteration: number,
-  row: DataRow | undefined,
-  gate: Promise<void>,
-  ready: Promise<void>,
-  signal: AbortSignal,
-): InFlight {
+/** One request of the run to send: its turn (engine.ts), with the run's plan, project and supervisor. */
+interface RunSend extends RequestTurn {
+  sup: Supervisor;
+  store: ProjectStore;
+  plan: CapturingPlan;
+}
+
+function startRequest(send: RunSend): InFlight {
   let onWire!: () => void;
   let onCaptured!: () => void;
   const wire = new Promise<void>((resolve) => (onWire = resolve));
   const captured = new Promise<void>((resolve) => (onCaptured = resolve));
-  const outcome = sendOne(sup, store, plan, item, iteration, row, gate, ready, signal, onWire, onCaptured).finally(() => {
+  const outcome = sendOne(send, onWire, onCaptured).finally(() => {
     onWire();
     onCaptured();
   });
   return { wire, captured, outcome };
 }
 
-async function sendOne(
-  sup: Supervisor,
-  store: ProjectStore,
-  plan: CapturingPlan,
-  item: OrderedRequest,
-  iteration: number,
-  row: DataRow | undefined,
-  gate: Promise<void>,
-  ready: Promise<void>,
-  signal: AbortSignal,
-  onWire: () => void,
-  onCaptured: () => void,
-): Promise<RequestOutcome> {
+/** Sends one request of the run; `onWire` once its response is in, `onCaptured` once its captures are set (or it has none). */
+async function sendOne({ sup, store, plan, item, iteration, row, gate, ready, signal }: RunSend, onWire: () => void, onCaptured: () => void): Promise<RequestOutcome> {
   let stored: AnyRequest;
   const base = { iteration, ...(row ? { row: rowLabel(row) } : {}) };
   try {

@@ -333,6 +333,7 @@ export async function putOnWire(
         stream.sendMessage = async (message) => {
           await sup.sender.call('sender.socketSend', { stream: read, message: await made(message) });
         };
+        stream.ping = async () => void (await sup.sender.call('sender.socketPing', { stream: read }));
       }
       if (prepared.halfClosable) {
         stream.halfClose = async () => {

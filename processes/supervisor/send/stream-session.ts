@@ -56,6 +56,8 @@ export class StreamSession {
   readonly id = randomUUID();
   /** A WebSocket session's: sends a message over it (`request.socketSend`); absent for an event stream. */
   sendMessage: ((message: SocketMessage) => Promise<void>) | undefined;
+  /** A WebSocket session's: a ping frame over it (`request.socketPing`). */
+  ping: (() => Promise<void>) | undefined;
   /** A gRPC client or bidirectional stream's: half-closes its request side (`request.halfClose`). */
   halfClose: (() => Promise<void>) | undefined;
   readonly head: ResponseHead;
@@ -215,6 +217,13 @@ export class OpenStreams {
     const session = this.sessions.get(id);
     if (!session?.sendMessage) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
     await session.sendMessage(message);
+  }
+
+  /** Pings over an open WebSocket session; refused when no such session runs. */
+  async ping(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session?.ping) throw new ParleyError('socket-closed', 'The connection is closed: the ping was not sent.');
+    await session.ping();
   }
 
   /** Half-closes an open gRPC client or bidirectional stream; refused when no such stream runs. */

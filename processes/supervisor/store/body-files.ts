@@ -9,10 +9,10 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join, relative, sep } from 'node:path';
-import { ParleyError } from '../../../protocol/errors.js';
+import { ParleyError, quote } from '../../../protocol/errors.js';
 import { FILES_DIR } from '../../../protocol/project/layout.js';
 import { portableFileName } from '../../../protocol/project/file-names.js';
-import { isInsideFolder } from '../../../protocol/project/safe-path.js';
+import { isInsideFolder, resolveInside } from '../../../protocol/project/safe-path.js';
 import type { ProjectStore } from './project-store.js';
 
 export interface BodyFile {
@@ -50,4 +50,14 @@ async function sha256(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** The size of a file a request names (`file`, relative to the project): what the composer shows beside its name. */
+export async function bodyFileSize(store: ProjectStore, file: string): Promise<number> {
+  const path = resolveInside(store.root, file, 'file');
+  const info = await stat(path).catch((err: NodeJS.ErrnoException) => {
+    throw new ParleyError('not-found', `The file ${quote(file)} is not in the project (${err.code === 'ENOENT' ? 'it does not exist' : err.code}).`);
+  });
+  if (!info.isFile()) throw new ParleyError('bad-input', `${quote(file)} in the project is not a file.`);
+  return info.size;
 }

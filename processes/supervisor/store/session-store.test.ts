@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blankRequest } from '../../../protocol/model/request.js';
+import { blankWebSocketRequest } from '../../../protocol/model/websocket.js';
 import type { Mock } from '../../../protocol/model/mock.js';
 import type { SessionTab } from '../../../protocol/model/session.js';
 import { PROTOTYPE_NAMES, withKey } from '../../../test/support/prototype-names.js';
@@ -38,6 +39,18 @@ describe('the session file', () => {
     expect(again.projects).toEqual(['/p', '/q']);
     expect(again.tabs().active).toBe(1);
     expect(again.tabs().tabs[0]!.draft!.value).toEqual(draft);
+    expect(again.takeNotices()).toEqual([]);
+  });
+
+  it("keeps a WebSocket tab's kind and its unsaved draft (a request of any kind, not only HTTP's shape)", async () => {
+    const dir = await home();
+    const store = await SessionStore.open(dir, quiet);
+    const draft = { ...blankWebSocketRequest({ id: 'r2', name: 'Echo', url: 'ws://h/echo' }), subprotocols: ['echo.v1'] };
+    const tab: SessionTab = { kind: 'request', project: '/p', itemId: 'r2', title: 'Echo', method: 'WS', requestKind: 'websocket', draft: { value: draft, leftOut: [] } };
+    store.setTabs({ tabs: [tab] });
+    await store.flush();
+    const again = await SessionStore.open(dir, quiet);
+    expect(again.tabs().tabs).toEqual([tab]);
     expect(again.takeNotices()).toEqual([]);
   });
 

@@ -17,7 +17,7 @@ export function testCaPem(): string {
   return readFileSync(`${tlsDir}ca.pem`, 'utf8');
 }
 
-function certificate(name: CertName): { key: Buffer; cert: Buffer } {
+export function certificate(name: CertName): { key: Buffer; cert: Buffer } {
   return { key: readFileSync(`${tlsDir}${name}.key`), cert: readFileSync(`${tlsDir}${name}.pem`) };
 }
 
@@ -80,8 +80,11 @@ export interface ForwardProxy extends RunningServer {
   forwarded: string[];
 }
 
-/** A small real forward proxy: CONNECT tunnels for any target, absolute-form requests forwarded. */
-export async function startForwardProxy(): Promise<ForwardProxy> {
+/**
+ * A small real forward proxy: CONNECT tunnels for any target, absolute-form requests forwarded.
+ * With `auth`, a CONNECT without that user and password (Proxy-Authorization Basic) is answered 407.
+ */
+export async function startForwardProxy(auth?: { user: string; password: string }): Promise<ForwardProxy> {
   const tunnels: string[] = [];
   const forwarded: string[] = [];
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -96,6 +99,10 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   });
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     const target = req.url ?? '';
+    if (auth && req.headers['proxy-authorization'] !== `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     tunnels.push(target);
     const [host, port] = target.split(':');
     const upstream = net.connect(Number(port), host, () => {

@@ -2,7 +2,8 @@
  * Opening a WebSocket (RFC 6455) with `ws`, for the sender's socket sends (a GraphQL subscription,
  * graphql/subscribe.ts). The handshake is an HTTP GET as a send's hop is: the spec's headers (its
  * auth already in them), the jar's cookies for the URL (ws: as http:, wss: as https:), the extra
- * CAs and `insecure`, the request's timeout until the handshake's answer. A 101 gives the open
+ * CAs and `insecure`, the preferences' proxy (a CONNECT tunnel, proxy-tunnel.ts), the request's
+ * timeout until the handshake's answer. A 101 gives the open
  * socket with the head (status, headers, raw text, timing); any other answer is a response like
  * an HTTP one, its body read up to the inline limit. What the handshake's answer sets goes into
  * the jar either way.
@@ -21,6 +22,8 @@ import { rawResponseText } from '../raw-text.js';
 import { moveUrlCredentials, requestHeaders } from '../request-headers.js';
 import { SendControl } from '../send-control.js';
 import { sendFailure } from '../send-errors.js';
+import { parseProxyUrl } from '../dispatchers.js';
+import { openTunnel } from './proxy-tunnel.js';
 
 /** Headers the WebSocket layer writes itself; a request's own are not sent (subprotocols are asked for by name). */
 const SOCKET_HEADERS = new Set(['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'sec-websocket-accept']);
@@ -97,7 +100,8 @@ export async function prepareHandshake(target: SocketTarget, options: HandshakeO
   const startedAt = performance.now();
   const url = socketUrl(spec.url);
   const httpUrl = new URL(url.href.replace(/^ws/, 'http'));
-  if (spec.proxy !== '') throw new ParleyError('bad-input', `Not sent: a WebSocket to ${url.host} cannot go through the proxy in the preferences (Parley does not tunnel WebSocket through a proxy yet).`);
+  const proxy = spec.proxy === '' ? undefined : parseProxyUrl(spec.proxy);
+  const proxyHost = proxy?.host ?? '';
   const jar = spec.cookies === undefined ? undefined : options.jar;
   const jarHeader = jar !== undefined && spec.cookies?.send ? await jar.cookieHeader(httpUrl.href) : '';
   const headers = withJarCookies(requestHeaders(moveUrlCredentials(url, spec.headers), { type: 'none' }, false).filter(([name]) => !SOCKET_HEADERS.has(name.toLowerCase())), jarHeader);
@@ -108,12 +112,28 @@ export async function prepareHandshake(target: SocketTarget, options: HandshakeO
     start(make) {
       const control = new SendControl(spec.timeoutMs, options.signal, url.host);
       const marks: { lookup?: number; connected?: number; secured?: number } = {};
-      // ws connects with these: Node's own connect, watched for the timing of each phase.
-      const createConnection = (opts: ConnectionOptions & { host?: string }): Socket => {
-        const socket = secure ? tlsConnect({ ...opts, ...tlsOptions, servername: opts.servername || (isIP(opts.host ?? '') ? '' : (opts.host ?? '')) }) : netConnect(opts as never);
-        socket.once('lookup', () => (marks.lookup = performance.now()));
-        socket.once('connect', () => (marks.connected = performance.now()));
-        if (secure) socket.once('secureConnect', () => (marks.secured = performance.now()));
+      // ws connects with these: Node's own connect, watched for the timing of each phase; through a
+      // proxy, the socket comes later (Node's request waits for `made`), once the tunnel is open.
+      const servername = (opts: { servername?: string; host?: string }) => opts.servername || (isIP(opts.host ?? '') ? '' : (opts.host ?? ''));
+      const secureOver = (opts: ConnectionOptions & { host?: string }, socket?: Socket): Socket => {
+        const secured = tlsConnect({ ...opts, ...tlsOptions, ...(socket ? { socket } : {}), servername: servername(opts) });
+        secured.once('secureConnect', () => (marks.secured = performance.now()));
+        return secured;
+      };
+      const lookedUp = (socket: Socket) => socket.once('lookup', () => (marks.lookup = performance.now()));
+      const createConnection = (opts: ConnectionOptions & { host?: string }, made: (err: Error | null, socket?: Socket) => void): Socket | undefined => {
+        if (proxy) {
+          const authority = `${url.hostname}:${url.port || (secure ? 443 : 80)}`;
+          openTunnel(proxy, { authority, tls: tlsOptions, signal: control.signal }, (err, tunnel) => {
+            if (err || !tunnel) return made(err ?? new ParleyError('connect-failed', `The proxy ${proxyHost} gave no tunnel to ${authority}.`));
+            // Connected once the tunnel is: TCP to the proxy and CONNECT, as undici times a proxied send.
+            marks.connected = performance.now();
+            made(null, secure ? secureOver(opts, tunnel) : tunnel);
+          }, lookedUp);
+          return undefined;
+        }
+        const socket = secure ? secureOver(opts) : netConnect(opts as never);
+        lookedUp(socket).once('connect', () => (marks.connected = performance.now()));
         return socket;
       };
       const socket = make(url.href, target.protocols, {
@@ -135,7 +155,7 @@ export async function prepareHandshake(target: SocketTarget, options: HandshakeO
         const fail = (err: unknown) => {
           settle();
           socket.terminate();
-          reject(control.stoppedError() ?? subprotocolRefusal(err, url.host, target.protocols) ?? sendFailure(err, { host: url.host, proxyHost: '', requestStarted: marks.connected !== undefined }));
+          reject(control.stoppedError() ?? subprotocolRefusal(err, url.host, target.protocols) ?? sendFailure(err, { host: url.host, proxyHost, requestStarted: marks.connected !== undefined }));
         };
         const onAbort = () => fail(control.signal.reason);
         const onUpgrade = (res: IncomingMessage) => (response = res);
@@ -163,7 +183,7 @@ export async function prepareHandshake(target: SocketTarget, options: HandshakeO
             // ws then ends the socket as a handshake that failed (its error and close events).
             socket.terminate();
           });
-          res.once('error', (err) => reject(sendFailure(err, { host: url.host, proxyHost: '', requestStarted: true })));
+          res.once('error', (err) => reject(sendFailure(err, { host: url.host, proxyHost, requestStarted: true })));
         };
         control.signal.addEventListener('abort', onAbort, { once: true });
         socket.once('upgrade', onUpgrade).once('open', onOpen).once('error', fail).once('unexpected-response', onRefused).once('close', onClose);

@@ -43,12 +43,13 @@ afterAll(async () => {
   spool.remove();
 });
 
-/** Opens a session to `path`; `session.send` sends once it is open, `session.disconnect()` is Disconnect. */
+/** Opens a session to `path`; `session.send` and `session.ping` once it is open, `session.disconnect()` is Disconnect. */
 function open(path: string, spec: Partial<SendSpec> = {}) {
   const heads: ResponseHead[] = [];
   const rows: StreamRow[] = [];
   const stop = new AbortController();
   let sender: ((message: OutgoingSocketMessage) => Promise<void>) | undefined;
+  let pinger: (() => Promise<void>) | undefined;
   const result = send(sendSpec(`${base}${path}`, { socket: { protocols: [] }, ...spec }), {
     spoolDir: spool.path,
     stream: {
@@ -56,6 +57,7 @@ function open(path: string, spec: Partial<SendSpec> = {}) {
       rows: (batch) => rows.push(...batch),
       stop: stop.signal,
       onSend: (fn) => void (sender = fn),
+      onPing: (fn) => void (pinger = fn),
     },
   });
   return {
@@ -64,6 +66,7 @@ function open(path: string, spec: Partial<SendSpec> = {}) {
     result,
     opened: () => until(() => sender !== undefined),
     send: (message: OutgoingSocketMessage) => sender!(message),
+    ping: () => pinger!(),
     disconnect: () => stop.abort(),
   };
 }
@@ -108,6 +111,26 @@ describe('WebSocket sessions in the sender engine', () => {
       ['close', 'server', '4001: "session expired"'],
     ]);
     expect(ended.stream).toMatchObject({ state: 'ended', events: 1 });
+  });
+
+  it("pings on demand: each ping a row once on the socket, the server's pong a row, pings and pongs not counted as messages", async () => {
+    const session = open('/');
+    await session.opened();
+    await session.ping();
+    await until(() => session.rows.some((r) => r.kind === 'pong'));
+    await session.ping();
+    await until(() => session.rows.filter((r) => r.kind === 'pong').length === 2);
+    session.disconnect();
+    const result = await session.result;
+    expect(result.stream!.rows.map((r) => [r.kind, r.name, r.data])).toEqual([
+      ['ping', 'client', 'ping 1'],
+      ['pong', undefined, 'ping 1'],
+      ['ping', 'client', 'ping 2'],
+      ['pong', undefined, 'ping 2'],
+      ['close', 'client', '1000 (normal closure)'],
+    ]);
+    expect(result.stream).toMatchObject({ total: 5, events: 0 });
+    await expect(session.ping()).rejects.toMatchObject({ code: 'socket-closed', message: expect.stringContaining('the ping was not sent') });
   });
 
   it('ends as stopped with why when the connection drops without a close frame', async () => {

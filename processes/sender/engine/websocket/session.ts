@@ -5,7 +5,8 @@
  * the true count and the same retention as a stream. The session answers when it closes: the
  * server's close (with its code and reason) ends it; Disconnect (Stop) closes it from our side
  * with 1000; a connection cut without a close frame, or a message over MAX_MESSAGE_BYTES, ends it
- * as stopped with why. Messages go out through `send`, given to the sink once the socket is open.
+ * as stopped with why. Messages and pings go out through `send` and `ping`, given to the sink once
+ * the socket is open.
  */
 import WebSocket from 'ws';
 import { ParleyError } from '../../../../protocol/errors.js';
@@ -82,6 +83,28 @@ export async function runSocket(spec: SendSpec, options: SendOptions): Promise<S
       });
     });
 
+  /**
+   * A ping of ours: its row (named `client`, as a close from our side is) once it is on the
+   * socket; its payload numbers it, so the pong that echoes it is told apart.
+   */
+  let pings = 0;
+  const ping = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (socket.readyState !== WebSocket.OPEN) {
+        reject(new ParleyError('socket-closed', `The connection to ${host} is closed: the ping was not sent.`));
+        return;
+      }
+      const payload = `ping ${++pings}`;
+      socket.ping(payload, undefined, (err) => {
+        if (err) {
+          reject(new ParleyError('socket-closed', `The ping could not be sent to ${host}: the connection closed.`));
+          return;
+        }
+        batcher.add('ping', payload, 'client');
+        resolve();
+      });
+    });
+
   let answered;
   try {
     answered = await answer;
@@ -98,6 +121,7 @@ export async function runSocket(spec: SendSpec, options: SendOptions): Promise<S
   early = undefined;
   options.stream?.onTaken?.(() => keeper.taken());
   options.stream?.onSend?.(send);
+  options.stream?.onPing?.(ping);
 
   // Disconnect (Stop) or a cancel: a close from our side, cut if the server does not answer it.
   const stops = [options.signal, options.stream?.stop].filter((s): s is AbortSignal => s !== undefined);

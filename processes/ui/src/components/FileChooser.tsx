@@ -59,6 +59,60 @@ export async function chooseBodyFile(project: string): Promise<string | null> {
   }
 }
 
+/**
+ * Picks a file for `what` (a binary message) of a request in `project`: one inside the project is
+ * named where it is; one outside is copied into the project's files/ folder only once the user
+ * agrees, as the cURL import asks before it copies a command's local files (files/ goes with the
+ * project to everyone who gets it). Null when nothing was picked, or the copy was declined.
+ */
+export async function chooseProjectFile(project: string, what: string): Promise<{ path: string; size: number } | null> {
+  const picked = await chooseFile();
+  if (!picked) return null;
+  const inside = picked.startsWith(project.endsWith('/') ? project : `${project}/`);
+  if (!inside && !(await agreeToCopy(picked, what))) return null;
+  try {
+    const added = await call('project.addFile', { project, path: picked });
+    if (added.copied) toast('success', `Copied ${fileName(picked)} into the project as ${added.path} (${formatBytes(added.size)}).`);
+    return { path: added.path, size: added.size };
+  } catch (err) {
+    toast('error', `The file was not added: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+const fileName = (path: string) => path.split(/[\\/]/).pop() ?? path;
+
+function agreeToCopy(picked: string, what: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let answered = false;
+    const answer = (yes: boolean, close: () => void) => {
+      answered = true;
+      close();
+      resolve(yes);
+    };
+    openCustom({
+      title: 'Copy the file into the project?',
+      onClose: () => void (answered || resolve(false)),
+      render: (close) => (
+        <div class="dialog-body">
+          <p>
+            <code class="mono break">{picked}</code> is outside the project. {what} is sent from a file in the project: it can be copied into the project's <code>files/</code> folder, which
+            is shared with everyone who gets the project.
+          </p>
+          <footer class="dialog-footer">
+            <button class="button" onClick={() => answer(false, close)}>
+              Cancel
+            </button>
+            <button class="button primary" onClick={() => answer(true, close)}>
+              Copy into the project
+            </button>
+          </footer>
+        </div>
+      ),
+    });
+  });
+}
+
 /** Body files Send refuses: a path outside the project (absolute, or climbing out with ../). */
 export function isOutsideProject(file: string): boolean {
   return /^([\\/]|[A-Za-z]:[\\/])/.test(file) || file.split(/[\\/]/).includes('..');

@@ -10,7 +10,7 @@ import { METHODS } from '../state/methods.js';
 import { REQUEST_KINDS, kindById } from '../../../../protocol/kinds/index.js';
 import { openCustom } from '../state/overlays.js';
 import { call } from '../state/rpc.js';
-import { openTab } from '../state/tabs.js';
+import { openTab, requestTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
 import { currentTarget, requestTargets, TargetPicker, type RequestTarget } from './RequestTarget.js';
@@ -63,7 +63,8 @@ function NewRequest({ targets, initial, initialKind, close }: { targets: Request
       close();
       expand(rowKey(t.project, t.parent.split('/')[0]!));
       if (t.parent.includes('/')) expand(rowKey(t.project, t.parent));
-      openTab({ kind: 'request', project: t.project, itemId: request.id, title: request.name, method: kindById(kind.value).badge(request) });
+      // The tab knows its kind now: the tree row of the new request may come later (a tree being read again).
+      openTab(requestTab(t.project, { id: request.id, name: request.name, method: kindById(kind.value).badge(request), requestKind: kind.value }));
     } catch (err) {
       problem.value = (err as Error).message;
     } finally {

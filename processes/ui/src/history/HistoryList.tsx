@@ -12,7 +12,7 @@ import { formatBytes } from '../components/FileChooser.js';
 import { projectByRoot } from '../state/app.js';
 import { METHODS } from '../state/actions.js';
 import { call } from '../state/rpc.js';
-import { openTab } from '../state/tabs.js';
+import { openTab, requestTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { openCopyCurl } from './CopyCurlDialog.js';
 import { RecordedStream } from '../editors/response/RecordedStream.js';
@@ -207,7 +207,7 @@ function EntryDetail({ project, summary, resend: resendEntry, showRequestLink }:
             class="button small"
             onClick={() => {
               const item = projectByRoot(project)?.items.find((i) => i.id === summary.requestId);
-              if (item?.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method });
+              if (item?.kind === 'request') openTab(requestTab(project, item));
             }}
           >
             Open request

@@ -4,7 +4,7 @@ import type { EditorProps } from '../editors/registry.js';
 import { projectByRoot } from '../state/app.js';
 import { requestTabState, resendInTab } from '../state/request-tabs.js';
 import { call } from '../state/rpc.js';
-import { openTab, tabId, tabs } from '../state/tabs.js';
+import { openTab, requestTab, tabId, tabs } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { HistoryList } from './HistoryList.js';
 
@@ -28,7 +28,7 @@ export function HistoryTab({ tab }: EditorProps) {
 async function resendInRequestTab(project: string, entry: HistorySummary): Promise<ResendResult> {
   const item = projectByRoot(project)?.items.find((i) => i.id === entry.requestId);
   const opened = () => tabs.value.find((t) => t.id === tabId('request', project, entry.requestId));
-  if (item?.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method });
+  if (item?.kind === 'request') openTab(requestTab(project, item));
   const tab = item?.kind === 'request' ? opened() : undefined;
   if (tab) return resendInTab(requestTabState(tab), entry.id);
   const result = await call('history.resend', { project, id: entry.id });

@@ -14,7 +14,7 @@ import { formatBytes } from '../components/FileChooser.js';
 import { MethodBadge } from '../components/Icons.js';
 import { openCustom } from '../state/overlays.js';
 import { call } from '../state/rpc.js';
-import { openTab } from '../state/tabs.js';
+import { openTab, requestTab } from '../state/tabs.js';
 import { toast } from '../state/toasts.js';
 import { withSecretStore } from '../components/SecretStoreDialog.js';
 import { expand } from '../state/tree.js';
@@ -89,7 +89,7 @@ function ImportCurl({ targets, initial, close }: { targets: RequestTarget[]; ini
       close();
       expand(rowKey(t.project, t.parent.split('/')[0]!));
       if (t.parent.includes('/')) expand(rowKey(t.project, t.parent));
-      openTab({ kind: 'request', project: t.project, itemId: done.request.id, title: done.request.name, method: done.request.method });
+      openTab(requestTab(t.project, done.request));
       const { ignored, copied = [], localFiles = [] } = done.report;
       const left = localFiles.filter((f) => !copied.some((c) => c.from === f.path));
       // Notes the import added to what the preview showed (a password left out).

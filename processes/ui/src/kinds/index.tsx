@@ -1,8 +1,7 @@
 /**
  * The request kinds in the page, in protocol/kinds/' order: a request tab shows its kind's
- * editor, found by the kind its tree item names.
+ * editor, found by the kind the tab carries (state/tabs.ts `requestTab`).
  */
-import { projectByRoot } from '../state/app.js';
 import type { EditorProps } from '../editors/registry.js';
 import { registerEditor } from '../editors/registry.js';
 import { httpView } from './http/index.js';
@@ -13,10 +12,13 @@ import type { KindView } from './kind.js';
 const VIEWS: readonly KindView[] = [httpView, websocketView, grpcView];
 const byId = new Map(VIEWS.map((view) => [view.id, view]));
 
-/** The kind of the request a tab shows, from its row in the project's tree (HTTP when it names none). */
+/**
+ * The kind of the request a tab shows (HTTP when it names none). The tab carries it from the
+ * moment it opens, so a tab whose project's tree is late (restored, or just made) never opens
+ * another kind's editor and draft.
+ */
 export function tabRequestKind(tab: EditorProps['tab']): string {
-  const item = projectByRoot(tab.project)?.items.find((i) => i.id === tab.itemId);
-  return (item?.kind === 'request' ? item.requestKind : undefined) ?? 'http';
+  return tab.requestKind ?? 'http';
 }
 
 function RequestTab({ tab }: EditorProps) {
@@ -32,6 +34,5 @@ export function sendOrStopTab(tab: EditorProps['tab']): void {
 }
 
 export function registerRequestKinds(): void {
-  // A restored tab whose project's tree is not loaded yet opens as HTTP, the kind most requests are.
   registerEditor('request', RequestTab, (tab) => (byId.get(tabRequestKind(tab)) ?? httpView).draft(tab));
 }

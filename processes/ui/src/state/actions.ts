@@ -3,7 +3,7 @@ import { takeTree } from './project-trees.js';
 import type { TreeItem } from '../../../../protocol/model/project.js';
 import { projects, workspace } from './app.js';
 import { attempt, call, openProjectTree } from './rpc.js';
-import { openTab, tabs } from './tabs.js';
+import { openTab, requestTab, tabs } from './tabs.js';
 import { closeTabs } from './draft-actions.js';
 import { openForm, type MenuItem } from './overlays.js';
 import { toast } from './toasts.js';
@@ -17,7 +17,7 @@ export { METHODS } from './methods.js';
 
 /** Opens an item's editor; `preview` puts it in the preview tab (a single click in the sidebar). */
 export function openItem(project: string, item: Openable, options: { preview?: boolean } = {}): void {
-  if (item.kind === 'request') openTab({ kind: 'request', project, itemId: item.id, title: item.name, method: item.method }, options);
+  if (item.kind === 'request') openTab(requestTab(project, item), options);
   else if (item.kind === 'api') openTab({ kind: 'api', project, itemId: item.id, title: item.name }, options);
   else if (item.kind === 'folder') openTab({ kind: 'folder', project, itemId: item.id, title: item.name }, options);
   else if (item.kind === 'mock') openTab({ kind: 'mock', project, itemId: item.id, title: item.name }, options);

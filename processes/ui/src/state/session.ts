@@ -67,6 +67,7 @@ function tabOf(saved: SessionTab): Tab | null {
     itemId: saved.itemId,
     title: saved.title,
     ...(saved.method ? { method: saved.method } : {}),
+    ...(saved.requestKind ? { requestKind: saved.requestKind } : {}),
     ...(saved.preview ? { preview: true } : {}),
   };
 }
@@ -78,12 +79,15 @@ function place(): void {
   if (ready.length === 0) return;
   state.waiting = state.waiting.filter((w) => !ready.includes(w));
   let list = tabs.value;
-  for (const { tab, draft } of ready) {
-    if (list.some((t) => t.id === tab.id)) continue;
-    if (ITEM_KINDS.has(tab.kind) && !projectByRoot(tab.project)!.items.some((item) => item.id === tab.itemId)) {
-      if (draft) toast('warning', `Your unsaved edits to ${tab.title} could not be restored: it is no longer in its project.`, 15_000);
+  for (const { tab: kept, draft } of ready) {
+    if (list.some((t) => t.id === kept.id)) continue;
+    const item = ITEM_KINDS.has(kept.kind) ? projectByRoot(kept.project)!.items.find((i) => i.id === kept.itemId) : undefined;
+    if (ITEM_KINDS.has(kept.kind) && !item) {
+      if (draft) toast('warning', `Your unsaved edits to ${kept.title} could not be restored: it is no longer in its project.`, 15_000);
       continue;
     }
+    // A request tab of a session kept before tabs carried their kind takes it from its row.
+    const tab = item?.kind === 'request' && item.requestKind && !kept.requestKind ? { ...kept, requestKind: item.requestKind } : kept;
     const rank = state.order.get(tab.id)!;
     // Before the first tab that came later in the session; tabs opened since the page loaded stay last.
     const at = list.findIndex((t) => (state.order.get(t.id) ?? Infinity) > rank);
@@ -181,7 +185,15 @@ function currentSession(): { session: SessionTabs; complete: boolean } {
   let budget = MAX_KEPT_DRAFTS_CHARS;
   let complete = true;
   const list = tabs.value.map((t): SessionTab => {
-    const saved: SessionTab = { kind: t.kind, project: t.project, itemId: t.itemId, title: t.title, ...(t.method ? { method: t.method } : {}), ...(t.preview ? { preview: true } : {}) };
+    const saved: SessionTab = {
+      kind: t.kind,
+      project: t.project,
+      itemId: t.itemId,
+      title: t.title,
+      ...(t.method ? { method: t.method } : {}),
+      ...(t.requestKind ? { requestKind: t.requestKind } : {}),
+      ...(t.preview ? { preview: true } : {}),
+    };
     const d = draftOf(t.id);
     const draft = d?.dirty.value ? keptDraft(d) : keptDraftOf(t.id);
     if (!draft || !keepDrafts) return saved;

@@ -16,6 +16,11 @@ export interface Tab {
   title: string;
   /** Method badge for request tabs. */
   method?: string;
+  /**
+   * A request tab's kind (protocol/kinds/) when it is not HTTP, as its tree row names it: the tab
+   * opens its kind's editor and draft by it, without waiting for its project's tree.
+   */
+  requestKind?: string;
   /** Replaced by the next preview open until it is kept. */
   preview?: boolean;
 }
@@ -28,6 +33,12 @@ export const dirtyTabs = dirtyKeys;
 
 export function tabId(kind: TabKind, project: string, itemId: string): string {
   return `${kind}:${project}:${itemId}`;
+}
+
+/** The tab of a request, from its tree row (or the request just made): it carries the request's kind. */
+export function requestTab(project: string, request: { id: string; name: string; method: string; requestKind?: string | undefined }): Omit<Tab, 'id' | 'preview'> {
+  const { requestKind } = request;
+  return { kind: 'request', project, itemId: request.id, title: request.name, method: request.method, ...(requestKind && requestKind !== 'http' ? { requestKind } : {}) };
 }
 
 /** Opens (or focuses) a tab; `preview` opens it in the preview slot, replacing what was there. */

@@ -185,6 +185,11 @@ function rowName(row: StreamRow): string {
       return row.name === 'binary' ? '↑ sent (binary)' : '↑ sent';
     case 'received':
       return row.name === 'binary' ? '↓ received (binary)' : '↓ received';
+    case 'ping':
+      // Ours (the Ping button) is named `client`, as a close from our side is.
+      return row.name === 'client' ? '↑ ping' : '↓ ping';
+    case 'pong':
+      return '↓ pong';
     case 'close':
       return row.name === 'client' ? 'closed by Parley' : 'closed by the server';
     default:

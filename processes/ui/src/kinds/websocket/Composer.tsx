@@ -11,7 +11,11 @@ import { useVariableSupport } from '../../code/VarField.js';
 import { openForm } from '../../state/overlays.js';
 import { CloseIcon } from '../../components/Icons.js';
 import type { SavedMessage, SocketMessage, SocketMessageFormat, WebSocketRequest } from '../../../../../protocol/model/websocket.js';
-import { editSocket, sendMessage, type SocketTabState } from './socket-tabs.js';
+import { editSocket, ping, sendMessage, type SocketTabState } from './socket-tabs.js';
+import { chooseProjectFile, formatBytes } from '../../components/FileChooser.js';
+import { call } from '../../state/rpc.js';
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 
 const FORMATS: [SocketMessageFormat, string][] = [
   ['text', 'Text'],
@@ -60,15 +64,30 @@ export function Composer({ state, draft }: { state: SocketTabState; draft: WebSo
         <button class="button small" onClick={saveAs}>
           Save as message
         </button>
+        <button class="button small" disabled={!open} title={open ? 'Send a ping frame: the server answers with a pong' : 'Connect first'} onClick={() => void ping(state)}>
+          Ping
+        </button>
         <button class="button primary small" disabled={!open || sending.value} title={open ? 'Send over the open connection' : 'Connect first'} onClick={() => void sendMessage(state, message.value)}>
           Send message
         </button>
       </div>
       {m.format === 'binary' ? (
-        <label class="socket-file">
-          <span>File in the project</span>
-          <input class="mono" aria-label="Message file" placeholder="files/frame.bin" value={m.file} onInput={(e) => set({ file: (e.target as HTMLInputElement).value })} />
-        </label>
+        <div class="socket-file">
+          <label>
+            <span>File in the project</span>
+            <input class="mono" aria-label="Message file" placeholder="files/frame.bin" value={m.file} onInput={(e) => set({ file: (e.target as HTMLInputElement).value })} />
+          </label>
+          <button
+            class="button small"
+            onClick={async () => {
+              const chosen = await chooseProjectFile(state.tab.project, 'A binary message');
+              if (chosen) set({ file: chosen.path });
+            }}
+          >
+            Choose…
+          </button>
+          <MessageFile project={state.tab.project} file={m.file} />
+        </div>
       ) : (
         <CodeEditor
           class="socket-message"
@@ -96,6 +115,36 @@ export function Composer({ state, draft }: { state: SocketTabState; draft: WebSo
         </ol>
       )}
     </div>
+  );
+}
+
+/** The binary message's file as the composer shows it: its name and size, or why it cannot be sent. */
+function MessageFile({ project, file }: { project: string; file: string }) {
+  const info = useSignal<{ file: string; size?: number; problem?: string } | null>(null);
+  useEffect(() => {
+    const named = file.trim();
+    if (named === '') return void (info.value = null);
+    let current = true;
+    call('project.fileSize', { project, file: named }).then(
+      ({ size }) => void (current && (info.value = { file: named, size })),
+      (err: Error) => void (current && (info.value = { file: named, problem: err.message })),
+    );
+    return () => void (current = false);
+  }, [project, file]);
+  const shown = info.value;
+  if (file.trim() === '') return <span class="file-source muted">Choose… picks a file in the project, or copies one in when you agree.</span>;
+  if (!shown || shown.file !== file.trim()) return <span class="file-source muted">…</span>;
+  if (shown.problem) {
+    return (
+      <span class="file-source outside" role="status">
+        {shown.problem}
+      </span>
+    );
+  }
+  return (
+    <span class="file-source" data-testid="message-file">
+      <strong>{file.trim().split('/').pop()}</strong> <span class="muted">{formatBytes(shown.size!)}</span>
+    </span>
   );
 }
 

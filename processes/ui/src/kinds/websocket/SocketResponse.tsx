@@ -17,7 +17,7 @@ export function SocketResponse({ state }: { state: SocketTabState }) {
   const live = state.live.value;
   const exchange = state.exchange.value;
   const error = state.error.value;
-  if (state.connected.value && !live) {
+  if (state.sending.value && !live) {
     return (
       <section class="response-pane response-empty" aria-label="Response">
         <div class="sending">
@@ -58,7 +58,7 @@ function Session({ state }: { state: SocketTabState }) {
     return exchange && record ? LiveStream.ofRecord(exchange.response, record) : null;
   }, [state.live.value, exchange]);
   const head = live?.head ?? exchange!.response;
-  const open = live?.state.value === 'open' && state.connected.value;
+  const open = live?.state.value === 'open' && state.sending.value;
   const closeRow = record?.rows.findLast((row: StreamRow) => row.kind === 'close');
   const views: [SocketView, string][] = [
     ['events', `Messages (${(live?.events.value ?? 0).toLocaleString('en-US')})`],

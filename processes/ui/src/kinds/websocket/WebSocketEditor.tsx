@@ -87,7 +87,7 @@ export function WebSocketEditor({ tab }: EditorProps) {
 
 function UrlBar({ state, draft }: { state: SocketTabState; draft: WebSocketRequest }) {
   const live = state.live.value;
-  const open = state.connected.value;
+  const open = state.sending.value;
   return (
     <div class="urlbar">
       <span class="method-select socket-badge" aria-hidden="true">

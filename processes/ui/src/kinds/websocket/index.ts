@@ -10,7 +10,7 @@ export const websocketView: KindView = {
   draft: (tab) => socketTabState(tab).doc as Draft<unknown>,
   sendOrStop: (tab) => {
     const state = socketTabState(tab);
-    if (state.connected.value) disconnect(state);
+    if (state.sending.value) disconnect(state);
     else void connect(state);
   },
 };
