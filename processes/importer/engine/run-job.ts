@@ -28,6 +28,9 @@ import { createDocumentLoader, type DocumentLoader } from './load/loader.js';
 import { readImportInput } from './load/read-input.js';
 import { createImporterRegistry, type ImporterRegistry } from './registry.js';
 
+/** The importer id of Protocol Buffers: the one format that reads a folder of files or a gRPC server. */
+const PROTOBUF_FORMAT = 'protobuf';
+
 export interface JobDeps {
   newId: (prefix: string) => string;
   now: () => Date;
@@ -52,6 +55,7 @@ export async function runImportJob(job: ImportJob, deps: JobDeps): Promise<{ det
       now: deps.now,
       loader,
       options: job.options,
+      network: job.network,
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
       ...(deps.sendPart ? { sendPart: deps.sendPart } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -104,6 +108,16 @@ async function readAndPick(job: ImportJob, registry: ImporterRegistry, loader: D
     const input = importer.reads === 'stream' ? pastedStreamInput(source.text) : await readImportInput(source, loader);
     progress(input.bytes?.length ?? input.text.length);
     return { input, importer, detection };
+  }
+  if (source.kind === 'folder' || source.kind === 'grpc-server') {
+    // Only Protocol Buffers reads a folder of files or a server; its converter reads them itself.
+    const importer = registry.get(PROTOBUF_FORMAT);
+    if (!importer || (job.format !== 'auto' && job.format !== PROTOBUF_FORMAT)) {
+      throw new ParleyError('bad-input', source.kind === 'folder' ? `A folder is imported as Protocol Buffers (its .proto files), not as ${job.format}.` : `A gRPC server is imported by reflection as Protocol Buffers, not as ${job.format}.`);
+    }
+    const location = source.kind === 'folder' ? { kind: 'folder' as const, path: resolve(source.path) } : { kind: 'grpc-server' as const, server: source };
+    const name = source.kind === 'folder' ? basename(resolve(source.path)) : source.address;
+    return { input: { name, text: '', location }, importer, detection: null };
   }
   const input = await readImportInput(source, loader);
   progress(input.bytes?.length ?? input.text.length);

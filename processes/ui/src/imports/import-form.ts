@@ -3,7 +3,7 @@
  * `import.run` request (or says what is missing). Kept free of Preact so it is unit-tested.
  */
 import type { ReqOf, ResOf } from '../../../../protocol/messages.js';
-import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
+import type { ImportJobSource, ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
 import { builtFormat, builtFormats } from '../../../../protocol/import-formats.js';
 import { credentialsProblem, emptyAuth, toCredentials, type AuthDraft } from './fetch-credentials.js';
 
@@ -136,9 +136,10 @@ export function isHttpUrl(text: string): boolean {
 }
 
 /** What the progress line says before the importer's first chunk (a URL fetch sends none). */
-export function firstProgress(source: ImportSource): ImportProgress {
+export function firstProgress(source: ImportJobSource): ImportProgress {
   if (source.kind === 'url') return { phase: 'read', message: `Fetching ${hostAndPath(source.url)}` };
-  if (source.kind === 'file') return { phase: 'read', message: `Reading ${baseName(source.path)}` };
+  if (source.kind === 'file' || source.kind === 'folder') return { phase: 'read', message: `Reading ${baseName(source.path)}` };
+  if (source.kind === 'grpc-server') return { phase: 'read', message: `Asking ${source.address} for its services` };
   return { phase: 'read', message: 'Reading the pasted text' };
 }
 
