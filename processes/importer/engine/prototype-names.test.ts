@@ -18,7 +18,7 @@ import { checkAll } from '../../../protocol/validate-node.js';
 import { queryAsRows } from '../../../protocol/request-url.js';
 import { PROTOTYPE_NAMES } from '../../../test/support/prototype-names.js';
 import { convertCurlCommand } from './curl/convert-command.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from './run-job.js';
+import { runDefinitionApply, runDefinitionPreview } from './run-job.js';
 import { FIXED_CLOCK, counterIds, importSource, runHttpImportJob, type HttpImportResult } from './test-support.js';
 
 /** Seeded: the same cases on every run (RELIABILITY.md's bench run uses more). */

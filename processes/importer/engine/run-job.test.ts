@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DefinitionApplyJob, DefinitionUpdateJob, ImportJob, type FetchCredentials } from '../../../protocol/model/import.js';
 import { checkAll } from '../../../protocol/validate-node.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from './run-job.js';
+import { runDefinitionApply, runDefinitionPreview } from './run-job.js';
 import { FIXED_CLOCK, counterIds, runHttpImportJob } from './test-support.js';
 
 const TOKEN = 'run-job-token-42';

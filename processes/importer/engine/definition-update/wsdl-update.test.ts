@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DefinitionUpdateJob, DefinitionUpdatePreview, DefinitionUpdateResult, type ImportedApi } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { checkAll } from '../../../../protocol/validate-node.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from '../run-job.js';
+import { runDefinitionApply, runDefinitionPreview } from '../run-job.js';
 import { FIXED_CLOCK, counterIds, runHttpImportJob, type HttpImportResult } from '../test-support.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../../test/fixtures/wsdl/parley/update');

@@ -359,7 +359,6 @@ describe('a capture whose response reflects the credentials its exchange carried
 
 describe('HAR limits (SPEC "Limits") in a whole job', () => {
   it('pasted text over 50,000,000 characters is refused before it is parsed; a file is read as a stream', async () => {
-    const { runImportJob } = await import('../run-job.js');
     const network = { proxy: '', caPem: '' };
     const big = `{"log":{"entries":[${' '.repeat(50_000_000)}]}}`;
     await expect(runHttpImportJob({ source: { kind: 'paste', text: big }, format: 'har', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK })).rejects.toMatchObject({

@@ -10,7 +10,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders, type Incomi
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchCredentials, ImportResult } from '../../../../protocol/model/import.js';
+import type { FetchCredentials } from '../../../../protocol/model/import.js';
 import { importSource, type HttpImportResult } from '../test-support.js';
 
 interface Seen {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DefinitionUpdateJob, ImportJob } from '../../../../protocol/model/import.js';
 import { trickle } from '../../../../test/support/trickle.js';
 import { until } from '../../../../test/support/until.js';
-import { runDefinitionPreview, runImportJob } from '../run-job.js';
+import { runDefinitionPreview } from '../run-job.js';
 import { FIXED_CLOCK, counterIds, importSource, runHttpImportJob } from '../test-support.js';
 
 const KEY = 'k3y-never-shown';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { ImportProgress, ImportResult } from '../../../../protocol/model/import.js';
+import type { ImportProgress } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { createDocumentLoader } from '../load/loader.js';
 import { readImportInput } from '../load/read-input.js';

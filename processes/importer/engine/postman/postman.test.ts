@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { ImportResult, type ImportJob } from '../../../../protocol/model/import.js';
 import { Request } from '../../../../protocol/model/request.js';
 import { checkAll } from '../../../../protocol/validate-node.js';
-import { runImportJob } from '../run-job.js';
 import { FIXED_CLOCK, counterIds, runHttpImportJob, type HttpImportResult } from '../test-support.js';
 
 const FIXTURES = join(import.meta.dirname, '../../../../test/fixtures/importers/postman');

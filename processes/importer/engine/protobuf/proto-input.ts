@@ -12,7 +12,7 @@ import type { DefinitionSource } from '../../../../protocol/model/api.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { baseName } from '../detect-rules.js';
 import { DEFAULT_LIMITS, ReadBudget } from '../load/limits.js';
-import { localProtoSource, urlProtoSource, type ProtoFile, type ProtoSource } from './proto-files.js';
+import { localProtoSource, urlProtoSource, type ProtoFile } from './proto-files.js';
 import { MAX_PROTO_FILES, readProtos, type ProtoRead } from './read-protos.js';
 
 /** Folders a folder import never looks into. */

@@ -5,7 +5,7 @@
  * itself, a cycle, a missing import, a name climbing out of its folder, a symbolic link, 10,000
  * messages).
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import protobuf from 'protobufjs';
@@ -31,14 +31,7 @@ function protobufjsReads(entries: string[], roots: string[]): protobuf.Root {
   const root = new protobuf.Root();
   root.resolvePath = (origin, target) => {
     if (target.startsWith('/')) return target;
-    for (const dir of [...roots, stubs]) {
-      try {
-        require('node:fs').accessSync(join(dir, target));
-        return join(dir, target);
-      } catch {
-        /* next root */
-      }
-    }
+    for (const dir of [...roots, stubs]) if (existsSync(join(dir, target))) return join(dir, target);
     return protobuf.util.path.resolve(origin, target);
   };
   root.loadSync(entries, { keepCase: true });

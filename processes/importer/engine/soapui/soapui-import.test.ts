@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ImportResult } from '../../../../protocol/model/import.js';
 import { cachedWsdlReader, listOperations, readWsdl } from '../../../../protocol/wsdl/index.js';
 import { createImporterRegistry } from '../registry.js';
 import { importSource, type HttpImportResult } from '../test-support.js';

@@ -4,7 +4,7 @@
  * server did not send built in.
  */
 import protobuf from 'protobufjs';
-import descriptor from 'protobufjs/ext/descriptor/index.js';
+import type descriptor from 'protobufjs/ext/descriptor/index.js';
 import { ParleyError, quote } from '../../../../../protocol/errors.js';
 import type { GrpcServerSource } from '../../../../../protocol/model/import.js';
 import type { ImportContext } from '../../importer.js';
