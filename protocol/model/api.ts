@@ -87,7 +87,11 @@ export const NO_DEFINITION_TO_MOCK =
   'No definition: a mock answers from an imported OpenAPI document or WSDL, and this API was not imported from one. Import its definition (Import…) and mock the API that makes.';
 
 /** Why a mock cannot be made or started for this API, in the user's words; undefined when it can. */
-export function whyNotMockable(api: Pick<Api, 'definition'>): string | undefined {
+/** A gRPC API: a mock answers HTTP and SOAP, not gRPC. */
+export const GRPC_NOT_MOCKABLE = 'A gRPC API cannot be mocked: a mock answers from an OpenAPI document or a WSDL.';
+
+export function whyNotMockable(api: Pick<Api, 'definition' | 'kind'>): string | undefined {
+  if (api.kind === 'grpc') return GRPC_NOT_MOCKABLE;
   if (!api.definition) return NO_DEFINITION_TO_MOCK;
   return api.definition.cached.length === 0 ? DEFINITION_NOT_CACHED : undefined;
 }

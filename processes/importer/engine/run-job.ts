@@ -145,12 +145,14 @@ function formatBytes(n: number): string {
 
 // A definition update loads its engines (OpenAPI or WSDL) when it runs, as an import's converter does (importer.ts).
 export async function runDefinitionPreview(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdatePreview> {
+  refuseGrpcUpdate(job);
   if (job.api.soap) return (await import('./definition-update/wsdl-update.js')).previewWsdlUpdate(await wsdlUpdateInput(job, deps));
   return (await import('./definition-update/preview.js')).previewDefinitionUpdate(await updateInput(job, deps));
 }
 
 /** Reads the sources again; throws `definition-changed` when they differ from the preview's. */
 export async function runDefinitionApply(job: DefinitionApplyJob, deps: JobDeps): Promise<DefinitionUpdateResult> {
+  refuseGrpcUpdate(job);
   const options = {
     newId: deps.newId,
     expectedFingerprint: job.expectedFingerprint,
@@ -190,5 +192,12 @@ async function withLoader<T>(job: { network: FetchNetwork; deadlines?: ImportDea
     return await run(loader);
   } finally {
     await loader.close();
+  }
+}
+
+/** A gRPC API's definition update (reading its .proto files or its server again) is not built yet: refused, never read as OpenAPI. */
+function refuseGrpcUpdate(job: DefinitionUpdateJob): void {
+  if (job.api.kind === 'grpc') {
+    throw new ParleyError('definition-update-unsupported', `Updating the definition of the gRPC API ${JSON.stringify(job.api.name)} is not supported yet: import its .proto files or its server again (a second API is made).`);
   }
 }
