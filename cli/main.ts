@@ -60,6 +60,11 @@ ${formatLines('        ')}
       Secrets: PARLEY_SECRET_<NAME>, else the keychain or the vault (PARLEY_VAULT_PASSPHRASE unlocks it).
       parley run --help shows every option.
 
+  parley export <project-folder> [--api <name>] [--folder <path>] --format postman|openapi --out <file> [--json]
+      Export an API or a folder as a file other tools read (a Postman collection v2.1, or OpenAPI 3.1
+      for an API without a definition); credentials
+      only as references. Exit 0 written, 2 not. parley export --help shows every option.
+
   parley --help       this text
   parley --version    the version
 
@@ -80,6 +85,7 @@ const commands: Record<string, () => Promise<Command>> = {
   import: async () => (await import('./commands/import.js')).runImport,
   'update-definition': async () => (await import('./commands/update-definition.js')).runUpdateDefinition,
   run: async () => (await import('./commands/run.js')).runRun,
+  export: async () => (await import('./commands/export.js')).runExport,
 };
 
 export async function main(argv: string[]): Promise<number> {

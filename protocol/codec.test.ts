@@ -1,5 +1,6 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
+import { ParleyError } from './errors.js';
 import { decode, encode } from './codec.js';
 import { PROTOTYPE_NAMES, withKey } from '../test/support/prototype-names.js';
 
@@ -21,6 +22,22 @@ describe('codec', () => {
     const first = encode({ items: items(5) });
     expect(() => decode(first.slice(0, first.byteLength - 4))).toThrow(expect.objectContaining({ code: 'bad-frame' }));
     expect(decode(second)).toEqual({ items: items(3, 10), extra: [{ other: true }] });
+  });
+
+  it('refuses a record structure of the wrong shape as bad-frame in its own words, not a TypeError from inside msgpackr', () => {
+    // A record definition (fixext 1, type 0x72) whose structure is the number 43, not a list of keys:
+    // found by bench/fuzz.mjs at 10,000 cases (seed 951908465).
+    const refused = (() => {
+      try {
+        decode(Uint8Array.from([0xd4, 0x72, 0x40, 0x2b, 0x01]));
+      } catch (err) {
+        return err as ParleyError;
+      }
+      throw new Error('decoded');
+    })();
+    expect(refused).toBeInstanceOf(ParleyError);
+    expect(refused.code).toBe('bad-frame');
+    expect(refused.message).toBe('Frame is not valid msgpack: a record structure or extension in it does not decode.');
   });
 
   it('carries every Object.prototype name as an ordinary own key, in plain objects and in records', () => {

@@ -52,7 +52,11 @@ export function decode(bytes: Uint8Array): unknown {
   try {
     value = packr.unpack(bytes);
   } catch (err) {
-    throw new ParleyError('bad-frame', `Frame is not valid msgpack: ${(err as Error).message}`);
+    // msgpackr's own refusals name the fault (an unexpected end of data); a record structure of the
+    // wrong shape fails inside it as a JavaScript TypeError ("read(...).map is not a function"),
+    // which tells a reader nothing: that is said in our words.
+    const why = err instanceof TypeError || err instanceof RangeError ? 'a record structure or extension in it does not decode' : (err as Error).message;
+    throw new ParleyError('bad-frame', `Frame is not valid msgpack: ${why}.`);
   }
   return contains(bytes, ESCAPED_BYTES) ? renameKeys(value, ESCAPED, (key) => key.slice(0, -1)) : value;
 }

@@ -6,7 +6,7 @@
  * live send (the supervisor, which first turns secret values into their `${secret:name}`
  * references with `redact`) and for an exchange recorded in a HAR capture (the importer).
  */
-import type { Header, Hop, HopTiming, OutgoingBody, ResponseBody, SentHead } from './model/exchange.js';
+import type { GrpcOutcome, Header, Hop, HopTiming, OutgoingBody, ResponseBody, SentHead } from './model/exchange.js';
 import type { RecordedResponse, SentRequest } from './model/history.js';
 import type { LoggedHop } from './model/http-log.js';
 import { MASK, bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskHeaders, maskUrl } from './credentials/index.js';
@@ -36,6 +36,7 @@ export interface RecordableResponse {
   body: Pick<ResponseBody, 'bytes' | 'size'>;
   url: string;
   timing: { total: number };
+  grpc?: GrpcOutcome;
 }
 
 type Redact = (text: string) => string;
@@ -90,6 +91,8 @@ export function recordResponse(r: RecordableResponse, redact: Redact = asIs): { 
   const headers = maskHeaders(r.headers.map(([n, v]) => [n, redact(v)] as const));
   const body = maskText(redact(decodePreview(r.body.bytes)), headerOf(r.headers, 'content-type'));
   const bodyTruncated = r.body.size > Math.min(r.body.bytes.byteLength, PREVIEW_LIMIT);
+  // A gRPC call's trailers are masked as its headers are.
+  const trailers = r.grpc ? maskHeaders(r.grpc.trailers.map(([n, v]) => [n, redact(v)] as const)) : undefined;
   return {
     response: {
       status: r.status,
@@ -100,8 +103,9 @@ export function recordResponse(r: RecordableResponse, redact: Redact = asIs): { 
       timeMs: r.timing.total,
       url: maskUrl(redact(r.url)).text,
       ...(bodyTruncated ? { bodyTruncated } : {}),
+      ...(trailers ? { grpc: { ...r.grpc!, message: redact(r.grpc!.message), ...(r.grpc!.details !== undefined ? { details: redact(r.grpc!.details) } : {}), trailers: trailers.headers } } : {}),
     },
-    masked: headers.masked + body.masked > 0,
+    masked: headers.masked + body.masked + (trailers?.masked ?? 0) > 0,
   };
 }
 

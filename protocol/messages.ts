@@ -8,10 +8,11 @@
  *   importer.*  an importer child         mockHost.* a mock-host child (one per running mock)
  *   app.*, workspace.*, session.*, project.*, request.*, api.*, import.*, mocks.*, cookies.*, history.*, curl.*,
  *   examples.*, query.*, httpLog.*, tree.*, run.*, captures.*  the supervisor, called by the UI or CLI
- *   jar.*       the supervisor, called by the sender (a send's hops ask the workspace's cookie jar)
+ *   jar.*, grpc.descriptor  the supervisor, called by the sender (a send's hops ask the workspace's cookie jar; a gRPC call its definition)
  * An event's prefix says who sends it: `mockHost.logged` comes from a mock-host child; `mock.logged`
  * and `mock.state` go from the supervisor to every UI about one of its mocks (the UI's `mocks.*` API).
  */
+import { ExportDone, ExportFormatField, ExportTarget } from './export/scope.js';
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { Problem, Row } from './model/common.js';
 import { OperationLink, Request } from './model/request.js';
@@ -51,6 +52,17 @@ import {
   ImportOptions,
   ImportSource,
 } from './model/import.js';
+
+/** A method of a gRPC API as the request editor's picker lists it (protocol/grpc/definition.ts). */
+const GrpcMethodDescription = T.Object({
+  service: T.String(),
+  method: T.String(),
+  requestType: T.String(),
+  responseType: T.String(),
+  requestStream: T.Boolean(),
+  responseStream: T.Boolean(),
+  kind: T.Union([T.Literal('unary'), T.Literal('server-stream'), T.Literal('client-stream'), T.Literal('bidi')]),
+});
 
 /** The Form view's schema for a request body, or why there is none. */
 const BodySchemaAnswer = T.Object({
@@ -156,6 +168,10 @@ export const methods = {
   'sender.streamTaken': { req: T.Object({ stream: T.String() }), res: T.Object({ open: T.Boolean() }) },
   /** A message over an open WebSocket session (its id came with the head); its row comes with the session's batches once sent. */
   'sender.socketSend': { req: T.Object({ stream: T.String(), message: OutgoingSocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** Half-closes an open gRPC client or bidirectional stream (its id came with the head): no more messages go on it. */
+  'sender.halfClose': { req: T.Object({ stream: T.String() }), res: T.Object({ halfClosed: T.Boolean() }) },
+  /** A gRPC definition's descriptor text by its SHA-256 (the sender asks once per definition it has not parsed; docs/grpc.md). */
+  'grpc.descriptor': { req: T.Object({ hash: T.String({ maxLength: 64 }) }), res: T.Object({ text: T.String() }) },
   /** The jar's Cookie header for one hop's URL ('' when no cookie matches); asked before each hop when Send cookies is on. */
   'jar.cookieHeader': { req: T.Object({ url: T.String() }), res: T.Object({ header: T.String() }) },
   /** One hop's Set-Cookie headers go into the jar as its headers arrive; one outcome per header, in order. */
@@ -282,7 +298,8 @@ export const methods = {
    */
   'folder.get': { req: T.Object({ project: T.String(), id: T.String() }), res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }) },
   'folder.save': {
-    req: T.Object({ project: T.String(), id: T.String(), settings: FolderSettings }),
+    /** `leaveOutSecrets`: with no secret store, save the auth's typed secrets as empty fields instead of refusing (as `request.save`). */
+    req: T.Object({ project: T.String(), id: T.String(), settings: FolderSettings, leaveOutSecrets: T.Optional(T.Boolean()) }),
     res: T.Object({ id: T.String(), name: T.String(), settings: FolderSettings }),
   },
   /** What a request or a folder takes from the folders above it and its API, each value with where it is set. */
@@ -327,6 +344,8 @@ export const methods = {
    * of its connect; its row comes with the session's rows once sent (docs/websocket.md).
    */
   'request.socketSend': { req: T.Object({ stream: T.String(), message: SocketMessage }), res: T.Object({ sent: T.Boolean() }) },
+  /** Half-closes an open gRPC client or bidirectional stream (its id came with its head): the server then knows no more messages come (docs/grpc.md). */
+  'request.halfClose': { req: T.Object({ stream: T.String() }), res: T.Object({ halfClosed: T.Boolean() }) },
   /** Stop of an open event stream (its id came with its head): it ends as stopped and its send answers. */
   'request.stopStream': { req: T.Object({ stream: T.String() }), res: T.Object({ stopped: T.Boolean() }) },
   /**
@@ -334,6 +353,18 @@ export const methods = {
    * it to read the one before (a page behind gets the newest rows, not a queue). `open` false: it ended.
    */
   'request.streamRead': { req: T.Object({ stream: T.String(), n: T.Integer({ minimum: 0 }) }), res: T.Object({ open: T.Boolean() }) },
+  /**
+   * A gRPC API's methods with their call kinds and its target; with a method, its input type as a
+   * JSON Schema (protocol/grpc/message-check.ts) and an example message (docs/grpc.md).
+   */
+  'grpc.describe': {
+    req: T.Object({ project: T.String(), api: T.String(), service: T.Optional(T.String()), method: T.Optional(T.String()) }),
+    res: T.Object({
+      methods: T.Array(GrpcMethodDescription),
+      target: T.String(),
+      input: T.Optional(T.Object({ schema: T.Unknown(), example: T.String() })),
+    }),
+  },
   /**
    * A GraphQL request's schema as SDL: its `.graphql` file when it names one; else the workspace's
    * cached introspection (`source: none` when there is none), or with `refresh` a new introspection
@@ -356,6 +387,11 @@ export const methods = {
 
   /** The request (as edited) as the curl command that sends it now; secrets masked unless `showSecrets`. */
   'request.curl': { req: T.Object({ project: T.String(), request: Request, showSecrets: T.Boolean() }), res: T.Object({ command: T.String() }) },
+  /**
+   * Exports an API or a folder as a file other tools read (docs/export.md): `path` absolute or
+   * relative to the home folder; an existing file is never replaced.
+   */
+  'project.export': { req: T.Object({ project: T.String(), target: ExportTarget, format: ExportFormatField, path: T.String({ minLength: 1 }) }), res: ExportDone },
   /** A request's recorded examples (at most 5, one per status), with any example file that could not be read. */
   'examples.list': { req: T.Object({ project: T.String(), requestId: T.String() }), res: T.Object({ examples: T.Array(Example), problems: T.Array(T.String()) }) },
   /**
@@ -395,7 +431,14 @@ export const methods = {
   'request.bodySchema': { req: T.Object({ project: T.String(), request: Request }), res: BodySchemaAnswer },
 
   /** Auto-detect for the dialog's badge, on a file or pasted text (a URL is recognised when read). */
-  'import.detect': { req: T.Object({ source: ImportSource }), res: T.Object({ detection: T.Union([Detection(), T.Null()]) }) },
+  'import.detect': {
+    req: T.Object({ source: ImportSource }),
+    res: T.Object({
+      detection: T.Union([Detection(), T.Null()]),
+      /** A picked .http file: how many environments the HTTP client environment files beside it hold (the dialog's "Also import N environments"). */
+      environmentsBeside: T.Optional(T.Integer({ minimum: 0 })),
+    }),
+  },
   /** Runs an import in an importer child and writes what it made, atomically; cancel stops it. */
   'import.run': {
     /** `into` is needed only when the source brings something for a project (not for environments and globals). */
@@ -493,6 +536,8 @@ export const methods = {
   /** Where secrets go, and the names this workspace stored. */
   /** Each open project's variables captured this session (docs/captures.md): names and shown values, credentials masked. */
   'captures.list': { req: Empty, res: T.Object({ projects: T.Array(ProjectCaptures) }) },
+  /** Forgets a project's captured values: the ones `names`, or all of them (the page's Session values, Clear / Clear all). */
+  'captures.clear': { req: T.Object({ project: T.String(), names: T.Optional(T.Array(T.String({ maxLength: 1000 }), { maxItems: 10_000 })) }), res: Empty },
   'secret.status': { req: Empty, res: T.Composite([SecretStorage, T.Object({ names: T.Array(T.String()) })]) },
   /** Which of `names` the store holds (`unknown` while the vault is locked), for the badges of `${secret:...}` references. */
   'secret.has': {

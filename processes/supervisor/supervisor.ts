@@ -36,6 +36,7 @@ import { ImportService, type ImportJobDeadlines } from './imports/import-service
 import { CurlReader } from './curl/curl-reader.js';
 import { CookieService } from './cookies/cookie-service.js';
 import { cookieSenderHandlers } from './cookies/cookie-handlers.js';
+import { grpcSenderHandlers } from './kinds/grpc/handlers.js';
 import { definitionParser } from './checks/definition-parser.js';
 import { SpareJobChild, type JobSpec } from './children/spare-job.js';
 import { RunService } from './run/run-service.js';
@@ -140,7 +141,8 @@ export class Supervisor {
       this.broadcast('secret.storage', status);
       if (status.available) void this.cookies.storageChanged();
     });
-    this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true, serve: cookieSenderHandlers(this.cookies) });
+    // A gRPC definition's text (up to 64 MB) travels to the sender once: its link carries messages over a frame.
+    this.sender = this.service({ name: 'sender process', entry: distEntry('sender.js'), restart: true, serve: { ...cookieSenderHandlers(this.cookies), ...grpcSenderHandlers() }, maxMessage: LARGE_MESSAGE_LIMIT });
     // Definitions travel to the checker (checks, stub findings): its link carries messages over a frame.
     this.checker = this.service({ name: 'checker process', entry: distEntry('checker.js'), restart: true, maxMessage: LARGE_MESSAGE_LIMIT });
     this.verdicts = new ContractVerdicts(this.checker);

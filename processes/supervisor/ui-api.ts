@@ -27,8 +27,10 @@ import { exampleHandlers } from './examples/handlers.js';
 import { cookieUiHandlers } from './cookies/cookie-handlers.js';
 import { queryHandlers } from './checks/query.js';
 import { httpLogHandlers } from './http-log/handlers.js';
+import { grpcUiHandlers } from './kinds/grpc/handlers.js';
 import { treeHandlers } from './tree/handlers.js';
 import { runHandlers } from './run/handlers.js';
+import { exportHandlers } from './export/handlers.js';
 
 /** Tree items per page of `project.open`: about 40 KB, a few ms to encode or decode. */
 export const TREE_PAGE_ITEMS = 500;
@@ -53,8 +55,10 @@ export function uiHandlers(sup: Supervisor): Handlers {
     ...queryHandlers(sup),
     ...httpLogHandlers(sup),
     ...graphqlHandlers(sup),
+    ...grpcUiHandlers(sup),
     ...treeHandlers(sup),
     ...runHandlers(sup),
+    ...exportHandlers(sup),
     'app.info': () => ({
       version: appVersion(),
       workspaceDir: sup.dataDir,
@@ -66,6 +70,10 @@ export function uiHandlers(sup: Supervisor): Handlers {
 
     'workspace.get': () => sup.workspace.get(),
     'captures.list': () => ({ projects: sup.capturedVariables() }),
+    'captures.clear': ({ project, names }) => {
+      sup.capturedValues(sup.project(project).root).clear(names);
+      return {};
+    },
     'workspace.setPreferences': async (prefs) => {
       const ws = await sup.workspace.update((draft) => {
         draft.preferences = { ...draft.preferences, ...prefs };
@@ -130,14 +138,18 @@ export function uiHandlers(sup: Supervisor): Handlers {
       const { name, settings } = sup.project(project).getFolder(id);
       return { id, name, settings };
     },
-    'folder.save': async ({ project, id, settings }) => {
+    'folder.save': async ({ project, id, settings, leaveOutSecrets }) => {
       const store = sup.project(project);
       // A typed secret goes to the secret store (keychain or vault) under the folder's own id, which a rename or move keeps.
       const current = store.getFolder(id);
       const secretId = current.secretId ?? (literalSecrets(settings.auth).size > 0 ? newId('f') : undefined);
-      const secured = secretId === undefined ? { auth: settings.auth, stored: [] } : await moveSecretsToStore(settings.auth, `folder/${secretId}`, sup.secrets);
+      const secured =
+        secretId === undefined
+          ? { auth: settings.auth, stored: [] }
+          : await moveSecretsToStore(settings.auth, `folder/${secretId}`, sup.secrets, { leaveOut: leaveOutSecrets === true, refusal: 'The secret typed into the folder settings was not saved.' });
       await rememberSecrets(sup, secured.stored);
-      await store.saveFolder(id, { ...settings, auth: secured.auth }, secretId);
+      // A new id is written only for a secret that was stored: one left out has nothing to find.
+      await store.saveFolder(id, { ...settings, auth: secured.auth }, current.secretId ?? (secured.stored.length > 0 ? secretId : undefined));
       sup.projectChanged(store, [id]);
       const saved = store.getFolder(id);
       return { id, name: saved.name, settings: saved.settings };

@@ -50,6 +50,8 @@ export const CapturedVariable = T.Object({
   /** Its value cut at 500 characters; the mask for a credential. */
   value: T.String(),
   credential: T.Optional(T.Boolean()),
+  /** The request whose capture set it (its name), for the page's Session values. */
+  from: T.Optional(T.String()),
 });
 export type CapturedVariable = Static<typeof CapturedVariable>;
 

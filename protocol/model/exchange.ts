@@ -29,6 +29,41 @@ export const OutgoingBody = T.Union([
 ]);
 export type OutgoingBody = Static<typeof OutgoingBody>;
 
+/**
+ * What the sender needs of a gRPC call beyond the spec's URL, metadata and TLS: the method, its
+ * definition named by the SHA-256 of its descriptor text (the sender keeps parsed definitions by
+ * it and asks `grpc.descriptor` for the text only when it has none), the messages as JSON.
+ */
+export const GrpcCallSpec = T.Object({
+  /** host:port */
+  address: T.String({ maxLength: 1_000 }),
+  tls: T.Boolean(),
+  service: T.String({ maxLength: 1_000 }),
+  method: T.String({ maxLength: 1_000 }),
+  descriptor: T.String({ maxLength: 64 }),
+  /** The messages to send, JSON text each (checked by the supervisor): one for a unary or server-streaming call. */
+  messages: T.Array(T.String(), { maxItems: 1_000 }),
+  /** Keep the request side open after `messages` for the composer (client and bidirectional streams in the app); false: half-close once sent. */
+  open: T.Boolean(),
+  /** Milliseconds until the call's deadline; 0: none. */
+  deadlineMs: T.Integer({ minimum: 0 }),
+  /** A client certificate and its key, PEM, or empty. */
+  certPem: T.String(),
+  keyPem: T.String(),
+});
+export type GrpcCallSpec = Static<typeof GrpcCallSpec>;
+
+/** How a gRPC call ended: its status code and name, message, details (google.rpc.Status, as JSON text) and trailers. */
+export const GrpcOutcome = T.Object({
+  code: T.Integer({ minimum: 0 }),
+  name: T.String(),
+  message: T.String(),
+  /** `grpc-status-details-bin` decoded: the google.rpc.Status's details as JSON text; absent when none came. */
+  details: T.Optional(T.String()),
+  trailers: T.Array(Header),
+});
+export type GrpcOutcome = Static<typeof GrpcOutcome>;
+
 /** A fully resolved request: what the sender process sends, hop after hop. */
 export const SendSpec = T.Object({
   method: T.String(),
@@ -68,6 +103,11 @@ export const SendSpec = T.Object({
    * subprotocols, and the session's messages are the stream's rows. Absent: an HTTP send.
    */
   socket: T.Optional(T.Object({ protocols: T.Array(T.String({ maxLength: 200 }), { maxItems: 50 }) })),
+  /**
+   * A gRPC call (docs/grpc.md): `url` is `grpc(s)://host:port/<service>/<method>` (for the
+   * records), `headers` its metadata, `caPem` and `insecure` its TLS. Absent: an HTTP send.
+   */
+  grpc: T.Optional(GrpcCallSpec),
 });
 export type SendSpec = Static<typeof SendSpec>;
 
@@ -168,6 +208,8 @@ const headFields = {
    * wherever the exchange is recorded (they may come back in a body) and passes them no further.
    */
   jarCookies: T.Optional(T.Array(T.String())),
+  /** A gRPC call's end (its status, details and trailers); `status` is then the code and `statusText` its name. */
+  grpc: T.Optional(GrpcOutcome),
 };
 
 export const ResponseHead = T.Object(headFields);

@@ -1,7 +1,7 @@
 import { AssertionResult } from './assertion.js';
 import { CaptureResult } from './capture.js';
 import { Type as T, type Static } from '@sinclair/typebox';
-import { Header, SendResult } from './exchange.js';
+import { GrpcOutcome, Header, SendResult } from './exchange.js';
 import { StreamRecord } from './stream.js';
 import { Verdict, VerdictKind } from './verdict.js';
 
@@ -55,6 +55,8 @@ export const RecordedResponse = T.Object({
   bodyTruncated: T.Optional(T.Boolean()),
   /** An event stream, kept as a multi-message exchange: its rows by the holder's limits (History: the first 400 and last 100 within 1 MB). */
   stream: T.Optional(StreamRecord),
+  /** A gRPC call's status, details and trailers (trailers masked as headers are). */
+  grpc: T.Optional(GrpcOutcome),
 });
 export type RecordedResponse = Static<typeof RecordedResponse>;
 

@@ -93,6 +93,8 @@ export const ImportOptions = T.Composite([
     protoIncludePaths: T.Optional(T.Array(T.String({ minLength: 1 }), { maxItems: 32 })),
     /** gRPC: whether the target (`baseUrl`, or the server's address) speaks TLS: grpcs:// (default: as the server was reached). */
     targetTls: T.Optional(T.Boolean()),
+    /** .http: "Also import N environments found beside the file" (default true). */
+    httpEnvironments: T.Optional(T.Boolean()),
   }),
 ]);
 export type ImportOptions = Static<typeof ImportOptions>;
@@ -262,6 +264,14 @@ export type ImportedEnvironment = Static<typeof ImportedEnvironment>;
 export const ImportedScript = T.Object({ name: T.String({ minLength: 1 }), text: T.String() });
 export type ImportedScript = Static<typeof ImportedScript>;
 
+/**
+ * A secret the import found in the source (a .http file's URL password, a literal credential
+ * header): the supervisor stores it under `name` before it writes the files that refer to it as
+ * `${secret:name}`, and never overwrites one the store already holds.
+ */
+export const ImportedSecret = T.Object({ name: T.String({ minLength: 1, maxLength: 200 }), value: T.String() });
+export type ImportedSecret = Static<typeof ImportedSecret>;
+
 /** A recorded response to keep as an example of an imported request (by the request's id). */
 export const ImportedExample = T.Object({ request: T.String(), example: Example });
 export type ImportedExample = Static<typeof ImportedExample>;
@@ -283,6 +293,8 @@ export const ImportResult = T.Object({
   globals: T.Optional(T.Array(ImportedVariable)),
   /** Scripts to keep as text under imported-scripts/ (never run). */
   scripts: T.Optional(T.Array(ImportedScript)),
+  /** Secret values the project's new files refer to, for the secret store. */
+  secrets: T.Optional(T.Array(ImportedSecret)),
   /** The source's own name for a new project (a SoapUI project's name), when the user gave none. */
   projectName: T.Optional(T.String()),
   report: ImportReport,

@@ -67,7 +67,16 @@ export type InheritedSettings = Static<typeof InheritedSettings>;
  * to virtualize. Full requests are fetched one at a time when opened.
  */
 export const TreeItem = T.Union([
-  T.Object({ kind: T.Literal('api'), id: T.String(), name: T.String(), baseUrl: T.String(), hasDefinition: T.Boolean(), order: T.Optional(T.String()) }),
+  T.Object({
+    kind: T.Literal('api'),
+    id: T.String(),
+    name: T.String(),
+    baseUrl: T.String(),
+    hasDefinition: T.Boolean(),
+    /** The definition's format when it has one (`protobuf`: a gRPC API, whose rows offer New gRPC request). */
+    definitionFormat: T.Optional(T.String()),
+    order: T.Optional(T.String()),
+  }),
   T.Object({ kind: T.Literal('folder'), id: T.String(), parent: T.String(), name: T.String(), order: T.Optional(T.String()) }),
   T.Object({
     kind: T.Literal('request'),

@@ -142,4 +142,34 @@ describe.skipIf(missing !== null)('captures', () => {
       for (const file of await filesUnder(dir)) expect((await readFile(join(dir, file))).includes(TOKEN), file).toBe(false);
     }
   });
+
+  it('lists the session values in the Environments view with the request that set them; Clear forgets one, and Get me is then refused naming Login', async () => {
+    await page.keyboard.press('Control+Shift+P');
+    await page.keyboard.type('Environments and globals', { delay: 20 });
+    await page.keyboard.press('Enter');
+    const values = page.getByRole('table', { name: 'Session values of Shop' });
+    const token = values.getByRole('row', { name: 'Session value token' });
+    await token.waitFor();
+    await expect(token.innerText()).resolves.toMatch(/^token\s+••••••\s+from Login\s+Clear$/);
+    await expect(page.locator('.session-values').innerText()).resolves.not.toContain(TOKEN);
+    await screenshot(page, 'captures-session-values');
+    await values.getByRole('button', { name: 'Clear token' }).click();
+    await token.waitFor({ state: 'detached' });
+    await expect(page.locator('.session-values').innerText()).resolves.toContain('Nothing captured this session.');
+
+    // Gone for the send too: Get me is refused, naming the request whose capture sets it.
+    await page.getByRole('treeitem', { name: /Get me/ }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await until(async () => (await page.locator('.request-editor').innerText()).includes('the request "Shop API/Login" captures it'), 10_000, () => 'the refusal did not name Login');
+    expect(seen).toHaveLength(1);
+
+    // Login again sets it again; Clear all forgets it.
+    await page.getByRole('treeitem', { name: /Login/ }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('captures-chip').waitFor();
+    await page.getByRole('tab', { name: /Environments/ }).click();
+    await token.waitFor();
+    await page.getByRole('button', { name: 'Clear all session values of Shop' }).click();
+    await token.waitFor({ state: 'detached' });
+  });
 });

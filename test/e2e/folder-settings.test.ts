@@ -15,6 +15,7 @@ import type { RunningApp } from '../support/app.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi } from '../support/ui-app.js';
 import { until } from '../support/until.js';
+import { codeText, variableHover, variableMarks } from '../support/code-editor.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 
 const missing = chromiumMissing();
@@ -127,6 +128,42 @@ describe.skipIf(missing !== null)('folder settings', () => {
     await row(page, 'Purchases').click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Folder settings…' }).click();
     await expect(page.getByRole('tab', { name: /Purchases/ }).count()).resolves.toBe(1);
-    await expect(page.locator('.folder-editor').getByLabel('Token', { exact: true }).inputValue()).resolves.toBe('${ordersToken}');
+    await expect(codeText(page.locator('.folder-editor').getByLabel('Token', { exact: true }))).resolves.toBe('${ordersToken}');
+  });
+
+  it("a request's fields know its folder's variables: marked resolved, hover and completion say \"from folder Purchases\"", async () => {
+    await row(page, 'List orders').dblclick();
+    await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Headers/ }).click();
+    await page.getByLabel('Header name').last().click();
+    await page.keyboard.type('X-Orders', { delay: 15 });
+    const value = page.getByLabel('Header value of X-Orders', { exact: true });
+    await value.click();
+    await page.keyboard.type('${ordersTo', { delay: 15 });
+    const options = page.locator('.cm-tooltip-autocomplete [role=option]');
+    await until(async () => (await options.count()) === 1, 5_000, () => "typing ${ordersTo offered nothing: the folder's variable is not in scope");
+    await expect(options.first().textContent()).resolves.toContain('folder Purchases');
+    await options.first().click();
+    await until(async () => JSON.stringify(await variableMarks(value)) === JSON.stringify([['${ordersToken}', true]]), 5_000, () => "the folder's variable was not marked as resolved");
+    await expect(variableHover(value, '${ordersToken}')).resolves.toContain('tok-from-folder  from folder Purchases');
+    await expect(page.getByRole('list', { name: 'Problems to fix before Send' }).count()).resolves.toBe(0);
+  });
+
+  it('the palette\'s Folder settings… opens the settings of the active request\'s folder, or of the folder selected in the sidebar', async () => {
+    await page.keyboard.press('Control+Shift+P');
+    await page.keyboard.type('Folder settings', { delay: 15 });
+    await page.keyboard.press('Enter');
+    await until(async () => (await page.locator('.folder-editor h2').textContent().catch(() => '')) === 'Purchases', 10_000, () => "the palette did not open the request's folder's settings");
+    await expect(page.getByRole('tab', { name: /Purchases/ }).getAttribute('aria-selected')).resolves.toBe('true');
+
+    // Another folder, selected in the sidebar: the palette opens its settings.
+    await row(page, 'Shop').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'New folder…' }).click();
+    await page.keyboard.type('Archive', { delay: 15 });
+    await page.keyboard.press('Enter');
+    await row(page, 'Archive').click();
+    await page.keyboard.press('Control+Shift+P');
+    await page.keyboard.type('Folder settings', { delay: 15 });
+    await page.keyboard.press('Enter');
+    await until(async () => (await page.locator('.folder-editor h2').textContent().catch(() => '')) === 'Archive', 10_000, () => 'the palette did not open the selected folder\'s settings');
   });
 });

@@ -20,7 +20,7 @@ import { chromiumMissing, launchBrowser, screenshot } from '../support/browser.j
 import { loadApp } from '../support/ui-app.js';
 import { keyringMissing } from '../support/keyring.js';
 import { until } from '../support/until.js';
-import { typeInto } from '../support/code-editor.js';
+import { codeText, typeInto } from '../support/code-editor.js';
 
 const missing = chromiumMissing();
 const noKeyring = process.env.PARLEY_TEST_KEYRING ? null : await keyringMissing();
@@ -72,6 +72,7 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
       store.newRequestChange(api.id, '', blankRequest({ id: 'r_whoami', name: 'Whoami', method: 'GET', url: '/whoami' })),
       store.newRequestChange(api.id, '', blankRequest({ id: 'r_other', name: 'Other', method: 'GET', url: '/other' })),
     ]);
+    await store.edits.createFolder(api.id, 'Team');
     await store.close();
     app = await startApp([project], { PARLEY_HOME: home, ...NO_BUS });
     browser = await launchBrowser();
@@ -137,6 +138,29 @@ describe.skipIf(missing !== null)('secrets without a Secret Service: the vault',
     expect(text).toContain('username: ada');
     expect(text).toMatch(/password: ["']{2}/);
     expect(text).not.toContain(PASSWORD);
+  });
+
+  it("Folder settings: a typed token with nowhere to go offers Save without the secret, and folder.yaml keeps the field empty", SLOW, async () => {
+    const team = page.locator('.tree-row[data-name="Team"]');
+    if (!(await team.isVisible())) await page.getByRole('treeitem', { name: /Vaulted/ }).click();
+    await team.dblclick();
+    const editor = page.locator('.folder-editor');
+    await editor.getByLabel('Auth type').selectOption('bearer');
+    const token = editor.getByLabel('Token', { exact: true });
+    await typeInto(token, PASSWORD, TYPING_DELAY_MS);
+    await expect(editor.locator('.secret-hint').textContent()).resolves.toContain('Not stored: no secure storage on this system.');
+    await page.keyboard.press('Control+S');
+    const dialog = storeDialog('No secure storage');
+    await expect(dialog.textContent()).resolves.toContain("the secret typed into the folder's auth");
+    await dialog.getByRole('button', { name: 'Save without the secret' }).click();
+    const file = join(project, 'apis', 'Vaulted', 'requests', 'Team', 'folder.yaml');
+    await until(async () => (await readFile(file, 'utf8')).includes('type: bearer'));
+    const text = await readFile(file, 'utf8');
+    expect(text).toMatch(/token: ["']{2}/);
+    expect(text).not.toContain(PASSWORD);
+    await expect(page.locator('.toast', { hasText: 'Folder settings of Team saved' }).textContent()).resolves.toContain('saved without the secret: there is no secure storage for it');
+    await expect(editor.locator('.secret-left-out').textContent()).resolves.toContain('Saved without the token');
+    await expect(page.getByRole('tab', { name: /Team/ }).locator('.dirty-dot').count()).resolves.toBe(0);
   });
 
   it('saves without the secret when asked; then makes a vault with a passphrase typed twice, keeps the password in it, and sends it', SLOW, async () => {
@@ -313,7 +337,7 @@ describe.skipIf(missing !== null || noKeyring !== null)('secrets with a Secret S
     await screenshot(page, 'secrets-add');
     await dialog.getByRole('button', { name: 'Store in keychain' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect(page.getByLabel('Variable value of apiToken').inputValue()).resolves.toBe('${secret:staging-eu/apiToken}');
+    await expect(codeText(page.getByLabel('Variable value of apiToken', { exact: true }))).resolves.toBe('${secret:staging-eu/apiToken}');
     await page.keyboard.press('Control+S');
     await page.getByLabel('Active environment').first().selectOption({ label: 'Staging EU' });
 

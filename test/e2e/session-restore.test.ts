@@ -159,7 +159,7 @@ describe.skipIf(missing !== null)('session restore', () => {
     await expect(banner.textContent()).resolves.toMatch(/Unsaved edits restored from your last session\..*left out.*auth token/);
     await page.getByRole('tab', { name: /^Auth/ }).click();
     await expect(page.getByLabel('Auth type').inputValue()).resolves.toBe('bearer');
-    await expect(page.getByLabel('Token', { exact: true }).inputValue()).resolves.toBe('');
+    await expect(codeText(page.getByLabel('Token', { exact: true }))).resolves.toBe('');
     await screenshot(page, 'session-restored');
   }, 120_000);
 

@@ -11,14 +11,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { stringify } from 'yaml';
 import { blankRequest } from '../../protocol/model/request.js';
 import { defaultPreferences, type Workspace } from '../../protocol/model/workspace.js';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { chromiumMissing, screenshot } from '../support/browser.js';
 import { openUi, type UiUnderTest } from '../support/ui-app.js';
-import { codeText, typeInto } from '../support/code-editor.js';
+import { codeText, typeInto, variableHover, variableMarks } from '../support/code-editor.js';
 import { until } from '../support/until.js';
 
 const missing = chromiumMissing();
@@ -81,29 +81,18 @@ describe.skipIf(missing !== null)('variables in every field', () => {
 
   const url = () => page.getByLabel('URL', { exact: true });
   const problems = () => page.getByRole('list', { name: 'Problems to fix before Send' });
-  /** The variables marked in a field, as [text, resolved]. */
-  const marks = (field: Locator) => field.locator('.cm-var').evaluateAll((els) => els.map((el) => [el.textContent, el.classList.contains('cm-var-ok')]));
-  /** Hovers over the `${...}` shown as `text` in `field` and returns its tooltip's text. */
-  async function hoverText(field: Locator, text: string): Promise<string> {
-    await page.mouse.move(0, 0);
-    await page.locator('.cm-var-tooltip').waitFor({ state: 'detached' });
-    await field.locator('.cm-var', { hasText: text }).hover();
-    const tip = page.locator('.cm-var-tooltip');
-    await tip.waitFor();
-    return (await tip.textContent()) ?? '';
-  }
 
   it('marks the URL\'s variables as resolved, and hover says the value and where it comes from', async () => {
     await expect(codeText(url())).resolves.toBe('${host}/echo/${apiVersion}');
-    await until(async () => (await marks(url())).length === 2, 5_000, () => 'the URL\'s variables were not marked');
-    await expect(marks(url())).resolves.toEqual([
+    await until(async () => (await variableMarks(url())).length === 2, 5_000, () => 'the URL\'s variables were not marked');
+    await expect(variableMarks(url())).resolves.toEqual([
       ['${host}', true],
       ['${apiVersion}', true],
     ]);
-    const host = await hoverText(url(), '${host}');
+    const host = await variableHover(url(), '${host}');
     expect(host).toContain(origin);
     expect(host).toContain('from environment Staging');
-    await expect(hoverText(url(), '${apiVersion}')).resolves.toContain('v2  from project property');
+    await expect(variableHover(url(), '${apiVersion}')).resolves.toContain('v2  from project property');
     await expect(problems().count()).resolves.toBe(0);
   });
 
@@ -124,8 +113,8 @@ describe.skipIf(missing !== null)('variables in every field', () => {
     // Picked with the mouse: CodeMirror leaves a key pressed within 75 ms of the list changing to the text.
     await options.first().click();
     await expect(codeText(value)).resolves.toBe('${userAgent}');
-    await until(async () => JSON.stringify(await marks(value)) === JSON.stringify([['${userAgent}', true]]), 5_000, () => 'the picked name was not marked as resolved');
-    const tip = await hoverText(value, '${userAgent}');
+    await until(async () => JSON.stringify(await variableMarks(value)) === JSON.stringify([['${userAgent}', true]]), 5_000, () => 'the picked name was not marked as resolved');
+    const tip = await variableHover(value, '${userAgent}');
     expect(tip).toContain('parley-e2e  from global');
     await screenshot(page, 'variables-hover');
   });
@@ -136,10 +125,10 @@ describe.skipIf(missing !== null)('variables in every field', () => {
     const value = page.getByLabel('Header value of X-Trace');
     await value.click();
     await page.keyboard.type('${traceId}', { delay: TYPING_DELAY_MS });
-    await until(async () => JSON.stringify(await marks(value)) === JSON.stringify([['${traceId}', false]]), 5_000, () => 'the unknown name was not marked as missing');
+    await until(async () => JSON.stringify(await variableMarks(value)) === JSON.stringify([['${traceId}', false]]), 5_000, () => 'the unknown name was not marked as missing');
     await until(async () => (await problems().count()) === 1, 5_000, () => 'nothing was listed under the URL');
     await expect(problems().textContent()).resolves.toContain("${traceId} is not defined in environment Staging, the project's properties or the globals.");
-    await expect(hoverText(value, '${traceId}')).resolves.toContain('Unresolved');
+    await expect(variableHover(value, '${traceId}')).resolves.toContain('Unresolved');
     await screenshot(page, 'variables-missing');
 
     await typeInto(value, 'abc-123', TYPING_DELAY_MS);
@@ -154,10 +143,10 @@ describe.skipIf(missing !== null)('variables in every field', () => {
 
   it('re-marks the fields when the environment changes, without a key pressed', async () => {
     await page.getByLabel('Active environment').selectOption({ label: 'No environment' });
-    await until(async () => JSON.stringify(await marks(url())) === JSON.stringify([['${host}', false], ['${apiVersion}', true]]), 5_000, () => 'the URL was not re-marked');
+    await until(async () => JSON.stringify(await variableMarks(url())) === JSON.stringify([['${host}', false], ['${apiVersion}', true]]), 5_000, () => 'the URL was not re-marked');
     await expect(problems().textContent()).resolves.toContain("${host} is not defined in the project's properties or the globals (no environment is active).");
     await page.getByLabel('Active environment').selectOption({ label: 'Staging' });
-    await until(async () => JSON.stringify(await marks(url())) === JSON.stringify([['${host}', true], ['${apiVersion}', true]]), 5_000, () => 'the URL was not re-marked');
+    await until(async () => JSON.stringify(await variableMarks(url())) === JSON.stringify([['${host}', true], ['${apiVersion}', true]]), 5_000, () => 'the URL was not re-marked');
     await problems().waitFor({ state: 'detached' });
   });
 
@@ -168,12 +157,12 @@ describe.skipIf(missing !== null)('variables in every field', () => {
     const value = page.getByLabel('Header value of X-Token');
     await value.click();
     await page.keyboard.type('Bearer ${apiToken} ${secret:prod/apiToken}', { delay: TYPING_DELAY_MS });
-    await until(async () => JSON.stringify(await marks(value)) === JSON.stringify([['${apiToken}', true], ['${secret:prod/apiToken}', true]]), 5_000, () => 'the secrets were not marked as resolved');
-    const viaVariable = await hoverText(value, '${apiToken}');
+    await until(async () => JSON.stringify(await variableMarks(value)) === JSON.stringify([['${apiToken}', true], ['${secret:prod/apiToken}', true]]), 5_000, () => 'the secrets were not marked as resolved');
+    const viaVariable = await variableHover(value, '${apiToken}');
     expect(viaVariable).toContain('••••••••  from environment Prod');
     expect(viaVariable).not.toContain('secret:prod');
     await screenshot(page, 'variables-hover-secret');
-    await expect(hoverText(value, '${secret:prod/apiToken}')).resolves.toContain('••••••••  from the secret prod/apiToken');
+    await expect(variableHover(value, '${secret:prod/apiToken}')).resolves.toContain('••••••••  from the secret prod/apiToken');
     await expect(problems().count()).resolves.toBe(0);
   });
 
@@ -206,7 +195,7 @@ describe.skipIf(missing !== null)('variables in every field', () => {
     await page.keyboard.type(', "trace": "${nowhere}"', { delay: TYPING_DELAY_MS });
     // Brackets and quotes close themselves in the body: the text is whole as typed.
     await expect(codeText(body)).resolves.toBe('{"agent": "${userAgent}", "trace": "${nowhere}"}');
-    await until(async () => JSON.stringify(await marks(body)) === JSON.stringify([['${userAgent}', true], ['${nowhere}', false]]), 5_000, () => 'the body was not marked');
+    await until(async () => JSON.stringify(await variableMarks(body)) === JSON.stringify([['${userAgent}', true], ['${nowhere}', false]]), 5_000, () => 'the body was not marked');
     await expect(problems().textContent()).resolves.toContain('${nowhere} is not defined in environment Prod');
     await screenshot(page, 'variables-body');
   });

@@ -16,7 +16,7 @@ import { streamTransport } from '../../protocol/transport-stream.js';
 import { validateCompiled } from '../../protocol/validate-node.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { PROTOTYPE_NAMES } from '../support/prototype-names.js';
-import { FUZZ, expectTyped } from './fuzz-support.js';
+import { FUZZ, expectTyped, fuzzTimeout } from './fuzz-support.js';
 
 const MAX_FRAME = 64 * 1024;
 
@@ -51,7 +51,10 @@ const methodNames = Object.keys(methods);
 const envelope = fc.record(
   {
     v: fc.oneof(fc.constant(1), fc.integer(), fc.double()),
-    id: fc.oneof(fc.nat({ max: 1000 }), fc.integer(), fc.constant(Number.MAX_SAFE_INTEGER)),
+    // Never an id the real client's own calls take (1, 2, 3, ...): the server rightly answers a
+    // fuzzed request by its id, and the client would take that answer for its own call of that id
+    // (10,000 cases at seed 951908465 found one). The frames impersonate the client; its ids are its own.
+    id: fc.oneof(fc.integer({ min: -(2 ** 31), max: 0 }), fc.integer({ min: 1_000_000 }), fc.constant(Number.MAX_SAFE_INTEGER)),
     kind: fc.constantFrom('hello', 'req', 'chunk', 'res', 'event', 'cancel', 'part', 'nonsense'),
     type: fc.oneof(fc.constantFrom(...methodNames), fc.constantFrom(...PROTOTYPE_NAMES), fc.string({ maxLength: 200 })),
     payload: fc.oneof(
@@ -84,5 +87,5 @@ describe('the bus under hostile frames', () => {
     );
     for (const err of [...errors, ...handlerErrors]) expectTyped(err, 'the peer');
     expect(client.pending).toBe(0);
-  }, 600_000);
+  }, fuzzTimeout(600_000));
 });

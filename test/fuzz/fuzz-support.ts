@@ -14,6 +14,14 @@ const seed = Number(process.env.FUZZ_SEED ?? '');
 /** fast-check's parameters: FUZZ_RUNS cases (default 60) from FUZZ_SEED (default a fixed one). */
 export const FUZZ = { numRuns: Number.isInteger(runs) && runs > 0 ? runs : 60, seed: Number.isInteger(seed) ? seed : 2611, endOnFailure: true };
 
+/**
+ * A fuzz test's time limit: `ms` in the suite's seeded set; none when FUZZ_RUNS asks for more (the
+ * bench's 10,000 cases of the project loader took over 10 minutes at load 15, and a timeout is not a finding).
+ */
+export function fuzzTimeout(ms: number): number {
+  return Number.isInteger(runs) && runs > 0 ? 0 : ms;
+}
+
 /** What a library says when it was handed something it did not expect: never what a user should read. */
 const LIBRARY_ERROR = /is not a function|Cannot read properties|Cannot set properties|undefined \(reading|is not iterable|Maximum call stack|\[object Object\]/;
 

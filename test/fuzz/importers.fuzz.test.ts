@@ -13,7 +13,7 @@ import { ImportResult } from '../../protocol/model/import.js';
 import { checkAll } from '../../protocol/validate-node.js';
 import { convertCurlCommand } from '../../processes/importer/engine/curl/convert-command.js';
 import { importSource } from '../../processes/importer/engine/test-support.js';
-import { FUZZ, expectTyped, mutated } from './fuzz-support.js';
+import { FUZZ, expectTyped, mutated, fuzzTimeout } from './fuzz-support.js';
 
 const fixture = (path: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', path), 'utf8');
 
@@ -54,7 +54,7 @@ describe('importers under damaged input', () => {
         }),
         FUZZ,
       );
-    }, 600_000);
+    }, fuzzTimeout(600_000));
   }
 
   it('cURL commands: converts or refuses with a typed error', async () => {
@@ -69,5 +69,5 @@ describe('importers under damaged input', () => {
       }),
       FUZZ,
     );
-  }, 600_000);
+  }, fuzzTimeout(600_000));
 });

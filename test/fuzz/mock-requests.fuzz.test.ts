@@ -17,7 +17,7 @@ import type { Peer } from '../../protocol/peer.js';
 import { Supervisor } from '../../processes/supervisor/supervisor.js';
 import { ensureDemoProject } from '../../demo/project.js';
 import { PROTOTYPE_NAMES } from '../support/prototype-names.js';
-import { FUZZ, mutated } from './fuzz-support.js';
+import { FUZZ, mutated, fuzzTimeout } from './fuzz-support.js';
 
 const CASE_DEADLINE_MS = 5_000;
 
@@ -73,7 +73,7 @@ describe('a running mock under hostile requests', () => {
     const store = await sup.openProject(project);
     await sup.mocks.create(project, store.listApis()[0]!.id, 'Pets');
     port = (await sup.mocks.start(project, 'm:Pets')).running!.port;
-  }, 60_000);
+  }, fuzzTimeout(60_000));
   afterAll(async () => {
     await sup?.shutdown();
     await rm(home, { recursive: true, force: true });
@@ -92,5 +92,5 @@ describe('a running mock under hostile requests', () => {
       FUZZ,
     );
     expect(sup.mocks.processId(project, 'm:Pets')).toBe(pid);
-  }, 600_000);
+  }, fuzzTimeout(600_000));
 });

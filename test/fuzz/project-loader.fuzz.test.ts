@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectStore } from '../../processes/supervisor/store/project-store.js';
 import { ensureDemoProject } from '../../demo/project.js';
-import { FUZZ, expectTyped, mutated } from './fuzz-support.js';
+import { FUZZ, expectTyped, mutated, fuzzTimeout } from './fuzz-support.js';
 
 async function snapshot(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -66,5 +66,5 @@ describe('the project loader under damaged files', () => {
       ),
       FUZZ,
     );
-  }, 600_000);
+  }, fuzzTimeout(600_000));
 });

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunFinishedEvent, RunProgressEvent, RunStartInput } from '../../protocol/model/run.js';
 import type { ProjectTree } from '../../protocol/model/project.js';
+import type { Request } from '../../protocol/model/request.js';
 import type { RunReport } from '../../processes/supervisor/run/report.js';
 import { startApp, type RunningApp } from '../support/app.js';
 import { busCaller } from '../support/ui-calls.js';
@@ -222,6 +223,51 @@ describe('the runner in the app', () => {
     const again = await runToEnd({ project, scope: idOf('Auth'), requests: requestsOf(['Get me']), delayMs: 0, environment: 'env_0' });
     expect(again.end.summary).toMatchObject({ requests: 1, failed: 0 });
     expect(authorizations.at(-1)).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("runs an imported Postman collection whose Get me reads the token Login captures, once the user adds the capture (issue 28's test, the app's side)", SLOW, async () => {
+    const collection = {
+      info: { name: 'Postman auth', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: [
+        {
+          name: 'Sign in',
+          // Kept as text, not run: the capture the user adds takes its place.
+          event: [{ listen: 'test', script: { type: 'text/javascript', exec: ["pm.environment.set('token', pm.response.json().token);"] } }],
+          request: { method: 'POST', url: '{{base}}/login' },
+        },
+        { name: 'Who am I', request: { method: 'GET', auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] }, url: '{{base}}/me?id=7' } },
+      ],
+    };
+    await bus.call('import.run', { source: { kind: 'paste', text: JSON.stringify(collection) }, format: 'auto', options: {}, into: { kind: 'project', project } });
+    tree = await bus.call('project.tree', { project });
+    const apiId = idOf('Postman auth');
+    // The session's values (the Auth API's Login set a token) are cleared: this run starts from nothing.
+    await bus.call('captures.clear', { project });
+
+    const before = await runToEnd({ project, scope: apiId, requests: requestsOf(['Sign in', 'Who am I']), delayMs: 0, environment: 'env_0' });
+    expect(before.end.summary).toMatchObject({ requests: 2, failed: 1 });
+    const refused = progress.filter((e) => e.run === before.run).flatMap((e) => e.rows)[1]!;
+    // Nothing here captures it yet; the Auth API's Login does, and the refusal says so.
+    expect(refused.error?.message).toContain('${token} is not set: the request "Auth/Login" captures it');
+
+    const signIn = await bus.call('request.get', { project, id: idOf('Sign in') });
+    await bus.call('request.save', { project, request: { ...(signIn as Request), captures: [{ enabled: true, name: 'token', source: 'jsonpath', expression: '$.token', scope: 'session' }] } });
+    await bus.call('captures.clear', { project });
+    authorizations.length = 0;
+    const { run, end } = await runToEnd({ project, scope: apiId, requests: requestsOf(['Sign in', 'Who am I']), delayMs: 0, environment: 'env_0' });
+    expect(end.summary).toMatchObject({ requests: 2, failed: 0, captures: { total: 1, failed: 0 } });
+    const rows = progress.filter((e) => e.run === run).flatMap((e) => e.rows);
+    expect(rows.map((r) => [r.request.name, r.response?.status])).toEqual([
+      ['Sign in', 200],
+      ['Who am I', 200],
+    ]);
+    expect(authorizations).toEqual([`Bearer ${TOKEN}`]);
+    await bus.call('run.export', { run, format: 'json', path: join(work, 'postman-app.json') });
+    const cli = await runParley(['run', project, '--api', 'Postman auth', '--env', 'test', '--reporter', `json:${join(work, 'postman-cli.json')}`], { home: join(work, 'cli-home') });
+    expect(cli.code, cli.stdout + cli.stderr).toBe(0);
+    const [appText, cliText] = [await readFile(join(work, 'postman-app.json'), 'utf8'), await readFile(join(work, 'postman-cli.json'), 'utf8')];
+    expect(comparable(JSON.parse(appText) as RunReport)).toEqual(comparable(JSON.parse(cliText) as RunReport));
+    for (const text of [appText, cliText, JSON.stringify(rows)]) expect(text).not.toContain(TOKEN);
   });
 
   it('previews a data file as a run reads it, credential-named columns masked', async () => {

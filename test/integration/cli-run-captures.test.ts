@@ -155,6 +155,8 @@ describe('parley run with captures', () => {
     expect(run.stdout).toContain('  x  POST   Broken/Login  200 OK');
     expect(run.stdout).toContain('       x capture missing from $.user.email (JSON body): nothing found at $.user.email\n');
     expect(run.stdout).toMatch(/x {2}GET {4}Broken\/Get me {2}NOT SENT\n.*\$\{missing\}/);
+    // The refusal names the request whose capture would have set it.
+    expect(run.stdout).toContain('${missing} is not set: the request "Broken/Login" captures it, and no response of it has set it yet (send it first)');
     expect(run.stdout).toMatch(/FAILED: 2 requests: 0 passed, 2 failed; 1 not sent or no response; captures 0\/1 set;/);
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain('<failure message="1 of 1 captures set nothing" type="capture">capture missing from $.user.email (JSON body): nothing found at $.user.email</failure>');

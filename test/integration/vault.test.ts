@@ -126,6 +126,20 @@ describe('the vault on a system without a keychain', () => {
       const without = await call('request.save', { project: projectDir, request: typed, leaveOutSecrets: true });
       expect(without.auth).toEqual({ type: 'basic', username: 'ada', password: '' });
 
+      // A folder's auth the same way: refused, or saved with the field empty and no keychain id written.
+      const folder = (await call('tree.newFolder', { project: projectDir, parent: api.id, name: 'Team' })).id;
+      const folderFile = join(projectDir, 'apis', 'Locked', 'requests', 'Team', 'folder.yaml');
+      const folderBefore = await readFile(folderFile, 'utf8');
+      const folderSettings = { auth: { type: 'bearer' as const, token: PASSWORD }, headers: [], variables: [] };
+      const folderRefused = await refusal(call('folder.save', { project: projectDir, id: folder, settings: folderSettings }));
+      expect(folderRefused).toMatchObject({ code: 'no-secure-storage', message: expect.stringMatching(/The secret typed into the folder settings was not saved\.$/) });
+      await expect(readFile(folderFile, 'utf8')).resolves.toBe(folderBefore);
+      const folderWithout = await call('folder.save', { project: projectDir, id: folder, settings: folderSettings, leaveOutSecrets: true });
+      expect(folderWithout.settings.auth).toEqual({ type: 'bearer', token: '' });
+      const folderText = await readFile(folderFile, 'utf8');
+      expect(folderText).toMatch(/token: ["']{2}/);
+      expect(folderText).not.toMatch(/^id: /m);
+
       // A curl command with -u, and a Postman environment with a secret value: refused, or imported without them.
       const command = `curl -u ada:${PASSWORD} ${base}/whoami`;
       const curlRefused = await refusal(call('curl.import', { project: projectDir, parent: api.id, command, name: 'Curled' }));

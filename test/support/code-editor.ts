@@ -20,3 +20,19 @@ export async function typeInto(editable: Locator, text: string, delay = 10): Pro
   if (text === '') await keyboard.press('Backspace');
   else await keyboard.type(text, { delay });
 }
+
+/** The `${...}` marked in a field or editor, in order, as [text, resolved]. */
+export function variableMarks(field: Locator): Promise<[string | null, boolean][]> {
+  return field.locator('.cm-var').evaluateAll((els) => els.map((el): [string | null, boolean] => [el.textContent, el.classList.contains('cm-var-ok')]));
+}
+
+/** Hovers over the `${...}` shown as `text` in `field` and answers its tooltip's text (an earlier tooltip gone first). */
+export async function variableHover(field: Locator, text: string): Promise<string> {
+  const page = field.page();
+  await page.mouse.move(0, 0);
+  await page.locator('.cm-var-tooltip').waitFor({ state: 'detached' });
+  await field.locator('.cm-var', { hasText: text }).hover();
+  const tip = page.locator('.cm-var-tooltip');
+  await tip.waitFor();
+  return (await tip.textContent()) ?? '';
+}

@@ -8,9 +8,16 @@ declare module 'newman' {
     reporters?: string[];
     timeoutRequest?: number;
     workingDir?: string;
+    /** Environment variables given on the command line (--env-var). */
+    envVar?: { key: string; value: string }[];
   }
   interface RunSummary {
-    run: { failures: unknown[]; stats: { requests: { total: number; failed: number } } };
+    run: {
+      failures: { error?: { message?: string } }[];
+      stats: { requests: { total: number; failed: number } };
+      /** Each request run, with the tests its scripts ran. */
+      executions: { assertions?: { assertion: string; error?: unknown }[] }[];
+    };
   }
   const newman: { run(options: RunOptions, callback: (err: Error | null, summary: RunSummary) => void): unknown };
   export default newman;

@@ -2,3 +2,4 @@
 export { send, type SendOptions, type StreamSink } from './send.js';
 export { closeDispatchers } from './dispatchers.js';
 export type { CookieJarPort } from './hop-cookies.js';
+export { closeChannels } from './grpc/channels.js';

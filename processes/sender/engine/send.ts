@@ -23,6 +23,8 @@ import { HopFailure, sendHop, type HopResponse } from './send-hop.js';
 import { SpoolingSink } from './spool-body.js';
 import { subscribe } from './graphql/subscribe.js';
 import { runSocket } from './websocket/session.js';
+import { runGrpc } from './grpc/call.js';
+import type { DescriptorSource } from './grpc/definitions.js';
 import type { OutgoingSocketMessage } from '../../../protocol/model/websocket.js';
 
 export interface SendOptions {
@@ -39,6 +41,8 @@ export interface SendOptions {
   stream?: StreamSink;
   /** Makes the Kerberos token for `spec.negotiate` (protocol/spnego.ts's unless a test gives another). */
   negotiate?: NegotiateToken;
+  /** A gRPC call's definition text by its hash, when the sender has not parsed it yet (engine/grpc/definitions.ts). */
+  grpcDescriptor?: DescriptorSource;
 }
 
 export interface StreamSink {
@@ -57,6 +61,8 @@ export interface StreamSink {
   onTaken?(taken: () => void): void;
   /** A WebSocket session: given, once the socket is open, the function that sends a message over it. */
   onSend?(send: (message: OutgoingSocketMessage) => Promise<void>): void;
+  /** A gRPC client or bidirectional stream: given the function that half-closes its request side. */
+  onHalfClose?(halfClose: () => void): void;
 }
 
 /**
@@ -69,6 +75,8 @@ export async function send(spec: SendSpec, options: SendOptions): Promise<SendRe
   if (spec.subscription !== undefined) return subscribe(spec, options);
   // A WebSocket session: its messages, both ways, are the stream's rows.
   if (spec.socket !== undefined) return runSocket(spec, options);
+  // A gRPC call: a unary answer, or a stream whose messages are rows as a WebSocket's are.
+  if (spec.grpc !== undefined) return runGrpc(spec, options);
   const startedAt = performance.now();
   const firstUrl = targetUrl(spec.url);
   const proxyHost = spec.proxy === '' ? '' : safeHost(spec.proxy);

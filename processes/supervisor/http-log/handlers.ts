@@ -16,6 +16,10 @@ export function httpLogHandlers(sup: Supervisor): Handlers {
       await sup.streams.sendMessage(stream, message);
       return { sent: true };
     },
+    'request.halfClose': async ({ stream }) => {
+      await sup.streams.halfClose(stream);
+      return { halfClosed: true };
+    },
     'request.streamRead': ({ stream, n }) => ({ open: sup.streams.read(stream, n) }),
     'httpLog.list': () => sup.httpLog.list(),
     'httpLog.get': ({ id }) => sup.httpLog.get(id),

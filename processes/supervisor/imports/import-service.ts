@@ -6,7 +6,7 @@
  */
 import { open as openFile } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { readFile, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import { isHttp } from '../../../protocol/kinds/index.js';
@@ -88,7 +88,13 @@ export class ImportService {
     // Loaded on first use: a supervisor that never detects (parley run) skips even the registry's
     // detect rules (each format's converter loads only when an import runs, in the importer).
     const { createImporterRegistry } = await import('../../importer/engine/registry.js');
-    return { detection: createImporterRegistry().detectFormat(input) };
+    const detection = createImporterRegistry().detectFormat(input);
+    if (detection?.format === 'http' && source.kind === 'file') {
+      const { countEnvironmentsBeside } = await import('../../importer/engine/http-file/beside.js');
+      const environmentsBeside = await countEnvironmentsBeside(dirname(resolve(source.path)));
+      if (environmentsBeside > 0) return { detection, environmentsBeside };
+    }
+    return { detection };
   }
 
   async run(req: ReqOf<'import.run'>, ctx: JobContext<'import.run'>): Promise<ResOf<'import.run'>> {
@@ -148,6 +154,12 @@ export class ImportService {
     let properties: number | undefined;
     // The secret first: without a secret store the import stopped before this (run), before any folder exists.
     const stored = await this.storeSecrets(result.apis, source);
+    try {
+      stored.push(...(await this.storeFoundSecrets(result)));
+    } catch (err) {
+      await Promise.all(stored.map((name) => this.sup.secrets.delete(name).catch(() => {})));
+      throw err;
+    }
     let store: ProjectStore;
     let created = false;
     try {
@@ -473,16 +485,24 @@ export class ImportService {
   private async secretsOrLeaveOut(result: ImportResult, leaveOut: boolean, source: ImportJobSource): Promise<void> {
     const credentialed = source.kind === 'url' && source.credentials ? result.apis.filter((a) => a.secret) : [];
     const variables = [...(result.environments ?? []).flatMap((e) => e.variables), ...(result.globals ?? [])].filter((v) => v.secret && v.value !== '');
-    if (credentialed.length === 0 && variables.length === 0) return;
+    const found = (result.secrets ?? []).filter((v) => v.value !== '');
+    if (credentialed.length === 0 && variables.length === 0 && found.length === 0) return;
     const reason = await this.sup.secrets.unavailableReason();
     if (reason === null) return;
-    const what = [credentialed.length > 0 ? 'the credentials the definition was fetched with' : '', variables.length > 0 ? `${variables.length} secret variable value${variables.length === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+    const what = [
+      credentialed.length > 0 ? 'the credentials the definition was fetched with' : '',
+      variables.length > 0 ? `${variables.length} secret variable value${variables.length === 1 ? '' : 's'}` : '',
+      found.length > 0 ? `${found.length} password${found.length === 1 ? '' : 's'} or credential${found.length === 1 ? '' : 's'}` : '',
+    ].filter(Boolean).join(' and ');
     if (!leaveOut) throw await noStorageError(this.sup.secrets, reason, `The import brings ${what}, so nothing was imported.`);
     for (const api of credentialed) {
       delete api.secret;
       if (api.api.definition?.source) delete api.api.definition.source.credentials;
     }
     for (const v of variables) v.value = '';
+    // The files keep their `${secret:…}` references, which resolve once the user sets those secrets.
+    for (const v of found) v.value = '';
+    if (found.length > 0) result.report.warnings.push({ message: `${found.length} password${found.length === 1 ? '' : 's'} or credential${found.length === 1 ? '' : 's'} from the source ${found.length === 1 ? 'was' : 'were'} not kept: there is no secure storage (no system keychain, and no vault unlocked). The requests refer to ${found.length === 1 ? 'a secret' : 'secrets'} you can set later: ${found.slice(0, 5).map((f) => f.name).join(', ')}.` });
     const warnings = result.report.warnings;
     if (credentialed.length > 0) warnings.push({ message: 'The credentials the definition was fetched with were not kept: there is no secure storage for them (no system keychain, and no vault unlocked). Update definition asks for them again.' });
     if (variables.length > 0) warnings.push({ message: `${variables.length === 1 ? 'A secret variable arrives' : `${variables.length} secret variables arrive`} empty: there is no secure storage for ${variables.length === 1 ? 'its value' : 'their values'} (no system keychain, and no vault unlocked). Set ${variables.length === 1 ? 'it' : 'them'} in the Environments tab.` });
@@ -495,6 +515,30 @@ export class ImportService {
       if (!api.secret) continue;
       await this.sup.secrets.set(api.secret.name, secretValue(source.credentials));
       stored.push(api.secret.name);
+    }
+    return stored;
+  }
+
+  /**
+   * The secrets a source held in its text (a .http file's URL password or credential header):
+   * stored under the names its files refer to; one the store already holds is kept and said.
+   */
+  private async storeFoundSecrets(result: ImportResult): Promise<string[]> {
+    const stored: string[] = [];
+    const kept: string[] = [];
+    for (const secret of result.secrets ?? []) {
+      if (secret.value === '') continue;
+      if ((await this.sup.secrets.get(secret.name)) !== null) {
+        kept.push(secret.name);
+        continue;
+      }
+      await this.sup.secrets.set(secret.name, secret.value);
+      stored.push(secret.name);
+    }
+    if (kept.length > 0) result.report.warnings.push({ message: `The secret store already holds ${kept.length === 1 ? 'a secret' : 'secrets'} named ${kept.slice(0, 5).join(', ')}: ${kept.length === 1 ? 'it was' : 'they were'} kept (the imported value${kept.length === 1 ? ' was' : 's were'} not stored).` });
+    if (stored.length > 0) {
+      const place = (await this.sup.secrets.backend()) === 'vault' ? 'the vault' : 'the system keychain';
+      result.report.notes = [...(result.report.notes ?? []), { message: `${stored.length} password${stored.length === 1 ? '' : 's'} and credential${stored.length === 1 ? '' : 's'} from the source went to ${place}; the requests hold \${secret:…} references.` }];
     }
     return stored;
   }

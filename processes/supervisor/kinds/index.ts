@@ -9,9 +9,10 @@ import type { Supervisor } from '../supervisor.js';
 import type { SendDeps } from '../send/send-service.js';
 import { httpService } from './http.js';
 import { websocketService } from './websocket/index.js';
+import { grpcService } from './grpc/index.js';
 import type { KindService } from './kind.js';
 
-const SERVICES: readonly KindService[] = [httpService, websocketService];
+const SERVICES: readonly KindService[] = [httpService, websocketService, grpcService];
 const byId = new Map(SERVICES.map((service) => [service.id, service]));
 
 /** The supervisor's part of `request`'s kind. */

@@ -15,18 +15,18 @@ import type { CapturedValues } from './captured-values.js';
 export function appCaptureSink(sup: { workspace: WorkspaceStore; secrets: SecretStore; broadcast: Supervisor['broadcast'] }, values: CapturedValues): CaptureSink {
   return {
     values,
-    toEnvironment: async (name, value, credential) => {
+    toEnvironment: async (name, value, credential, from) => {
       const ws = sup.workspace.get();
       const active = ws.environments.find((e) => e.id === ws.activeEnvironment);
       if (!active) {
-        values.set(name, value, credential);
+        values.set(name, value, credential, undefined, from);
         return 'no environment is active: kept for this session';
       }
       let stored = value;
       let secret: string | undefined;
       if (credential) {
         if ((await sup.secrets.unavailableReason()) !== null) {
-          values.set(name, value, credential);
+          values.set(name, value, credential, undefined, from);
           return 'a credential is kept only in the secret store, which is not usable now: kept in memory for this session';
         }
         secret = environmentSecretName(active.name, name);
@@ -34,7 +34,7 @@ export function appCaptureSink(sup: { workspace: WorkspaceStore; secrets: Secret
         stored = `\${secret:${secret}}`;
       } else if (value.includes('${')) {
         // An environment's values expand: a response must not make a later send read a secret.
-        values.set(name, value, credential);
+        values.set(name, value, credential, undefined, from);
         return 'the value holds ${...}, which an environment would expand: kept for this session';
       }
       const next = await sup.workspace.update((draft) => {

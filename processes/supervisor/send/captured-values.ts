@@ -18,21 +18,32 @@ export function shownValue(value: string, credential: boolean): string {
 }
 
 export class CapturedValues {
-  private readonly values = new Map<string, { value: string; credential: boolean; shown: string }>();
+  private readonly values = new Map<string, { value: string; credential: boolean; shown: string; from?: string }>();
 
   /** `onChange`: told after each change (the app tells its pages). */
   constructor(private readonly onChange?: () => void) {}
 
-  /** `shown`: what the page may see of it (a result's value, with the send's secrets taken out); default `shownValue`. */
-  set(name: string, value: string, credential: boolean, shown = shownValue(value, credential)): void {
+  /**
+   * `shown`: what the page may see of it (a result's value, with the send's secrets taken out);
+   * default `shownValue`. `from`: the request whose capture set it.
+   */
+  set(name: string, value: string, credential: boolean, shown = shownValue(value, credential), from?: string): void {
     // Re-set, the name moves last: the newest capture is listed last.
     this.values.delete(name);
-    this.values.set(name, { value, credential, shown });
+    this.values.set(name, { value, credential, shown, ...(from !== undefined ? { from } : {}) });
     this.onChange?.();
   }
 
   delete(name: string): void {
     if (this.values.delete(name)) this.onChange?.();
+  }
+
+  /** Forgets the values `names`, or every value; told once. */
+  clear(names?: readonly string[]): void {
+    const before = this.values.size;
+    if (names === undefined) this.values.clear();
+    else for (const name of names) this.values.delete(name);
+    if (this.values.size !== before) this.onChange?.();
   }
 
   get(name: string): string | undefined {
@@ -50,7 +61,7 @@ export class CapturedValues {
 
   /** What the page is told: each name with its shown value. */
   shown(): CapturedVariable[] {
-    return [...this.values].map(([name, { shown, credential }]) => ({ name, value: shown, ...(credential ? { credential } : {}) }));
+    return [...this.values].map(([name, { shown, credential, from }]) => ({ name, value: shown, ...(credential ? { credential } : {}), ...(from !== undefined ? { from } : {}) }));
   }
 
   /** The values captured as credentials: masked by value in whatever records a send. */

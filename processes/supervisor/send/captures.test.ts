@@ -54,6 +54,16 @@ async function run(captures: Capture[], res: SendResult, sink: CaptureSink = { v
 }
 
 describe('runCaptures', () => {
+  it('keeps with each value the request that captured it, into the session or an environment that is not there', async () => {
+    const sink: CaptureSink = { values: new CapturedValues(), toEnvironment: async (name, value, credential, from) => void sink.values.set(name, value, credential, undefined, from) };
+    const prepared = prepareCaptures([capture({ name: 'orderId', expression: '$.order.id' }), capture({ name: 'token', expression: '$.token', scope: 'environment' })], scope, sink, 'Create order')!;
+    await runCaptures(deps(), prepared, response({ token: TOKEN, order: { id: 42 } }), new Map(), []);
+    expect(sink.values.shown()).toEqual([
+      { name: 'orderId', value: '42', from: 'Create order' },
+      { name: 'token', value: MASK, credential: true, from: 'Create order' },
+    ]);
+  });
+
   it('sets each variable from the body, a header, the status and a cookie, in order', async () => {
     const res = response({ token: TOKEN, order: { id: 42 } }, [
       ['Location', '/orders/42'],
@@ -239,5 +249,25 @@ describe('CapturedValues', () => {
       { name: 'page', value: `${'p'.repeat(500)}…` },
     ]);
     expect(values.get('page')).toHaveLength(600);
+  });
+
+  it('keeps the request that set each value, and forgets one value or all of them, told once each', () => {
+    let changes = 0;
+    const values = new CapturedValues(() => changes++);
+    values.set('token', TOKEN, true, undefined, 'Login');
+    values.set('userId', '7', false, undefined, 'Login');
+    values.set('page', '2', false);
+    expect(values.shown()).toEqual([
+      { name: 'token', value: MASK, credential: true, from: 'Login' },
+      { name: 'userId', value: '7', from: 'Login' },
+      { name: 'page', value: '2' },
+    ]);
+    changes = 0;
+    values.clear(['userId', 'nothing']);
+    expect(values.shown().map((v) => v.name)).toEqual(['token', 'page']);
+    values.clear(['nothing']);
+    values.clear();
+    expect(values.size).toBe(0);
+    expect(changes).toBe(2);
   });
 });

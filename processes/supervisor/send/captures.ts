@@ -23,13 +23,15 @@ export interface CaptureSink {
    * is kept (in the keychain). Absent (a run, `parley run`'s or the app's): `environment` captures
    * stay in `values`, since a run changes no workspace.
    */
-  toEnvironment?: (name: string, value: string, credential: boolean) => Promise<string | undefined>;
+  toEnvironment?: (name: string, value: string, credential: boolean, from?: string) => Promise<string | undefined>;
 }
 
 /** The request's captures with their `${...}` expanded, and where their values go. */
 export interface PreparedCaptures {
   items: { written: Capture; expanded: Capture; unresolved: string[] }[];
   sink: CaptureSink;
+  /** The capturing request's name, kept with each value it sets (the app's Session values show it). */
+  from?: string;
 }
 
 export interface CaptureDeps {
@@ -38,14 +40,14 @@ export interface CaptureDeps {
   jarCookieHeader: (url: string) => Promise<string>;
 }
 
-export function prepareCaptures(captures: readonly Capture[] | undefined, scope: ExpansionScope, sink: CaptureSink): PreparedCaptures | undefined {
+export function prepareCaptures(captures: readonly Capture[] | undefined, scope: ExpansionScope, sink: CaptureSink, from?: string): PreparedCaptures | undefined {
   if (!captures || !captures.some((c) => c.enabled)) return undefined;
   const items = captures.map((written) => {
     const expander = new Expander(scope);
     const expanded = { ...written, name: written.name.trim(), expression: expander.expand(written.expression) };
     return { written, expanded, unresolved: [...expander.unresolved] };
   });
-  return { items, sink };
+  return { items, sink, ...(from !== undefined ? { from } : {}) };
 }
 
 /** Why a variable cannot be called `name`, or undefined when it can. */
@@ -83,7 +85,7 @@ export async function runCaptures(deps: CaptureDeps, prepared: PreparedCaptures,
     const credential = isCredentialCapture(c);
     if (credential && read.value !== '') credentials.push(read.value);
     const shown = credential ? MASK : redactSecrets(shownValue(read.value, false), secrets, carried);
-    const message = await put(prepared.sink, c, read.value, credential, shown);
+    const message = await put(prepared.sink, c, read.value, credential, shown, prepared.from);
     results.push({ ...base, ok: true, value: shown, ...(credential ? { credential } : {}), message: credential ? withoutValue(message, read.value) : redactSecrets(message, secrets, carried) });
   }
   return { results, credentials };
@@ -129,21 +131,21 @@ async function readValues(deps: CaptureDeps, prepared: PreparedCaptures, respons
 }
 
 /** Sets the variable where the capture says; answers a note when it went elsewhere. */
-async function put(sink: CaptureSink, c: Capture, value: string, credential: boolean, shown: string): Promise<string> {
+async function put(sink: CaptureSink, c: Capture, value: string, credential: boolean, shown: string, from: string | undefined): Promise<string> {
   if (c.scope === 'session') {
-    sink.values.set(c.name, value, credential, shown);
+    sink.values.set(c.name, value, credential, shown, from);
     return '';
   }
   if (!sink.toEnvironment) {
-    sink.values.set(c.name, value, credential, shown);
+    sink.values.set(c.name, value, credential, shown, from);
     return "kept in memory: a run does not change the workspace's environments";
   }
   try {
     // An environment value is read under the session's captured one: the newest capture wins.
     sink.values.delete(c.name);
-    return (await sink.toEnvironment(c.name, value, credential)) ?? '';
+    return (await sink.toEnvironment(c.name, value, credential, from)) ?? '';
   } catch (err) {
-    sink.values.set(c.name, value, credential, shown);
+    sink.values.set(c.name, value, credential, shown, from);
     return `not written to the environment (${(err as Error).message}): kept for this session`;
   }
 }

@@ -18,6 +18,7 @@ import { emptyAuthFields, emptyAuthMessage, urlProblem } from '../../../protocol
 import { resolveInside } from '../../../protocol/project/safe-path.js';
 import { serviceName } from '../../../protocol/spnego.js';
 import { secretEnvName } from '../../../protocol/secret-names.js';
+import { quote } from '../../../protocol/errors.js';
 import { redactSecrets, type Expander } from './expand.js';
 
 export interface ResolveContext {
@@ -30,6 +31,8 @@ export interface ResolveContext {
   secretNames?: readonly string[];
   /** Where `${secret:...}` values came from, so a missing one is explained truly. */
   secretSource?: SecretSource;
+  /** The requests whose captures set a variable, named when it is missing (read only then). */
+  capturedBy?: (name: string) => readonly string[];
   /** Gets an OAuth 2 access token for the resolved auth settings (cached by the caller). */
   oauthToken: (auth: Extract<Auth, { type: 'oauth2' }>, cacheKey: string) => Promise<string>;
 }
@@ -126,14 +129,19 @@ export async function resolveRequest(request: Request, api: Api, ctx: ResolveCon
 
 /** What a request outside any folder inherits: the API's auth. */
 /** The refusal of a send whose `${...}` (or `{path}` parameters) resolve nowhere, naming every one. */
-export function unresolvedRefusal(unresolved: string[], ctx: Pick<ResolveContext, 'secretNames' | 'secretSource'>, missingPath: string[] = []): ParleyError {
+export function unresolvedRefusal(unresolved: string[], ctx: Pick<ResolveContext, 'secretNames' | 'secretSource' | 'capturedBy'>, missingPath: string[] = []): ParleyError {
   const parts = [
     ...missingPath.map((name) => `path parameter {${name}} has no value`),
-    ...unresolved.map((name) =>
-      name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? [], ctx.secretSource) : `\${${name}} is not defined in the active environment, the project properties or the globals`,
-    ),
+    ...unresolved.map((name) => (name.startsWith('secret:') ? missingSecret(name.slice('secret:'.length), ctx.secretNames ?? [], ctx.secretSource) : missingVariable(name, ctx.capturedBy?.(name) ?? []))),
   ];
   return new ParleyError('unresolved', `Not sent: ${parts.join('; ')}.`, { pathParams: missingPath, expansions: unresolved });
+}
+
+/** A variable defined nowhere; one a request captures names that request, whose response has not set it. */
+function missingVariable(name: string, capturers: readonly string[]): string {
+  if (capturers.length === 0) return `\${${name}} is not defined in the active environment, the project properties or the globals`;
+  const which = capturers.length === 1 ? `the request ${quote(capturers[0]!)} captures it` : `the requests ${capturers.map((c) => quote(c)).join(', ')} capture it`;
+  return `\${${name}} is not set: ${which}, and no response of ${capturers.length === 1 ? 'it' : 'theirs'} has set it yet (send ${capturers.length === 1 ? 'it' : 'one'} first)`;
 }
 
 function apiOnly(api: Api): InheritedSettings {

@@ -16,6 +16,7 @@ import type { Verdict } from '../../../protocol/model/verdict.js';
 import type { Supervisor } from '../supervisor.js';
 import type { ProjectStore } from '../store/project-store.js';
 import type { LogHandle } from '../http-log/http-log.js';
+import { capturersOf } from './capturers.js';
 import { Expander, redactSecrets, secretNamesIn } from './expand.js';
 import { carriedValues } from '../../../protocol/credentials/index.js';
 import { resolveRequest, type ResolveContext } from './resolve.js';
@@ -65,10 +66,12 @@ export interface PreparedSend {
   log?: boolean;
   /** A WebSocket session's: a message as the sender puts it on the socket (expanded with this send's scope). */
   socketMessage?: (message: SocketMessage) => Promise<OutgoingSocketMessage>;
+  /** A gRPC client or bidirectional stream's: it can be half-closed while it runs. */
+  halfClosable?: boolean;
 }
 
 /** What putting a send on the wire needs of its preparation (any kind's). */
-export type WireSend = Pick<PreparedSend, 'store' | 'secrets' | 'assertions' | 'captures' | 'capturedCredentials' | 'history' | 'log' | 'socketMessage'> & { request: AnyRequest };
+export type WireSend = Pick<PreparedSend, 'store' | 'secrets' | 'assertions' | 'captures' | 'capturedCredentials' | 'history' | 'log' | 'socketMessage' | 'halfClosable'> & { request: AnyRequest };
 
 /** Where `${name}` resolves for a send, and what `parley run` lays over it. */
 export interface ScopeOverrides {
@@ -169,6 +172,7 @@ export async function sendScope(sup: Supervisor, deps: SendDeps, projectRoot: st
     caPem,
     inlineLimit: INLINE_LIMIT,
     secretNames: ws.secrets,
+    capturedBy: (name) => capturersOf(store, name),
     secretSource: {
       store: await sup.secrets.backend(),
       ...(overrides.secret ? { fromEnvironment: true } : {}),
@@ -186,7 +190,7 @@ export async function prepareSend(sup: Supervisor, deps: SendDeps, projectRoot: 
   // Every response's cookies go into the workspace's jar; its cookies go out only with Send cookies on.
   const spec = withOverrides(resolved, request.settings.sendCookies, overrides);
   const assertions = prepareAssertions(request.assertions, { ...scopeRows, secrets });
-  const captures = prepareCaptures(request.captures, { ...scopeRows, secrets }, sink);
+  const captures = prepareCaptures(request.captures, { ...scopeRows, secrets }, sink, request.name);
   // Secrets an assertion or a capture names are masked in its results like those the request used.
   if (assertions || captures) for (const [name, value] of secrets) if (!expander.secretValues.has(name)) expander.secretValues.set(name, value);
   const capturedCredentials = sink.values.credentialValues();
@@ -330,6 +334,11 @@ export async function putOnWire(
           await sup.sender.call('sender.socketSend', { stream: read, message: await made(message) });
         };
       }
+      if (prepared.halfClosable) {
+        stream.halfClose = async () => {
+          await sup.sender.call('sender.halfClose', { stream: read });
+        };
+      }
       log.streamOpened(chunk.head.status, chunk.head.statusText);
     } else stream?.add(chunk.batch);
   };
@@ -457,6 +466,8 @@ async function recordStreamSend(
 
 /** Like curl and other HTTP clients, a request that names no Accept asks for anything. */
 function withDefaultAccept(spec: SendSpec): SendSpec {
+  // A gRPC call's headers are its metadata: nothing is added to them.
+  if (spec.grpc !== undefined) return spec;
   if (spec.headers.some(([n]) => n.toLowerCase() === 'accept')) return spec;
   return { ...spec, headers: [...spec.headers, ['Accept', '*/*']] };
 }

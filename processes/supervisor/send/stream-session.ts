@@ -56,6 +56,8 @@ export class StreamSession {
   readonly id = randomUUID();
   /** A WebSocket session's: sends a message over it (`request.socketSend`); absent for an event stream. */
   sendMessage: ((message: SocketMessage) => Promise<void>) | undefined;
+  /** A gRPC client or bidirectional stream's: half-closes its request side (`request.halfClose`). */
+  halfClose: (() => Promise<void>) | undefined;
   readonly head: ResponseHead;
   readonly timing: Timing;
   /** The true counts, as the last batch gave them. */
@@ -213,6 +215,13 @@ export class OpenStreams {
     const session = this.sessions.get(id);
     if (!session?.sendMessage) throw new ParleyError('socket-closed', 'The connection is closed: the message was not sent.');
     await session.sendMessage(message);
+  }
+
+  /** Half-closes an open gRPC client or bidirectional stream; refused when no such stream runs. */
+  async halfClose(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session?.halfClose) throw new ParleyError('socket-closed', 'The call has ended or does not stream requests: nothing to half-close.');
+    await session.halfClose();
   }
 
   close(session: StreamSession): void {

@@ -175,7 +175,7 @@ export class ProjectIndex {
   }
 
   private apiItem(api: Api): TreeItem {
-    return { kind: 'api', id: api.id, name: api.name, baseUrl: api.baseUrl, hasDefinition: api.definition !== undefined, ...(api.order !== undefined ? { order: api.order } : {}) };
+    return { kind: 'api', id: api.id, name: api.name, baseUrl: api.baseUrl, hasDefinition: api.definition !== undefined, ...(api.definition ? { definitionFormat: api.definition.format } : {}), ...(api.order !== undefined ? { order: api.order } : {}) };
   }
 
   private folderItem(id: string): TreeItem | null {

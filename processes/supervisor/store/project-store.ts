@@ -238,6 +238,22 @@ export class ProjectStore {
     return requests;
   }
 
+  /**
+   * The requests whose file text holds `text`, parsed, each with its place ("API/folder/name", as
+   * run reports name it); the others are skipped unparsed (a search over the project).
+   */
+  requestsHolding(text: string): { request: AnyRequest; path: string }[] {
+    const found: { request: AnyRequest; path: string }[] = [];
+    for (const api of this.listApis()) {
+      for (const loaded of this.index.requestEntriesOf(api.id)) {
+        if (!loaded.text.includes(text)) continue;
+        const request = this.index.parsedRequest(loaded, false);
+        found.push({ request, path: [api.name, ...(loaded.folder ? loaded.folder.split('/') : []), request.name].join('/') });
+      }
+    }
+    return found;
+  }
+
   async setProperties(properties: Row[]): Promise<void> {
     await this.commit([this.propertiesChange(properties)]);
   }

@@ -16,9 +16,14 @@ import { ownValue } from '../../../../protocol/own.js';
 import { syncPathParams } from '../../../../protocol/request-url.js';
 import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import type { ImportContext, ImportInput } from '../importer.js';
-import { collectionVersion } from './detect.js';
+import { schemaVersion } from './detect.js';
 import { isObject, readPostmanJson, scalarText } from './read-json.js';
 import { PlaceholderConverter } from './variables.js';
+import { Type as T } from '@sinclair/typebox';
+import { Assertion } from '../../../../protocol/model/assertion.js';
+import { Capture } from '../../../../protocol/model/capture.js';
+import { checkAll } from '../../../../protocol/validate-node.js';
+import { PARLEY_SCRIPT_MARK } from '../export/postman-tests.js';
 
 const { Collection, Url } = postmanCollection;
 
@@ -57,7 +62,7 @@ export async function convertPostmanCollection(input: ImportInput, ctx: ImportCo
     if (isObject(raw) && Array.isArray(raw.requests)) throw new ParleyError('import-malformed', `${file} is a Postman collection v1, which Parley does not read: export it again from Postman as Collection v2.1.`, { file });
     throw new ParleyError('import-malformed', `${file} is not a Postman collection: it has no info object.`, { file, path: '/info' });
   }
-  const version = collectionVersion(JSON.stringify({ info: raw.info })) ?? (typeof raw.info.schema === 'string' ? null : '2.1');
+  const version = schemaVersion(raw.info.schema) ?? (typeof raw.info.schema === 'string' ? null : '2.1');
   if (version === null) throw new ParleyError('import-malformed', `${file} declares the schema ${quoteShort(String(raw.info.schema))}, not Postman collection v2.0 or v2.1.`, { file, path: '/info/schema' });
   if (raw.item !== undefined && !Array.isArray(raw.item)) throw new ParleyError('import-malformed', `${file} is not a valid Postman collection: item must be a list.`, { file, path: '/item' });
 
@@ -143,7 +148,9 @@ function walkItems(walk: Walk, items: unknown[], folder: string, path: string): 
       walk.warnings.push({ message: `${itemName} has no request and was skipped.`, path: at });
       return;
     }
-    const request = convertRequest(walk, item, item.request, itemName, at);
+    const checks = parleyChecks(item.event);
+    const request = { ...convertRequest(walk, item, item.request, itemName, at), ...checks };
+    request.version = requestVersionOf(request);
     if (Array.isArray(item.variable) && item.variable.length > 0) addVariables(walk, item.variable, `${at}/variable`);
     scripts(walk, item.event, `Request ${folder ? `${folder}/` : ''}${itemName}`, `${at}/event`);
     const responses = asArray(item.response).length;
@@ -430,10 +437,42 @@ function variableRow(walk: Walk, v: Json, key: string): Row {
   return { name: key, value: v.type === 'secret' ? credentialValue(walk, 'secret', text, `variable ${key}`) : text, enabled: v.disabled !== true };
 }
 
-/** Scripts are never run: each is listed as not carried across. */
+/**
+ * The assertions and captures of a test script Parley's export wrote (its first line, the
+ * PARLEY_SCRIPT_MARK, carries them as data: docs/export.md): read back as data, never run. A
+ * line that does not hold valid ones is an ordinary script.
+ */
+function parleyChecks(value: unknown): { assertions?: Assertion[]; captures?: Capture[] } {
+  for (const e of asArray(value)) {
+    const first = parleyLine(e);
+    if (first === null) continue;
+    try {
+      const data = JSON.parse(first.slice(PARLEY_SCRIPT_MARK.length)) as unknown;
+      if (!isObject(data)) continue;
+      const assertions = data.assertions ?? [];
+      const captures = data.captures ?? [];
+      if (checkAll(T.Array(Assertion, { maxItems: 200 }), assertions).length > 0 || checkAll(T.Array(Capture, { maxItems: 200 }), captures).length > 0) continue;
+      return { ...((assertions as Assertion[]).length > 0 ? { assertions: assertions as Assertion[] } : {}), ...((captures as Capture[]).length > 0 ? { captures: captures as Capture[] } : {}) };
+    } catch {
+      continue;
+    }
+  }
+  return {};
+}
+
+/** The first line of a test script when it is Parley's data line; null otherwise. */
+function parleyLine(e: unknown): string | null {
+  if (!isObject(e) || e.listen !== 'test' || !isObject(e.script)) return null;
+  const exec = e.script.exec;
+  const first = Array.isArray(exec) ? scalarText(exec[0]) : typeof exec === 'string' ? exec.split('\n')[0]! : '';
+  return first.startsWith(PARLEY_SCRIPT_MARK) ? first : null;
+}
+
+/** Scripts are never run: each is listed as not carried across (Parley's own test script is read as data: parleyChecks). */
 function scripts(walk: Walk, value: unknown, where: string, path: string): void {
   asArray(value).forEach((e, index) => {
     if (!isObject(e) || !isObject(e.script)) return;
+    if (parleyLine(e) !== null && Object.keys(parleyChecks([e])).length > 0) return;
     const exec = e.script.exec;
     const lines = Array.isArray(exec) ? exec.length : typeof exec === 'string' ? exec.split('\n').length : 0;
     if (lines === 0 || (Array.isArray(exec) && exec.every((l) => scalarText(l).trim() === ''))) return;

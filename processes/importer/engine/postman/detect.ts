@@ -8,24 +8,37 @@
  * message that says what they are.
  */
 import { baseName, type DetectRule } from '../detect-rules.js';
-import { topLevelJsonKeys } from '../load/json-top-level.js';
+import { jsonObjectKeys, parseJsonValue, topLevelJsonKeys } from '../load/json-top-level.js';
 import { looksLikeJson } from '../load/decode-text.js';
 
 export const COLLECTION = 'postman-collection';
 export const ENVIRONMENT = 'postman-environment';
 export const GLOBALS = 'postman-globals';
 
-const SCHEMA = /"schema"\s*:\s*"https?:\/\/schema\.(?:getpostman|postman)\.com\/json\/(?:draft-\d+\/)?collection\/v(2\.[01])\.\d+\//;
+const SCHEMA = /^https?:\/\/schema\.(?:getpostman|postman)\.com\/json\/(?:draft-\d+\/)?collection\/v(2\.[01])\.\d+\//;
+/** How long an `info` object detection parses: it holds a name, an id, a schema and a description. */
+const INFO_LIMIT = 1024 * 1024;
 
-/** The collection schema version (2.0 or 2.1) a collection text declares, or null. */
+/** The collection schema version (2.0 or 2.1) an `info.schema` value names, or null. */
+export function schemaVersion(schema: unknown): '2.0' | '2.1' | null {
+  const match = typeof schema === 'string' ? SCHEMA.exec(schema) : null;
+  return match ? (match[1] as '2.0' | '2.1') : null;
+}
+
+/**
+ * The collection schema version (2.0 or 2.1) a collection text declares, or null. Reads the
+ * parsed `info` (top level, or under a top-level `collection` as the API exports it), so the
+ * schema URL counts however the JSON writes it (PHP's exports escape every slash).
+ */
 export function collectionVersion(text: string): '2.0' | '2.1' | null {
   if (!looksLikeJson(text)) return null;
   const keys = topLevelJsonKeys(text, ['info', 'collection']);
-  const at = keys.get('info')?.kind === 'object' ? keys.get('info')!.at : keys.get('collection')?.kind === 'object' ? keys.get('collection')!.at : -1;
-  if (at < 0) return null;
-  // `schema` sits near the top of `info`; look a little way into it, not into the items.
-  const match = SCHEMA.exec(text.slice(at, at + 64 * 1024));
-  return match ? (match[1] as '2.0' | '2.1') : null;
+  let info = keys.get('info');
+  const wrapper = keys.get('collection');
+  if (info?.kind !== 'object' && wrapper?.kind === 'object') info = jsonObjectKeys(text, wrapper.at, ['info']).get('info');
+  if (info?.kind !== 'object') return null;
+  const parsed = parseJsonValue(text, info, INFO_LIMIT);
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? schemaVersion((parsed as { schema?: unknown }).schema) : null;
 }
 
 /** What kind of Postman export a text is by its content. */

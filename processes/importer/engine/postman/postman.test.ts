@@ -3,7 +3,7 @@
  * convert), over the real exports in test/fixtures/importers/postman (SOURCES.md) and generated
  * edge cases. Each SPEC rule is a row of a table.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,25 @@ describe('Postman collections: auto-detect', () => {
     const path = join(dir, 'x.postman_collection.json');
     await writeFile(path, JSON.stringify({ name: 'E', values: [], _postman_variable_scope: 'environment' }));
     await expect(importFile(path)).rejects.toMatchObject({ code: 'import-malformed', message: expect.stringContaining('not a Postman collection') });
+  });
+  // Item 6 of issue 31: detection reads the parsed document. PHP's json_encode (and exports made with
+  // it) writes every slash as `\/`; the escaped schema URL names the same schema.
+  it.each([
+    ['top level', (text: string) => text],
+    ['under a top-level collection, as the API exports it', (text: string) => `{"collection":${text}}`],
+    ['with its keys written as unicode escapes', (text: string) => text.replace('"info"', '"\\u0069nfo"').replace('"schema"', '"sch\\u0065ma"')],
+  ])('a v2.0 export whose schema URL escapes its slashes is recognised by content (%s)', async (_, wrap) => {
+    const plain = await readFile(fixture('v2.0/nestedEntities.json'), 'utf8');
+    // JSON has a slash only inside strings, so this is the same document written as PHP writes it.
+    const escaped = wrap(plain.replaceAll('/', '\\/'));
+    expect(escaped).toContain('"https:\\/\\/schema.getpostman.com\\/json\\/collection\\/v2.0.0\\/collection.json"');
+    const dir = await mkdtemp(join(tmpdir(), 'pm-escaped-'));
+    const path = join(dir, 'export.json');
+    await writeFile(path, escaped);
+    const escapedImport = await importFile(path);
+    expect(escapedImport.detection).toMatchObject({ format: 'postman-collection', label: 'Postman collection v2.0', settledBy: 'content' });
+    const plainImport = await importFile(fixture('v2.0/nestedEntities.json'));
+    expect(requestsOf(escapedImport.result).map((p) => p.request)).toEqual(requestsOf(plainImport.result).map((p) => p.request));
   });
 });
 

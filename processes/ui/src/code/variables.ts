@@ -5,13 +5,18 @@
  */
 import type { Extension } from '@codemirror/state';
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, hoverTooltip, type DecorationSet, type ViewUpdate } from '@codemirror/view';
-import { autocompletion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { autocompletion, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import type { ReadonlySignal } from '@preact/signals';
 import { describeSource, resolve, type EditorScope, type Resolution } from '../state/variable-scope.js';
 
 const MASK = '••••••••';
 
-export function variableSupport(scope: ReadonlySignal<EditorScope>): Extension {
+/**
+ * `more`: other completion sources of the same editor (a gRPC message's fields): one autocompletion
+ * holds them all. `masked`: the field holds a secret (a password, a token), so every value it
+ * offers or shows on hover is masked too: what a variable stands for there is a credential.
+ */
+export function variableSupport(scope: ReadonlySignal<EditorScope>, more: readonly CompletionSource[] = [], { masked = false }: { masked?: boolean } = {}): Extension {
   const marks = new MatchDecorator({
     regexp: /\$\{([^{}\n]+)\}/g,
     decoration: (match) => Decoration.mark({ class: resolve(match[1]!, scope.value).kind === 'missing' ? 'cm-var cm-var-missing' : 'cm-var cm-var-ok' }),
@@ -46,7 +51,7 @@ export function variableSupport(scope: ReadonlySignal<EditorScope>): Extension {
       const from = line.from + match.index!;
       const to = from + match[0].length;
       if (pos < from || pos > to) continue;
-      return { pos: from, end: to, above: true, create: () => ({ dom: tooltipFor(match[1]!, scope.value) }) };
+      return { pos: from, end: to, above: true, create: () => ({ dom: tooltipFor(match[1]!, scope.value, masked) }) };
     }
     return null;
   });
@@ -60,17 +65,17 @@ export function variableSupport(scope: ReadonlySignal<EditorScope>): Extension {
     const options = [
       ...[...s.values].map(([name, found]) => {
         const r = resolve(name, s) as Extract<Resolution, { kind: 'value' }>;
-        return { label: name, detail: describeSource(r, s), info: r.secret ? MASK : found.value, apply: `${name}${close}`, type: 'variable' };
+        return { label: name, detail: describeSource(r, s), info: r.secret || masked ? MASK : found.value, apply: `${name}${close}`, type: 'variable' };
       }),
       ...[...s.secrets].map((name) => ({ label: `secret:${name}`, detail: 'secret', info: MASK, apply: `secret:${name}${close}`, type: 'constant' })),
     ];
     return { from: before.from + 2, options, validFor: /^[^{}\s]*$/ };
   };
 
-  return [highlighter, hover, autocompletion({ override: [complete], activateOnTyping: true }), variableTheme];
+  return [highlighter, hover, autocompletion({ override: [complete, ...more], activateOnTyping: true }), variableTheme];
 }
 
-function tooltipFor(name: string, scope: EditorScope): HTMLElement {
+function tooltipFor(name: string, scope: EditorScope, masked: boolean): HTMLElement {
   const dom = document.createElement('div');
   dom.className = 'cm-var-tooltip';
   const head = document.createElement('code');
@@ -83,7 +88,7 @@ function tooltipFor(name: string, scope: EditorScope): HTMLElement {
   } else if (r.kind === 'secret') {
     body.textContent = `${MASK}  from the secret ${r.name}`;
   } else {
-    body.textContent = `${r.secret ? MASK : r.value === '' ? '(empty)' : r.value}  from ${describeSource(r, scope)}`;
+    body.textContent = `${r.value === '' ? '(empty)' : r.secret || masked ? MASK : r.value}  from ${describeSource(r, scope)}`;
   }
   dom.append(head, body);
   return dom;

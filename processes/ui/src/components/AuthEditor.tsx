@@ -93,10 +93,10 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
       {auth.type === 'basic' && (
         <>
           <Field label="Username" value={auth.username} onInput={(username) => set({ username })} project={project} />
-          <SecretField label="Password" value={auth.password} leftOut={leftOut?.has('password')} onInput={(password) => set({ password })} />
+          <SecretField label="Password" value={auth.password} leftOut={leftOut?.has('password')} project={project} onInput={(password) => set({ password })} />
         </>
       )}
-      {auth.type === 'bearer' && <SecretField label="Token" value={auth.token} leftOut={leftOut?.has('token')} onInput={(token) => set({ token })} />}
+      {auth.type === 'bearer' && <SecretField label="Token" value={auth.token} leftOut={leftOut?.has('token')} project={project} onInput={(token) => set({ token })} />}
       {auth.type === 'apikey' && (
         <>
           <label>
@@ -107,7 +107,7 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
             </select>
           </label>
           <Field label={auth.in === 'header' ? 'Header name' : 'Parameter name'} value={auth.name} onInput={(name) => set({ name })} project={project} />
-          <SecretField label="Key" value={auth.value} leftOut={leftOut?.has('value')} onInput={(value) => set({ value })} />
+          <SecretField label="Key" value={auth.value} leftOut={leftOut?.has('value')} project={project} onInput={(value) => set({ value })} />
         </>
       )}
       {auth.type === 'kerberos' && (
@@ -131,7 +131,7 @@ export function AuthEditor({ auth, onChange, allowInherit, inherited, inheritedF
           {auth.grant === 'authorization_code' && <Field label="Authorization URL" value={auth.authorizationUrl} onInput={(authorizationUrl) => set({ authorizationUrl })} project={project} />}
           <Field label="Token URL" value={auth.tokenUrl} onInput={(tokenUrl) => set({ tokenUrl })} project={project} />
           <Field label="Client ID" value={auth.clientId} onInput={(clientId) => set({ clientId })} project={project} />
-          <SecretField label="Client secret" value={auth.clientSecret} leftOut={leftOut?.has('clientSecret')} onInput={(clientSecret) => set({ clientSecret })} />
+          <SecretField label="Client secret" value={auth.clientSecret} leftOut={leftOut?.has('clientSecret')} project={project} onInput={(clientSecret) => set({ clientSecret })} />
           <Field label="Scope" value={auth.scope} onInput={(scope) => set({ scope })} project={project} />
           {auth.grant === 'authorization_code' && (
             <label class="checkbox">
@@ -156,7 +156,7 @@ function Field({ label, value, onInput, project }: { label: string; value: strin
 
 const STORE_PLACE = { keychain: 'the system keychain', vault: 'the vault' } as const;
 
-export function SecretField({ label, value, onInput, leftOut }: { label: string; value: string; onInput(value: string): void; leftOut?: boolean }) {
+export function SecretField({ label, value, onInput, leftOut, project }: { label: string; value: string; onInput(value: string): void; leftOut?: boolean; project?: string }) {
   const storage = secretStorage.value;
   const stored = /^\$\{secret:([^{}]+)\}$/.exec(value.trim());
   if (stored) {
@@ -181,18 +181,24 @@ export function SecretField({ label, value, onInput, leftOut }: { label: string;
     leftOut && value === ''
       ? 'Not saved: no secure storage. Type it again to send'
       : `Type it${backend ? ` (${backend === 'vault' ? 'saved to the vault' : backend === 'none' ? 'not stored: no secure storage' : 'saved to the keychain'})` : ''} or use \${variable} / \${secret:name}`;
+  // Not a <label> around a code field: a click in it would press its first button (Show).
+  const Wrapper = project === undefined ? 'label' : 'div';
   return (
-    <label>
+    <Wrapper class="field">
       <span>{label}</span>
-      {/* One input either way, so typing the first character of a literal keeps the focus. */}
-      <MaskedInput label={label} value={value} masked={literal} placeholder={placeholder} onInput={onInput} />
+      {/* One field either way, so typing the first character of a literal keeps the focus. */}
+      {project === undefined ? (
+        <MaskedInput label={label} value={value} masked={literal} placeholder={placeholder} onInput={onInput} />
+      ) : (
+        <VarField masked label={label} value={value} placeholder={placeholder} project={project} onChange={onInput} class="input-like" />
+      )}
       {literal && <small class="muted secret-hint">{typedHint(storage)}</small>}
       {leftOut && value === '' && (
         <small class="field-warning secret-left-out" role="note">
           Saved without the {label.toLowerCase()}: there was no secure storage for it, so the file has this field empty.
         </small>
       )}
-    </label>
+    </Wrapper>
   );
 }
 

@@ -16,8 +16,15 @@ import { expand } from '../state/tree.js';
 import { currentTarget, requestTargets, TargetPicker, type RequestTarget } from './RequestTarget.js';
 import { rowKey } from './tree-rows.js';
 
-/** Opens the dialog aimed at `parent` (an API or folder of `project`) when given, else at where the user is. */
-export function newRequestDialog(project?: string, parent?: string): void {
+/** What the URL field of each kind looks like (a gRPC request's is its target; empty: the API's). */
+const URL_PLACEHOLDERS = new Map([
+  ['http', '/pets/{petId}'],
+  ['websocket', 'wss://example.com/socket'],
+  ['grpc', "empty: the API's grpc://host:port"],
+]);
+
+/** Opens the dialog aimed at `parent` (an API or folder of `project`) when given, else at where the user is; `kind`: the kind first chosen. */
+export function newRequestDialog(project?: string, parent?: string, kind = 'http'): void {
   const targets = requestTargets();
   if (targets.length === 0) {
     toast('warning', 'Create an API first: a request lives under an API.');
@@ -25,13 +32,13 @@ export function newRequestDialog(project?: string, parent?: string): void {
   }
   const asked = parent !== undefined ? targets.find((t) => t.parent === parent && (project === undefined || t.project === project)) : undefined;
   const initial = asked ?? currentTarget(targets) ?? targets[0]!;
-  openCustom({ title: 'New request', render: (close) => <NewRequest targets={targets} initial={initial} close={close} /> });
+  openCustom({ title: 'New request', render: (close) => <NewRequest targets={targets} initial={initial} initialKind={kind} close={close} /> });
 }
 
-function NewRequest({ targets, initial, close }: { targets: RequestTarget[]; initial: RequestTarget; close: () => void }) {
+function NewRequest({ targets, initial, initialKind, close }: { targets: RequestTarget[]; initial: RequestTarget; initialKind: string; close: () => void }) {
   const target = useSignal(initial);
   const name = useSignal('');
-  const kind = useSignal('http');
+  const kind = useSignal(initialKind);
   const method = useSignal('GET');
   const url = useSignal('');
   const problem = useSignal('');
@@ -98,7 +105,7 @@ function NewRequest({ targets, initial, close }: { targets: RequestTarget[]; ini
       )}
       <label>
         <span>URL or path</span>
-        <input name="url" class="mono" placeholder={kind.value === 'http' ? '/pets/{petId}' : 'wss://example.com/socket'} spellcheck={false} value={url.value} onInput={(e) => (url.value = (e.target as HTMLInputElement).value)} />
+        <input name="url" class="mono" placeholder={URL_PLACEHOLDERS.get(kind.value) ?? ''} spellcheck={false} value={url.value} onInput={(e) => (url.value = (e.target as HTMLInputElement).value)} />
       </label>
       {problem.value && (
         <p class="form-error" role="alert">

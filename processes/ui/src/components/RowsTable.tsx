@@ -1,7 +1,9 @@
 /** An editable table of name/value rows with enabled switches, as in every API client. */
 import type { Row } from '../../../../protocol/model/common.js';
 import { CloseIcon } from './Icons.js';
+import type { ReadonlySignal } from '@preact/signals';
 import { VarField } from '../code/VarField.js';
+import type { EditorScope } from '../state/variable-scope.js';
 
 export interface RowsTableProps {
   rows: Row[];
@@ -15,11 +17,13 @@ export interface RowsTableProps {
   label: string;
   /** Masks values, e.g. secret-looking rows. */
   maskValue?: (row: Row) => boolean;
-  /** The project whose `${variables}` the values show live (VarField); plain inputs without one. */
+  /** The project whose `${variables}` the values show live (VarField); plain inputs without it or a `scope`. */
   project?: string;
+  /** The scope the values' `${variables}` resolve in, for rows outside a project (an environment's). */
+  scope?: ReadonlySignal<EditorScope>;
 }
 
-export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlaceholder = 'Value', fixedNames, noToggle, label, maskValue, project }: RowsTableProps) {
+export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlaceholder = 'Value', fixedNames, noToggle, label, maskValue, project, scope }: RowsTableProps) {
   const update = (index: number, patch: Partial<Row>) => onChange(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
   const remove = (index: number) => onChange(rows.filter((_, i) => i !== index));
   // A trailing blank row invites the next entry; typing in it adds a row.
@@ -48,8 +52,17 @@ export function RowsTable({ rows, onChange, namePlaceholder = 'Name', valuePlace
                 />
               </td>
               <td>
-                {project !== undefined && !maskValue?.(row) ? (
-                  <VarField class="cell-input" label={`${label} value${row.name ? ` of ${row.name}` : ''}`} placeholder={valuePlaceholder} value={row.value} project={project} onChange={(value) => set({ value })} />
+                {project !== undefined || scope !== undefined ? (
+                  <VarField
+                    class="cell-input"
+                    label={`${label} value${row.name ? ` of ${row.name}` : ''}`}
+                    placeholder={valuePlaceholder}
+                    value={row.value}
+                    project={project}
+                    scope={scope}
+                    masked={!!maskValue?.(row)}
+                    onChange={(value) => set({ value })}
+                  />
                 ) : (
                   <input
                     class="cell-input"

@@ -4,6 +4,7 @@
  * the vault on a system without one).
  */
 import { signal } from '@preact/signals';
+import { useMemo } from 'preact/hooks';
 import type { Row } from '../../../../protocol/model/common.js';
 import type { Environment, Workspace } from '../../../../protocol/model/workspace.js';
 import { workspace } from '../state/app.js';
@@ -20,6 +21,12 @@ import { openCookieJar } from './cookies/jar-state.js';
 import { secretSlug } from '../../../../protocol/secret-names.js';
 import { secretStorage } from '../state/secret-storage.js';
 import { askSecretStore } from '../components/SecretStoreDialog.js';
+import { environmentScope } from '../state/variable-scope.js';
+import { SessionValues } from './SessionValues.js';
+import { isCredentialName } from '../../../../protocol/credentials/index.js';
+
+/** A value whose name says it is a credential is drawn masked (its `${references}` stay readable). */
+const credentialRow = (row: Row) => isCredentialName(row.name);
 
 function newEnvId(): string {
   return `e_${Math.random().toString(36).slice(2, 12)}`;
@@ -44,14 +51,29 @@ export function environmentsDraft(tab: Tab): Draft<EnvironmentsDoc> {
   });
 }
 
+/** The environment shown: the one picked, else the first, else the globals. */
+function shownOf(envs: readonly Environment[]): string {
+  return selectedEnv.value === '@globals' || envs.some((e) => e.id === selectedEnv.value) ? selectedEnv.value! : (envs[0]?.id ?? '@globals');
+}
+
 export function EnvironmentsEditor({ tab }: EditorProps) {
   const doc = environmentsDraft(tab);
+  // The values' `${variables}` resolve in the environment shown over the globals, as edited.
+  const scope = useMemo(
+    () =>
+      environmentScope(() => {
+        const d = doc.draft.value;
+        const id = shownOf(d?.environments ?? []);
+        return { environment: d?.environments.find((e) => e.id === id) ?? null, globals: d?.globals ?? [] };
+      }),
+    [doc],
+  );
   const ws = workspace.value;
   const value = doc.draft.value;
   if (!ws || !value) return <div class="pane-message">Loading…</div>;
   const envs = value.environments;
   const globals = value.globals;
-  const selected = selectedEnv.value === '@globals' || envs.some((e) => e.id === selectedEnv.value) ? selectedEnv.value! : (envs[0]?.id ?? '@globals');
+  const selected = shownOf(envs);
   const select = (id: string) => (selectedEnv.value = id);
   const setEnvs = (change: (list: Environment[]) => Environment[]) => editDraft(doc, (d) => ({ ...d, environments: change(d.environments) }));
   const setGlobals = (rows: Row[]) => editDraft(doc, (d) => ({ ...d, globals: rows }));
@@ -159,7 +181,7 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
             <>
               <h3>Globals</h3>
               <p class="muted">Used when neither the active environment nor the project defines a name.</p>
-              <RowsTable label="Global" rows={globals} onChange={setGlobals} />
+              <RowsTable label="Global" rows={globals} scope={scope} maskValue={credentialRow} onChange={setGlobals} />
               <button class="button small" onClick={() => void addSecret(setGlobals, globals)}>
                 Add secret…
               </button>
@@ -190,6 +212,8 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
               <RowsTable
                 label="Variable"
                 rows={current.variables}
+                scope={scope}
+                maskValue={credentialRow}
                 onChange={(rows) => setEnvs((list) => list.map((env) => (env.id === current.id ? { ...env, variables: rows } : env)))}
               />
               <button
@@ -202,6 +226,7 @@ export function EnvironmentsEditor({ tab }: EditorProps) {
               </button>
             </>
           ) : null}
+          <SessionValues />
         </section>
       </div>
     </div>

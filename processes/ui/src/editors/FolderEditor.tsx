@@ -14,6 +14,9 @@ import { saveTab } from '../state/draft-actions.js';
 import { AuthEditor } from '../components/AuthEditor.js';
 import { RowsTable } from '../components/RowsTable.js';
 import { InheritedRows } from '../components/InheritedRows.js';
+import { withSecretStore } from '../components/SecretStoreDialog.js';
+import { leftOutFields, noteLeftOut } from '../state/secret-storage.js';
+import { literalSecrets } from '../../../../protocol/credentials/auth-secrets.js';
 import type { EditorProps } from './registry.js';
 
 export interface FolderDoc {
@@ -57,9 +60,15 @@ export function folderDraft(tab: Tab): Draft<FolderDoc> {
       return folder;
     },
     save: async (folder) => {
-      const saved = await call('folder.save', { project: tab.project, id: folderOf(tab), settings: folder.settings });
+      const typed = [...literalSecrets(folder.settings.auth).keys()];
+      // No secret store: the same choice as a request's save, the secret left out when asked.
+      const { value: saved, leftOut } = await withSecretStore(
+        (leaveOutSecrets) => call('folder.save', { project: tab.project, id: folderOf(tab), settings: folder.settings, ...(leaveOutSecrets ? { leaveOutSecrets } : {}) }),
+        { leaveOut: 'Save without the secret', what: "the secret typed into the folder's auth" },
+      );
+      noteLeftOut(tab.id, leftOut ? typed : []);
       retitleTab(tab.id, saved.name);
-      toast('success', `Folder settings of ${saved.name} saved.`);
+      toast(leftOut ? 'warning' : 'success', leftOut ? `Folder settings of ${saved.name} saved without the secret: there is no secure storage for it.` : `Folder settings of ${saved.name} saved.`);
       return saved;
     },
     concerns: (project, changed) => {
@@ -112,11 +121,11 @@ export function FolderEditor({ tab }: EditorProps) {
       <p class="muted folder-note">Every request in this folder, and in the folders inside it, inherits these. A request's own header of the same name wins, and so does its own auth when it is not Inherit.</p>
       <section class="section" aria-label="Folder auth">
         <h3>Auth</h3>
-        <AuthEditor auth={settings.auth} allowInherit inherited={inherited?.auth.auth} inheritedFrom={inherited?.auth.from} onChange={(auth) => change({ auth })} />
+        <AuthEditor auth={settings.auth} project={tab.project} leftOut={leftOutFields.value.get(tab.id)} allowInherit inherited={inherited?.auth.auth} inheritedFrom={inherited?.auth.from} onChange={(auth) => change({ auth })} />
       </section>
       <section class="section" aria-label="Folder headers">
         <h3>Headers</h3>
-        <RowsTable label="Folder header" rows={settings.headers} onChange={(headers) => change({ headers })} />
+        <RowsTable label="Folder header" project={tab.project} rows={settings.headers} onChange={(headers) => change({ headers })} />
         <InheritedRows label="Header" rows={inherited?.headers ?? []} replacedBy={named(settings.headers, headerKey)} nameKey={headerKey} />
       </section>
       <section class="section" aria-label="Folder variables">
@@ -124,7 +133,7 @@ export function FolderEditor({ tab }: EditorProps) {
         <p class="muted">
           Use them as <code>{'${name}'}</code> in the requests here. They win over the project's properties; the active environment wins over them. Saved in the project folder: keep secrets in the keychain.
         </p>
-        <RowsTable label="Folder variable" rows={settings.variables} onChange={(variables) => change({ variables })} />
+        <RowsTable label="Folder variable" project={tab.project} rows={settings.variables} onChange={(variables) => change({ variables })} />
         <InheritedRows label="Variable" rows={inherited?.variables ?? []} replacedBy={named(settings.variables, (name) => name)} />
       </section>
     </div>

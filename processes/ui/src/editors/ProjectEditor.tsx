@@ -10,6 +10,7 @@ import { RowsTable } from '../components/RowsTable.js';
 import type { EditorProps } from './registry.js';
 import type { Tab } from '../state/tabs.js';
 import { LoadProblemItems } from '../components/LoadProblemItems.js';
+import { isCredentialName } from '../../../../protocol/credentials/index.js';
 
 /** The project tab's draft of its properties (made the first time). */
 export function projectDraft(tab: Tab): Draft<Row[]> {
@@ -48,6 +49,8 @@ export function ProjectEditor({ tab }: EditorProps) {
         <RowsTable
           label="Property"
           rows={rows}
+          project={tab.project}
+          maskValue={(row) => isCredentialName(row.name)}
           onChange={(next) => editDraft(doc, () => next)}
         />
       </section>

@@ -14,6 +14,7 @@ import { registerCookieJar } from './cookies/register.js';
 import { registerHttpLog } from '../http-log/register.js';
 import { registerSecretCommands } from '../components/SecretStoreDialog.js';
 import { registerTreeEdits } from '../tree/tree-edits.js';
+import { registerExport } from '../export/register.js';
 import { registerRunner } from '../runner/register.js';
 
 export function registerEditors(): void {
@@ -32,4 +33,5 @@ export function registerEditors(): void {
   registerSecretCommands();
   registerTreeEdits();
   registerRunner();
+  registerExport();
 }

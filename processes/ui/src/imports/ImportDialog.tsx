@@ -28,7 +28,7 @@ import './imports.css';
 export const IMPORT_TITLE = 'Import';
 
 type Detection = NonNullable<ResOf<'import.detect'>['detection']>;
-type DetectState = { state: 'idle' } | { state: 'checking' } | { state: 'found'; detection: Detection } | { state: 'unknown' } | { state: 'failed'; message: string };
+type DetectState = { state: 'idle' } | { state: 'checking' } | { state: 'found'; detection: Detection; environmentsBeside?: number } | { state: 'unknown' } | { state: 'failed'; message: string };
 
 export interface ImportSession {
   form: Signal<ImportForm>;
@@ -45,11 +45,11 @@ export interface ImportSession {
 }
 
 /** Opens the dialog, into `project` when given (the row it was opened from, or the active tab's). */
-export function openImportDialog(project?: string): void {
+export function openImportDialog(project?: string, preset: Partial<Pick<ImportForm, 'format' | 'tab'>> = {}): void {
   if (customDialog.value?.title === IMPORT_TITLE) return;
   const open = projects.value.map((p) => p.root);
   const session: ImportSession = {
-    form: signal(emptyForm(project && open.includes(project) ? project : open[0])),
+    form: signal({ ...emptyForm(project && open.includes(project) ? project : open[0]), ...preset }),
     stage: signal('form'),
     progress: signal({ phase: 'read', message: '' }),
     error: signal(''),
@@ -112,6 +112,8 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
   const wsdlOptions = form.format === 'wsdl' || (form.format === 'auto' && detected === 'wsdl');
   const harOptions = form.format === 'har' || (form.format === 'auto' && detected === 'har');
   const soapuiSource = form.format === 'soapui' || (form.format === 'auto' && detected === 'soapui');
+  // SPEC ".http import rules": the environment files found beside a picked .http file are offered, ticked.
+  const environmentsBeside = form.tab === 'file' && detection.state === 'found' && detected === 'http' && (form.format === 'auto' || form.format === 'http') ? (detection.environmentsBeside ?? 0) : 0;
 
   return (
     <form
@@ -278,6 +280,15 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
               <p class="muted import-hint">{RECORDED_HINTS[form.recordedResponses]}</p>
             </fieldset>
           )}
+          {environmentsBeside > 0 && (
+            <fieldset class="import-column import-options" aria-label=".http file">
+              <legend>Environments</legend>
+              <label class="checkbox">
+                <input type="checkbox" checked={form.httpEnvironments} onChange={(e) => set({ httpEnvironments: (e.target as HTMLInputElement).checked })} />
+                Also import {environmentsBeside} environment{environmentsBeside === 1 ? '' : 's'} found beside the file
+              </label>
+            </fieldset>
+          )}
           {soapuiSource && (
             <fieldset class="import-column import-options" aria-label="SoapUI project">
               <legend>SoapUI project</legend>
@@ -352,7 +363,8 @@ function DetectionBadge({ tab, state }: { tab: SourceTab; state: DetectState }) 
 function useDetection(session: ImportSession): void {
   const form = session.form.value;
   let source: ImportSource | null = null;
-  if (form.format === 'auto' && form.tab === 'file' && form.filePath.trim()) source = { kind: 'file', path: form.filePath.trim() };
+  // A chosen .http format is asked too: auto-detect counts the environment files beside the file.
+  if ((form.format === 'auto' || form.format === 'http') && form.tab === 'file' && form.filePath.trim()) source = { kind: 'file', path: form.filePath.trim() };
   if (form.format === 'auto' && form.tab === 'paste' && form.text.trim()) source = { kind: 'paste', text: form.text };
   const key = source ? (source.kind === 'file' ? `file:${source.path}` : `paste:${form.text}`) : '';
   useEffect(() => {
@@ -366,9 +378,9 @@ function useDetection(session: ImportSession): void {
     let stale = false;
     const timer = setTimeout(async () => {
       try {
-        const { detection } = await call('import.detect', { source });
+        const { detection, environmentsBeside } = await call('import.detect', { source });
         if (stale) return;
-        session.detection.value = detection ? { state: 'found', detection } : { state: 'unknown' };
+        session.detection.value = detection ? { state: 'found', detection, ...(environmentsBeside !== undefined ? { environmentsBeside } : {}) } : { state: 'unknown' };
       } catch (err) {
         if (stale) return;
         session.detection.value = { state: 'failed', message: (err as Error).message };

@@ -103,7 +103,7 @@ describe('labels and progress', () => {
 describe('the Format list and workspace formats', () => {
   it('names Auto-detect and every built format, and no format this build lacks', async () => {
     const { FORMAT_OPTIONS } = await import('./import-form.js');
-    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har', 'wsdl', 'protobuf', 'soapui']);
+    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har', 'http', 'http-env', 'wsdl', 'protobuf', 'soapui']);
   });
 
   it('the Server tab builds a grpc-server source; Target and its TLS become the base URL options', async () => {
@@ -112,6 +112,17 @@ describe('the Format list and workspace formats', () => {
     expect(buildRunRequest(form, ['/p'])).toMatchObject({ request: { source: { kind: 'grpc-server', address: 'localhost:50051', reflection: 'v1alpha', tls: true, insecure: true }, options: { targetTls: true }, into: { kind: 'project', project: '/p' } } });
     expect(buildRunRequest({ ...form, server: { ...form.server, target: 'api.example:443', targetTls: true } }, ['/p'])).toMatchObject({ request: { options: { baseUrl: 'api.example:443', targetTls: true } } });
     expect(buildRunRequest({ ...form, server: { ...form.server, address: 'not an address' } }, ['/p'])).toEqual({ problem: expect.stringContaining('host:port') });
+  });
+
+  it('a picked .http file sends "Also import N environments" as the user left it; a paste does not', async () => {
+    const { buildRunRequest, emptyForm } = await import('./import-form.js');
+    const file = { ...emptyForm('/p'), tab: 'file' as const, filePath: '/w/api.http' };
+    expect(buildRunRequest(file, ['/p'], 'http')).toMatchObject({ request: { options: { httpEnvironments: true } } });
+    expect(buildRunRequest({ ...file, format: 'http', httpEnvironments: false }, ['/p'])).toMatchObject({ request: { options: { httpEnvironments: false } } });
+    const paste = buildRunRequest({ ...emptyForm('/p'), tab: 'paste' as const, text: 'GET https://x' }, ['/p'], 'http');
+    expect('request' in paste && 'httpEnvironments' in paste.request.options).toBe(false);
+    // Environment files land in the workspace: no project is asked for.
+    expect(buildRunRequest({ ...emptyForm(undefined), tab: 'paste' as const, text: '{}', format: 'http-env', target: 'new' as const }, [])).toMatchObject({ request: { format: 'http-env' } });
   });
 
   it('an environment or globals export asks for no project; a collection without a URL tab is refused from a URL', async () => {

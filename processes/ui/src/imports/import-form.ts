@@ -64,6 +64,8 @@ export interface ImportForm {
   /** WSDL, URL tab: Basic definition credentials become the interface's auth too. */
   useCredentialsForRequests: boolean;
   server: ServerDraft;
+  /** .http, a picked file: "Also import N environments found beside the file" (ticked by default). */
+  httpEnvironments: boolean;
 }
 
 export type RecordedResponses = 'none' | 'history' | 'examples';
@@ -88,6 +90,7 @@ export function emptyForm(project: string | undefined): ImportForm {
     recordedResponses: 'none',
     useCredentialsForRequests: false,
     server: { address: '', reflection: 'auto', tls: false, insecure: false, target: '', targetTls: false },
+    httpEnvironments: true,
   };
 }
 
@@ -108,6 +111,7 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
   const options: RunRequest['options'] = { cacheDefinition: form.cacheDefinition, importWebhooks: form.importWebhooks };
   if ((form.format === 'auto' ? detected : form.format) === 'har') Object.assign(options, { includeStaticAssets: form.includeStaticAssets, recordedResponses: form.recordedResponses });
   if (wsdlCredentialsOffered(form) && form.useCredentialsForRequests) options.useCredentialsForRequests = true;
+  if ((form.format === 'auto' ? detected : form.format) === 'http' && form.tab === 'file') options.httpEnvironments = form.httpEnvironments;
   if (form.name.trim()) options.name = form.name.trim();
   if (form.baseUrl.trim()) options.baseUrl = form.baseUrl.trim();
   if (form.tab === 'server') {

@@ -17,6 +17,8 @@ import { DefinitionSection } from './DefinitionSection.js';
 export function registerImports(): void {
   registerCommands([
     { id: 'import.open', title: 'Import…', keys: `${mod}+I`, run: () => openImportDialog(activeTab.value?.project || undefined) },
+    // SPEC "Import operations": HTTP client environment files have their own entry; they land in the workspace.
+    { id: 'import.httpEnvironments', title: 'Import HTTP Client Environments…', run: () => openImportDialog(undefined, { format: 'http-env', tab: 'file' }) },
     { id: 'definition.update', title: 'Update definition…', run: updateDefinitionCommand },
   ]);
   menuContributions.push((project, item) => {

@@ -7,9 +7,10 @@ import type { EditorProps } from '../editors/registry.js';
 import { registerEditor } from '../editors/registry.js';
 import { httpView } from './http/index.js';
 import { websocketView } from './websocket/index.js';
+import { grpcView } from './grpc/index.js';
 import type { KindView } from './kind.js';
 
-const VIEWS: readonly KindView[] = [httpView, websocketView];
+const VIEWS: readonly KindView[] = [httpView, websocketView, grpcView];
 const byId = new Map(VIEWS.map((view) => [view.id, view]));
 
 /** The kind of the request a tab shows, from its row in the project's tree (HTTP when it names none). */

@@ -37,6 +37,8 @@ export function itemActions(project: string, item: Openable, edits: MenuItem[] =
   if (item.kind === 'api' || item.kind === 'folder') {
     actions.push({ label: 'New request…', run: () => newRequestDialog(project, item.id) });
   }
+  // A gRPC API (definition format `protobuf`, protocol/grpc/definition.ts, kept out of the page for protobufjs) calls its methods (docs/grpc.md).
+  if (item.kind === 'api' && item.definitionFormat === 'protobuf') actions.push({ label: 'New gRPC request…', run: () => newRequestDialog(project, item.id, 'grpc') });
   if (item.kind === 'api') actions.push({ label: 'Open API settings', run: () => openItem(project, item) });
   if (item.kind === 'folder') actions.push({ label: 'Folder settings…', run: () => openItem(project, item) });
   for (const contribute of menuContributions) actions.push(...contribute(project, item));

@@ -35,6 +35,22 @@ describe('editorScope and resolve', () => {
     expect([from('host'), from('region'), from('agent')]).toEqual(['environment Staging', 'project property', 'global']);
   });
 
+  it("takes a folder's variables over the project's properties and under the environment, as the send does, naming the folder", () => {
+    const from = { kind: 'folder' as const, id: 'a_shop/Orders', name: 'Orders' };
+    const withFolders = editorScope(staging, properties, [], [
+      { name: 'region', value: 'orders-region', from },
+      { name: 'host', value: 'orders.example.com', from },
+      { name: 'ordersToken', value: 'tok', from },
+    ]);
+    const value = (name: string) => resolve(name, withFolders) as Extract<ReturnType<typeof resolve>, { kind: 'value' }>;
+    expect(value('region')).toEqual({ kind: 'value', value: 'orders-region', source: 'property', secret: false, folder: 'Orders' });
+    expect(value('host')).toMatchObject({ value: 'stg.example.com', source: 'environment' });
+    expect(describeSource(value('ordersToken'), withFolders)).toBe('folder Orders');
+    expect(describeSource(value('host'), withFolders)).toBe('environment Staging');
+    expect(describeSource(value('agent'), withFolders)).toBe('global');
+    expect(unresolvedIn(['${ordersToken}'], withFolders)).toEqual([]);
+  });
+
   it('leaves out rows switched off and rows without a name', () => {
     expect(resolve('off', scope).kind).toBe('missing');
     expect(resolve('', scope).kind).toBe('missing');

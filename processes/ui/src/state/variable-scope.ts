@@ -5,14 +5,18 @@
  * workspace stored (their values never reach the page).
  */
 import { computed, type ReadonlySignal } from '@preact/signals';
-import type { Workspace } from '../../../../protocol/model/workspace.js';
+import type { Environment, Workspace } from '../../../../protocol/model/workspace.js';
 import type { Row } from '../../../../protocol/model/common.js';
+import type { InheritedSettings } from '../../../../protocol/model/project.js';
 import { EXPANSION, SECRET_PREFIX, scopeValues, type ScopedValue } from '../../../../protocol/variables.js';
 import { projects, workspace } from './app.js';
 import { capturedByProject } from './captured.js';
 
+/** A value in the editor's scope; one set on a folder names the folder (`folder`, e.g. "folder Orders"). */
+export type EditorValue = ScopedValue & { folder?: string };
+
 export interface EditorScope {
-  values: ReadonlyMap<string, ScopedValue>;
+  values: ReadonlyMap<string, EditorValue>;
   /** Names of the secrets stored (`${secret:<name>}`). */
   secrets: ReadonlySet<string>;
   /** The active environment's name, for "from environment Staging". */
@@ -20,15 +24,31 @@ export interface EditorScope {
 }
 
 export type Resolution =
-  | { kind: 'value'; value: string; source: ScopedValue['source']; secret: boolean }
+  | { kind: 'value'; value: string; source: ScopedValue['source']; secret: boolean; folder?: string }
   | { kind: 'secret'; name: string }
   | { kind: 'missing'; why: string };
 
-/** The scope of a request in a project with `properties`, in workspace `ws` (null before it loads), with the values `captured` this session. */
-export function editorScope(ws: Workspace | null, properties: readonly Row[], captured: readonly { name: string; value: string }[] = []): EditorScope {
+/**
+ * The scope of a request in a project with `properties`, in workspace `ws` (null before it loads),
+ * with the values `captured` this session and the variables its `folders` hand down (as the send
+ * takes them: over the project's properties, under the environment).
+ */
+export function editorScope(ws: Workspace | null, properties: readonly Row[], captured: readonly { name: string; value: string }[] = [], folders: InheritedSettings['variables'] = []): EditorScope {
   const active = ws?.environments.find((e) => e.id === ws.activeEnvironment);
+  const folderRows = folders.map(({ name, value }) => ({ name, value, enabled: true }));
+  const values: Map<string, EditorValue> = scopeValues({
+    captured: captured.map(({ name, value }) => ({ name, value, enabled: true })),
+    environment: active?.variables ?? [],
+    project: folderRows.length > 0 ? [...properties, ...folderRows] : properties,
+    globals: ws?.globals ?? [],
+  });
+  // A property-layer winner whose name a folder sets is the folder's (its rows come after the properties).
+  for (const { name, from } of folders) {
+    const found = values.get(name);
+    if (found?.source === 'property') values.set(name, { ...found, folder: from.name });
+  }
   return {
-    values: scopeValues({ captured: captured.map(({ name, value }) => ({ name, value, enabled: true })), environment: active?.variables ?? [], project: properties, globals: ws?.globals ?? [] }),
+    values,
     secrets: new Set(ws?.secrets ?? []),
     environment: active?.name ?? null,
   };
@@ -36,14 +56,39 @@ export function editorScope(ws: Workspace | null, properties: readonly Row[], ca
 
 const cache = new Map<string, ReadonlySignal<EditorScope>>();
 
+/** The values of a project's scope, without a request's folders. */
+function projectParts(project: string): [Workspace | null, readonly Row[], readonly { name: string; value: string }[] | undefined] {
+  return [workspace.value, projects.value.find((p) => p.root === project)?.properties ?? [], capturedByProject.value.get(project)];
+}
+
+/** The scope of one request: its project's, with the variables its folders hand down (`inherited`, null until known). */
+export function requestScope(project: string, inherited: ReadonlySignal<InheritedSettings | null>): ReadonlySignal<EditorScope> {
+  return computed(() => editorScope(...projectParts(project), inherited.value?.variables ?? []));
+}
+
 /** The scope of a project's requests, following environment switches and edits as they land. */
 export function scopeOf(project: string): ReadonlySignal<EditorScope> {
   let scope = cache.get(project);
   if (!scope) {
-    scope = computed(() => editorScope(workspace.value, projects.value.find((p) => p.root === project)?.properties ?? [], capturedByProject.value.get(project)));
+    scope = computed(() => editorScope(...projectParts(project)));
     cache.set(project, scope);
   }
   return scope;
+}
+
+/**
+ * The scope of an environment's (or the globals') values as the Environments editor holds them,
+ * unsaved edits included: the environment shown over the globals, and the stored secrets' names.
+ */
+export function environmentScope(shown: () => { environment: Environment | null; globals: readonly Row[] }): ReadonlySignal<EditorScope> {
+  return computed(() => {
+    const { environment, globals } = shown();
+    return {
+      values: scopeValues({ environment: environment?.variables ?? [], project: [], globals }),
+      secrets: new Set(workspace.value?.secrets ?? []),
+      environment: environment?.name ?? null,
+    };
+  });
 }
 
 /** What `${name}` resolves to in `scope`; a value made only of a secret reference is a secret. */
@@ -54,13 +99,14 @@ export function resolve(name: string, scope: EditorScope): Resolution {
   }
   const found = scope.values.get(name);
   if (!found) return { kind: 'missing', why: scope.environment ? `not defined in environment ${scope.environment}, the project's properties or the globals` : "not defined in the project's properties or the globals (no environment is active)" };
-  return { kind: 'value', value: found.value, source: found.source, secret: /\$\{secret:[^{}]+\}/.test(found.value) };
+  return { kind: 'value', value: found.value, source: found.source, secret: /\$\{secret:[^{}]+\}/.test(found.value), ...(found.folder !== undefined ? { folder: found.folder } : {}) };
 }
 
 /** Where a value comes from, in words. */
 export function describeSource(resolution: Extract<Resolution, { kind: 'value' }>, scope: EditorScope): string {
   if (resolution.source === 'environment') return `environment ${scope.environment ?? ''}`.trim();
   if (resolution.source === 'captured') return 'a capture this session';
+  if (resolution.folder !== undefined) return `folder ${resolution.folder}`;
   return resolution.source === 'property' ? 'project property' : 'global';
 }
 

@@ -19,6 +19,7 @@ import { expand, expanded, selectedKey } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
 import { PROJECT_PARENT, parentIn, siblingsIn, stepTarget } from './drop-target.js';
 import { actedOn, clearPicked, followIds, treeActive, type Picked } from './selection.js';
+import { folderInFocus } from './folder-in-focus.js';
 
 const refOf = (p: Picked): TreeRef => ({ kind: p.kind, id: p.id });
 
@@ -360,5 +361,14 @@ export function registerTreeEdits(): void {
     { id: 'tree.moveUp', title: 'Move up', keys: 'Alt+ArrowUp', when: inTree, run: () => stepItems(focused(), -1) },
     { id: 'tree.moveDown', title: 'Move down', keys: 'Alt+ArrowDown', when: inTree, run: () => stepItems(focused(), 1) },
     { id: 'tree.moveTo', title: 'Move to…', keys: MOVE_TO_KEYS, when: () => inTree() && !focused().some((i) => i.kind === 'api'), run: () => moveToDialog(focused()) },
+    {
+      id: 'folder.settings',
+      title: 'Folder settings…',
+      when: () => folderInFocus() !== null,
+      run: () => {
+        const { project, folder } = folderInFocus()!;
+        openItem(project, folder);
+      },
+    },
   ]);
 }

@@ -26,8 +26,9 @@ import { useSize } from '../../components/use-size.js';
 import { sendProblems } from './send-problems.js';
 import type { InheritedSettings } from '../../../../../protocol/model/project.js';
 import { inheritedHeadersFor } from '../../../../../protocol/inheritance.js';
-import { scopeOf } from '../../state/variable-scope.js';
-import { VarField } from '../../code/VarField.js';
+import { requestScope, type EditorScope } from '../../state/variable-scope.js';
+import { FieldScope, VarField } from '../../code/VarField.js';
+import type { ReadonlySignal } from '@preact/signals';
 import { SoapBar } from '../soap/SoapBar.js';
 import { GraphqlBodyEditor } from '../../kinds/http/graphql/GraphqlBodyEditor.js';
 
@@ -44,6 +45,15 @@ const SECTIONS: [Section, string][] = [
 /** Extra UI other features hang on the body editor (the schema Form switch). */
 export const bodyExtras: ((state: RequestTabState) => preact.ComponentChildren)[] = [];
 
+const scopes = new WeakMap<RequestTabState, ReadonlySignal<EditorScope>>();
+
+/** The scope of the tab's request: its project's, with the variables its folders hand down ("from folder Orders"). */
+function scopeOfTab(state: RequestTabState): ReadonlySignal<EditorScope> {
+  let scope = scopes.get(state);
+  if (!scope) scopes.set(state, (scope = requestScope(state.tab.project, state.inherited)));
+  return scope;
+}
+
 export function RequestEditor({ tab }: EditorProps) {
   const state = requestTabState(tab);
 
@@ -55,102 +65,104 @@ export function RequestEditor({ tab }: EditorProps) {
   const split = splitOf(size.value, responseBeside.value);
 
   return (
-    <div ref={host} class={`request-editor${split.beside ? ' beside' : ''}`} style={split.beside ? { gridTemplateColumns: `${split.request}px auto minmax(0, 1fr)` } : { gridTemplateRows: `${split.request}px auto minmax(0, 1fr)` }}>
-      <div class="request-top">
-        <Breadcrumb state={state} draft={draft} />
-        <UrlBar state={state} draft={draft} />
-        <FragmentNote url={draft.url} />
-        {draft.soap && <SoapBar state={state} draft={draft} />}
-        {draft.description && (
-          <p class="request-description muted" aria-label="Description" title={draft.description}>
-            {draft.description}
-          </p>
-        )}
-        <SendProblems state={state} draft={draft} />
-        <nav class="subtabs" role="tablist" aria-label="Request sections">
-          {SECTIONS.map(([id, label]) => (
-            <button key={id} role="tab" aria-selected={state.section.value === id} class={state.section.value === id ? 'active' : ''} onClick={() => (state.section.value = id)}>
-              {label}
-              <SectionCount draft={draft} section={id} inherited={state.inherited.value} />
+    <FieldScope.Provider value={scopeOfTab(state)}>
+      <div ref={host} class={`request-editor${split.beside ? ' beside' : ''}`} style={split.beside ? { gridTemplateColumns: `${split.request}px auto minmax(0, 1fr)` } : { gridTemplateRows: `${split.request}px auto minmax(0, 1fr)` }}>
+        <div class="request-top">
+          <Breadcrumb state={state} draft={draft} />
+          <UrlBar state={state} draft={draft} />
+          <FragmentNote url={draft.url} />
+          {draft.soap && <SoapBar state={state} draft={draft} />}
+          {draft.description && (
+            <p class="request-description muted" aria-label="Description" title={draft.description}>
+              {draft.description}
+            </p>
+          )}
+          <SendProblems state={state} draft={draft} />
+          <nav class="subtabs" role="tablist" aria-label="Request sections">
+            {SECTIONS.map(([id, label]) => (
+              <button key={id} role="tab" aria-selected={state.section.value === id} class={state.section.value === id ? 'active' : ''} onClick={() => (state.section.value = id)}>
+                {label}
+                <SectionCount draft={draft} section={id} inherited={state.inherited.value} />
+              </button>
+            ))}
+            <span class="spacer" />
+            <button
+              class="icon-button layout-toggle"
+              title={split.beside ? 'Show the response below the request' : 'Show the response beside the request'}
+              aria-pressed={split.beside}
+              onClick={toggleResponseBeside}
+            >
+              {split.beside ? 'Response below' : 'Response beside'}
             </button>
-          ))}
-          <span class="spacer" />
-          <button
-            class="icon-button layout-toggle"
-            title={split.beside ? 'Show the response below the request' : 'Show the response beside the request'}
-            aria-pressed={split.beside}
-            onClick={toggleResponseBeside}
-          >
-            {split.beside ? 'Response below' : 'Response beside'}
-          </button>
-        </nav>
-        <div class="section-body">
-          {state.section.value === 'params' && (
-            <>
-              {draft.pathParams.length > 0 && (
-                <>
-                  <h4>Path parameters</h4>
-                  <RowsTable
-                    label="Path parameter"
-                    project={state.tab.project}
-                    fixedNames
-                    noToggle
-                    rows={draft.pathParams.map((p) => ({ ...p, enabled: true }))}
-                    onChange={(rows) => change((r) => ({ ...r, pathParams: rows.map(({ name, value }) => ({ name, value })) }))}
-                  />
-                </>
-              )}
-              <h4>Query parameters</h4>
-              <QueryRows state={state} draft={draft} change={change} />
-            </>
-          )}
-          {state.section.value === 'body' && (
-            <BodyEditor
-              body={draft.body}
-              project={state.tab.project}
-              onChange={(body) => change((r) => ({ ...r, body }))}
-              extra={bodyExtras.map((render) => render(state))}
-              kinds={{ graphql: () => <GraphqlBodyEditor state={state} /> }}
-            />
-          )}
-          {state.section.value === 'headers' && (
-            <>
-              <RowsTable label="Header" project={state.tab.project} rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />
-              <InheritedRows
-                label="Header"
-                rows={state.inherited.value?.headers ?? []}
-                replacedBy={new Set(draft.headers.filter((h) => h.enabled && h.name.trim()).map((h) => h.name.trim().toLowerCase()))}
-                nameKey={(name) => name.trim().toLowerCase()}
+          </nav>
+          <div class="section-body">
+            {state.section.value === 'params' && (
+              <>
+                {draft.pathParams.length > 0 && (
+                  <>
+                    <h4>Path parameters</h4>
+                    <RowsTable
+                      label="Path parameter"
+                      project={state.tab.project}
+                      fixedNames
+                      noToggle
+                      rows={draft.pathParams.map((p) => ({ ...p, enabled: true }))}
+                      onChange={(rows) => change((r) => ({ ...r, pathParams: rows.map(({ name, value }) => ({ name, value })) }))}
+                    />
+                  </>
+                )}
+                <h4>Query parameters</h4>
+                <QueryRows state={state} draft={draft} change={change} />
+              </>
+            )}
+            {state.section.value === 'body' && (
+              <BodyEditor
+                body={draft.body}
+                project={state.tab.project}
+                onChange={(body) => change((r) => ({ ...r, body }))}
+                extra={bodyExtras.map((render) => render(state))}
+                kinds={{ graphql: () => <GraphqlBodyEditor state={state} /> }}
               />
-            </>
-          )}
-          {state.section.value === 'auth' && (
-            <AuthEditor
-              auth={draft.auth}
-              project={state.tab.project}
-              allowInherit
-              inherited={state.inherited.value?.auth.auth}
-              inheritedFrom={state.inherited.value?.auth.from}
-              leftOut={leftOutFields.value.get(state.tab.id)}
-              onChange={(auth) => change((r) => ({ ...r, auth }))}
-            />
-          )}
-          {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} graphql={draft.body.kind === 'graphql'} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
-          {state.section.value === 'captures' && <CapturesEditor captures={draft.captures ?? []} onChange={(captures) => change((r) => ({ ...r, captures }))} />}
-          {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
+            )}
+            {state.section.value === 'headers' && (
+              <>
+                <RowsTable label="Header" project={state.tab.project} rows={draft.headers} onChange={(headers) => change((r) => ({ ...r, headers }))} />
+                <InheritedRows
+                  label="Header"
+                  rows={state.inherited.value?.headers ?? []}
+                  replacedBy={new Set(draft.headers.filter((h) => h.enabled && h.name.trim()).map((h) => h.name.trim().toLowerCase()))}
+                  nameKey={(name) => name.trim().toLowerCase()}
+                />
+              </>
+            )}
+            {state.section.value === 'auth' && (
+              <AuthEditor
+                auth={draft.auth}
+                project={state.tab.project}
+                allowInherit
+                inherited={state.inherited.value?.auth.auth}
+                inheritedFrom={state.inherited.value?.auth.from}
+                leftOut={leftOutFields.value.get(state.tab.id)}
+                onChange={(auth) => change((r) => ({ ...r, auth }))}
+              />
+            )}
+            {state.section.value === 'assertions' && <AssertionsEditor assertions={draft.assertions ?? []} graphql={draft.body.kind === 'graphql'} onChange={(assertions) => change((r) => ({ ...r, assertions }))} />}
+            {state.section.value === 'captures' && <CapturesEditor captures={draft.captures ?? []} onChange={(captures) => change((r) => ({ ...r, captures }))} />}
+            {state.section.value === 'settings' && <SettingsSection draft={draft} change={change} />}
+          </div>
         </div>
+        <Splitter
+          pane={split.beside ? 'requestWidthShare' : 'requestShare'}
+          label="Resize the request and response panes"
+          orientation={split.beside ? 'vertical' : 'horizontal'}
+          total={split.total}
+          fallback={split.fallback}
+          min={split.min}
+          max={split.max}
+        />
+        <ResponsePane state={state} />
       </div>
-      <Splitter
-        pane={split.beside ? 'requestWidthShare' : 'requestShare'}
-        label="Resize the request and response panes"
-        orientation={split.beside ? 'vertical' : 'horizontal'}
-        total={split.total}
-        fallback={split.fallback}
-        min={split.min}
-        max={split.max}
-      />
-      <ResponsePane state={state} />
-    </div>
+    </FieldScope.Provider>
   );
 }
 
@@ -169,7 +181,7 @@ function splitOf(size: { width: number; height: number }, beside: boolean) {
 }
 
 function SendProblems({ state, draft }: { state: RequestTabState; draft: Request }) {
-  const problems = sendProblems(draft, state.api.value, scopeOf(state.tab.project).value, state.inherited.value);
+  const problems = sendProblems(draft, state.api.value, scopeOfTab(state).value, state.inherited.value);
   if (problems.length === 0) return null;
   return (
     <ul class="send-problems" aria-label="Problems to fix before Send">
