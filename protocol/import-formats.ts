@@ -6,7 +6,8 @@
  * reach the importer engine.
  */
 
-export type ImportSourceKind = 'url' | 'file' | 'paste';
+/** `server`: a running gRPC server, by reflection (the dialog's fourth tab, Protocol Buffers only). */
+export type ImportSourceKind = 'url' | 'file' | 'paste' | 'server';
 
 export interface ImportFormatInfo {
   /** The importer id: `--format <id>`, `ImportJob.format`. */
@@ -31,7 +32,7 @@ export const IMPORT_FORMATS: readonly ImportFormatInfo[] = [
   { id: 'http-env', label: 'HTTP client environment file', sources: ['file', 'paste'], lands: 'workspace', built: true },
   { id: 'opencollection', label: 'OpenCollection', sources: ['file', 'paste'], lands: 'project', built: false },
   { id: 'wsdl', label: 'WSDL (SOAP)', sources: ['url', 'file', 'paste'], lands: 'project', built: true },
-  { id: 'protobuf', label: 'Protocol Buffers (gRPC)', sources: ['url', 'file', 'paste'], lands: 'project', built: false },
+  { id: 'protobuf', label: 'Protocol Buffers (gRPC)', sources: ['url', 'file', 'paste', 'server'], lands: 'project', built: true },
   { id: 'soapui', label: 'Legacy SOAP project', sources: ['file'], lands: 'project', built: true },
 ];
 

@@ -45,6 +45,7 @@ import {
   DefinitionUpdatePreview,
   DefinitionUpdateResult,
   ImportJob,
+  ImportJobSource,
   ImportProgress,
   ImportReport,
   ImportResult,
@@ -448,7 +449,7 @@ export const methods = {
   'import.run': {
     /** `into` is needed only when the source brings something for a project (not for environments and globals). */
     req: T.Object({
-      source: ImportSource,
+      source: ImportJobSource,
       format: T.String({ minLength: 1 }),
       options: ImportOptions,
       into: T.Optional(ImportTarget()),

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { hasCode } from '../../protocol/errors.js';
 import type { ReqOf } from '../../protocol/messages.js';
-import type { ImportOptions } from '../../protocol/model/import.js';
+import type { GrpcServerSource, ImportJobSource, ImportOptions } from '../../protocol/model/import.js';
 import { builtFormat } from '../../protocol/import-formats.js';
 import { chooseFormatAdvice, formatIds, formatLines } from '../import/formats-help.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
@@ -28,6 +28,8 @@ export const IMPORT_HELP = `parley import: import an API definition, a collectio
 
 Usage:
   parley import <file | folder | URL | -> (--project <folder> | --new-project <folder>) [options]
+  parley import --grpc-server <host:port> [--reflection auto|v1|v1alpha] [--tls] [--insecure]
+                (--project <folder> | --new-project <folder>) [options]
   parley import <environment or globals export> [options]     (lands in the workspace: no project)
       <file>    an OpenAPI 3.x or Swagger 2.0/1.x document (JSON or YAML); files it references are read too;
                 a Postman collection (v2.0, v2.1), environment export or globals export;
@@ -35,9 +37,12 @@ Usage:
                 or a WSDL 1.1 document (.wsdl or .xml: each SOAP 1.1/1.2 binding becomes an API;
                 its wsdl:import, xsd:import and xsd:include documents are read and cached too);
                 or a SoapUI project (*-soapui-project.xml, a file only: its WSDL interfaces, saved
-                requests, properties and environments; scripts kept as text in imported-scripts/)
+                requests, properties and environments; scripts kept as text in imported-scripts/);
+                or a .proto file (Protocol Buffers: a gRPC API, its imports read from its folder and
+                the --proto-path folders, the files kept in the project)
       <folder>  the document at the folder's top level named ${FOLDER_DOCUMENT_NAMES.slice(0, 3).join(', ')},
-                ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet)
+                ${FOLDER_DOCUMENT_NAMES.slice(3).join(', ')} (collection folders are not supported yet);
+                without one, a folder holding .proto files: every .proto below it, as one gRPC API
       <URL>     an http or https URL (credentials below)
       -         the document's text on standard input (relative references cannot resolve)
 
@@ -64,6 +69,13 @@ ${formatLines(' '.repeat(30))} (below)
                             not made), import with passwords, tokens and secret values left
                             out (the report says which) instead of refusing. A workspace with a
                             vault is unlocked with PARLEY_VAULT_PASSPHRASE.
+  --proto-path <folder>     .proto: a folder imports are looked for in after the file's own (protoc's -I);
+                            give it again for more, in order. Imports never leave these folders.
+  --grpc-server <host:port> read a running gRPC server's services by server reflection
+  --reflection auto|v1|v1alpha
+                            with --grpc-server: the reflection version (default auto: v1, then v1alpha)
+  --tls                     with --grpc-server: reach it over TLS (the target is then grpcs:// too)
+  --insecure                with --tls: accept a certificate that does not verify
   --json                    print one JSON object instead of the report
   --verbose                 show what Parley's processes log
   --help                    this text
@@ -92,7 +104,14 @@ interface Options extends CommonFlags {
   'recorded-responses'?: string;
   'allow-local-files': boolean;
   'without-secrets': boolean;
+  'proto-path'?: string[];
+  'grpc-server'?: string;
+  reflection?: string;
+  tls: boolean;
+  insecure: boolean;
 }
+
+const REFLECTION_VERSIONS = ['auto', 'v1', 'v1alpha'] as const;
 
 const COMMAND: CommandLine<Options> = {
   name: 'import',
@@ -114,6 +133,11 @@ const COMMAND: CommandLine<Options> = {
     'recorded-responses': { type: 'string' },
     'allow-local-files': { type: 'boolean', default: false },
     'without-secrets': { type: 'boolean', default: false },
+    'proto-path': { type: 'string', multiple: true },
+    'grpc-server': { type: 'string' },
+    reflection: { type: 'string' },
+    tls: { type: 'boolean', default: false },
+    insecure: { type: 'boolean', default: false },
   },
   usageProblem,
 };
@@ -122,14 +146,17 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
   const line = readCommandLine(COMMAND, args, io);
   if ('exit' in line) return line.exit;
   const { options, positionals, credentials } = line;
-  const arg = positionals[0]!;
-  if (options.format === 'curl') return runCurlImport(options, arg, io);
+  const arg = positionals[0];
+  if (options.format === 'curl') return runCurlImport(options, arg!, io);
 
   const session = new CliSession();
   const progress = new ProgressLine(io.stderr);
   try {
-    const sourceArg = await sourceArgOf(arg, { allowStdin: true });
-    const source = await importSourceOf(sourceArg, credentials, io.stdin, session.signal);
+    const server = options['grpc-server'];
+    const source: ImportJobSource =
+      server !== undefined
+        ? { kind: 'grpc-server', address: server, reflection: (options.reflection ?? 'auto') as GrpcServerSource['reflection'], tls: options.tls, insecure: options.insecure }
+        : await importSourceOf(await sourceArgOf(arg!, { allowStdin: true, allowFolder: true }), credentials, io.stdin, session.signal);
     const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
     // Kerberos keeps nothing in the secret store: the ticket is the user's sign-in. With
     // --without-secrets the credentials are used for the fetch and not kept (the report says so).
@@ -153,6 +180,7 @@ export async function runImport(args: string[], io: CommandIo = processIo()): Pr
           ...(options['include-static-assets'] ? { includeStaticAssets: true } : {}),
           ...(options['use-credentials-for-requests'] ? { useCredentialsForRequests: true } : {}),
           ...(options['recorded-responses'] !== undefined ? { recordedResponses: options['recorded-responses'] as RecordedResponses } : {}),
+          ...(options['proto-path'] ? { protoIncludePaths: options['proto-path'].map((p) => resolve(p)) } : {}),
         },
         ...(into ? { into } : {}),
         ...(options['without-secrets'] ? { leaveOutSecrets: true } : {}),
@@ -183,6 +211,8 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   if (options.format === 'curl') return curlUsageProblem(options, positionals, credentialFlagGiven(options));
   if (options.api !== undefined || options.folder !== undefined) return '--api and --folder go with --format curl.';
   if (options['allow-local-files']) return '--allow-local-files goes with --format curl.';
+  if (options['grpc-server'] !== undefined) return grpcServerProblem(options, positionals);
+  if (options.reflection !== undefined || options.tls || options.insecure) return '--reflection, --tls and --insecure go with --grpc-server <host:port>.';
   if (positionals.length === 0) return 'give the document to import: a file, a folder, an http(s) URL, or - for standard input.';
   if (positionals.length > 1) return `give one document to import, not ${positionals.length} (${positionals.join(', ')}).`;
   if (options.format !== undefined && options.format !== 'auto' && !builtFormat(options.format)) return `--format must be one of ${FORMAT_IDS.join(', ')}, not ${options.format}.`;
@@ -197,5 +227,18 @@ function usageProblem(options: Options, positionals: string[]): string | undefin
   if (options['recorded-responses'] !== undefined && !RECORDED_RESPONSES.includes(options['recorded-responses'] as RecordedResponses)) return `--recorded-responses must be none, history or examples, not ${options['recorded-responses']}.`;
   if (credentialFlagGiven(options) && positionals[0] !== undefined && !/^https?:\/\//i.test(positionals[0])) return 'the --auth-* options are for an http(s) URL; a file needs no credentials.';
   if (options['use-credentials-for-requests'] && options['auth-basic'] === undefined && !options.kerberos) return '--use-credentials-for-requests goes with --auth-basic <user> or --kerberos.';
+  return undefined;
+}
+
+/** `--grpc-server`: a server instead of a document, into a project. */
+function grpcServerProblem(options: Options, positionals: string[]): string | undefined {
+  if (positionals.length > 0) return `--grpc-server reads a server; leave out ${positionals.join(', ')}.`;
+  if (options.format !== undefined && options.format !== 'auto' && options.format !== 'protobuf') return `--grpc-server imports Protocol Buffers, not --format ${options.format}.`;
+  if (!/^[^\s/]+:\d{1,5}$/.test(options['grpc-server']!)) return `--grpc-server takes host:port (for example localhost:50051), not ${options['grpc-server']}.`;
+  if (options.reflection !== undefined && !(REFLECTION_VERSIONS as readonly string[]).includes(options.reflection)) return `--reflection must be auto, v1 or v1alpha, not ${options.reflection}.`;
+  if (options.insecure && !options.tls) return '--insecure goes with --tls.';
+  if (credentialFlagGiven(options)) return 'the --auth-* options are for an http(s) URL, not a gRPC server.';
+  const targets = [options.project, options['new-project']].filter((t) => t !== undefined).length;
+  if (targets !== 1) return 'say where to import: --project <folder> (an existing project) or --new-project <folder>.';
   return undefined;
 }

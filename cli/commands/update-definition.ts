@@ -6,6 +6,7 @@
  * nothing changed); 2 refused or failed; 130/143 cancelled by Ctrl+C/SIGTERM.
  */
 import { resolve } from 'node:path';
+import { ParleyError } from '../../protocol/errors.js';
 import { hasCode } from '../../protocol/errors.js';
 import type { ImportSource } from '../../protocol/model/import.js';
 import { commandFailed, processIo, readCommandLine, type CommandIo, type CommandLine, type CommonFlags } from '../import/command-line.js';
@@ -68,7 +69,12 @@ export async function runUpdateDefinition(args: string[], io: CommandIo = proces
   const progress = new ProgressLine(io.stderr);
   try {
     let source: ImportSource | undefined;
-    if (options.source !== undefined) source = await importSourceOf(await sourceArgOf(options.source, { allowStdin: false }), credentials, io.stdin, session.signal);
+    if (options.source !== undefined) {
+      const given = await importSourceOf(await sourceArgOf(options.source, { allowStdin: false }), credentials, io.stdin, session.signal);
+      // A folder is never taken for a document here (sourceArgOf without allowFolder).
+      if (given.kind === 'folder' || given.kind === 'grpc-server') throw new ParleyError('bad-input', 'A definition update reads a file or a URL.');
+      source = given;
+    }
     const sup = await session.supervisor(options.verbose ? (line) => void io.stderr.write(`${line}\n`) : undefined);
     if (credentials && credentials.type !== 'kerberos' && !options.preview) await requireKeychain(sup);
     const store = await sup.openProject(resolve(positionals[0]!));

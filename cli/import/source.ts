@@ -6,7 +6,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ParleyError } from '../../protocol/errors.js';
-import type { FetchCredentials, ImportSource } from '../../protocol/model/import.js';
+import type { FetchCredentials, ImportJobSource } from '../../protocol/model/import.js';
 
 /** The import's cap over all documents (docs/importers.md), applied to standard input as it is read. */
 const MAX_STDIN_BYTES = 50 * 1024 * 1024;
@@ -14,7 +14,8 @@ const MAX_STDIN_BYTES = 50 * 1024 * 1024;
 /** The document names the folder form looks for, in the order one is preferred. */
 export const FOLDER_DOCUMENT_NAMES = ['openapi.yaml', 'openapi.yml', 'openapi.json', 'swagger.yaml', 'swagger.yml', 'swagger.json'];
 
-export type SourceArg = { kind: 'url'; url: string } | { kind: 'file'; path: string; foundIn?: string } | { kind: 'stdin' };
+/** `folder`: a folder of .proto files (no OpenAPI document at its top), imported as Protocol Buffers. */
+export type SourceArg = { kind: 'url'; url: string } | { kind: 'file'; path: string; foundIn?: string } | { kind: 'folder'; path: string } | { kind: 'stdin' };
 
 /** Anything that starts like `scheme://` is meant as a URL, never as a file name. */
 export function looksLikeUrl(arg: string): boolean {
@@ -22,7 +23,7 @@ export function looksLikeUrl(arg: string): boolean {
 }
 
 /** Classifies the argument, looking at the disk for a file or folder. Throws ParleyError with a message for the user. */
-export async function sourceArgOf(arg: string, options: { allowStdin: boolean }): Promise<SourceArg> {
+export async function sourceArgOf(arg: string, options: { allowStdin: boolean; allowFolder?: boolean }): Promise<SourceArg> {
   if (arg === '-') {
     if (!options.allowStdin) throw new ParleyError('bad-input', 'A definition update reads a file or a URL; standard input cannot be read again later.');
     return { kind: 'stdin' };
@@ -42,7 +43,10 @@ export async function sourceArgOf(arg: string, options: { allowStdin: boolean })
     if (err.code === 'ENOENT' || err.code === 'ENOTDIR') throw new ParleyError('import-file-unreadable', `${arg} was not found.`, { file: arg });
     throw new ParleyError('import-file-unreadable', `${arg} could not be read (${err.code ?? err.message}).`, { file: arg });
   });
-  if (info.isDirectory()) return { kind: 'file', path: await documentInFolder(path, arg), foundIn: arg };
+  if (info.isDirectory()) {
+    if (options.allowFolder && !(await hasFolderDocument(path)) && (await hasProtoFile(path))) return { kind: 'folder', path };
+    return { kind: 'file', path: await documentInFolder(path, arg), foundIn: arg };
+  }
   // Anything else that is not a regular file (a FIFO, a device) is refused by the importer before it reads.
   return { kind: 'file', path };
 }
@@ -74,10 +78,11 @@ async function documentInFolder(folder: string, shown: string): Promise<string> 
   return join(folder, found[0]!);
 }
 
-/** The import source for the bus: a URL with its credentials, a file, or the text read from `stdin`. */
-export async function importSourceOf(arg: SourceArg, credentials: FetchCredentials | undefined, stdin: Readable, signal: AbortSignal): Promise<ImportSource> {
+/** The import source for the bus: a URL with its credentials, a file, a folder of .proto files, or the text read from `stdin`. */
+export async function importSourceOf(arg: SourceArg, credentials: FetchCredentials | undefined, stdin: Readable, signal: AbortSignal): Promise<ImportJobSource> {
   if (arg.kind === 'url') return { kind: 'url', url: arg.url, ...(credentials ? { credentials } : {}) };
   if (arg.kind === 'file') return { kind: 'file', path: arg.path };
+  if (arg.kind === 'folder') return { kind: 'folder', path: arg.path };
   return { kind: 'paste', text: await readAll(stdin, signal) };
 }
 
@@ -102,4 +107,23 @@ async function readAll(stream: Readable, signal: AbortSignal): Promise<string> {
   }
   if (signal.aborted) throw new ParleyError('cancelled', 'Cancelled.');
   return Buffer.concat(chunks).toString('utf8');
+}
+
+async function hasFolderDocument(folder: string): Promise<boolean> {
+  const entries = await readdir(folder).catch(() => [] as string[]);
+  return entries.some((name) => FOLDER_DOCUMENT_NAMES.includes(name.toLowerCase()));
+}
+
+/** Whether a .proto file is somewhere below `folder` (hidden folders, node_modules and links not looked into; bounded). */
+async function hasProtoFile(folder: string): Promise<boolean> {
+  const queue = [folder];
+  for (let looked = 0; queue.length > 0 && looked < 1000; looked++) {
+    const dir = queue.shift()!;
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      if (entry.isFile() && /\.proto$/i.test(entry.name)) return true;
+      if (entry.isDirectory()) queue.push(join(dir, entry.name));
+    }
+  }
+  return false;
 }

@@ -4,8 +4,13 @@ import { Auth } from './auth.js';
 
 /** Where a definition was read from; a query key or password is never part of `location`. */
 export const DefinitionSource = T.Object({
-  kind: T.Union([T.Literal('url'), T.Literal('file')]),
+  /** A document's URL or file, a folder of .proto files, or a gRPC server read by reflection (location host:port). */
+  kind: T.Union([T.Literal('url'), T.Literal('file'), T.Literal('folder'), T.Literal('grpc-reflection')]),
   location: T.String(),
+  /** gRPC reflection: the version that answered, and whether the server was reached over TLS (and without checking its certificate). */
+  reflection: T.Optional(T.Object({ version: T.Union([T.Literal('v1'), T.Literal('v1alpha')]), tls: T.Boolean(), insecure: T.Boolean() })),
+  /** .proto files: the include paths imports were looked for in after the file's own folder. */
+  includePaths: T.Optional(T.Array(T.String())),
   /**
    * How it was fetched: the type, and for a secret the keychain reference holding it. Kerberos
    * has no secret (the signed-in ticket), only an optional SPN.
@@ -57,6 +62,11 @@ export const Api = T.Object({
   version: T.Literal(1),
   id: Id,
   name: T.String({ minLength: 1 }),
+  /**
+   * What kind of API it is (protocol/kinds: the kind of requests it holds); absent: REST, as
+   * every file written before kinds is. A gRPC API offers no New Mock and no OpenAPI update.
+   */
+  kind: T.Optional(T.Union([T.Literal('rest'), T.Literal('websocket'), T.Literal('grpc')])),
   baseUrl: T.String(),
   auth: Auth,
   definition: T.Optional(ApiDefinition),
@@ -77,7 +87,11 @@ export const NO_DEFINITION_TO_MOCK =
   'No definition: a mock answers from an imported OpenAPI document or WSDL, and this API was not imported from one. Import its definition (Import…) and mock the API that makes.';
 
 /** Why a mock cannot be made or started for this API, in the user's words; undefined when it can. */
-export function whyNotMockable(api: Pick<Api, 'definition'>): string | undefined {
+/** A gRPC API: a mock answers HTTP and SOAP, not gRPC. */
+export const GRPC_NOT_MOCKABLE = 'A gRPC API cannot be mocked: a mock answers from an OpenAPI document or a WSDL.';
+
+export function whyNotMockable(api: Pick<Api, 'definition' | 'kind'>): string | undefined {
+  if (api.kind === 'grpc') return GRPC_NOT_MOCKABLE;
   if (!api.definition) return NO_DEFINITION_TO_MOCK;
   return api.definition.cached.length === 0 ? DEFINITION_NOT_CACHED : undefined;
 }

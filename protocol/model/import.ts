@@ -10,6 +10,7 @@ import { Row } from './common.js';
 import { Example } from './example.js';
 import { HistoryEntry } from './history.js';
 import { Request } from './request.js';
+import { AnyRequest } from '../kinds/index.js';
 
 /** Credentials for fetching a definition by URL (SPEC "Credentials for fetching a definition"). */
 export const FetchCredentials = T.Union([
@@ -27,6 +28,25 @@ export const ImportSource = T.Union([
   T.Object({ kind: T.Literal('paste'), text: T.String() }),
 ]);
 export type ImportSource = Static<typeof ImportSource>;
+
+/** A running gRPC server read by server reflection (the dialog's Server tab, `parley import --grpc-server`). */
+export const GrpcServerSource = T.Object({
+  kind: T.Literal('grpc-server'),
+  /** host:port */
+  address: T.String({ minLength: 1, maxLength: 1024 }),
+  reflection: T.Union([T.Literal('auto'), T.Literal('v1'), T.Literal('v1alpha')]),
+  tls: T.Boolean(),
+  /** "Ask even if the certificate does not verify". */
+  insecure: T.Boolean(),
+});
+export type GrpcServerSource = Static<typeof GrpcServerSource>;
+
+/**
+ * Where an import job reads: a document (`ImportSource`, which a definition update reads again),
+ * a folder of .proto files (every .proto below it, imports resolved inside it), or a gRPC server.
+ */
+export const ImportJobSource = T.Union([...ImportSource.anyOf, T.Object({ kind: T.Literal('folder'), path: T.String({ minLength: 1 }) }), GrpcServerSource]);
+export type ImportJobSource = Static<typeof ImportJobSource>;
 
 /** The network settings from the preferences (SPEC: the fetch uses the proxy and CA bundle). */
 export const FetchNetwork = T.Object({
@@ -69,6 +89,10 @@ export const ImportOptions = T.Composite([
     recordedResponses: T.Optional(T.Union([T.Literal('none'), T.Literal('history'), T.Literal('examples')])),
     /** WSDL: "Use these credentials for requests too": Basic definition credentials become the interface's auth (default false). */
     useCredentialsForRequests: T.Optional(T.Boolean()),
+    /** Protocol Buffers: folders imports are looked for in after the file's own folder, in order (protoc's -I). */
+    protoIncludePaths: T.Optional(T.Array(T.String({ minLength: 1 }), { maxItems: 32 })),
+    /** gRPC: whether the target (`baseUrl`, or the server's address) speaks TLS: grpcs:// (default: as the server was reached). */
+    targetTls: T.Optional(T.Boolean()),
     /** .http: "Also import N environments found beside the file" (default true). */
     httpEnvironments: T.Optional(T.Boolean()),
   }),
@@ -76,7 +100,7 @@ export const ImportOptions = T.Composite([
 export type ImportOptions = Static<typeof ImportOptions>;
 
 export const ImportJob = T.Object({
-  source: ImportSource,
+  source: ImportJobSource,
   /** 'auto' or an importer id such as 'openapi'. */
   format: T.String({ minLength: 1 }),
   options: ImportOptions,
@@ -170,8 +194,8 @@ export const CachedDocument = T.Object({
 });
 export type CachedDocument = Static<typeof CachedDocument>;
 
-/** A request and the folder it goes in ('' at the API's root, '/'-separated). */
-export const PlacedRequest = T.Object({ folder: T.String(), request: Request });
+/** A request of any kind (protocol/kinds) and the folder it goes in ('' at the API's root, '/'-separated). */
+export const PlacedRequest = T.Object({ folder: T.String(), request: AnyRequest });
 export type PlacedRequest = Static<typeof PlacedRequest>;
 
 /** The keychain entry the supervisor stores the fetch secret under, when one was used. */

@@ -302,7 +302,7 @@ describe('parley import <file>', SLOW, () => {
     expect(noToken.stderr).toContain('PARLEY_IMPORT_TOKEN, which is not set');
     const format = await parley(['import', boardV1, '--new-project', freshPath('e'), '--format', 'postman']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toContain('--format must be one of auto, openapi, postman-collection, postman-environment, postman-globals, har, wsdl, soapui, curl, not postman.');
+    expect(format.stderr).toContain('--format must be one of auto, openapi, postman-collection, postman-environment, postman-globals, har, http, http-env, wsdl, protobuf, soapui, curl, not postman.');
     const help = await parley(['import', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('PARLEY_IMPORT_TOKEN');

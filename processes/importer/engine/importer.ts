@@ -10,7 +10,7 @@
  * uses whichever parts of `ImportResult` it makes (APIs, properties, examples, History,
  * environments, globals), which the supervisor writes.
  */
-import type { FetchCredentials, ImportOptions, ImportProgress, ImportResult } from '../../../protocol/model/import.js';
+import type { FetchCredentials, FetchNetwork, GrpcServerSource, ImportOptions, ImportProgress, ImportResult } from '../../../protocol/model/import.js';
 import type { ImportResultPart } from '../../../protocol/model/import-parts.js';
 import type { DocumentLoader } from './load/loader.js';
 
@@ -18,7 +18,11 @@ import type { DocumentLoader } from './load/loader.js';
 export type InputLocation =
   | { kind: 'file'; path: string }
   /** `url` as the user gave it (no credential); `finalUrl` where redirects led, the base for its references. */
-  | { kind: 'url'; url: string; finalUrl?: string };
+  | { kind: 'url'; url: string; finalUrl?: string }
+  /** A folder read as a whole (Protocol Buffers: every .proto below it); `text` is then empty. */
+  | { kind: 'folder'; path: string }
+  /** A running gRPC server, read by reflection; `text` is then empty. */
+  | { kind: 'grpc-server'; server: GrpcServerSource };
 
 export interface ImportInput {
   /** File name or URL (without any credential), absent for paste. */
@@ -57,6 +61,8 @@ export interface ImportContext {
   signal?: AbortSignal;
   /** Reads the documents an entry refers to (files, URLs), with the job's credentials and policy. */
   loader: DocumentLoader;
+  /** The preferences' network settings (a gRPC server's TLS trusts their CA bundle too). */
+  network?: FetchNetwork;
   /** Every format's options; an importer reads the fields it knows. */
   options: ImportOptions;
   /**

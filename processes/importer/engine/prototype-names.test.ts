@@ -18,8 +18,8 @@ import { checkAll } from '../../../protocol/validate-node.js';
 import { queryAsRows } from '../../../protocol/request-url.js';
 import { PROTOTYPE_NAMES } from '../../../test/support/prototype-names.js';
 import { convertCurlCommand } from './curl/convert-command.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from './run-job.js';
-import { FIXED_CLOCK, counterIds, importSource } from './test-support.js';
+import { runDefinitionApply, runDefinitionPreview } from './run-job.js';
+import { FIXED_CLOCK, counterIds, importSource, runHttpImportJob, type HttpImportResult } from './test-support.js';
 
 /** Seeded: the same cases on every run (RELIABILITY.md's bench run uses more). */
 const RUNS = { numRuns: 40, seed: 2611 };
@@ -41,7 +41,7 @@ function noLibraryError(err: unknown): never {
   throw new Error(`the import was refused (${err.code}): ${err.message}`);
 }
 
-async function imported(text: string, format = 'auto'): Promise<ImportResult> {
+async function imported(text: string, format = 'auto'): Promise<HttpImportResult> {
   try {
     const { result } = await importSource({ kind: 'paste', text }, {}, { offline: true }, format);
     expect(checkAll(ImportResult, result)).toEqual([]);
@@ -53,7 +53,7 @@ async function imported(text: string, format = 'auto'): Promise<ImportResult> {
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-proto-names-'));
 let files = 0;
-async function importedFile(text: string, fileName: string): Promise<ImportResult> {
+async function importedFile(text: string, fileName: string): Promise<HttpImportResult> {
   const path = join(dir, `${++files}-${fileName}`);
   writeFileSync(path, text);
   try {
@@ -65,7 +65,7 @@ async function importedFile(text: string, fileName: string): Promise<ImportResul
   }
 }
 
-const requestsOf = (result: ImportResult): Request[] => result.apis.flatMap((a) => a.requests.map((r) => r.request));
+const requestsOf = (result: HttpImportResult): Request[] => result.apis.flatMap((a) => a.requests.map((r) => r.request));
 const rowNames = (rows: readonly { name: string }[]) => rows.map((r) => r.name);
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -466,7 +466,7 @@ describe('definition updates', () => {
     const path = join(dir, `${++files}-${fileName}`);
     writeFileSync(path, v1);
     try {
-      const { result } = await runImportJob({ source: { kind: 'file', path }, format: 'auto', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK });
+      const { result } = await runHttpImportJob({ source: { kind: 'file', path }, format: 'auto', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK });
       const imported = result.apis[0]!;
       const job: DefinitionUpdateJob = { api: imported.api, requests: imported.requests.map((p) => p.request), cached: imported.documents.map((d) => ({ path: d.path, bytes: d.bytes })), source: { kind: 'file', path }, network };
       writeFileSync(path, v2);

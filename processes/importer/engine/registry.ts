@@ -16,6 +16,8 @@ import { WSDL_DETECT_RULES } from './wsdl/detect.js';
 import { wsdlImporter } from './wsdl/importer.js';
 import { SOAPUI_DETECT_RULES } from './soapui/detect.js';
 import { soapuiImporter } from './soapui/importer.js';
+import { PROTOBUF_DETECT_RULES } from './protobuf/detect.js';
+import { protobufImporter } from './protobuf/importer.js';
 import { HTTP_DETECT_RULES, HTTP_ENV_DETECT_RULES } from './http-file/detect.js';
 import { httpEnvironmentImporter, httpFileImporter } from './http-file/importer.js';
 
@@ -79,6 +81,8 @@ export function createImporterRegistry(): ImporterRegistry {
     { importer: httpFileImporter, rules: HTTP_DETECT_RULES },
     { importer: httpEnvironmentImporter, rules: HTTP_ENV_DETECT_RULES },
     { importer: wsdlImporter, rules: WSDL_DETECT_RULES },
+    // Its content rule looks only at how a .proto file opens, which no other format's text does.
+    { importer: protobufImporter, rules: PROTOBUF_DETECT_RULES },
     { importer: soapuiImporter, rules: SOAPUI_DETECT_RULES },
   ]);
 }

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DefinitionApplyJob, DefinitionUpdateJob, ImportJob, type FetchCredentials } from '../../../protocol/model/import.js';
 import { checkAll } from '../../../protocol/validate-node.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from './run-job.js';
-import { FIXED_CLOCK, counterIds } from './test-support.js';
+import { runDefinitionApply, runDefinitionPreview } from './run-job.js';
+import { FIXED_CLOCK, counterIds, runHttpImportJob } from './test-support.js';
 
 const TOKEN = 'run-job-token-42';
 const doc = (version: string, paths: Record<string, object>) => stringify({ openapi: '3.1.0', info: { title: 'Jobs', version }, paths });
@@ -38,7 +38,7 @@ describe('import job, then definition update jobs', () => {
     const importJob: ImportJob = { source: { kind: 'url', url, credentials }, format: 'auto', options: {}, network };
     expect(checkAll(ImportJob, importJob)).toEqual([]);
     const progress: string[] = [];
-    const { detection, result } = await runImportJob(importJob, { newId: counterIds(), now: FIXED_CLOCK, onProgress: (e) => progress.push(e.message) });
+    const { detection, result } = await runHttpImportJob(importJob, { newId: counterIds(), now: FIXED_CLOCK, onProgress: (e) => progress.push(e.message) });
     expect(detection).toMatchObject({ format: 'openapi', version: 'openapi-3.1' });
     expect(progress.join('\n')).not.toContain(TOKEN);
     const imported = result.apis[0];

@@ -28,6 +28,9 @@ import { createDocumentLoader, type DocumentLoader } from './load/loader.js';
 import { readImportInput } from './load/read-input.js';
 import { createImporterRegistry, type ImporterRegistry } from './registry.js';
 
+/** The importer id of Protocol Buffers: the one format that reads a folder of files or a gRPC server. */
+const PROTOBUF_FORMAT = 'protobuf';
+
 export interface JobDeps {
   newId: (prefix: string) => string;
   now: () => Date;
@@ -52,6 +55,7 @@ export async function runImportJob(job: ImportJob, deps: JobDeps): Promise<{ det
       now: deps.now,
       loader,
       options: job.options,
+      network: job.network,
       ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
       ...(deps.sendPart ? { sendPart: deps.sendPart } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -105,6 +109,16 @@ async function readAndPick(job: ImportJob, registry: ImporterRegistry, loader: D
     progress(input.bytes?.length ?? input.text.length);
     return { input, importer, detection };
   }
+  if (source.kind === 'folder' || source.kind === 'grpc-server') {
+    // Only Protocol Buffers reads a folder of files or a server; its converter reads them itself.
+    const importer = registry.get(PROTOBUF_FORMAT);
+    if (!importer || (job.format !== 'auto' && job.format !== PROTOBUF_FORMAT)) {
+      throw new ParleyError('bad-input', source.kind === 'folder' ? `A folder is imported as Protocol Buffers (its .proto files), not as ${job.format}.` : `A gRPC server is imported by reflection as Protocol Buffers, not as ${job.format}.`);
+    }
+    const location = source.kind === 'folder' ? { kind: 'folder' as const, path: resolve(source.path) } : { kind: 'grpc-server' as const, server: source };
+    const name = source.kind === 'folder' ? basename(resolve(source.path)) : source.address;
+    return { input: { name, text: '', location }, importer, detection: null };
+  }
   const input = await readImportInput(source, loader);
   progress(input.bytes?.length ?? input.text.length);
   const { importer, detection } = registry.pick(job.format, input);
@@ -131,12 +145,14 @@ function formatBytes(n: number): string {
 
 // A definition update loads its engines (OpenAPI or WSDL) when it runs, as an import's converter does (importer.ts).
 export async function runDefinitionPreview(job: DefinitionUpdateJob, deps: Omit<JobDeps, 'newId'>): Promise<DefinitionUpdatePreview> {
+  refuseGrpcUpdate(job);
   if (job.api.soap) return (await import('./definition-update/wsdl-update.js')).previewWsdlUpdate(await wsdlUpdateInput(job, deps));
   return (await import('./definition-update/preview.js')).previewDefinitionUpdate(await updateInput(job, deps));
 }
 
 /** Reads the sources again; throws `definition-changed` when they differ from the preview's. */
 export async function runDefinitionApply(job: DefinitionApplyJob, deps: JobDeps): Promise<DefinitionUpdateResult> {
+  refuseGrpcUpdate(job);
   const options = {
     newId: deps.newId,
     expectedFingerprint: job.expectedFingerprint,
@@ -176,5 +192,12 @@ async function withLoader<T>(job: { network: FetchNetwork; deadlines?: ImportDea
     return await run(loader);
   } finally {
     await loader.close();
+  }
+}
+
+/** A gRPC API's definition update (reading its .proto files or its server again) is not built yet: refused, never read as OpenAPI. */
+function refuseGrpcUpdate(job: DefinitionUpdateJob): void {
+  if (job.api.kind === 'grpc') {
+    throw new ParleyError('definition-update-unsupported', `Updating the definition of the gRPC API ${JSON.stringify(job.api.name)} is not supported yet: import its .proto files or its server again (a second API is made).`);
   }
 }

@@ -12,7 +12,7 @@ import { ParleyError, hasCode } from '../../../protocol/errors.js';
 import { isHttp } from '../../../protocol/kinds/index.js';
 import type { ChunkOf, ReqOf, ResOf } from '../../../protocol/messages.js';
 import type { Api, DefinitionSource } from '../../../protocol/model/api.js';
-import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportResult, ImportSource, ImportedApi, ImportedScript, ImportedVariable } from '../../../protocol/model/import.js';
+import type { CachedFile, FetchCredentials, FetchNetwork, ImportDeadlines, ImportJobSource, ImportResult, ImportSource, ImportedApi, ImportedScript, ImportedVariable } from '../../../protocol/model/import.js';
 import { DEFAULT_HISTORY_LIMIT } from '../../../protocol/model/workspace.js';
 import { examplesDirOf } from '../../../protocol/project/examples.js';
 import type { Row } from '../../../protocol/model/common.js';
@@ -149,7 +149,7 @@ export class ImportService {
    * The project side of a result, in one atomic commit; a new project's folder only once there is
    * something to write. Its requests' and examples' files are the ones staged as they came.
    */
-  private async writeProject(into: NonNullable<ReqOf<'import.run'>['into']>, result: ImportResult, staging: ImportStaging, source: ImportSource, ctx: JobContext<'import.run'>): Promise<Partial<ResOf<'import.run'>>> {
+  private async writeProject(into: NonNullable<ReqOf<'import.run'>['into']>, result: ImportResult, staging: ImportStaging, source: ImportJobSource, ctx: JobContext<'import.run'>): Promise<Partial<ResOf<'import.run'>>> {
     let webhooks: ResOf<'import.run'>['webhooks'];
     let properties: number | undefined;
     // The secret first: without a secret store the import stopped before this (run), before any folder exists.
@@ -400,6 +400,8 @@ export class ImportService {
   private async convertsDefinition(req: ReqOf<'import.run'>): Promise<boolean> {
     if (req.format !== 'auto') return req.format === 'openapi';
     if (req.source.kind === 'url') return true;
+    // A folder of .proto files or a gRPC server is never an OpenAPI definition.
+    if (req.source.kind === 'folder' || req.source.kind === 'grpc-server') return false;
     const { detection } = await this.detectFormat(req.source).catch(() => ({ detection: null }));
     return detection?.format === 'openapi';
   }
@@ -480,7 +482,7 @@ export class ImportService {
    * What the import would put in the secret store (fetch credentials, secret variables): kept when
    * there is a store; else refused, or with `leaveOut` taken out of the result with a warning each.
    */
-  private async secretsOrLeaveOut(result: ImportResult, leaveOut: boolean, source: ImportSource): Promise<void> {
+  private async secretsOrLeaveOut(result: ImportResult, leaveOut: boolean, source: ImportJobSource): Promise<void> {
     const credentialed = source.kind === 'url' && source.credentials ? result.apis.filter((a) => a.secret) : [];
     const variables = [...(result.environments ?? []).flatMap((e) => e.variables), ...(result.globals ?? [])].filter((v) => v.secret && v.value !== '');
     const found = (result.secrets ?? []).filter((v) => v.value !== '');
@@ -506,7 +508,7 @@ export class ImportService {
     if (variables.length > 0) warnings.push({ message: `${variables.length === 1 ? 'A secret variable arrives' : `${variables.length} secret variables arrive`} empty: there is no secure storage for ${variables.length === 1 ? 'its value' : 'their values'} (no system keychain, and no vault unlocked). Set ${variables.length === 1 ? 'it' : 'them'} in the Environments tab.` });
   }
 
-  private async storeSecrets(apis: ImportedApi[], source: ImportSource): Promise<string[]> {
+  private async storeSecrets(apis: ImportedApi[], source: ImportJobSource): Promise<string[]> {
     const stored: string[] = [];
     if (source.kind !== 'url' || !source.credentials) return stored;
     for (const api of apis) {
@@ -583,7 +585,7 @@ function importerSpec(memoryMb: number, compact: boolean): JobSpec {
  * its `info` ran out at 8x, 559 MB, and was imported at 16x; test/integration/import-json-limits.test.ts).
  * A URL's size is unknown until fetched: the loader's 50 MB cap bounds it.
  */
-export async function importerMemoryMb(source: ImportSource): Promise<number> {
+export async function importerMemoryMb(source: ImportJobSource): Promise<number> {
   let bytes: number | undefined;
   if (source.kind === 'paste') bytes = source.text.length * 2;
   else if (source.kind === 'file') bytes = await stat(source.path).then((s) => s.size, () => 0);
@@ -606,7 +608,7 @@ function* exampleChanges(examples: readonly StagedExampleFile[], requestFiles: R
 
 /** A staged request as the store places it: its file named after it, in its folder. */
 function requestFile(staged: StagedRequest): NewRequestFile {
-  return { folder: staged.folder, name: staged.name, content: staged.file };
+  return { folder: staged.folder, name: staged.name, suffix: staged.suffix, content: staged.file };
 }
 
 /** Parts are checked against the answer they belong to: one with no place in it is refused, never guessed at. */
@@ -661,8 +663,9 @@ export function unusedName(name: string, taken: Iterable<string>): string {
   }
 }
 
-function sourceName(source: ImportSource): string {
-  if (source.kind === 'file') return basename(source.path);
+function sourceName(source: ImportJobSource): string {
+  if (source.kind === 'file' || source.kind === 'folder') return basename(source.path);
+  if (source.kind === 'grpc-server') return `The gRPC server at ${source.address}`;
   if (source.kind === 'url') return 'The document';
   return 'The pasted text';
 }

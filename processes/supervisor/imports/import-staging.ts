@@ -20,7 +20,7 @@ import { ParleyError } from '../../../protocol/errors.js';
 import type { ImportResultPart } from '../../../protocol/model/import-parts.js';
 import type { HistoryEntry } from '../../../protocol/model/history.js';
 import type { ImportedExample, PlacedRequest } from '../../../protocol/model/import.js';
-import { requestForFile } from '../../../protocol/model/request.js';
+import { forFile, kindOf } from '../../../protocol/kinds/index.js';
 import { exampleFileName, exampleFiles } from '../../../protocol/project/examples.js';
 import { writeYaml } from '../../../protocol/project/yaml-file.js';
 import { FILE_OPS_AT_ONCE } from '../store/limited.js';
@@ -35,11 +35,12 @@ export interface StagedFile {
   sha256: string;
 }
 
-/** A request whose file is staged: what places it in the project. */
+/** A request whose file is staged: what places it in the project (`suffix`: its kind's, protocol/kinds). */
 export interface StagedRequest {
   id: string;
   folder: string;
   name: string;
+  suffix: string;
   file: StagedFile;
 }
 
@@ -157,7 +158,8 @@ export class ImportStaging {
         return;
       }
       const { folder, request } = item.placed;
-      const staged = { id: request.id, folder, name: request.name, file: this.stage(writeYaml(requestForFile(request))) };
+      // Each request is written by its kind (protocol/kinds): an HTTP request, a gRPC call, ...
+      const staged = { id: request.id, folder, name: request.name, suffix: kindOf(request).suffix, file: this.stage(writeYaml(forFile(request))) };
       if (item.kind === 'webhooks') this.webhooks.push(staged);
       else (this.requests[item.api] ??= []).push(staged);
     } catch (err) {

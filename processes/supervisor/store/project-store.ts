@@ -69,6 +69,8 @@ export interface PlacedRequest {
 export interface NewRequestFile {
   folder: string;
   name: string;
+  /** Its kind's suffix (protocol/kinds), which names the file; absent: HTTP's. */
+  suffix?: string;
   content: FileChange['content'];
 }
 
@@ -324,8 +326,9 @@ export class ProjectStore {
   newRequestFileChange(apiId: string, file: NewRequestFile, claims: NameClaims = this.nameClaims()): FileChange {
     const requestsDir = join(this.apiDir(apiId), REQUESTS_DIR);
     const dir = claims.folder(requestsDir, file.folder);
-    const name = claims.claim(dir, file.name, REQUEST_SUFFIX, 'request');
-    return { path: join(dir, name + REQUEST_SUFFIX), content: file.content };
+    const suffix = file.suffix ?? REQUEST_SUFFIX;
+    const name = claims.claim(dir, file.name, suffix, 'request');
+    return { path: join(dir, name + suffix), content: file.content };
   }
 
   /** The key of a new item at the end of `parent` (PROJECT_PARENT, an API or a folder id), for this batch. */
@@ -371,8 +374,9 @@ export class ProjectStore {
       const folderDir = claims.folder(requestsDir, placed.folder);
       if ('content' in placed) {
         // Staged as text by the import (import-staging.ts), with the importer's place in it.
-        const name = claims.claim(folderDir, placed.name, REQUEST_SUFFIX, 'request');
-        yield { path: join(folderDir, name + REQUEST_SUFFIX), content: placed.content };
+        const suffix = placed.suffix ?? REQUEST_SUFFIX;
+        const name = claims.claim(folderDir, placed.name, suffix, 'request');
+        yield { path: join(folderDir, name + suffix), content: placed.content };
         continue;
       }
       const { request } = placed;

@@ -312,7 +312,7 @@ describe('rules 2 and 5: identity by method and path; nothing is deleted', () =>
     const { applied } = await scenario();
     expect(named(applied, 'Delete').orphaned).toBe(true);
     expect(named(applied, 'Delete').operation).toEqual({ method: 'delete', path: '/items/{id}' });
-    const added = applied.added.map((p) => [p.folder, p.request.name, p.request.operation]);
+    const added = applied.added.map((p) => [p.folder, p.request.name, (p.request as Request).operation]);
     expect(added).toEqual([
       ['', 'Delete', { method: 'delete', path: '/things/{id}' }],
       ['Fresh', 'New', { method: 'get', path: '/new' }],

@@ -12,8 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DefinitionUpdateJob, DefinitionUpdatePreview, DefinitionUpdateResult, type ImportedApi } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { checkAll } from '../../../../protocol/validate-node.js';
-import { runDefinitionApply, runDefinitionPreview, runImportJob } from '../run-job.js';
-import { FIXED_CLOCK, counterIds } from '../test-support.js';
+import { runDefinitionApply, runDefinitionPreview } from '../run-job.js';
+import { FIXED_CLOCK, counterIds, runHttpImportJob, type HttpImportResult } from '../test-support.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../../test/fixtures/wsdl/parley/update');
 const V1 = readFileSync(join(FIXTURES, 'calc-v1.wsdl'), 'utf8');
@@ -36,8 +36,8 @@ function publishV2(wsdl = V2): void {
   writeFileSync(wsdlPath, wsdl);
 }
 
-async function importV1(options: { cacheDefinition?: boolean } = {}): Promise<ImportedApi> {
-  const { result } = await runImportJob({ source: { kind: 'file', path: wsdlPath }, format: 'auto', options, network }, { newId: counterIds(), now: FIXED_CLOCK });
+async function importV1(options: { cacheDefinition?: boolean } = {}): Promise<HttpImportResult['apis'][number]> {
+  const { result } = await runHttpImportJob({ source: { kind: 'file', path: wsdlPath }, format: 'auto', options, network }, { newId: counterIds(), now: FIXED_CLOCK });
   expect(result.report.errors).toEqual([]);
   return result.apis[0]!;
 }
@@ -166,7 +166,7 @@ describe('WSDL definition update: Apply', () => {
     const modulo = result.added[0]!;
     expect(modulo.folder).toBe('');
     expect(modulo.request).toMatchObject({ name: 'Modulo', method: 'POST', url: 'http://127.0.0.1:8080/v2/calc', soap: { binding: 'CalcSoap11', operation: 'Modulo', action: 'urn:parley:calc#Modulo' } });
-    expect(envelope(modulo.request)).toMatch(/<c:Modulo>\s*<c:a>0<\/c:a>/);
+    expect(envelope(modulo.request as Request)).toMatch(/<c:Modulo>\s*<c:a>0<\/c:a>/);
     expect(result.counts.added).toBe(1);
   });
 
@@ -191,7 +191,7 @@ describe('WSDL definition update: Apply', () => {
 
   it('a later update reads the new cache: the same WSDL again changes nothing', async () => {
     const { result } = await applied();
-    const all = [...result.requests, ...result.added.map((p) => p.request)];
+    const all = [...result.requests, ...result.added.map((p) => p.request as Request)];
     const again = await runDefinitionPreview(jobOf({ api: result.api, documents: result.documents }, all), deps);
     expect(again).toMatchObject({ added: [], removed: [], changed: [], keptEdits: [] });
     expect(again.apiWide).toBeUndefined();
@@ -200,7 +200,7 @@ describe('WSDL definition update: Apply', () => {
   it('an orphan whose operation comes back is restored and counted; the unedited one takes the old envelope again', async () => {
     const { result } = await applied();
     writeFileSync(wsdlPath, V1);
-    const all = [...result.requests, ...result.added.map((p) => p.request)];
+    const all = [...result.requests, ...result.added.map((p) => p.request as Request)];
     const job = jobOf({ api: result.api, documents: result.documents }, all);
     const back = await runDefinitionApply({ ...job, expectedFingerprint: (await runDefinitionPreview(job, deps)).fingerprint }, { newId: counterIds(), now: FIXED_CLOCK });
     const subtract = named(back.requests, 'Subtract');
@@ -234,7 +234,7 @@ describe('WSDL definition update of one binding of several (SOAP 1.2)', () => {
   it('updates the action inside the SOAP 1.2 Content-Type, and compares only its own binding', async () => {
     const calc = readFileSync(resolve(FIXTURES, '../calc.wsdl'), 'utf8');
     writeFileSync(wsdlPath, calc);
-    const { result } = await runImportJob({ source: { kind: 'file', path: wsdlPath }, format: 'auto', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK });
+    const { result } = await runHttpImportJob({ source: { kind: 'file', path: wsdlPath }, format: 'auto', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK });
     const soap12 = result.apis.find((a) => a.api.soap?.binding === 'CalcSoap12')!;
     const requests = soap12.requests.map((p) => p.request);
     expect(header(named(requests, 'Add'), 'Content-Type')).toBe('application/soap+xml; charset=utf-8; action="urn:parley:calc#Add"');

@@ -14,14 +14,14 @@ import { checkAll } from '../../../../protocol/validate-node.js';
 import { queryRows } from '../../../../protocol/request-url.js';
 import { createDocumentLoader } from '../load/loader.js';
 import { createImporterRegistry } from '../registry.js';
-import { FIXED_CLOCK, counterIds } from '../test-support.js';
+import { FIXED_CLOCK, counterIds, runHttpImportJob, type HttpImportResult, httpOnly } from '../test-support.js';
 import { queryNames } from './convert.js';
 import { harImporter } from './importer.js';
 import type { HarExchange } from './entry.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'fixtures', 'importers', 'har');
 
-async function run(text: string, options: ImportOptions = {}, name?: string): Promise<ImportResult> {
+async function run(text: string, options: ImportOptions = {}, name?: string): Promise<HttpImportResult> {
   const loader = createDocumentLoader({ offline: true });
   try {
     const bytes = new TextEncoder().encode(text);
@@ -33,7 +33,7 @@ async function run(text: string, options: ImportOptions = {}, name?: string): Pr
         for (let i = 0; i < bytes.length; i += 1000) yield bytes.slice(i, i + 1000);
       },
     };
-    const result = await harImporter.convert(input, { newId: counterIds(), now: FIXED_CLOCK, loader, options });
+    const result = httpOnly(await harImporter.convert(input, { newId: counterIds(), now: FIXED_CLOCK, loader, options }));
     expect(checkAll(ImportResult, result)).toEqual([]);
     const ids = [...result.apis.map((a) => a.api.id), ...result.apis.flatMap((a) => a.requests.map((r) => r.request.id)), ...(result.history ?? []).map((h) => h.id)];
     expect(new Set(ids).size).toBe(ids.length);
@@ -43,12 +43,12 @@ async function run(text: string, options: ImportOptions = {}, name?: string): Pr
   }
 }
 
-const requests = (result: ImportResult): Request[] => result.apis.flatMap((a) => a.requests.map((r) => r.request));
-const one = (result: ImportResult): Request => {
+const requests = (result: HttpImportResult): Request[] => result.apis.flatMap((a) => a.requests.map((r) => r.request));
+const one = (result: HttpImportResult): Request => {
   expect(requests(result)).toHaveLength(1);
   return requests(result)[0]!;
 };
-const messages = (result: ImportResult) => result.report.warnings.map((w) => w.message).join('\n');
+const messages = (result: HttpImportResult) => result.report.warnings.map((w) => w.message).join('\n');
 
 interface E {
   method?: string;
@@ -129,7 +129,7 @@ describe('real captures', () => {
 });
 
 describe('HAR grouping (SPEC)', () => {
-  it.each<[string, E[], (r: ImportResult) => void]>([
+  it.each<[string, E[], (r: HttpImportResult) => void]>([
     ['one API per origin, named after its host, with the origin as base URL', [{ url: 'https://api.test/a' }, { url: 'https://api.test:8443/a' }, { url: 'http://api.test/a' }, { url: 'https://other.test/a' }], (r) => {
       expect(r.apis.map((a) => [a.api.name, a.api.baseUrl])).toEqual([['api.test', 'https://api.test'], ['api.test:8443', 'https://api.test:8443'], ['api.test (http)', 'http://api.test'], ['other.test', 'https://other.test']]);
     }],
@@ -359,15 +359,14 @@ describe('a capture whose response reflects the credentials its exchange carried
 
 describe('HAR limits (SPEC "Limits") in a whole job', () => {
   it('pasted text over 50,000,000 characters is refused before it is parsed; a file is read as a stream', async () => {
-    const { runImportJob } = await import('../run-job.js');
     const network = { proxy: '', caPem: '' };
     const big = `{"log":{"entries":[${' '.repeat(50_000_000)}]}}`;
-    await expect(runImportJob({ source: { kind: 'paste', text: big }, format: 'har', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK })).rejects.toMatchObject({
+    await expect(runHttpImportJob({ source: { kind: 'paste', text: big }, format: 'har', options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK })).rejects.toMatchObject({
       code: 'import-too-large',
       message: expect.stringMatching(/^The pasted text is 50,000,022 characters long, over the 50,000,000 this format takes/),
     });
     const progress: number[] = [];
-    const { result, detection } = await runImportJob(
+    const { result, detection } = await runHttpImportJob(
       { source: { kind: 'file', path: join(fixtures, 'successful_log.har') }, format: 'auto', options: {}, network },
       { newId: counterIds(), now: FIXED_CLOCK, onProgress: (p) => p.bytes !== undefined && progress.push(p.bytes) },
     );

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportResult } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { createImporterRegistry } from '../registry.js';
-import { counterIds, FIXED_CLOCK, importSource } from '../test-support.js';
+import { counterIds, FIXED_CLOCK, importSource, httpOnly } from '../test-support.js';
 import { parseHttpFile } from './parse.js';
 
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'http');
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 function requests(result: ImportResult): Request[] {
-  return result.apis[0]?.requests.map((p) => p.request) ?? [];
+  return httpOnly(result).apis[0]?.requests.map((p) => p.request) ?? [];
 }
 
 async function pasted(text: string, format = 'http') {

@@ -10,8 +10,8 @@ import { createServer as createHttpServer, type IncomingHttpHeaders, type Incomi
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchCredentials, ImportResult } from '../../../../protocol/model/import.js';
-import { importSource } from '../test-support.js';
+import type { FetchCredentials } from '../../../../protocol/model/import.js';
+import { importSource, type HttpImportResult } from '../test-support.js';
 
 interface Seen {
   path: string;
@@ -129,7 +129,7 @@ const bearer: FetchCredentials = { type: 'bearer', token: TOKEN };
 const queryKey: FetchCredentials = { type: 'apikey', name: 'api_key', value: KEY, in: 'query' };
 const headerKey: FetchCredentials = { type: 'apikey', name: 'X-Key', value: KEY, in: 'header' };
 
-async function fetchImport(path: string, credentials?: FetchCredentials): Promise<{ result: ImportResult; messages: string[] }> {
+async function fetchImport(path: string, credentials?: FetchCredentials): Promise<{ result: HttpImportResult; messages: string[] }> {
   const { result, progress } = await importSource({ kind: 'url', url: `${aUrl}${path}`, ...(credentials ? { credentials } : {}) }, {}, credentials ? { credentials } : {});
   return { result, messages: progress.map((p) => p.message) };
 }

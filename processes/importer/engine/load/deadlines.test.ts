@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DefinitionUpdateJob, ImportJob } from '../../../../protocol/model/import.js';
 import { trickle } from '../../../../test/support/trickle.js';
 import { until } from '../../../../test/support/until.js';
-import { runDefinitionPreview, runImportJob } from '../run-job.js';
-import { FIXED_CLOCK, counterIds, importSource } from '../test-support.js';
+import { runDefinitionPreview } from '../run-job.js';
+import { FIXED_CLOCK, counterIds, importSource, runHttpImportJob } from '../test-support.js';
 
 const KEY = 'k3y-never-shown';
 const OK = "openapi: 3.0.3\ninfo: {title: Trickle, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n";
@@ -59,7 +59,7 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; messa
 
 describe('a server that sends one byte at a time', () => {
   it('the entry stops at its fetch deadline, naming the URL without its key, and the deadline', async () => {
-    const err = await failure(runImportJob(importJob(`${base}/trickle.yaml?api_key=${KEY}`, { fetchMs: 400, jobMs: 60_000 }), deps));
+    const err = await failure(runHttpImportJob(importJob(`${base}/trickle.yaml?api_key=${KEY}`, { fetchMs: 400, jobMs: 60_000 }), deps));
     expect(err.code).toBe('import-fetch-deadline');
     expect(err.message).toBe(`${base}/trickle.yaml was not read: it did not arrive within 400 ms, the most one document may take (the server may be slow, or sending it a little at a time).`);
     expect(JSON.stringify(err)).not.toContain(KEY);
@@ -68,7 +68,7 @@ describe('a server that sends one byte at a time', () => {
   });
 
   it('the deadline covers every redirect hop of one fetch', async () => {
-    const err = await failure(runImportJob(importJob(`${base}/hop`, { fetchMs: 400, jobMs: 60_000 }), deps));
+    const err = await failure(runHttpImportJob(importJob(`${base}/hop`, { fetchMs: 400, jobMs: 60_000 }), deps));
     expect(err).toMatchObject({ code: 'import-fetch-deadline', message: expect.stringContaining(`${base}/trickle.yaml was not read`) });
     await until(() => trickling.size === 0);
   });
@@ -82,7 +82,7 @@ describe('a server that sends one byte at a time', () => {
   });
 
   it('the whole job stops at its deadline, naming what it was reading and the deadline', async () => {
-    const err = await failure(runImportJob(importJob(`${base}/trickle.yaml?api_key=${KEY}`, { fetchMs: 60_000, jobMs: 500 }), deps));
+    const err = await failure(runHttpImportJob(importJob(`${base}/trickle.yaml?api_key=${KEY}`, { fetchMs: 60_000, jobMs: 500 }), deps));
     expect(err.code).toBe('import-job-deadline');
     expect(err.message).toBe(`The import was stopped while reading ${base}/trickle.yaml: it took longer than 500 ms, the most one import may take.`);
     expect(JSON.stringify(err)).not.toContain(KEY);

@@ -5,19 +5,19 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { ImportProgress, ImportResult } from '../../../../protocol/model/import.js';
+import type { ImportProgress } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
 import { createDocumentLoader } from '../load/loader.js';
 import { readImportInput } from '../load/read-input.js';
-import { FIXED_CLOCK, counterIds, importSource } from '../test-support.js';
+import { FIXED_CLOCK, counterIds, importSource, type HttpImportResult, httpOnly } from '../test-support.js';
 import { ResultParts, type ImportResultPart } from '../../../../protocol/model/import-parts.js';
 import { openApiImporter } from './importer.js';
 
-async function paste(doc: object, options = {}): Promise<ImportResult> {
+async function paste(doc: object, options = {}): Promise<HttpImportResult> {
   return (await importSource({ kind: 'paste', text: stringify(doc) }, options)).result;
 }
 
-function request(result: ImportResult, name: string): Request {
+function request(result: HttpImportResult, name: string): Request {
   const found = result.apis[0]?.requests.find((r) => r.request.name === name)?.request;
   if (!found) throw new Error(`no request ${name} in ${result.apis[0]?.requests.map((r) => r.request.name).join(', ')}`);
   return found;
@@ -395,10 +395,10 @@ describe('options and sources', () => {
     const run = async () => {
       const loader = createDocumentLoader({ offline: true });
       const input = await readImportInput({ kind: 'file', path: join('test/fixtures/importers/openapi', 'learn-openapis/v3.1/tictactoe.yaml') }, loader);
-      return openApiImporter.convert(input, { newId, now: FIXED_CLOCK, loader, options: {} });
+      return httpOnly(await openApiImporter.convert(input, { newId, now: FIXED_CLOCK, loader, options: {} }));
     };
     const [first, second] = [await run(), await run()];
-    const ids = (r: ImportResult) => [r.apis[0]?.api.id, ...(r.apis[0]?.requests ?? []).map((p) => p.request.id)];
+    const ids = (r: HttpImportResult) => [r.apis[0]?.api.id, ...(r.apis[0]?.requests ?? []).map((p) => p.request.id)];
     expect(ids(first).filter((id) => ids(second).includes(id))).toEqual([]);
     expect(second.apis[0]?.api.name).toBe(first.apis[0]?.api.name);
   });
@@ -417,11 +417,11 @@ describe('requests handed over in parts (the importer child)', () => {
   );
   const doc = stringify({ openapi: '3.0.3', info, paths });
 
-  async function convert(sendPart?: (part: ImportResultPart) => void, onProgress?: (p: ImportProgress) => void): Promise<ImportResult> {
+  async function convert(sendPart?: (part: ImportResultPart) => void, onProgress?: (p: ImportProgress) => void): Promise<HttpImportResult> {
     const loader = createDocumentLoader({ offline: true });
     try {
       const input = await readImportInput({ kind: 'paste', text: doc }, loader);
-      return await openApiImporter.convert(input, { newId: counterIds(), now: FIXED_CLOCK, loader, options: {}, ...(sendPart ? { sendPart } : {}), ...(onProgress ? { onProgress } : {}) });
+      return httpOnly(await openApiImporter.convert(input, { newId: counterIds(), now: FIXED_CLOCK, loader, options: {}, ...(sendPart ? { sendPart } : {}), ...(onProgress ? { onProgress } : {}) }));
     } finally {
       await loader.close();
     }
@@ -451,7 +451,7 @@ describe('requests handed over in parts (the importer child)', () => {
   it('a request keeps its own copy of what was generated: editing it leaves the record as the document made it', async () => {
     const parts: ImportResultPart[] = [];
     await convert((part) => parts.push(part));
-    const first = parts[0]!.part === 'requests' ? parts[0]!.items[1]!.request : undefined;
+    const first = parts[0]!.part === 'requests' ? (parts[0]!.items[1]!.request as Request) : undefined;
     expect(first?.name).toBe('Make thing 0');
     first!.headers[0]!.value = 'edited';
     first!.body.raw.text = 'edited';

@@ -7,9 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImportResult } from '../../../../protocol/model/import.js';
 import type { Request } from '../../../../protocol/model/request.js';
-import { importSource } from '../test-support.js';
+import { importSource, type HttpImportResult } from '../test-support.js';
 
 const ROOT = 'test/fixtures/importers/openapi';
 const CASES: Record<string, string> = {
@@ -39,7 +38,7 @@ function digestRequest(folder: string, r: Request) {
   return { folder, order: r.order, name: r.name, method: r.method, url: r.url, pathParams: r.pathParams, query: r.query, headers: r.headers, body, auth: r.auth, ...(r.operation ? { operation: r.operation } : {}) };
 }
 
-function digest(result: ImportResult) {
+function digest(result: HttpImportResult) {
   const [imported] = result.apis;
   const api = imported?.api;
   return {

@@ -10,24 +10,23 @@ import { describe, expect, it } from 'vitest';
 import { ImportResult, type ImportJob } from '../../../../protocol/model/import.js';
 import { Request } from '../../../../protocol/model/request.js';
 import { checkAll } from '../../../../protocol/validate-node.js';
-import { runImportJob } from '../run-job.js';
-import { FIXED_CLOCK, counterIds } from '../test-support.js';
+import { FIXED_CLOCK, counterIds, runHttpImportJob, type HttpImportResult } from '../test-support.js';
 
 const FIXTURES = join(import.meta.dirname, '../../../../test/fixtures/importers/postman');
 const network = { proxy: '', caPem: '' };
 
 async function importFile(path: string, format = 'auto') {
   const job: ImportJob = { source: { kind: 'file', path }, format, options: {}, network };
-  return runImportJob(job, { newId: counterIds(), now: FIXED_CLOCK });
+  return runHttpImportJob(job, { newId: counterIds(), now: FIXED_CLOCK });
 }
 async function importText(text: string, format = 'auto') {
-  return runImportJob({ source: { kind: 'paste', text }, format, options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK });
+  return runHttpImportJob({ source: { kind: 'paste', text }, format, options: {}, network }, { newId: counterIds(), now: FIXED_CLOCK });
 }
 const fixture = (path: string) => join(FIXTURES, path);
-function requestsOf(result: ImportResult) {
+function requestsOf(result: HttpImportResult) {
   return result.apis.flatMap((a) => a.requests);
 }
-function named(result: ImportResult, name: string) {
+function named(result: HttpImportResult, name: string) {
   const found = requestsOf(result).find((p) => p.request.name === name);
   if (!found) throw new Error(`no request ${name} in ${requestsOf(result).map((p) => p.request.name).join(', ')}`);
   return found;

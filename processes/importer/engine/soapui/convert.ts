@@ -16,6 +16,7 @@ import { fileNameKey, numberedFileName, portableFileName } from '../../../../pro
 import { resolveRefLocation } from '../../../../protocol/ref-location.js';
 import { WsdlError, readWsdl, type WsdlDefinition, type WsdlReader } from '../../../../protocol/wsdl/index.js';
 import { SourceOrder } from '../../../../protocol/project/order-keys.js';
+import { isHttp } from '../../../../protocol/kinds/index.js';
 import type { ImportContext, ImportInput } from '../importer.js';
 import { assignCachePaths } from '../load/cache-paths.js';
 import { fingerprintDocuments } from '../load/document-set.js';
@@ -192,7 +193,7 @@ async function convertInterface(iface: SoapuiInterface, projectParts: readonly S
   if (read && binding) {
     for (const op of binding.operations) {
       operationNames.add(op.name);
-      if (requests.some((r) => r.request.soap?.operation === op.name)) continue;
+      if (requests.some((r) => isHttp(r.request) && r.request.soap?.operation === op.name)) continue;
       requests.push({ folder: op.name, request: order.request(op.name, soapRequest(read.definition, binding, op.name, ctx.newId('r'), baseUrl)) });
       generated.push(op.name);
     }

@@ -11,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ImportResult } from '../../../../protocol/model/import.js';
 import { cachedWsdlReader, listOperations, readWsdl } from '../../../../protocol/wsdl/index.js';
 import { createImporterRegistry } from '../registry.js';
-import { importSource } from '../test-support.js';
+import { importSource, type HttpImportResult } from '../test-support.js';
 import { looksLikeSoapuiProject } from './detect.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../../test/fixtures/soapui');
@@ -77,7 +76,7 @@ function write(name: string, text: string): string {
   return path;
 }
 
-async function importText(name: string, text: string, loaderOptions = { offline: true }): Promise<ImportResult> {
+async function importText(name: string, text: string, loaderOptions = { offline: true }): Promise<HttpImportResult> {
   return (await importSource({ kind: 'file', path: write(name, text) }, {}, loaderOptions)).result;
 }
 

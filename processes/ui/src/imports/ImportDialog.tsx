@@ -7,6 +7,7 @@
 import { takeTree } from '../state/project-trees.js';
 import { signal, type Signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { Ref } from 'preact';
 import type { ParleyError } from '../../../../protocol/errors.js';
 import type { ResOf } from '../../../../protocol/messages.js';
 import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
@@ -16,7 +17,7 @@ import { call, openProjectTree } from '../state/rpc.js';
 import { toast } from '../state/toasts.js';
 import { expand } from '../state/tree.js';
 import { rowKey } from '../components/tree-rows.js';
-import { buildRunRequest, wsdlCredentialsOffered, emptyForm, firstProgress, FORMAT_OPTIONS, formatTakes, landsInWorkspace, type ImportForm, type ImportFormat, type RecordedResponses, type SourceTab } from './import-form.js';
+import { buildRunRequest, wsdlCredentialsOffered, emptyForm, firstProgress, FORMAT_OPTIONS, formatTakes, landsInWorkspace, type ImportForm, type ImportFormat, type RecordedResponses, type ServerDraft, type SourceTab } from './import-form.js';
 import { FetchAuthSection } from './FetchAuthSection.js';
 import { ProgressLine } from './ProgressLine.js';
 import { ImportSummary } from './ImportSummary.js';
@@ -87,6 +88,7 @@ const TABS: { id: SourceTab; label: string }[] = [
   { id: 'url', label: 'URL' },
   { id: 'file', label: 'File' },
   { id: 'paste', label: 'Paste' },
+  { id: 'server', label: 'Server' },
 ];
 
 function ImportFormView({ session, close }: { session: ImportSession; close(): void }) {
@@ -156,6 +158,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
               )}
             </>
           )}
+          {form.tab === 'server' && <ServerFields inputRef={firstRef} draft={form.server} onChange={(server) => set({ server: { ...form.server, ...server } })} name={form.name} onName={(name) => set({ name })} />}
           {form.tab === 'file' && <FilePathField inputRef={firstRef} value={form.filePath} onChange={(filePath) => set({ filePath })} />}
           {form.tab === 'paste' && (
             <label class="import-field">
@@ -337,6 +340,7 @@ function ImportFormView({ session, close }: { session: ImportSession; close(): v
 function DetectionBadge({ tab, state }: { tab: SourceTab; state: DetectState }) {
   let content;
   if (tab === 'url') content = <span class="muted">The format is recognised when the document is read.</span>;
+  else if (tab === 'server') content = <span class="muted">The server’s services are read by reflection, as Protocol Buffers (gRPC).</span>;
   else if (state.state === 'idle') content = <span class="muted">{tab === 'file' ? 'Choose a file to see its format.' : 'Paste a document to see its format.'}</span>;
   else if (state.state === 'checking') content = <span class="muted">Recognising…</span>;
   else if (state.state === 'found')
@@ -441,4 +445,48 @@ async function showInSidebar(result: ResOf<'import.run'>, created: boolean): Pro
   }
   expand(rowKey(project, '@project'));
   for (const api of result.apis) expand(rowKey(project, api.id));
+}
+
+/** The Server tab (SPEC "gRPC import"): the address, the reflection version, TLS, and where calls go. */
+function ServerFields({ draft, onChange, name, onName, inputRef }: { draft: ServerDraft; onChange(patch: Partial<ServerDraft>): void; name: string; onName(name: string): void; inputRef: Ref<HTMLInputElement & HTMLTextAreaElement> }) {
+  return (
+    <>
+      <label class="import-field">
+        <span>Address</span>
+        <input ref={inputRef as Ref<HTMLInputElement>} class="mono" aria-label="Server address" placeholder="localhost:50051" value={draft.address} onInput={(e) => onChange({ address: (e.target as HTMLInputElement).value })} />
+      </label>
+      <label class="import-field">
+        <span>Reflection version</span>
+        <select aria-label="Reflection version" value={draft.reflection} onChange={(e) => onChange({ reflection: (e.target as HTMLSelectElement).value as ServerDraft['reflection'] })}>
+          <option value="auto">Automatic</option>
+          <option value="v1">v1</option>
+          <option value="v1alpha">v1alpha</option>
+        </select>
+      </label>
+      <label class="checkbox">
+        <input type="checkbox" checked={draft.tls} onChange={(e) => onChange({ tls: (e.target as HTMLInputElement).checked })} />
+        The server uses TLS
+      </label>
+      {draft.tls && (
+        <label class="checkbox import-indent">
+          <input type="checkbox" checked={draft.insecure} onChange={(e) => onChange({ insecure: (e.target as HTMLInputElement).checked })} />
+          Ask even if the certificate does not verify
+        </label>
+      )}
+      <label class="import-field">
+        <span>Target</span>
+        <input class="mono" aria-label="Target" placeholder="The address above" value={draft.target} onInput={(e) => onChange({ target: (e.target as HTMLInputElement).value })} />
+      </label>
+      {draft.target.trim() !== '' && (
+        <label class="checkbox import-indent">
+          <input type="checkbox" checked={draft.targetTls} onChange={(e) => onChange({ targetTls: (e.target as HTMLInputElement).checked })} />
+          The target speaks TLS (grpcs)
+        </label>
+      )}
+      <label class="import-field">
+        <span>Name</span>
+        <input aria-label="API name" placeholder="The service’s name" value={name} onInput={(e) => onName((e.target as HTMLInputElement).value)} />
+      </label>
+    </>
+  );
 }

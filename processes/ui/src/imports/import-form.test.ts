@@ -103,7 +103,15 @@ describe('labels and progress', () => {
 describe('the Format list and workspace formats', () => {
   it('names Auto-detect and every built format, and no format this build lacks', async () => {
     const { FORMAT_OPTIONS } = await import('./import-form.js');
-    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har', 'http', 'http-env', 'wsdl', 'soapui']);
+    expect(FORMAT_OPTIONS.map((f) => f.id)).toEqual(['auto', 'openapi', 'postman-collection', 'postman-environment', 'postman-globals', 'har', 'http', 'http-env', 'wsdl', 'protobuf', 'soapui']);
+  });
+
+  it('the Server tab builds a grpc-server source; Target and its TLS become the base URL options', async () => {
+    const { buildRunRequest, emptyForm } = await import('./import-form.js');
+    const form = { ...emptyForm('/p'), tab: 'server' as const, server: { address: 'localhost:50051', reflection: 'v1alpha' as const, tls: true, insecure: true, target: '', targetTls: false } };
+    expect(buildRunRequest(form, ['/p'])).toMatchObject({ request: { source: { kind: 'grpc-server', address: 'localhost:50051', reflection: 'v1alpha', tls: true, insecure: true }, options: { targetTls: true }, into: { kind: 'project', project: '/p' } } });
+    expect(buildRunRequest({ ...form, server: { ...form.server, target: 'api.example:443', targetTls: true } }, ['/p'])).toMatchObject({ request: { options: { baseUrl: 'api.example:443', targetTls: true } } });
+    expect(buildRunRequest({ ...form, server: { ...form.server, address: 'not an address' } }, ['/p'])).toEqual({ problem: expect.stringContaining('host:port') });
   });
 
   it('a picked .http file sends "Also import N environments" as the user left it; a paste does not', async () => {

@@ -3,11 +3,12 @@
  * `import.run` request (or says what is missing). Kept free of Preact so it is unit-tested.
  */
 import type { ReqOf, ResOf } from '../../../../protocol/messages.js';
-import type { ImportProgress, ImportSource } from '../../../../protocol/model/import.js';
+import type { ImportJobSource, ImportProgress } from '../../../../protocol/model/import.js';
 import { builtFormat, builtFormats } from '../../../../protocol/import-formats.js';
 import { credentialsProblem, emptyAuth, toCredentials, type AuthDraft } from './fetch-credentials.js';
 
-export type SourceTab = 'url' | 'file' | 'paste';
+/** `server`: a running gRPC server by reflection (Protocol Buffers only). */
+export type SourceTab = 'url' | 'file' | 'paste' | 'server';
 /** 'auto' or a built format's id (protocol/import-formats.ts). */
 export type ImportFormat = string;
 
@@ -20,9 +21,24 @@ export function landsInWorkspace(format: ImportFormat, detected?: string): boole
   return id !== undefined && builtFormat(id)?.lands === 'workspace';
 }
 
-/** The source tabs a format takes (Auto-detect: all three). */
+/** The source tabs a format takes (Auto-detect: every tab; a server is read only as Protocol Buffers, which auto-detect picks for it). */
 export function formatTakes(format: ImportFormat, tab: SourceTab): boolean {
   return format === 'auto' || (builtFormat(format)?.sources.includes(tab) ?? false);
+}
+
+/** The Server tab's fields (SPEC "gRPC import"). */
+export interface ServerDraft {
+  /** host:port */
+  address: string;
+  reflection: 'auto' | 'v1' | 'v1alpha';
+  /** The server is reached over TLS. */
+  tls: boolean;
+  /** "Ask even if the certificate does not verify". */
+  insecure: boolean;
+  /** Target host:port; empty: the address the server was found at. */
+  target: string;
+  /** Whether the target speaks TLS (grpcs). */
+  targetTls: boolean;
 }
 
 export interface ImportForm {
@@ -47,6 +63,7 @@ export interface ImportForm {
   recordedResponses: RecordedResponses;
   /** WSDL, URL tab: Basic definition credentials become the interface's auth too. */
   useCredentialsForRequests: boolean;
+  server: ServerDraft;
   /** .http, a picked file: "Also import N environments found beside the file" (ticked by default). */
   httpEnvironments: boolean;
 }
@@ -72,6 +89,7 @@ export function emptyForm(project: string | undefined): ImportForm {
     includeStaticAssets: false,
     recordedResponses: 'none',
     useCredentialsForRequests: false,
+    server: { address: '', reflection: 'auto', tls: false, insecure: false, target: '', targetTls: false },
     httpEnvironments: true,
   };
 }
@@ -96,6 +114,10 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
   if ((form.format === 'auto' ? detected : form.format) === 'http' && form.tab === 'file') options.httpEnvironments = form.httpEnvironments;
   if (form.name.trim()) options.name = form.name.trim();
   if (form.baseUrl.trim()) options.baseUrl = form.baseUrl.trim();
+  if (form.tab === 'server') {
+    if (form.server.target.trim()) options.baseUrl = form.server.target.trim();
+    options.targetTls = form.server.target.trim() ? form.server.targetTls : form.server.tls;
+  }
   if (landsInWorkspace(form.format, detected)) return { request: { source: source.source, format: form.format, options } };
   let into: RunRequest['into'];
   if (form.target === 'project') {
@@ -112,11 +134,16 @@ export function buildRunRequest(form: ImportForm, openProjects: readonly string[
 /** Why a format cannot come from this tab, naming the tabs it takes. */
 function tabProblem(format: string, tab: SourceTab): string {
   const info = builtFormat(format);
-  const tabs = info?.sources.map((s) => (s === 'url' ? 'URL' : s === 'file' ? 'File' : 'Paste')).join(' or ');
-  return `${info?.label ?? 'This format'} cannot be imported from ${tab === 'url' ? 'a URL' : tab === 'file' ? 'a file' : 'pasted text'}: use the ${tabs} tab.`;
+  const tabs = info?.sources.map((s) => (s === 'url' ? 'URL' : s === 'file' ? 'File' : s === 'server' ? 'Server' : 'Paste')).join(' or ');
+  return `${info?.label ?? 'This format'} cannot be imported from ${tab === 'url' ? 'a URL' : tab === 'file' ? 'a file' : tab === 'server' ? 'a server' : 'pasted text'}: use the ${tabs} tab.`;
 }
 
-function sourceOf(form: ImportForm): { source: ImportSource } | { problem: string } {
+function sourceOf(form: ImportForm): { source: ImportJobSource } | { problem: string } {
+  if (form.tab === 'server') {
+    const address = form.server.address.trim();
+    if (!/^[^\s/]+:\d{1,5}$/.test(address)) return { problem: 'Enter the server’s address as host:port (for example localhost:50051).' };
+    return { source: { kind: 'grpc-server', address, reflection: form.server.reflection, tls: form.server.tls, insecure: form.server.tls && form.server.insecure } };
+  }
   if (form.tab === 'file') {
     const path = form.filePath.trim();
     return path ? { source: { kind: 'file', path } } : { problem: 'Choose the file to import.' };
@@ -140,9 +167,10 @@ export function isHttpUrl(text: string): boolean {
 }
 
 /** What the progress line says before the importer's first chunk (a URL fetch sends none). */
-export function firstProgress(source: ImportSource): ImportProgress {
+export function firstProgress(source: ImportJobSource): ImportProgress {
   if (source.kind === 'url') return { phase: 'read', message: `Fetching ${hostAndPath(source.url)}` };
-  if (source.kind === 'file') return { phase: 'read', message: `Reading ${baseName(source.path)}` };
+  if (source.kind === 'file' || source.kind === 'folder') return { phase: 'read', message: `Reading ${baseName(source.path)}` };
+  if (source.kind === 'grpc-server') return { phase: 'read', message: `Asking ${source.address} for its services` };
   return { phase: 'read', message: 'Reading the pasted text' };
 }
 
