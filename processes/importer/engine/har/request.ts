@@ -8,11 +8,12 @@
  */
 import type { Auth } from '../../../../protocol/model/auth.js';
 import type { Row } from '../../../../protocol/model/common.js';
-import { FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, blankRequest, emptyBody, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
-import { essence, isFormMediaType, isJsonMediaType, isXmlMediaType } from '../../../../protocol/media-type.js';
+import { FORM_CONTENT_TYPE, RAW_CONTENT_TYPES, blankRequest, emptyBody, type Request } from '../../../../protocol/model/request.js';
+import { essence, isFormMediaType } from '../../../../protocol/media-type.js';
 import { bodySyntax, isCredentialName, isReferenceOnly, maskBody, maskUrl } from '../../../../protocol/credentials/index.js';
 import { decodeBasic } from '../../../../protocol/curl/curl-rules.js';
 import type { HarExchange, HarNameValue } from './entry.js';
+import { rawLanguageOf } from '../raw-language.js';
 
 /** A recorded request body longer than this is not carried into the request (a project file is no place for it). */
 export const REQUEST_BODY_LIMIT = 1024 * 1024;
@@ -115,7 +116,7 @@ export function requestFromRecording(exchange: HarExchange, url: URL, fields: { 
       impliedType = FORM_CONTENT_TYPE;
     } else {
       let text = postData.text ?? '';
-      const language = languageOf(contentType, text);
+      const language = rawLanguageOf(contentType, text);
       const syntax = bodySyntax(contentType || undefined, text);
       if (syntax && syntax !== 'form') {
         const masked = maskBody(text, syntax, { replacement: '' });
@@ -164,16 +165,3 @@ function formRows(text: string | undefined, params: { name: string; value?: stri
   return [...new URLSearchParams(text ?? '')].map(([name, value]) => ({ name, value, enabled: true }));
 }
 
-function languageOf(contentType: string, text: string): RawLanguage {
-  if (isJsonMediaType(contentType)) return 'json';
-  if (isXmlMediaType(contentType)) return 'xml';
-  const e = essence(contentType);
-  if (e === 'text/html') return 'html';
-  if (e === 'application/javascript' || e === 'text/javascript') return 'javascript';
-  if (e === '') {
-    const start = text.trimStart()[0];
-    if (start === '{' || start === '[') return 'json';
-    if (start === '<') return 'xml';
-  }
-  return 'text';
-}

@@ -25,8 +25,8 @@ import { isCredentialName } from '../../../../protocol/credentials/names.js';
 import type { Auth } from '../../../../protocol/model/auth.js';
 import type { Row } from '../../../../protocol/model/common.js';
 import type { ImportResult, ImportedScript, ImportedSecret, PlacedRequest, ReportItem, UnimportedItem } from '../../../../protocol/model/import.js';
-import { defaultSettings, emptyBody, requestVersionOf, type Body, type MultipartPart, type RawLanguage, type Request } from '../../../../protocol/model/request.js';
-import { essence, isJsonMediaType, isXmlMediaType } from '../../../../protocol/media-type.js';
+import { defaultSettings, emptyBody, requestVersionOf, type Body, type MultipartPart, type Request } from '../../../../protocol/model/request.js';
+import { essence, isJsonMediaType } from '../../../../protocol/media-type.js';
 import { portableFileName } from '../../../../protocol/project/file-names.js';
 import { SourceOrder } from '../../../../protocol/project/order-keys.js';
 import { syncPathParams } from '../../../../protocol/request-url.js';
@@ -36,6 +36,7 @@ import { environmentFilesBeside } from './beside.js';
 import { readEnvironmentFiles } from './environments.js';
 import { HTTP_METHODS, parseHttpFile, type ParsedRequest, type ScriptRef } from './parse.js';
 import { HttpPlaceholders, isPlaceholderOnly } from './placeholders.js';
+import { rawLanguageOf } from '../raw-language.js';
 
 /** SPEC "Limits": a .http file over 10 MB or with more than 5,000 requests is refused. */
 export const HTTP_FILE_LIMIT = 10 * 1024 * 1024;
@@ -242,7 +243,7 @@ function rawOrGraphql(walk: Walk, req: ParsedRequest, body: Body, text: string, 
     return body;
   }
   body.kind = 'raw';
-  body.raw = { language: languageOf(contentType, text), text };
+  body.raw = { language: rawLanguageOf(contentType, text), text };
   return body;
 }
 
@@ -315,19 +316,6 @@ function headerSecretPart(name: string): string {
   return `header-${name.replace(/[^A-Za-z0-9_.-]+/g, '-')}`.slice(0, 80);
 }
 
-function languageOf(contentType: string, text: string): RawLanguage {
-  if (isJsonMediaType(contentType)) return 'json';
-  if (isXmlMediaType(contentType)) return 'xml';
-  const e = essence(contentType);
-  if (e === 'text/html') return 'html';
-  if (e === 'application/javascript' || e === 'text/javascript') return 'javascript';
-  if (contentType === '') {
-    const start = text.trimStart()[0];
-    if (start === '{' || start === '[') return 'json';
-    if (start === '<') return 'xml';
-  }
-  return 'text';
-}
 
 function headerValue(headers: Row[], name: string): string {
   return headers.find((h) => h.name.toLowerCase() === name)?.value ?? '';
