@@ -117,7 +117,7 @@ try {
   try {
     const page = await openUi(browser.context, app, { initScript: PROBE });
     await page.getByRole('treeitem', { name: /Pet Store/ }).click();
-    await page.getByRole('treeitem', { name: 'pets' }).click();
+    await page.getByRole('treeitem', { name: 'pets', exact: true }).click();
     await page.getByRole('treeitem', { name: /Create a pet/ }).click();
     await page.getByRole('tablist', { name: 'Request sections' }).getByRole('tab', { name: /^Body/ }).click();
     const body = page.getByLabel('Body', { exact: true });

@@ -198,3 +198,24 @@ it("sends what newman sends for folder auth (nested, none, a request's own), fol
   expect(byParley.map((r) => `${r.method} ${r.url}`)).toEqual(byNewman.map((r) => `${r.method} ${r.url}`));
   for (let i = 0; i < byNewman.length; i++) expect(byParley[i], `request ${i + 1}: ${byNewman[i]!.method} ${byNewman[i]!.url}`).toEqual(byNewman[i]);
 });
+
+it('sends login -> create -> fetch -> delete in the collection\'s order, as newman does, not by name (issue 28)', { timeout: 180_000 }, async () => {
+  received = [];
+  await runNewman('login-flow.json', 'environment.json', undefined);
+  const byNewman = received.map((r) => `${r.method} ${r.url}`);
+  expect(byNewman).toEqual(['POST /login', 'POST /orders', 'GET /orders/1', 'DELETE /orders/1']);
+  received = [];
+  const home = join(work, 'home-login-flow');
+  const project = join(work, 'project-login-flow');
+  for (const args of [
+    ['import', join(fixtures, 'login-flow.json'), '--new-project', project],
+    ['import', join(work, 'environment.json')],
+  ]) {
+    const run = await parley(args, home);
+    expect(run.code, `${args.join(' ')}\n${run.stdout}\n${run.stderr}`).toBeLessThan(2);
+  }
+  const run = await parley(['run', project, '--env', 'Peer env'], home);
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+  // By name it would be Create, Delete, Fetch, Login.
+  expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(byNewman);
+});
