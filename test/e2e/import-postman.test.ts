@@ -40,7 +40,7 @@ describe.skipIf(missing !== null)('import dialog with Postman exports', { timeou
     await page.keyboard.press('Control+I');
     const dialog = importDialog();
     const formats = await dialog.getByLabel('Format').locator('option').allTextContents();
-    expect(formats).toEqual(['Auto-detect', 'OpenAPI (with its predecessor Swagger)', 'Postman collection (v2.0, v2.1)', 'Postman environment export', 'Postman globals export', 'HAR (recorded traffic)', 'WSDL (SOAP)', 'Legacy SOAP project']);
+    expect(formats).toEqual(['Auto-detect', 'OpenAPI (with its predecessor Swagger)', 'Postman collection (v2.0, v2.1)', 'Postman environment export', 'Postman globals export', 'HAR (recorded traffic)', '.http file', 'HTTP client environment file', 'WSDL (SOAP)', 'Protocol Buffers (gRPC)', 'Legacy SOAP project']);
     await dialog.getByRole('tab', { name: 'File' }).click();
     await dialog.getByLabel('File path').fill(join(FIXTURES, 'bruno', 'postman-with-scripts.json'));
     await dialog.getByRole('status', { name: 'Detected format' }).getByText('Postman collection v2.1').waitFor();
