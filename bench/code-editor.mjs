@@ -90,7 +90,9 @@ async function openBig(page, start) {
   const since = await page.evaluate(() => performance.now());
   const painted = page.evaluate(PAINTED, { selector: '[aria-label="Response body"] .cm-line, #editor .cm-line', since });
   await start();
-  const ms = await painted;
+  // A page that never paints the body would hold the bench for good: it says which selector it waited for.
+  let timer;
+  const ms = await Promise.race([painted, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('no paint of [aria-label="Response body"] .cm-line or #editor .cm-line within 120 s')), 120_000)))]).finally(() => clearTimeout(timer));
   const late = summarize(await page.evaluate(() => (window.__unwatch(), window.__late)));
   const longest = await page.evaluate(() => window.__longest);
   return { ms, lateP99: late.p99, longest };
