@@ -9,6 +9,11 @@ import type { AssertionResult } from '../../../protocol/model/assertion.js';
 import type { CaptureResult } from '../../../protocol/model/capture.js';
 import type { ContractProblem, VerdictKind } from '../../../protocol/model/verdict.js';
 
+/** What a run's row keeps of a response: its status, its time to a tenth of a millisecond, its size. */
+export function responseSummary(response: { status: number; statusText: string; timing: { total: number }; body: { size: number } }): NonNullable<RequestOutcome['response']> {
+  return { status: response.status, statusText: response.statusText, timeMs: Math.round(response.timing.total * 10) / 10, size: response.body.size };
+}
+
 export interface RequestOutcome {
   /** 1-based. */
   iteration: number;

@@ -20,7 +20,7 @@ import { CapturedValues } from '../send/captured-values.js';
 import type { CaptureSink } from '../send/captures.js';
 import { rowLabel, type DataSource } from './data-file.js';
 import { runEngine, type InFlight, type RequestTurn } from './engine.js';
-import type { RequestOutcome, RunEvent } from './report.js';
+import { responseSummary, type RequestOutcome, type RunEvent } from './report.js';
 
 export interface RunPlan {
   requests: OrderedRequest[];
@@ -141,7 +141,7 @@ async function sendOne({ sup, store, plan, item, iteration, row, gate, ready, si
     return {
       ...base,
       request: { ...described, url: exchange.request.url },
-      response: { status: response.status, statusText: response.statusText, timeMs: Math.round(response.timing.total * 10) / 10, size: response.body.size },
+      response: responseSummary(response),
       assertions,
       ...(captures ? { captures } : {}),
       ...(contract ? { contract } : {}),

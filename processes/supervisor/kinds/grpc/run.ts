@@ -11,7 +11,7 @@ import { ParleyError } from '../../../../protocol/errors.js';
 import { eventsDocument } from '../../../checker/engine/run-query.js';
 import { checkAssertions } from '../../send/assertions.js';
 import { putOnWire } from '../../send/send-service.js';
-import type { RequestOutcome } from '../../run/report.js';
+import { responseSummary, type RequestOutcome } from '../../run/report.js';
 import type { KindRunContext } from '../kind.js';
 import { asGrpc, prepareGrpc } from './index.js';
 
@@ -36,7 +36,7 @@ export async function runGrpcRequest(ctx: KindRunContext): Promise<RequestOutcom
     const outcome = {
       ...base,
       request: { ...described, url: exchange.request.url },
-      response: { status: response.status, statusText: response.statusText, timeMs: Math.round(response.timing.total * 10) / 10, size: response.body.size },
+      response: responseSummary(response),
     };
     let assertions = exchange.assertions ?? [];
     if (streaming && prepared.assertions) {

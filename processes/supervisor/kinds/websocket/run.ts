@@ -12,7 +12,7 @@ import { maskUrl } from '../../../../protocol/credentials/index.js';
 import { eventsDocument } from '../../../checker/engine/run-query.js';
 import { checkAssertions } from '../../send/assertions.js';
 import { putOnWire } from '../../send/send-service.js';
-import type { RequestOutcome } from '../../run/report.js';
+import { responseSummary, type RequestOutcome } from '../../run/report.js';
 import type { KindRunContext } from '../kind.js';
 import { asWebSocket, prepareSocket } from './index.js';
 
@@ -76,7 +76,7 @@ export async function runSocketRequest(ctx: KindRunContext): Promise<RequestOutc
     const outcome = {
       ...base,
       request: { ...described, url: exchange.request.url },
-      response: { status: response.status, statusText: response.statusText, timeMs: Math.round(response.timing.total * 10) / 10, size: response.body.size },
+      response: responseSummary(response),
     };
     if (failure) return { ...outcome, error: { code: failure.code, message: failure.message }, assertions: [], failed: true };
     const received = (eventsDocument(response.stream?.rows ?? []) as { direction?: string }[]).filter((m) => m.direction === 'received');
